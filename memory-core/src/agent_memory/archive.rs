@@ -1,0 +1,173 @@
+//! Single-session archive (封存 memory session).
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::snapshot_doc::SnapshotDoc;
+use super::{AgentMemory, SessionId, SessionRow, Status};
+use crate::durable::{create_private_dir_all, move_file, read_text_if_exists, replace_atomically};
+use crate::error::{Error, Result};
+use crate::markdown::render_row;
+
+/// What [`AgentMemory::archive`] did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ArchiveOutcome {
+    /// The session had a snapshot: `archive/<id>/index.md` was written, the snapshot moved
+    /// to `archive/<id>/session.md`, and the row removed from the index.
+    Archived {
+        /// The archived session.
+        session_id: SessionId,
+        /// `archive/<id>/index.md`.
+        archive_index: PathBuf,
+        /// `archive/<id>/session.md`.
+        session_file: PathBuf,
+        /// Sources whose `Referenced By` no longer lists the archived session.
+        released_from: Vec<SessionId>,
+    },
+    /// A placeholder without snapshot: the row was deleted and no archive was made.
+    Deleted {
+        /// The deleted session.
+        session_id: SessionId,
+    },
+}
+
+impl AgentMemory {
+    /// Archives one session. Refused with [`Error::Referenced`] while another session
+    /// references it. A session without snapshot whose row is `idle` or has only a
+    /// placeholder summary is deleted instead (no empty archive). Otherwise: the archive
+    /// index is written from the seed's template, the snapshot moved to
+    /// `archive/<id>/session.md`, and in one atomic index write this session is released
+    /// from every source its `Continues From` names and its row is removed — last, so a
+    /// failure at any earlier step leaves the row in the index.
+    ///
+    /// A session with a meaningful summary but no snapshot is refused with
+    /// [`Error::Inconsistent`]: deleting it would lose its summary, and an archive
+    /// without a snapshot is not allowed; update it first to create the snapshot.
+    ///
+    /// ```
+    /// use memory_core::{AgentMemory, ArchiveOutcome, ManualRegistration};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = AgentMemory::open(dir.path()).unwrap();
+    /// let id = memory.register_manual(ManualRegistration::new("a", "Login", "Fixed it.")).unwrap();
+    /// let outcome = memory.archive(id.as_str()).unwrap();
+    /// assert!(matches!(outcome, ArchiveOutcome::Archived { .. }));
+    /// assert!(memory.archive_dir(id.as_str()).unwrap().join("session.md").exists());
+    /// ```
+    pub fn archive(&self, id: &str) -> Result<ArchiveOutcome> {
+        let id = SessionId::parse(id)?;
+        let _lock = self.lock()?;
+        let index = self.load_index()?;
+        let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
+        let row = index.rows[position].clone();
+        if let Some(referrers) = self.referrers(&index)?.remove(&id) {
+            return Err(Error::Referenced {
+                id: id.to_string(),
+                referenced_by: referrers.iter().map(ToString::to_string).collect(),
+                path: index.path.clone(),
+            });
+        }
+        let session_file = self.session_path(id.as_str())?;
+        let archive_dir = self.archive_dir(id.as_str())?;
+        let archived_session = archive_dir.join("session.md");
+        let archive_index = archive_dir.join("index.md");
+        let (live, moved) = (session_file.exists(), archived_session.exists());
+        if live && moved {
+            return Err(Error::Inconsistent {
+                id: id.to_string(),
+                path: archived_session,
+                message: "both sessions/<id>.md and archive/<id>/session.md exist; keep one and archive again".into(),
+            });
+        }
+        if !live && !moved {
+            if row.status == Status::Idle || !row.has_meaningful_summary() {
+                let written = index.commit(vec![index.remove(position)], self.offset())?;
+                written.expect_absent(&id)?;
+                return Ok(ArchiveOutcome::Deleted { session_id: id });
+            }
+            return Err(Error::Inconsistent {
+                id: id.to_string(),
+                path: session_file,
+                message: "the row has a meaningful summary but no snapshot; update the session to create its snapshot, then archive".into(),
+            });
+        }
+        let snapshot_path = if live {
+            &session_file
+        } else {
+            &archived_session
+        };
+        let sources = SnapshotDoc::load(snapshot_path)?
+            .map(|d| d.continues_from())
+            .unwrap_or_default();
+
+        create_private_dir_all(&archive_dir)?;
+        let archive_text = archive_index_text(&row, &self.now().to_string());
+        replace_atomically(&archive_index, archive_text.as_bytes())?;
+        if read_text_if_exists(&archive_index)?.as_deref() != Some(archive_text.as_str()) {
+            return Err(Error::verify(
+                &archive_index,
+                "the archive index read back differs from what was written",
+            ));
+        }
+        if live {
+            move_file(&session_file, &archived_session)?;
+        }
+        if !archived_session.exists() || session_file.exists() {
+            return Err(Error::verify(
+                &archived_session,
+                "the snapshot was not moved into the archive",
+            ));
+        }
+
+        let mut edits = Vec::new();
+        let mut released = Vec::new();
+        for source in &sources {
+            if let Some(p) = index.position(source) {
+                let mut source_row = index.rows[p].clone();
+                if source_row.referenced_by.contains(&id) {
+                    source_row.referenced_by.retain(|r| *r != id);
+                    edits.push(index.replace(p, &source_row));
+                    released.push(source_row);
+                }
+            }
+        }
+        edits.push(index.remove(position));
+        let written = index.commit(edits, self.offset())?;
+        written.expect_absent(&id)?;
+        released.iter().try_for_each(|r| written.expect_row(r))?;
+        Ok(ArchiveOutcome::Archived {
+            session_id: id,
+            archive_index,
+            session_file: archived_session,
+            released_from: released.into_iter().map(|r| r.session_id).collect(),
+        })
+    }
+}
+
+/// The seed's Archive Index Template filled from `row`.
+fn archive_index_text(row: &SessionRow, archived_at: &str) -> String {
+    let cells = row.cells();
+    let mut out = format!("# Archived Session: {}\n\n## Metadata\n\n", row.session_id);
+    out.push_str(&render_row(&["Field", "Value"]));
+    out.push_str("\n|---|---|\n");
+    let fields = [
+        ("Session ID", cells[0].as_str()),
+        ("Agent Name", cells[1].as_str()),
+        ("Topic", cells[2].as_str()),
+        ("Summary", cells[3].as_str()),
+        ("Keywords", cells[4].as_str()),
+        ("Original Status", cells[5].as_str()),
+        ("Referenced By", cells[6].as_str()),
+        ("Started At", cells[7].as_str()),
+        ("Updated At", cells[8].as_str()),
+        ("Archived At", archived_at),
+    ];
+    for (field, value) in fields {
+        out.push_str(&render_row(&[field, value]));
+        out.push('\n');
+    }
+    out.push_str("\n## Files\n\n- Session: ./session.md\n");
+    out
+}

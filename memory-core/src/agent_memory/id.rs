@@ -1,0 +1,158 @@
+//! Session ids and agent names.
+
+use std::fmt;
+
+use chrono::{DateTime, FixedOffset};
+use serde::Serialize;
+
+use crate::durable::validate_component;
+use crate::error::{Error, Result};
+
+/// The longest session id or agent name accepted, in bytes.
+pub const MAX_NAME_BYTES: usize = 200;
+
+/// The longest agent name accepted, in bytes (room is left in ids for the date and a suffix).
+pub const MAX_AGENT_NAME_BYTES: usize = 160;
+
+/// A validated Memory Session ID such as `2026-05-25-1318-cursor-main-agent`.
+///
+/// Ids are single path components made of letters, digits (any script), `-`, `_` and
+/// `.`, not starting with `.` or `-`: they name files under `sessions/` and `archive/`,
+/// so nothing else can be allowed.
+///
+/// ```
+/// use memory_core::SessionId;
+/// let id = SessionId::parse("2026-05-25-1318-cursor-main-agent").unwrap();
+/// assert_eq!(id.as_str(), "2026-05-25-1318-cursor-main-agent");
+/// assert!(SessionId::parse("../etc/passwd").is_err());
+/// assert!(SessionId::parse("a, b").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct SessionId(String);
+
+impl SessionId {
+    /// Validates `text` as a session id.
+    pub fn parse(text: &str) -> Result<Self> {
+        validate_name("session id", text)?;
+        Ok(SessionId(text.to_string()))
+    }
+
+    /// The id's text.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::SessionId::parse("x-1").unwrap().as_str(), "x-1");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The seed's `YYYY-MM-DD-HHMM-agent-name` id for `now`; when `taken` says it is in
+    /// use (two agents of the same name in the same minute), `-2`, `-3`, … is appended
+    /// until it is free.
+    ///
+    /// ```
+    /// use memory_core::{AgentName, SessionId};
+    /// let now = chrono::DateTime::parse_from_rfc3339("2026-05-25T13:18:09+08:00").unwrap();
+    /// let agent = AgentName::parse("cursor-main-agent").unwrap();
+    /// let first = SessionId::generate(now, &agent, |_| false);
+    /// assert_eq!(first.as_str(), "2026-05-25-1318-cursor-main-agent");
+    /// let second = SessionId::generate(now, &agent, |id| id == first.as_str());
+    /// assert_eq!(second.as_str(), "2026-05-25-1318-cursor-main-agent-2");
+    /// ```
+    pub fn generate(
+        now: DateTime<FixedOffset>,
+        agent: &AgentName,
+        taken: impl Fn(&str) -> bool,
+    ) -> Self {
+        let base = format!("{}-{}", now.format("%Y-%m-%d-%H%M"), agent.as_str());
+        if !taken(&base) {
+            return SessionId(base);
+        }
+        (2u64..)
+            .map(|n| format!("{base}-{n}"))
+            .find(|candidate| !taken(candidate))
+            .map(SessionId)
+            // The range is unbounded and `taken` can only hold finitely many ids.
+            .unwrap_or_else(|| SessionId(base))
+    }
+}
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl AsRef<str> for SessionId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A validated, stable agent name such as `cursor-main-agent` (same character rules as
+/// [`SessionId`]; the seed asks for a stable name, task wording belongs in the topic).
+///
+/// ```
+/// use memory_core::AgentName;
+/// assert_eq!(AgentName::default().as_str(), "cursor-main-agent");
+/// assert!(AgentName::parse("fix the login bug").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct AgentName(String);
+
+impl AgentName {
+    /// Validates `text` as an agent name.
+    pub fn parse(text: &str) -> Result<Self> {
+        validate_name("agent name", text)?;
+        if text.len() > MAX_AGENT_NAME_BYTES {
+            return Err(Error::invalid(
+                "agent name",
+                text,
+                format!("is longer than {MAX_AGENT_NAME_BYTES} bytes"),
+            ));
+        }
+        Ok(AgentName(text.to_string()))
+    }
+
+    /// The name's text.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::AgentName::parse("a").unwrap().as_str(), "a");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for AgentName {
+    fn default() -> Self {
+        AgentName(crate::agent_memory::DEFAULT_AGENT_NAME.to_string())
+    }
+}
+
+fn validate_name(what: &'static str, text: &str) -> Result<()> {
+    validate_component(what, text)?;
+    if text.len() > MAX_NAME_BYTES {
+        return Err(Error::invalid(
+            what,
+            text,
+            format!("is longer than {MAX_NAME_BYTES} bytes"),
+        ));
+    }
+    if text.starts_with('.') || text.starts_with('-') {
+        return Err(Error::invalid(what, text, "must not start with `.` or `-`"));
+    }
+    if let Some(bad) = text
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
+    {
+        return Err(Error::invalid(
+            what,
+            text,
+            format!("may hold only letters, digits, `-`, `_` and `.` (found {bad:?})"),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! `memory/index.md`: loading, single-row edits, atomic commit and read-back.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use chrono::FixedOffset;
+
+use super::row::INDEX_COLUMNS;
+use super::{SessionId, SessionRow};
+use crate::durable::{read_text_if_exists, replace_atomically};
+use crate::error::{Error, Result};
+use crate::markdown::{Edit, LineEnding, Table, apply_edits, find_table, render_row};
+
+/// The text of a new index file.
+pub(crate) const NEW_INDEX_PREAMBLE: &str = "# Memory Index\n\n";
+
+/// The index as read at one moment, with the table located for byte-range edits.
+#[derive(Debug, Clone)]
+pub(crate) struct IndexDoc {
+    pub path: PathBuf,
+    /// The file's text, plus a table header when the file had none yet.
+    pub text: String,
+    pub table: Table,
+    pub rows: Vec<SessionRow>,
+    positions: HashMap<SessionId, usize>,
+}
+
+impl IndexDoc {
+    /// Reads and parses the index. A missing or empty file is a new index; a file without
+    /// the table gets the table appended after its content (on the next write).
+    pub fn load(path: &Path, offset: FixedOffset) -> Result<Self> {
+        let original = read_text_if_exists(path)?.unwrap_or_default();
+        Self::parse(path, original, offset)
+    }
+
+    fn parse(path: &Path, text: String, offset: FixedOffset) -> Result<Self> {
+        let located = find_table(&text, &INDEX_COLUMNS)
+            .map_err(|i| Error::malformed(path, i.line, i.message))?;
+        let (text, table) = match located {
+            Some(table) => (text, table),
+            None => {
+                let text = with_new_table(text);
+                let table = find_table(&text, &INDEX_COLUMNS)
+                    .map_err(|i| Error::malformed(path, i.line, i.message))?
+                    .ok_or_else(|| Error::malformed(path, 0, "could not add the index table"))?;
+                (text, table)
+            }
+        };
+        let mut rows = Vec::with_capacity(table.rows.len());
+        let mut positions = HashMap::with_capacity(table.rows.len());
+        for raw in &table.rows {
+            let row = SessionRow::from_cells(&raw.cells, offset)
+                .map_err(|m| Error::malformed(path, raw.line, m))?;
+            if positions
+                .insert(row.session_id.clone(), rows.len())
+                .is_some()
+            {
+                return Err(Error::Duplicate {
+                    id: row.session_id.to_string(),
+                    path: path.to_path_buf(),
+                    line: raw.line,
+                });
+            }
+            rows.push(row);
+        }
+        Ok(IndexDoc {
+            path: path.to_path_buf(),
+            text,
+            table,
+            rows,
+            positions,
+        })
+    }
+
+    /// The position of `id`'s row.
+    pub fn position(&self, id: &SessionId) -> Option<usize> {
+        self.positions.get(id).copied()
+    }
+
+    /// `id`'s row, or [`Error::SessionNotFound`].
+    pub fn get(&self, id: &SessionId) -> Result<&SessionRow> {
+        self.position(id)
+            .map(|i| &self.rows[i])
+            .ok_or_else(|| self.not_found(id))
+    }
+
+    pub fn not_found(&self, id: &SessionId) -> Error {
+        Error::SessionNotFound {
+            id: id.to_string(),
+            path: self.path.clone(),
+        }
+    }
+
+    pub fn append(&self, row: &SessionRow) -> Edit {
+        self.table.append(&render_row(&row.cells()))
+    }
+
+    pub fn replace(&self, index: usize, row: &SessionRow) -> Edit {
+        self.table.replace(index, &render_row(&row.cells()))
+    }
+
+    pub fn remove(&self, index: usize) -> Edit {
+        self.table.remove(index)
+    }
+
+    /// Applies `edits`, replaces the file atomically, and reads it back. The caller
+    /// checks the read-back holds what it meant to write.
+    pub fn commit(&self, edits: Vec<Edit>, offset: FixedOffset) -> Result<IndexDoc> {
+        let text = apply_edits(&self.text, edits);
+        replace_atomically(&self.path, text.as_bytes())?;
+        let reread = IndexDoc::load(&self.path, offset)?;
+        if reread.text != text {
+            return Err(Error::verify(
+                &self.path,
+                "the index read back differs from what was written",
+            ));
+        }
+        Ok(reread)
+    }
+
+    /// Checks the read-back holds `row` exactly.
+    pub fn expect_row(&self, row: &SessionRow) -> Result<()> {
+        match self.position(&row.session_id) {
+            Some(i) if self.rows[i] == *row => Ok(()),
+            Some(_) => Err(Error::verify(
+                &self.path,
+                format!("row {} does not hold the values written", row.session_id),
+            )),
+            None => Err(Error::verify(
+                &self.path,
+                format!("row {} is missing after the write", row.session_id),
+            )),
+        }
+    }
+
+    /// Checks the read-back no longer holds `id`.
+    pub fn expect_absent(&self, id: &SessionId) -> Result<()> {
+        match self.position(id) {
+            None => Ok(()),
+            Some(_) => Err(Error::verify(
+                &self.path,
+                format!("row {id} is still present after removal"),
+            )),
+        }
+    }
+}
+
+fn with_new_table(mut text: String) -> String {
+    let le = LineEnding::detect(&text).as_str();
+    if text.trim().is_empty() {
+        text = NEW_INDEX_PREAMBLE.replace('\n', le);
+    } else {
+        if !text.ends_with('\n') {
+            text.push_str(le);
+        }
+        text.push_str(le);
+    }
+    text.push_str(&render_row(&INDEX_COLUMNS));
+    text.push_str(le);
+    text.push('|');
+    text.push_str(&"---|".repeat(INDEX_COLUMNS.len()));
+    text.push_str(le);
+    text
+}

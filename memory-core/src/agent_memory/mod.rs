@@ -1,0 +1,281 @@
+//! The **Agent Memory** protocol: `memory/index.md`, one row per agent session, snapshot
+//! files merged never overwritten, continuation references, organize and archive.
+//!
+//! ```
+//! use memory_core::{AgentMemory, SessionUpdate, Status};
+//! let dir = tempfile::tempdir().unwrap();
+//! let memory = AgentMemory::open(dir.path().join("memory")).unwrap();
+//! let id = memory.register_session_start("cursor-main-agent").unwrap();
+//! let row = memory.update(id.as_str(), SessionUpdate::new().topic("Login").summary("Fixed it.")).unwrap();
+//! assert_eq!(row.status, Status::Active);
+//! ```
+
+mod archive;
+mod id;
+mod index;
+mod organize;
+mod read;
+mod references;
+mod register;
+mod row;
+mod session_write;
+mod snapshot;
+mod snapshot_doc;
+mod status_update;
+mod timestamp;
+mod update;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use archive::ArchiveOutcome;
+pub use id::{AgentName, MAX_NAME_BYTES, SessionId};
+pub use organize::{OrganizeOptions, OrganizeReport};
+pub use references::{ContinueOutcome, ReleaseOutcome};
+pub use register::ManualRegistration;
+pub use row::{INDEX_COLUMNS, SessionRow, Status};
+pub use snapshot::{Mark, OtherSection, Snapshot, SnapshotItem};
+pub use timestamp::Timestamp;
+pub use update::SessionUpdate;
+
+use crate::durable::{Clock, MemoryLock, SafeRoot, SystemClock, create_private_dir_all};
+use crate::error::{Error, Result};
+use index::IndexDoc;
+
+/// The default agent name (SessionStart and manual registration).
+pub const DEFAULT_AGENT_NAME: &str = "cursor-main-agent";
+/// The topic of a session whose topic is not known yet.
+pub const UNSET_TOPIC: &str = "未設定";
+/// The summary SessionStart registration writes.
+pub const SESSION_START_SUMMARY: &str = "sessionStart 自動註冊，尚未整理主題。";
+/// The summary manual registration falls back to when nothing better is known.
+pub const MANUAL_FALLBACK_SUMMARY: &str = "手動補註冊，已建立 session snapshot。";
+/// The keywords SessionStart registration writes.
+pub const SESSION_START_KEYWORDS: [&str; 2] = ["sessionStart", "cursor-agent"];
+/// The keywords manual registration writes by default.
+pub const MANUAL_KEYWORDS: [&str; 3] = ["manual-registration", "cursor-agent", "session-snapshot"];
+/// The longest text value (topic, summary, item) accepted, in bytes.
+pub const MAX_TEXT_BYTES: usize = 64 * 1024;
+/// The name of the lock file in the memory root.
+pub const LOCK_FILE_NAME: &str = ".memcore.lock";
+/// How long a writer waits for the memory lock by default.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A memory root (`memory/`) following the Agent Memory protocol. Every write holds the
+/// root's cross-process lock, re-reads under it, changes only its own rows, replaces
+/// files atomically and reads them back before returning.
+///
+/// ```
+/// use memory_core::AgentMemory;
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = AgentMemory::open(dir.path()).unwrap();
+/// let id = memory.register_session_start("cursor-main-agent").unwrap();
+/// assert!(id.as_str().ends_with("-cursor-main-agent"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct AgentMemory {
+    root: SafeRoot,
+    clock: Arc<dyn Clock>,
+    lock_timeout: Duration,
+}
+
+/// Options for opening an [`AgentMemory`]: clock and lock wait.
+///
+/// ```
+/// use std::{sync::Arc, time::Duration};
+/// use memory_core::{AgentMemory, durable::FixedClock};
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = AgentMemory::builder(dir.path())
+///     .clock(Arc::new(FixedClock::parse("2026-05-25T13:18:00+08:00").unwrap()))
+///     .lock_timeout(Duration::from_secs(2))
+///     .open()
+///     .unwrap();
+/// let id = memory.register_session_start("cursor-main-agent").unwrap();
+/// assert_eq!(id.as_str(), "2026-05-25-1318-cursor-main-agent");
+/// ```
+#[derive(Debug, Clone)]
+pub struct AgentMemoryBuilder {
+    root: PathBuf,
+    clock: Arc<dyn Clock>,
+    lock_timeout: Duration,
+}
+
+impl AgentMemoryBuilder {
+    /// Uses `clock` for every timestamp.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Waits at most `timeout` for the memory lock (default 10 s).
+    pub fn lock_timeout(mut self, timeout: Duration) -> Self {
+        self.lock_timeout = timeout;
+        self
+    }
+
+    /// Opens the memory root. Nothing is created until the first write.
+    pub fn open(self) -> Result<AgentMemory> {
+        if self.root.as_os_str().is_empty() {
+            return Err(Error::invalid("memory root", "", "must not be empty"));
+        }
+        if self.root.exists() && !self.root.is_dir() {
+            return Err(Error::invalid(
+                "memory root",
+                &self.root.to_string_lossy(),
+                "is not a directory",
+            ));
+        }
+        Ok(AgentMemory {
+            root: SafeRoot::new(self.root),
+            clock: self.clock,
+            lock_timeout: self.lock_timeout,
+        })
+    }
+}
+
+impl AgentMemory {
+    /// Opens the memory root `root` (the `memory/` directory) with the system clock.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self> {
+        Self::builder(root).open()
+    }
+
+    /// Starts configuring a memory root.
+    pub fn builder(root: impl Into<PathBuf>) -> AgentMemoryBuilder {
+        AgentMemoryBuilder {
+            root: root.into(),
+            clock: Arc::new(SystemClock),
+            lock_timeout: DEFAULT_LOCK_TIMEOUT,
+        }
+    }
+
+    /// The memory root directory.
+    ///
+    /// ```
+    /// let memory = memory_core::AgentMemory::open("memory").unwrap();
+    /// assert_eq!(memory.root(), std::path::Path::new("memory"));
+    /// ```
+    pub fn root(&self) -> &Path {
+        self.root.path()
+    }
+
+    /// The index file, `<root>/index.md`.
+    ///
+    /// ```
+    /// let memory = memory_core::AgentMemory::open("memory").unwrap();
+    /// assert_eq!(memory.index_path(), std::path::Path::new("memory/index.md"));
+    /// ```
+    pub fn index_path(&self) -> PathBuf {
+        self.root.path().join("index.md")
+    }
+
+    /// The snapshot file of `id`, `<root>/sessions/<id>.md` (it may not exist).
+    ///
+    /// ```
+    /// let memory = memory_core::AgentMemory::open("memory").unwrap();
+    /// let path = memory.session_path("2026-05-25-1318-a").unwrap();
+    /// assert_eq!(path, std::path::Path::new("memory/sessions/2026-05-25-1318-a.md"));
+    /// assert!(memory.session_path("../x").is_err());
+    /// ```
+    pub fn session_path(&self, id: &str) -> Result<PathBuf> {
+        let id = SessionId::parse(id)?;
+        self.root.join(&["sessions", &format!("{id}.md")])
+    }
+
+    /// The archive directory of `id`, `<root>/archive/<id>/` (it may not exist).
+    ///
+    /// ```
+    /// let memory = memory_core::AgentMemory::open("memory").unwrap();
+    /// assert_eq!(memory.archive_dir("s-1").unwrap(), std::path::Path::new("memory/archive/s-1"));
+    /// ```
+    pub fn archive_dir(&self, id: &str) -> Result<PathBuf> {
+        let id = SessionId::parse(id)?;
+        self.root.join(&["archive", id.as_str()])
+    }
+
+    fn lock(&self) -> Result<MemoryLock> {
+        create_private_dir_all(self.root.path())?;
+        let path = self.root.join(&[LOCK_FILE_NAME])?;
+        MemoryLock::acquire(&path, self.lock_timeout)
+    }
+
+    fn offset(&self) -> chrono::FixedOffset {
+        *self.clock.now().offset()
+    }
+
+    fn now(&self) -> Timestamp {
+        Timestamp::from_datetime(self.clock.now())
+    }
+
+    fn load_index(&self) -> Result<IndexDoc> {
+        IndexDoc::load(&self.index_path(), self.offset())
+    }
+
+    fn snapshot_exists(&self, id: &SessionId) -> Result<bool> {
+        Ok(self.session_path(id.as_str())?.exists())
+    }
+}
+
+/// Validates free text written into a cell or snapshot: bounded, no control characters
+/// other than line breaks and tabs.
+pub(crate) fn validate_text(what: &'static str, value: &str) -> Result<()> {
+    if value.len() > MAX_TEXT_BYTES {
+        return Err(Error::invalid(
+            what,
+            value,
+            format!("is longer than {MAX_TEXT_BYTES} bytes"),
+        ));
+    }
+    if value
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        return Err(Error::invalid(
+            what,
+            value,
+            "must not contain control characters",
+        ));
+    }
+    Ok(())
+}
+
+/// Validates a keyword: like text, and without the `,` that separates keywords.
+pub(crate) fn validate_keyword(value: &str) -> Result<()> {
+    validate_text("keyword", value)?;
+    if value.contains(',') || value.contains('\n') || value.trim().is_empty() {
+        return Err(Error::invalid(
+            "keyword",
+            value,
+            "must be non-empty, without `,` or line breaks",
+        ));
+    }
+    Ok(())
+}
+
+/// Validates every text an update carries.
+pub(crate) fn validate_update(update: &SessionUpdate) -> Result<()> {
+    if let Some(topic) = &update.topic {
+        validate_text("topic", topic)?;
+    }
+    if let Some(summary) = &update.summary {
+        validate_text("summary", summary)?;
+    }
+    if let Some(context) = &update.context {
+        validate_text("context", context)?;
+    }
+    if let Some(keywords) = &update.keywords {
+        keywords.iter().try_for_each(|k| validate_keyword(k))?;
+    }
+    for (what, items) in [
+        ("decision", &update.decisions),
+        ("file", &update.files),
+        ("open question", &update.open_questions),
+        ("next action", &update.next_actions),
+        ("superseded decision", &update.supersede),
+        ("resolved question", &update.resolve),
+        ("done action", &update.done),
+    ] {
+        items.iter().try_for_each(|i| validate_text(what, i))?;
+    }
+    Ok(())
+}

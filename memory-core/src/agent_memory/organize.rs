@@ -1,0 +1,184 @@
+//! Organize Memory (整理 memory): delete idle rows, mark overdue active rows stale.
+
+use std::collections::BTreeMap;
+
+use chrono::TimeDelta;
+use serde::Serialize;
+
+use super::index::IndexDoc;
+use super::snapshot_doc::SnapshotDoc;
+use super::{AgentMemory, SessionId, Status};
+use crate::error::{Error, Result};
+
+/// Options of [`AgentMemory::organize`].
+///
+/// ```
+/// let options = memory_core::OrganizeOptions::default();
+/// assert_eq!(options.stale_after_days, 14);
+/// assert!(!options.dry_run);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OrganizeOptions {
+    /// An `active` row whose `Updated At` is older than this many days becomes `stale`.
+    pub stale_after_days: u32,
+    /// Report what would change without writing.
+    pub dry_run: bool,
+}
+
+impl Default for OrganizeOptions {
+    fn default() -> Self {
+        OrganizeOptions {
+            stale_after_days: 14,
+            dry_run: false,
+        }
+    }
+}
+
+impl OrganizeOptions {
+    /// Sets the stale threshold in days.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::OrganizeOptions::default().stale_after_days(30).stale_after_days, 30);
+    /// ```
+    pub fn stale_after_days(mut self, days: u32) -> Self {
+        self.stale_after_days = days;
+        self
+    }
+
+    /// Only reports.
+    ///
+    /// ```
+    /// assert!(memory_core::OrganizeOptions::default().dry_run(true).dry_run);
+    /// ```
+    pub fn dry_run(mut self, dry_run: bool) -> Self {
+        self.dry_run = dry_run;
+        self
+    }
+}
+
+/// What organize did (or, with `dry_run`, would do).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct OrganizeReport {
+    /// `idle` rows deleted from the index (no archive is made for them).
+    pub deleted_idle: Vec<SessionId>,
+    /// `active` rows marked `stale` (their `Updated At` kept).
+    pub marked_stale: Vec<SessionId>,
+    /// `active` rows kept as they are.
+    pub kept_active: Vec<SessionId>,
+    /// Rows left untouched because another session references them.
+    pub protected: Vec<SessionId>,
+    /// Whether nothing was written.
+    pub dry_run: bool,
+}
+
+impl AgentMemory {
+    /// Organizes the index: every unreferenced `idle` row is deleted (an `idle` row with
+    /// a snapshot stops the whole run with [`Error::Inconsistent`]); every unreferenced
+    /// `active` row older than `stale_after_days` with a snapshot or a non-default summary
+    /// becomes `stale` with `Updated At` unchanged. Referenced rows (by `Referenced By`,
+    /// or by another snapshot's `Continues From` as the seed's fallback) are protected.
+    /// Nothing is archived.
+    ///
+    /// ```
+    /// use memory_core::{AgentMemory, OrganizeOptions};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = AgentMemory::open(dir.path()).unwrap();
+    /// let idle = memory.register_session_start("cursor-main-agent").unwrap();
+    /// let report = memory.organize(OrganizeOptions::default()).unwrap();
+    /// assert_eq!(report.deleted_idle, vec![idle]);
+    /// assert!(memory.sessions().unwrap().is_empty());
+    /// ```
+    pub fn organize(&self, options: OrganizeOptions) -> Result<OrganizeReport> {
+        let _lock = self.lock()?;
+        let index = self.load_index()?;
+        let referrers = self.referrers(&index)?;
+        let now = self.clock.now();
+        let threshold = TimeDelta::days(i64::from(options.stale_after_days));
+        let mut report = OrganizeReport {
+            dry_run: options.dry_run,
+            ..OrganizeReport::default()
+        };
+        let mut edits = Vec::new();
+        let mut stale_rows = Vec::new();
+        for (position, row) in index.rows.iter().enumerate() {
+            if row.status == Status::Idle && self.snapshot_exists(&row.session_id)? {
+                return Err(Error::Inconsistent {
+                    id: row.session_id.to_string(),
+                    path: self.session_path(row.session_id.as_str())?,
+                    message: "an idle row has a snapshot file; update the session (to make it active) or remove the file, then organize again".into(),
+                });
+            }
+            if referrers.contains_key(&row.session_id) {
+                report.protected.push(row.session_id.clone());
+                continue;
+            }
+            match row.status {
+                Status::Idle => {
+                    report.deleted_idle.push(row.session_id.clone());
+                    edits.push(index.remove(position));
+                }
+                Status::Active => {
+                    let overdue = now.signed_duration_since(row.updated_at.datetime()) > threshold;
+                    if overdue
+                        && (row.has_meaningful_summary()
+                            || self.snapshot_exists(&row.session_id)?)
+                    {
+                        let mut stale = row.clone();
+                        stale.status = Status::Stale;
+                        edits.push(index.replace(position, &stale));
+                        report.marked_stale.push(row.session_id.clone());
+                        stale_rows.push(stale);
+                    } else {
+                        report.kept_active.push(row.session_id.clone());
+                    }
+                }
+                Status::Stale => {}
+            }
+        }
+        if options.dry_run || edits.is_empty() {
+            return Ok(report);
+        }
+        let written = index.commit(edits, self.offset())?;
+        report
+            .deleted_idle
+            .iter()
+            .try_for_each(|id| written.expect_absent(id))?;
+        stale_rows
+            .iter()
+            .try_for_each(|row| written.expect_row(row))?;
+        Ok(report)
+    }
+
+    /// Every session referenced by another, with the sessions that reference it: the
+    /// index's `Referenced By`, plus (the seed's fallback for incompletely recorded
+    /// continuations) the `Continues From` of every indexed session's snapshot.
+    pub(crate) fn referrers(
+        &self,
+        index: &IndexDoc,
+    ) -> Result<BTreeMap<SessionId, Vec<SessionId>>> {
+        let mut map: BTreeMap<SessionId, Vec<SessionId>> = BTreeMap::new();
+        let mut add = |source: &SessionId, referrer: &SessionId| {
+            let list = map.entry(source.clone()).or_default();
+            if !list.contains(referrer) {
+                list.push(referrer.clone());
+            }
+        };
+        for row in &index.rows {
+            row.referenced_by
+                .iter()
+                .for_each(|r| add(&row.session_id, r));
+        }
+        for row in &index.rows {
+            if let Some(doc) = SnapshotDoc::load(&self.session_path(row.session_id.as_str())?)? {
+                for source in doc.continues_from() {
+                    if source != row.session_id && index.position(&source).is_some() {
+                        add(&source, &row.session_id);
+                    }
+                }
+            }
+        }
+        Ok(map)
+    }
+}

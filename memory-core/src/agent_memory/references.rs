@@ -1,0 +1,163 @@
+//! Continue Memory (接續記憶) and Release Reference (解除引用): both sides of a link,
+//! written and verified.
+
+use serde::Serialize;
+
+use super::session_write::SnapshotWrite;
+use super::snapshot_doc::SnapshotDoc;
+use super::update::Continuation;
+use super::{AgentMemory, SessionId, SessionRow, SessionUpdate, Status};
+use crate::error::{Error, Result};
+
+/// The result of [`AgentMemory::continue_from`]: both rows after the verified write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ContinueOutcome {
+    /// The continuing session (now `active`).
+    pub current: SessionRow,
+    /// The source session (only its `Referenced By` changed).
+    pub source: SessionRow,
+}
+
+/// The result of [`AgentMemory::release`]: which side held the link.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ReleaseOutcome {
+    /// The referencing session.
+    pub current: SessionId,
+    /// The source session.
+    pub source: SessionId,
+    /// Whether the source row's `Referenced By` listed `current` and was updated.
+    pub referenced_by_updated: bool,
+    /// Whether the current snapshot's `Continues From` listed `source` and was updated.
+    pub continues_from_updated: bool,
+}
+
+impl AgentMemory {
+    /// Records that session `current` continues work from `source`: merges `Continues
+    /// From` (and a line of Current Context) into the current snapshot, promotes the
+    /// current row to `active`, and adds `current` to the source row's `Referenced By`
+    /// without touching its other cells. Both sides are read back before returning.
+    ///
+    /// ```
+    /// use memory_core::{AgentMemory, ManualRegistration};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = AgentMemory::open(dir.path()).unwrap();
+    /// let source = memory.register_manual(ManualRegistration::new("a", "Login", "Fixed it.")).unwrap();
+    /// let current = memory.register_session_start("b").unwrap();
+    /// let outcome = memory.continue_from(current.as_str(), source.as_str()).unwrap();
+    /// assert_eq!(outcome.source.referenced_by, vec![current.clone()]);
+    /// let snapshot = memory.snapshot(current.as_str()).unwrap().unwrap();
+    /// assert_eq!(snapshot.continues_from, vec![source]);
+    /// ```
+    pub fn continue_from(&self, current: &str, source: &str) -> Result<ContinueOutcome> {
+        let current = SessionId::parse(current)?;
+        let source = SessionId::parse(source)?;
+        if current == source {
+            return Err(Error::invalid(
+                "source session",
+                source.as_str(),
+                "a session cannot continue from itself",
+            ));
+        }
+        let _lock = self.lock()?;
+        let index = self.load_index()?;
+        let current_pos = index
+            .position(&current)
+            .ok_or_else(|| index.not_found(&current))?;
+        let source_pos = index
+            .position(&source)
+            .ok_or_else(|| index.not_found(&source))?;
+        let mut current_row = index.rows[current_pos].clone();
+        let mut source_row = index.rows[source_pos].clone();
+        current_row.status = Status::Active;
+        current_row.updated_at = self.now();
+        let context = format!(
+            "Continues from {source} ({}): {}",
+            source_row.topic, source_row.summary
+        );
+        let update = SessionUpdate::new().context(context);
+        let sources = [source.clone()];
+        self.write_snapshot(SnapshotWrite {
+            row: &current_row,
+            update: &update,
+            continuation: Continuation::Add(&sources),
+            touch: true,
+        })?;
+        let mut edits = vec![index.replace(current_pos, &current_row)];
+        if !source_row.referenced_by.contains(&current) {
+            source_row.referenced_by.push(current.clone());
+            edits.push(index.replace(source_pos, &source_row));
+        }
+        let written = index.commit(edits, self.offset())?;
+        written.expect_row(&current_row)?;
+        written.expect_row(&source_row)?;
+        Ok(ContinueOutcome {
+            current: current_row,
+            source: source_row,
+        })
+    }
+
+    /// Releases the reference of `current` on `source`: removes `current` from the source
+    /// row's `Referenced By` (`-` when none remain) and `source` from the current
+    /// snapshot's `Continues From` (`None` when empty). Neither session's status or
+    /// `Updated At` changes. Releasing a link that is already gone is not an error; the
+    /// outcome says which side changed. The source row may already be archived.
+    ///
+    /// ```
+    /// use memory_core::{AgentMemory, ManualRegistration};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = AgentMemory::open(dir.path()).unwrap();
+    /// let source = memory.register_manual(ManualRegistration::new("a", "Login", "Fixed it.")).unwrap();
+    /// let current = memory.register_manual(ManualRegistration::new("b", "More", "Went on.")).unwrap();
+    /// memory.continue_from(current.as_str(), source.as_str()).unwrap();
+    /// let outcome = memory.release(current.as_str(), source.as_str()).unwrap();
+    /// assert!(outcome.referenced_by_updated && outcome.continues_from_updated);
+    /// assert!(memory.session(source.as_str()).unwrap().referenced_by.is_empty());
+    /// ```
+    pub fn release(&self, current: &str, source: &str) -> Result<ReleaseOutcome> {
+        let current = SessionId::parse(current)?;
+        let source = SessionId::parse(source)?;
+        let _lock = self.lock()?;
+        self.release_locked(&current, &source)
+    }
+
+    /// [`AgentMemory::release`] with the lock already held.
+    pub(crate) fn release_locked(
+        &self,
+        current: &SessionId,
+        source: &SessionId,
+    ) -> Result<ReleaseOutcome> {
+        let index = self.load_index()?;
+        let current_row = index.get(current)?.clone();
+        let mut referenced_by_updated = false;
+        if let Some(position) = index.position(source) {
+            let mut source_row = index.rows[position].clone();
+            if source_row.referenced_by.contains(current) {
+                source_row.referenced_by.retain(|r| r != current);
+                let written =
+                    index.commit(vec![index.replace(position, &source_row)], self.offset())?;
+                written.expect_row(&source_row)?;
+                referenced_by_updated = true;
+            }
+        }
+        let continues_from_updated = match SnapshotDoc::load(&self.session_path(current.as_str())?)?
+        {
+            Some(doc) if doc.continues_from().contains(source) => {
+                self.write_snapshot(SnapshotWrite {
+                    row: &current_row,
+                    update: &SessionUpdate::default(),
+                    continuation: Continuation::Remove(source),
+                    touch: false,
+                })?
+            }
+            _ => false,
+        };
+        Ok(ReleaseOutcome {
+            current: current.clone(),
+            source: source.clone(),
+            referenced_by_updated,
+            continues_from_updated,
+        })
+    }
+}

@@ -1,0 +1,224 @@
+//! SessionStart registration and manual registration.
+
+use super::index::IndexDoc;
+use super::session_write::SnapshotWrite;
+use super::update::Continuation;
+use super::{
+    AgentMemory, AgentName, MANUAL_FALLBACK_SUMMARY, MANUAL_KEYWORDS, SESSION_START_KEYWORDS,
+    SESSION_START_SUMMARY, SessionId, SessionRow, SessionUpdate, Status, UNSET_TOPIC,
+    validate_keyword, validate_text,
+};
+use crate::error::Result;
+
+/// What manual registration (手動註冊 memory) records: the row's topic and summary and
+/// the first snapshot's content.
+///
+/// ```
+/// use memory_core::{AgentMemory, ManualRegistration};
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = AgentMemory::open(dir.path()).unwrap();
+/// let id = memory.register_manual(
+///     ManualRegistration::new("cursor-main-agent", "Release 1.2", "Cut the release branch.")
+///         .context("Release branch cut; CI green.")
+///         .next_action("Tag v1.2.0"),
+/// ).unwrap();
+/// assert!(memory.session_path(id.as_str()).unwrap().exists());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ManualRegistration {
+    /// The stable agent name.
+    pub agent_name: String,
+    /// The topic (`未設定` when empty).
+    pub topic: String,
+    /// One or two sentences of what the session did (the seed's fallback when empty).
+    pub summary: String,
+    /// Keywords (the seed's manual-registration defaults when `None`).
+    pub keywords: Option<Vec<String>>,
+    /// The snapshot content, merged into the template like an update.
+    pub snapshot: SessionUpdate,
+    /// Source sessions this session continues from (their `Referenced By` is updated too).
+    pub continues_from: Vec<String>,
+}
+
+impl ManualRegistration {
+    /// A registration with agent name, topic and summary.
+    pub fn new(
+        agent_name: impl Into<String>,
+        topic: impl Into<String>,
+        summary: impl Into<String>,
+    ) -> Self {
+        ManualRegistration {
+            agent_name: agent_name.into(),
+            topic: topic.into(),
+            summary: summary.into(),
+            keywords: None,
+            snapshot: SessionUpdate::default(),
+            continues_from: Vec::new(),
+        }
+    }
+
+    /// Sets the keywords.
+    pub fn keywords<I: IntoIterator<Item = S>, S: Into<String>>(mut self, keywords: I) -> Self {
+        self.keywords = Some(keywords.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets the Current Context (defaults to the summary).
+    pub fn context(mut self, context: impl Into<String>) -> Self {
+        self.snapshot.context = Some(context.into());
+        self
+    }
+
+    /// Adds a decision.
+    pub fn decision(mut self, text: impl Into<String>) -> Self {
+        self.snapshot.decisions.push(text.into());
+        self
+    }
+
+    /// Adds a file or artifact.
+    pub fn file(mut self, text: impl Into<String>) -> Self {
+        self.snapshot.files.push(text.into());
+        self
+    }
+
+    /// Adds an open question.
+    pub fn question(mut self, text: impl Into<String>) -> Self {
+        self.snapshot.open_questions.push(text.into());
+        self
+    }
+
+    /// Adds a next action.
+    pub fn next_action(mut self, text: impl Into<String>) -> Self {
+        self.snapshot.next_actions.push(text.into());
+        self
+    }
+
+    /// Adds a source session this one continues from.
+    pub fn continues_from(mut self, source: impl Into<String>) -> Self {
+        self.continues_from.push(source.into());
+        self
+    }
+}
+
+impl AgentMemory {
+    /// SessionStart registration: appends an `idle` row with the seed's defaults (topic
+    /// `未設定`, summary `sessionStart 自動註冊，尚未整理主題。`), creates no snapshot, and
+    /// returns the id only after the row was read back.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = memory_core::AgentMemory::open(dir.path()).unwrap();
+    /// let id = memory.register_session_start("cursor-main-agent").unwrap();
+    /// assert!(!memory.session_path(id.as_str()).unwrap().exists());
+    /// ```
+    pub fn register_session_start(&self, agent_name: &str) -> Result<SessionId> {
+        let agent = AgentName::parse(agent_name)?;
+        let _lock = self.lock()?;
+        let index = self.load_index()?;
+        let now = self.now();
+        let id = self.fresh_id(&index, &agent)?;
+        let row = SessionRow {
+            session_id: id.clone(),
+            agent_name: agent.as_str().to_string(),
+            topic: UNSET_TOPIC.to_string(),
+            summary: SESSION_START_SUMMARY.to_string(),
+            keywords: SESSION_START_KEYWORDS
+                .iter()
+                .map(|k| k.to_string())
+                .collect(),
+            status: Status::Idle,
+            referenced_by: Vec::new(),
+            started_at: now.clone(),
+            updated_at: now,
+        };
+        let written = index.commit(vec![index.append(&row)], self.offset())?;
+        written.expect_row(&row)?;
+        Ok(id)
+    }
+
+    /// Manual registration: writes the snapshot from the template, then appends an
+    /// `active` row (and adds this id to each source's `Referenced By`), verifies both,
+    /// and only then returns the id.
+    pub fn register_manual(&self, registration: ManualRegistration) -> Result<SessionId> {
+        let agent = AgentName::parse(&registration.agent_name)?;
+        validate_text("topic", &registration.topic)?;
+        validate_text("summary", &registration.summary)?;
+        let keywords = match &registration.keywords {
+            Some(k) => k.iter().map(|k| k.trim().to_string()).collect(),
+            None => MANUAL_KEYWORDS
+                .iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>(),
+        };
+        keywords.iter().try_for_each(|k| validate_keyword(k))?;
+        super::validate_update(&registration.snapshot)?;
+        let sources = registration
+            .continues_from
+            .iter()
+            .map(|s| SessionId::parse(s))
+            .collect::<Result<Vec<_>>>()?;
+
+        let _lock = self.lock()?;
+        let index = self.load_index()?;
+        for source in &sources {
+            index.get(source)?;
+        }
+        let now = self.now();
+        let id = self.fresh_id(&index, &agent)?;
+        let non_empty = |s: &str, default: &str| {
+            if s.trim().is_empty() {
+                default.to_string()
+            } else {
+                s.trim().to_string()
+            }
+        };
+        let row = SessionRow {
+            session_id: id.clone(),
+            agent_name: agent.as_str().to_string(),
+            topic: non_empty(&registration.topic, UNSET_TOPIC),
+            summary: non_empty(&registration.summary, MANUAL_FALLBACK_SUMMARY),
+            keywords,
+            status: Status::Active,
+            referenced_by: Vec::new(),
+            started_at: now.clone(),
+            updated_at: now,
+        };
+        self.write_snapshot(SnapshotWrite {
+            row: &row,
+            update: &registration.snapshot,
+            continuation: Continuation::Add(&sources),
+            touch: true,
+        })?;
+        let mut edits = vec![index.append(&row)];
+        let mut expected = vec![row];
+        for source in &sources {
+            let position = index
+                .position(source)
+                .ok_or_else(|| index.not_found(source))?;
+            let mut source_row = index.rows[position].clone();
+            if !source_row.referenced_by.contains(&id) {
+                source_row.referenced_by.push(id.clone());
+                edits.push(index.replace(position, &source_row));
+            }
+            expected.push(source_row);
+        }
+        let written = index.commit(edits, self.offset())?;
+        expected.iter().try_for_each(|r| written.expect_row(r))?;
+        Ok(id)
+    }
+
+    /// An id for `agent` at the clock's minute that no row, snapshot or archive uses.
+    fn fresh_id(&self, index: &IndexDoc, agent: &AgentName) -> Result<SessionId> {
+        let sessions = self.root.path().join("sessions");
+        let archive = self.root.path().join("archive");
+        let id = SessionId::generate(self.clock.now(), agent, |candidate| {
+            SessionId::parse(candidate).is_ok_and(|c| index.position(&c).is_some())
+                || sessions.join(format!("{candidate}.md")).exists()
+                || archive.join(candidate).exists()
+        });
+        // Generated ids are built from a validated name and digits; re-check anyway so
+        // that no path is ever built from an unvalidated string.
+        SessionId::parse(id.as_str())
+    }
+}

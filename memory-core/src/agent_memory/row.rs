@@ -1,0 +1,236 @@
+//! One row of `memory/index.md`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::FixedOffset;
+use serde::Serialize;
+
+use super::{SessionId, Timestamp};
+use crate::error::{Error, Result};
+
+/// The columns of the Agent Memory index table, in order.
+pub const INDEX_COLUMNS: [&str; 9] = [
+    "Session ID",
+    "Agent Name",
+    "Topic",
+    "Summary",
+    "Keywords",
+    "Status",
+    "Referenced By",
+    "Started At",
+    "Updated At",
+];
+
+/// The work-memory lifecycle of a session row. `closed` and `archived` are not
+/// statuses: ending a session means archiving it and removing its row.
+///
+/// ```
+/// use memory_core::Status;
+/// assert_eq!("active".parse::<Status>().unwrap(), Status::Active);
+/// assert!("closed".parse::<Status>().is_err());
+/// assert_eq!(Status::Idle.to_string(), "idle");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Registered, no meaningful work yet (SessionStart).
+    Idle,
+    /// Real work in progress or recently updated.
+    Active,
+    /// Had real content, not updated for a long time.
+    Stale,
+}
+
+impl Status {
+    /// The lowercase name written in the index.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Idle => "idle",
+            Status::Active => "active",
+            Status::Stale => "stale",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Status {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "idle" => Ok(Status::Idle),
+            "active" => Ok(Status::Active),
+            "stale" => Ok(Status::Stale),
+            _ => Err(Error::invalid(
+                "status",
+                s,
+                "must be one of idle, active, stale",
+            )),
+        }
+    }
+}
+
+/// One session as the index records it.
+///
+/// ```
+/// use memory_core::{AgentMemory, Status};
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = AgentMemory::open(dir.path()).unwrap();
+/// let id = memory.register_session_start("cursor-main-agent").unwrap();
+/// let row = memory.session(id.as_str()).unwrap();
+/// assert_eq!(row.status, Status::Idle);
+/// assert_eq!(row.topic, "未設定");
+/// assert!(row.referenced_by.is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct SessionRow {
+    /// The Memory Session ID.
+    pub session_id: SessionId,
+    /// The stable agent name (free text as read from the index).
+    pub agent_name: String,
+    /// What the session is about (`未設定` until known).
+    pub topic: String,
+    /// One or two sentences other agents read to judge relevance.
+    pub summary: String,
+    /// Comma-separated keywords, split.
+    pub keywords: Vec<String>,
+    /// Lifecycle status.
+    pub status: Status,
+    /// Session ids currently continuing from this session (`-` when empty).
+    pub referenced_by: Vec<SessionId>,
+    /// When the session was registered.
+    pub started_at: Timestamp,
+    /// When meaningful work was last recorded.
+    pub updated_at: Timestamp,
+}
+
+impl SessionRow {
+    /// The nine cell values in column order.
+    pub(crate) fn cells(&self) -> [String; 9] {
+        [
+            self.session_id.to_string(),
+            self.agent_name.clone(),
+            self.topic.clone(),
+            self.summary.clone(),
+            self.keywords.join(", "),
+            self.status.to_string(),
+            if self.referenced_by.is_empty() {
+                "-".to_string()
+            } else {
+                self.referenced_by
+                    .iter()
+                    .map(SessionId::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            self.started_at.to_string(),
+            self.updated_at.to_string(),
+        ]
+    }
+
+    /// Reads a row from its unescaped cells; `Err` carries the message (the caller adds
+    /// file and line).
+    pub(crate) fn from_cells(
+        cells: &[String],
+        offset: FixedOffset,
+    ) -> std::result::Result<Self, String> {
+        let [
+            id,
+            agent,
+            topic,
+            summary,
+            keywords,
+            status,
+            referenced,
+            started,
+            updated,
+        ] = cells
+        else {
+            return Err(format!("row has {} cells, expected 9", cells.len()));
+        };
+        let session_id = SessionId::parse(id).map_err(|e| e.to_string())?;
+        let status = status.parse::<Status>().map_err(|e| e.to_string())?;
+        let referenced_by = split_list(referenced)
+            .into_iter()
+            .map(|r| SessionId::parse(&r).map_err(|e| format!("Referenced By: {e}")))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let stamp = |column: &str, text: &str| {
+            Timestamp::parse(text, offset)
+                .ok_or_else(|| format!("{column} {text:?} is not a timestamp"))
+        };
+        Ok(SessionRow {
+            session_id,
+            agent_name: agent.clone(),
+            topic: topic.clone(),
+            summary: summary.clone(),
+            keywords: split_list(keywords),
+            status,
+            referenced_by,
+            started_at: stamp("Started At", started)?,
+            updated_at: stamp("Updated At", updated)?,
+        })
+    }
+
+    /// Whether the summary says more than a registration placeholder.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let memory = memory_core::AgentMemory::open(dir.path()).unwrap();
+    /// let id = memory.register_session_start("cursor-main-agent").unwrap();
+    /// assert!(!memory.session(id.as_str()).unwrap().has_meaningful_summary());
+    /// ```
+    pub fn has_meaningful_summary(&self) -> bool {
+        let s = self.summary.trim();
+        !(s.is_empty()
+            || s == "-"
+            || s == super::SESSION_START_SUMMARY
+            || s == super::MANUAL_FALLBACK_SUMMARY)
+    }
+
+    /// Whether topic, summary or keywords carry real content (the seed's "meaningful
+    /// Topic, Summary, or Keywords" used to order reading).
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let memory = memory_core::AgentMemory::open(dir.path()).unwrap();
+    /// let id = memory.register_session_start("cursor-main-agent").unwrap();
+    /// assert!(!memory.session(id.as_str()).unwrap().is_meaningful());
+    /// ```
+    pub fn is_meaningful(&self) -> bool {
+        let topic = self.topic.trim();
+        let default_keywords = [
+            super::SESSION_START_KEYWORDS.as_slice(),
+            super::MANUAL_KEYWORDS.as_slice(),
+        ]
+        .iter()
+        .any(|d| {
+            self.keywords
+                .iter()
+                .map(String::as_str)
+                .eq(d.iter().copied())
+        });
+        (!topic.is_empty() && topic != super::UNSET_TOPIC && topic != "-")
+            || self.has_meaningful_summary()
+            || (!self.keywords.is_empty() && !default_keywords)
+    }
+}
+
+/// Splits a comma-separated cell; `-` and blanks are the empty list.
+pub(crate) fn split_list(cell: &str) -> Vec<String> {
+    let trimmed = cell.trim();
+    if trimmed.is_empty() || trimmed == "-" {
+        return Vec::new();
+    }
+    trimmed
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}

@@ -1,0 +1,116 @@
+//! Writing a session snapshot: create from the template or merge, then read back.
+
+use super::snapshot::SectionKind;
+use super::snapshot_doc::SnapshotDoc;
+use super::update::{Continuation, merge_sections, verify_merge};
+use super::{AgentMemory, SessionRow, SessionUpdate};
+use crate::durable::{create_private_dir_all, replace_atomically};
+use crate::error::{Error, Result};
+use crate::markdown::render_row;
+
+/// One snapshot write.
+pub(crate) struct SnapshotWrite<'a> {
+    /// The session's row as it will stand after the operation.
+    pub row: &'a SessionRow,
+    pub update: &'a SessionUpdate,
+    pub continuation: Continuation<'a>,
+    /// Whether this is a status update: `Status` becomes active and `Updated At` is stamped.
+    pub touch: bool,
+}
+
+impl AgentMemory {
+    /// Creates or merges `sessions/<id>.md` and verifies the read-back. Returns whether
+    /// the file changed.
+    pub(crate) fn write_snapshot(&self, write: SnapshotWrite<'_>) -> Result<bool> {
+        let row = write.row;
+        let path = self.session_path(row.session_id.as_str())?;
+        if let Some(dir) = path.parent() {
+            create_private_dir_all(dir)?;
+        }
+        let old = SnapshotDoc::load(&path)?;
+        let base = match &old {
+            Some(doc) => doc.clone(),
+            None => SnapshotDoc::parse(&path, template(row, write.update))?,
+        };
+        let sections = merge_sections(&base, write.update, write.continuation)?;
+        let mut metadata: Vec<(&str, String)> = Vec::new();
+        if write.touch {
+            metadata.push(("Status", "active".to_string()));
+            metadata.push(("Updated At", row.updated_at.to_string()));
+        }
+        if write.update.topic.is_some() {
+            metadata.push(("Topic", row.topic.clone()));
+        }
+        for (field, value) in [
+            ("Session ID", row.session_id.to_string()),
+            ("Agent Name", row.agent_name.clone()),
+            ("Topic", row.topic.clone()),
+            ("Started At", row.started_at.to_string()),
+        ] {
+            if base.metadata_value(field).is_none() && !metadata.iter().any(|(f, _)| *f == field) {
+                metadata.push((field, value));
+            }
+        }
+        let text = base.rewrite(&metadata, &sections);
+        if old.as_ref().is_some_and(|o| o.text == text) {
+            return Ok(false);
+        }
+        replace_atomically(&path, text.as_bytes())?;
+        let reread = SnapshotDoc::load(&path)?
+            .ok_or_else(|| Error::verify(&path, "the snapshot is missing after the write"))?;
+        if reread.text != text {
+            return Err(Error::verify(
+                &path,
+                "the snapshot read back differs from what was written",
+            ));
+        }
+        verify_merge(old.as_ref(), &reread, write.update, write.continuation)?;
+        if write.touch
+            && reread.metadata_value("Updated At").as_deref() != Some(row.updated_at.as_str())
+        {
+            return Err(Error::verify(
+                &path,
+                "Metadata Updated At does not match the update",
+            ));
+        }
+        Ok(true)
+    }
+}
+
+/// The seed's snapshot template for `row`, every section present. Current Context starts
+/// from the row's summary unless the update brings its own context.
+fn template(row: &SessionRow, update: &SessionUpdate) -> String {
+    let context = if update
+        .context
+        .as_deref()
+        .is_some_and(|c| !c.trim().is_empty())
+        || !row.has_meaningful_summary()
+    {
+        "None".to_string()
+    } else {
+        row.summary.trim().to_string()
+    };
+    let mut out = format!("# Session: {}\n\n## Metadata\n\n", row.session_id);
+    out.push_str(&render_row(&["Field", "Value"]));
+    out.push_str("\n|---|---|\n");
+    for (field, value) in [
+        ("Session ID", row.session_id.to_string()),
+        ("Agent Name", row.agent_name.clone()),
+        ("Topic", row.topic.clone()),
+        ("Status", "active".to_string()),
+        ("Started At", row.started_at.to_string()),
+        ("Updated At", row.updated_at.to_string()),
+    ] {
+        out.push_str(&render_row(&[field, value.as_str()]));
+        out.push('\n');
+    }
+    for kind in &SectionKind::ALL[1..] {
+        let body = if *kind == SectionKind::CurrentContext {
+            context.as_str()
+        } else {
+            "None"
+        };
+        out.push_str(&format!("\n## {}\n\n{body}\n", kind.heading()));
+    }
+    out
+}

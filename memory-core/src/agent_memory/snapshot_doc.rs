@@ -1,0 +1,300 @@
+//! Lossless editing of snapshot files: only the sections and metadata rows that change
+//! are rewritten; every other byte stays as it was.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::snapshot::{OtherSection, SectionKind, continues_from_id, is_placeholder};
+use super::{Mark, Snapshot, SnapshotItem};
+use crate::durable::read_text_if_exists;
+use crate::error::{Error, Result};
+use crate::markdown::{
+    Edit, LineEnding, Section, Table, apply_edits, find_table, parse_list, render_item_line,
+    render_row, split_sections,
+};
+
+const METADATA_COLUMNS: [&str; 2] = ["Field", "Value"];
+
+/// One entry of a list section as found in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entry {
+    /// The original lines, joined with `\n`.
+    pub raw: String,
+    /// Text without bullet and marking.
+    pub text: String,
+    pub mark: Option<Mark>,
+    pub placeholder: bool,
+}
+
+/// An entry of a rewritten list section.
+#[derive(Debug, Clone)]
+pub(crate) enum OutEntry {
+    /// Written back exactly as it was.
+    Keep(String),
+    /// Rendered as `- [mark] text`.
+    Render(String, Option<Mark>),
+}
+
+/// A parsed snapshot file.
+#[derive(Debug, Clone)]
+pub(crate) struct SnapshotDoc {
+    pub path: PathBuf,
+    pub text: String,
+    le: LineEnding,
+    sections: Vec<Section>,
+    metadata: Option<Table>,
+}
+
+impl SnapshotDoc {
+    pub fn load(path: &Path) -> Result<Option<Self>> {
+        read_text_if_exists(path)?
+            .map(|text| Self::parse(path, text))
+            .transpose()
+    }
+
+    pub fn parse(path: &Path, text: String) -> Result<Self> {
+        let metadata = find_table(&text, &METADATA_COLUMNS)
+            .map_err(|i| Error::malformed(path, i.line, i.message))?;
+        let sections = split_sections(&text);
+        Ok(SnapshotDoc {
+            path: path.to_path_buf(),
+            le: LineEnding::detect(&text),
+            sections,
+            metadata,
+            text,
+        })
+    }
+
+    fn section(&self, kind: SectionKind) -> Option<&Section> {
+        self.sections
+            .iter()
+            .find(|s| SectionKind::from_heading(&s.heading) == Some(kind))
+    }
+
+    pub fn entries(&self, kind: SectionKind) -> Vec<Entry> {
+        let Some(section) = self.section(kind) else {
+            return Vec::new();
+        };
+        parse_list(&self.text[section.content.clone()])
+            .into_iter()
+            .map(|item| {
+                let (mark, text) = Mark::split(&item.text);
+                let text = text.to_string();
+                let placeholder = mark.is_none() && is_placeholder(kind, &text);
+                Entry {
+                    raw: item.raw,
+                    text,
+                    mark,
+                    placeholder,
+                }
+            })
+            .collect()
+    }
+
+    /// The Current Context text ("" when it only holds a placeholder).
+    pub fn context(&self) -> String {
+        let Some(section) = self.section(SectionKind::CurrentContext) else {
+            return String::new();
+        };
+        let text = self.text[section.content.clone()].replace("\r\n", "\n");
+        if is_placeholder(SectionKind::CurrentContext, &text) {
+            String::new()
+        } else {
+            text
+        }
+    }
+
+    pub fn metadata_value(&self, field: &str) -> Option<String> {
+        let table = self.metadata.as_ref()?;
+        table
+            .rows
+            .iter()
+            .find(|r| r.cells[0].eq_ignore_ascii_case(field))
+            .map(|r| r.cells[1].clone())
+    }
+
+    pub fn continues_from(&self) -> Vec<super::SessionId> {
+        self.entries(SectionKind::ContinuesFrom)
+            .iter()
+            .filter(|e| !e.placeholder)
+            .filter_map(|e| continues_from_id(&e.text))
+            .collect()
+    }
+
+    /// The typed view.
+    pub fn to_snapshot(&self) -> Snapshot {
+        let items = |kind| {
+            self.entries(kind)
+                .into_iter()
+                .filter(|e| !e.placeholder)
+                .map(|e| SnapshotItem {
+                    text: e.text,
+                    mark: e.mark,
+                })
+                .collect()
+        };
+        let meta = |field: &str| self.metadata_value(field).unwrap_or_default();
+        Snapshot {
+            session_id: meta("Session ID"),
+            agent_name: meta("Agent Name"),
+            topic: meta("Topic"),
+            status: meta("Status"),
+            started_at: meta("Started At"),
+            updated_at: meta("Updated At"),
+            current_context: self.context(),
+            decisions: items(SectionKind::Decisions),
+            files: items(SectionKind::Files),
+            open_questions: items(SectionKind::OpenQuestions),
+            next_actions: items(SectionKind::NextActions),
+            continues_from: self.continues_from(),
+            superseded_resolved: items(SectionKind::SupersededResolved),
+            other_sections: self
+                .sections
+                .iter()
+                .filter(|s| SectionKind::from_heading(&s.heading).is_none())
+                .map(|s| OtherSection {
+                    heading: s.heading.clone(),
+                    body: self.text[s.content.clone()].to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Renders list entries as section content, `None` when there are none.
+    pub fn render_entries(&self, entries: &[OutEntry]) -> String {
+        let le = self.le.as_str();
+        let lines: Vec<String> = entries
+            .iter()
+            .map(|e| match e {
+                OutEntry::Keep(raw) => raw.replace('\n', le),
+                OutEntry::Render(text, mark) => {
+                    let text = match mark {
+                        Some(m) => format!("{} {}", m.as_str(), text.trim()),
+                        None => text.trim().to_string(),
+                    };
+                    render_item_line(&text).replace('\n', le)
+                }
+            })
+            .collect();
+        if lines.is_empty() {
+            "None".to_string()
+        } else {
+            lines.join(le)
+        }
+    }
+
+    /// Plain text as section content, with the document's line ending.
+    pub fn render_text(&self, text: &str) -> String {
+        text.trim()
+            .replace("\r\n", "\n")
+            .replace('\n', self.le.as_str())
+    }
+
+    /// The text with the given metadata fields set and sections' content replaced;
+    /// everything else byte-identical. Missing sections are inserted in template order.
+    pub fn rewrite(
+        &self,
+        metadata: &[(&str, String)],
+        sections: &[(SectionKind, String)],
+    ) -> String {
+        let le = self.le.as_str();
+        let mut edits = Vec::new();
+        let mut changes: Vec<(SectionKind, String)> = sections.to_vec();
+        match &self.metadata {
+            Some(table) => {
+                let mut appended = Vec::new();
+                for (field, value) in metadata {
+                    match table
+                        .rows
+                        .iter()
+                        .position(|r| r.cells[0].eq_ignore_ascii_case(field))
+                    {
+                        Some(i) if table.rows[i].cells[1] == *value => {}
+                        Some(i) => {
+                            edits.push(table.replace(i, &render_row(&[field, value.as_str()])))
+                        }
+                        None => appended.push(render_row(&[field, value.as_str()])),
+                    }
+                }
+                if !appended.is_empty() {
+                    edits.push(table.append(&appended.join(le)));
+                }
+            }
+            None if !metadata.is_empty() => {
+                let mut table = vec![render_row(&METADATA_COLUMNS), "|---|---|".to_string()];
+                table.extend(metadata.iter().map(|(f, v)| render_row(&[f, v.as_str()])));
+                let table = table.join(le);
+                let content = match self.section(SectionKind::Metadata) {
+                    Some(s) if !s.content.is_empty() => {
+                        format!("{}{le}{le}{table}", &self.text[s.content.clone()])
+                    }
+                    _ => table,
+                };
+                changes.insert(0, (SectionKind::Metadata, content));
+            }
+            None => {}
+        }
+        let mut inserts: BTreeMap<usize, Vec<(SectionKind, String)>> = BTreeMap::new();
+        for (kind, content) in changes {
+            match self.section(kind) {
+                Some(section) if !section.content.is_empty() => {
+                    edits.push(Edit {
+                        range: section.content.clone(),
+                        replacement: content,
+                    });
+                }
+                Some(section) => {
+                    let heading_terminated = self.text[..section.body.start].ends_with('\n');
+                    let before = if heading_terminated {
+                        le.to_string()
+                    } else {
+                        format!("{le}{le}")
+                    };
+                    let after = if section.body.end < self.text.len() {
+                        format!("{le}{le}")
+                    } else {
+                        le.to_string()
+                    };
+                    edits.push(Edit {
+                        range: section.body.clone(),
+                        replacement: format!("{before}{content}{after}"),
+                    });
+                }
+                None => {
+                    let at = SectionKind::ALL
+                        .iter()
+                        .skip_while(|k| **k != kind)
+                        .skip(1)
+                        .find_map(|k| self.section(*k))
+                        .map_or(self.text.len(), |s| s.start);
+                    inserts.entry(at).or_default().push((kind, content));
+                }
+            }
+        }
+        for (at, group) in inserts {
+            let blocks: Vec<String> = group
+                .iter()
+                .map(|(kind, content)| format!("## {}{le}{le}{content}{le}", kind.heading()))
+                .collect();
+            let replacement = if at < self.text.len() {
+                format!("{}{le}", blocks.join(le))
+            } else {
+                let lead = if self.text.is_empty() {
+                    ""
+                } else if !self.text.ends_with('\n') {
+                    "\n\n"
+                } else if !self.text.ends_with(&format!("{le}{le}")) {
+                    "\n"
+                } else {
+                    ""
+                };
+                format!("{}{}", lead.replace('\n', le), blocks.join(le))
+            };
+            edits.push(Edit {
+                range: at..at,
+                replacement,
+            });
+        }
+        apply_edits(&self.text, edits)
+    }
+}

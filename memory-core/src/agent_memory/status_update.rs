@@ -1,0 +1,64 @@
+//! Session update (狀態更新): merge the snapshot, then update only the matching row.
+
+use super::session_write::SnapshotWrite;
+use super::update::Continuation;
+use super::{AgentMemory, SessionId, SessionRow, SessionUpdate, Status, validate_update};
+use crate::error::Result;
+
+impl AgentMemory {
+    /// Updates session `id`: merges `update` into `sessions/<id>.md` by the Snapshot
+    /// Merge Policy (creating it from the template when missing), then sets the row's
+    /// status to `active`, its `Updated At` to now and topic/summary/keywords as given.
+    /// `Referenced By`, `Started At` and `Agent Name` are kept. Returns the row after
+    /// both files were read back.
+    ///
+    /// ```
+    /// use memory_core::{AgentMemory, SessionUpdate};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = AgentMemory::open(dir.path()).unwrap();
+    /// let id = memory.register_session_start("cursor-main-agent").unwrap();
+    /// memory.update(id.as_str(), SessionUpdate::new().decision("Use bcrypt")).unwrap();
+    /// memory.update(id.as_str(), SessionUpdate::new().decision("Use argon2").supersede("Use bcrypt")).unwrap();
+    /// let snapshot = memory.snapshot(id.as_str()).unwrap().unwrap();
+    /// assert_eq!(snapshot.decisions.len(), 2);
+    /// assert_eq!(snapshot.decisions[0].mark, Some(memory_core::Mark::Superseded));
+    /// ```
+    pub fn update(&self, id: &str, update: SessionUpdate) -> Result<SessionRow> {
+        let id = SessionId::parse(id)?;
+        validate_update(&update)?;
+        let _lock = self.lock()?;
+        let index = self.load_index()?;
+        let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
+        let mut row = index.rows[position].clone();
+        if let Some(topic) = update
+            .topic
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
+            row.topic = topic.to_string();
+        }
+        if let Some(summary) = update
+            .summary
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            row.summary = summary.to_string();
+        }
+        if let Some(keywords) = &update.keywords {
+            row.keywords = keywords.iter().map(|k| k.trim().to_string()).collect();
+        }
+        row.status = Status::Active;
+        row.updated_at = self.now();
+        self.write_snapshot(SnapshotWrite {
+            row: &row,
+            update: &update,
+            continuation: Continuation::None,
+            touch: true,
+        })?;
+        let written = index.commit(vec![index.replace(position, &row)], self.offset())?;
+        written.expect_row(&row)?;
+        Ok(row)
+    }
+}

@@ -1,0 +1,108 @@
+//! Timestamps: written ISO 8601 with the local offset, read leniently.
+
+use std::fmt;
+
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeZone};
+use serde::Serialize;
+
+/// A point in time as it stands in a memory file: the exact text is kept (so a row
+/// whose `Updated At` must not change is rewritten byte-identical) next to its value.
+///
+/// Written as `2026-05-25T13:18:00+08:00`; read from that, from `2026-05-25 13:18`,
+/// `2026-05-25T13:18`, with or without seconds or offset, and from a bare date
+/// (midnight). A value without offset is taken in the clock's local offset.
+///
+/// ```
+/// use memory_core::Timestamp;
+/// let offset = chrono::FixedOffset::east_opt(8 * 3600).unwrap();
+/// let t = Timestamp::parse("2026-05-25 13:18", offset).unwrap();
+/// assert_eq!(t.as_str(), "2026-05-25 13:18");
+/// assert_eq!(t.datetime().to_rfc3339(), "2026-05-25T13:18:00+08:00");
+/// assert!(Timestamp::parse("yesterday", offset).is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(into = "String")]
+pub struct Timestamp {
+    text: String,
+    at: DateTime<FixedOffset>,
+}
+
+impl Timestamp {
+    /// The canonical form of `at`: `YYYY-MM-DDTHH:MM:SS±HH:MM`.
+    ///
+    /// ```
+    /// let at = chrono::DateTime::parse_from_rfc3339("2026-05-25T13:18:00Z").unwrap();
+    /// assert_eq!(memory_core::Timestamp::from_datetime(at).as_str(), "2026-05-25T13:18:00+00:00");
+    /// ```
+    pub fn from_datetime(at: DateTime<FixedOffset>) -> Self {
+        Timestamp {
+            text: at.format("%Y-%m-%dT%H:%M:%S%:z").to_string(),
+            at,
+        }
+    }
+
+    /// Reads a timestamp leniently (see the type's documentation).
+    pub fn parse(text: &str, local_offset: FixedOffset) -> Option<Self> {
+        let trimmed = text.trim();
+        let at = parse_lenient(trimmed, local_offset)?;
+        Some(Timestamp {
+            text: trimmed.to_string(),
+            at,
+        })
+    }
+
+    /// The text as written in the file.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The point in time.
+    pub fn datetime(&self) -> DateTime<FixedOffset> {
+        self.at
+    }
+}
+
+fn parse_lenient(text: &str, offset: FixedOffset) -> Option<DateTime<FixedOffset>> {
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some(at);
+    }
+    const WITH_OFFSET: [&str; 4] = [
+        "%Y-%m-%d %H:%M:%S%:z",
+        "%Y-%m-%dT%H:%M%:z",
+        "%Y-%m-%d %H:%M%:z",
+        "%Y-%m-%d %H:%M:%S %:z",
+    ];
+    if let Some(at) = WITH_OFFSET
+        .iter()
+        .find_map(|f| DateTime::parse_from_str(text, f).ok())
+    {
+        return Some(at);
+    }
+    const NAIVE: [&str; 4] = [
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%d %H:%M:%S",
+        "%Y-%m-%dT%H:%M",
+        "%Y-%m-%d %H:%M",
+    ];
+    let naive = NAIVE
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(text, f).ok())
+        .or_else(|| {
+            NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .ok()
+                .and_then(|d| d.and_hms_opt(0, 0, 0))
+        })?;
+    offset.from_local_datetime(&naive).single()
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl From<Timestamp> for String {
+    fn from(t: Timestamp) -> String {
+        t.text
+    }
+}

@@ -1,0 +1,404 @@
+//! The Snapshot Merge Policy: what a session update carries and how it is merged.
+
+use super::snapshot::SectionKind;
+use super::snapshot_doc::{Entry, OutEntry, SnapshotDoc};
+use super::{Mark, SessionId};
+use crate::error::{Error, Result};
+
+/// What a session update (狀態更新) records. Unset fields leave the snapshot and row as
+/// they are; list fields add to (never replace) the snapshot, and the marking fields
+/// mark existing items instead of deleting them.
+///
+/// ```
+/// use memory_core::SessionUpdate;
+/// let update = SessionUpdate::new()
+///     .summary("Login works again.")
+///     .decision("Use argon2id")
+///     .supersede("Use bcrypt")
+///     .done("Reproduce the bug");
+/// assert_eq!(update.decisions, ["Use argon2id"]);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionUpdate {
+    /// New topic for the row and the snapshot metadata.
+    pub topic: Option<String>,
+    /// New summary for the row.
+    pub summary: Option<String>,
+    /// New keywords for the row (replacing the old list).
+    pub keywords: Option<Vec<String>>,
+    /// Latest progress, added to `## Current Context` after what is already there.
+    pub context: Option<String>,
+    /// Decisions to append.
+    pub decisions: Vec<String>,
+    /// Files or artifacts to add (union, deduplicated).
+    pub files: Vec<String>,
+    /// Open questions to append.
+    pub open_questions: Vec<String>,
+    /// Next actions to append.
+    pub next_actions: Vec<String>,
+    /// Existing decisions to mark `[superseded]` (matched exactly, else by unique substring).
+    pub supersede: Vec<String>,
+    /// Existing open questions to mark `[resolved]`.
+    pub resolve: Vec<String>,
+    /// Existing next actions to mark `[done]`.
+    pub done: Vec<String>,
+}
+
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident => $field:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(mut self, value: impl Into<String>) -> Self {
+            self.$field.push(value.into());
+            self
+        }
+    )*};
+}
+
+impl SessionUpdate {
+    /// An empty update (it still promotes the session to `active` and stamps `Updated At`).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the topic.
+    pub fn topic(mut self, topic: impl Into<String>) -> Self {
+        self.topic = Some(topic.into());
+        self
+    }
+
+    /// Sets the summary.
+    pub fn summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
+        self
+    }
+
+    /// Sets the keywords.
+    pub fn keywords<I: IntoIterator<Item = S>, S: Into<String>>(mut self, keywords: I) -> Self {
+        self.keywords = Some(keywords.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets the progress to add to Current Context.
+    pub fn context(mut self, context: impl Into<String>) -> Self {
+        self.context = Some(context.into());
+        self
+    }
+
+    setters! {
+        /// Appends a decision.
+        decision => decisions;
+        /// Adds a file or artifact.
+        file => files;
+        /// Appends an open question.
+        question => open_questions;
+        /// Appends a next action.
+        next_action => next_actions;
+        /// Marks a decision `[superseded]`.
+        supersede => supersede;
+        /// Marks an open question `[resolved]`.
+        resolve => resolve;
+        /// Marks a next action `[done]`.
+        done => done;
+    }
+}
+
+/// The continuation change an operation makes to `## Continues From`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Continuation<'a> {
+    None,
+    Add(&'a [SessionId]),
+    Remove(&'a SessionId),
+}
+
+/// Merges `update` into `doc` and returns the changed sections' new content.
+pub(crate) fn merge_sections(
+    doc: &SnapshotDoc,
+    update: &SessionUpdate,
+    continuation: Continuation<'_>,
+) -> Result<Vec<(SectionKind, String)>> {
+    let mut changes = Vec::new();
+    if let Some(context) = update
+        .context
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    {
+        let old = doc.context();
+        if !old.contains(context) {
+            let merged = if old.is_empty() {
+                context.to_string()
+            } else {
+                format!("{old}\n\n{context}")
+            };
+            changes.push((SectionKind::CurrentContext, doc.render_text(&merged)));
+        }
+    }
+    let lists = [
+        (
+            SectionKind::Decisions,
+            &update.decisions,
+            &update.supersede,
+            Mark::Superseded,
+        ),
+        (SectionKind::Files, &update.files, &Vec::new(), Mark::Done),
+        (
+            SectionKind::OpenQuestions,
+            &update.open_questions,
+            &update.resolve,
+            Mark::Resolved,
+        ),
+        (
+            SectionKind::NextActions,
+            &update.next_actions,
+            &update.done,
+            Mark::Done,
+        ),
+    ];
+    for (kind, add, marks, mark) in lists {
+        if let Some(out) = merge_list(doc, kind, add, marks, mark)? {
+            changes.push((kind, doc.render_entries(&out)));
+        }
+    }
+    if let Some(out) = merge_continues_from(doc, continuation) {
+        changes.push((SectionKind::ContinuesFrom, doc.render_entries(&out)));
+    }
+    Ok(changes)
+}
+
+fn normalize(text: &str) -> String {
+    text.trim()
+        .trim_matches('`')
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn merge_list(
+    doc: &SnapshotDoc,
+    kind: SectionKind,
+    add: &[String],
+    marks: &[String],
+    mark: Mark,
+) -> Result<Option<Vec<OutEntry>>> {
+    if add.iter().all(|a| a.trim().is_empty()) && marks.is_empty() {
+        return Ok(None);
+    }
+    let entries = doc.entries(kind);
+    let mut out: Vec<(Option<usize>, OutEntry, String)> = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e.placeholder)
+        .map(|(i, e)| (Some(i), OutEntry::Keep(e.raw.clone()), normalize(&e.text)))
+        .collect();
+    let mut changed = entries.iter().any(|e| e.placeholder);
+    for item in add.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
+        let key = normalize(Mark::split(item).1);
+        if !out.iter().any(|(_, _, k)| *k == key) {
+            out.push((None, OutEntry::Render(item.to_string(), None), key));
+            changed = true;
+        }
+    }
+    for query in marks {
+        let target = find_target(doc, kind, &entries, &out, query)?;
+        let (source, _, _) = &out[target];
+        let (text, current) = match source {
+            Some(i) => (entries[*i].text.clone(), entries[*i].mark),
+            None => match &out[target].1 {
+                OutEntry::Render(text, m) => (text.clone(), *m),
+                OutEntry::Keep(raw) => (raw.clone(), None),
+            },
+        };
+        if current != Some(mark) {
+            out[target].1 = OutEntry::Render(text, Some(mark));
+            changed = true;
+        }
+    }
+    Ok(changed.then(|| out.into_iter().map(|(_, e, _)| e).collect()))
+}
+
+fn find_target(
+    doc: &SnapshotDoc,
+    kind: SectionKind,
+    entries: &[Entry],
+    out: &[(Option<usize>, OutEntry, String)],
+    query: &str,
+) -> Result<usize> {
+    let key = normalize(query);
+    if key.is_empty() {
+        return Err(Error::invalid("item", query, "must not be empty"));
+    }
+    let exact: Vec<usize> = out
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, _, k))| *k == key)
+        .map(|(i, _)| i)
+        .collect();
+    let matches = if exact.is_empty() {
+        out.iter()
+            .enumerate()
+            .filter(|(_, (_, _, k))| k.contains(&key))
+            .map(|(i, _)| i)
+            .collect()
+    } else {
+        exact
+    };
+    match matches.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(Error::ItemNotFound {
+            section: kind.label(),
+            item: query.to_string(),
+            path: doc.path.clone(),
+        }),
+        many => Err(Error::AmbiguousItem {
+            section: kind.label(),
+            item: query.to_string(),
+            candidates: many
+                .iter()
+                .map(|&i| match out[i].0 {
+                    Some(e) => entries[e].text.clone(),
+                    None => out[i].2.clone(),
+                })
+                .collect(),
+            path: doc.path.clone(),
+        }),
+    }
+}
+
+fn merge_continues_from(
+    doc: &SnapshotDoc,
+    continuation: Continuation<'_>,
+) -> Option<Vec<OutEntry>> {
+    let entries = doc.entries(SectionKind::ContinuesFrom);
+    let id_of = |e: &Entry| super::snapshot::continues_from_id(&e.text);
+    let kept = |e: &Entry| OutEntry::Keep(e.raw.clone());
+    match continuation {
+        Continuation::None => None,
+        Continuation::Add(sources) => {
+            let present: Vec<SessionId> = entries
+                .iter()
+                .filter(|e| !e.placeholder)
+                .filter_map(id_of)
+                .collect();
+            let missing: Vec<&SessionId> =
+                sources.iter().filter(|s| !present.contains(s)).collect();
+            if missing.is_empty() {
+                return None;
+            }
+            let mut out: Vec<OutEntry> = entries
+                .iter()
+                .filter(|e| !e.placeholder)
+                .map(kept)
+                .collect();
+            out.extend(
+                missing
+                    .into_iter()
+                    .map(|s| OutEntry::Render(s.to_string(), None)),
+            );
+            Some(out)
+        }
+        Continuation::Remove(source) => {
+            if !entries.iter().any(|e| id_of(e).as_ref() == Some(source)) {
+                return None;
+            }
+            Some(
+                entries
+                    .iter()
+                    .filter(|e| !e.placeholder && id_of(e).as_ref() != Some(source))
+                    .map(kept)
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// Checks that a merge kept every item of `old` (possibly marked) and holds the new ones.
+pub(crate) fn verify_merge(
+    old: Option<&SnapshotDoc>,
+    new: &SnapshotDoc,
+    update: &SessionUpdate,
+    continuation: Continuation<'_>,
+) -> Result<()> {
+    let fail = |message: String| Err(Error::verify(&new.path, message));
+    let new_keys = |kind| -> Vec<(String, Option<Mark>)> {
+        new.entries(kind)
+            .iter()
+            .filter(|e| !e.placeholder)
+            .map(|e| (normalize(&e.text), e.mark))
+            .collect()
+    };
+    if let Some(old) = old {
+        for kind in [
+            SectionKind::Decisions,
+            SectionKind::Files,
+            SectionKind::OpenQuestions,
+            SectionKind::NextActions,
+            SectionKind::SupersededResolved,
+        ] {
+            let now = new_keys(kind);
+            for entry in old.entries(kind).iter().filter(|e| !e.placeholder) {
+                let key = normalize(&entry.text);
+                match now.iter().find(|(k, _)| *k == key) {
+                    None => {
+                        return fail(format!("{} item {:?} was lost", kind.heading(), entry.text));
+                    }
+                    Some((_, None)) if entry.mark.is_some() => {
+                        return fail(format!(
+                            "{} item {:?} lost its marking",
+                            kind.heading(),
+                            entry.text
+                        ));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        let old_context = old.context();
+        if !new.context().contains(old_context.trim()) {
+            return fail("Current Context lost earlier content".to_string());
+        }
+        let removed = match continuation {
+            Continuation::Remove(id) => Some(id),
+            _ => None,
+        };
+        let sources = new.continues_from();
+        if let Some(lost) = old
+            .continues_from()
+            .into_iter()
+            .find(|id| Some(id) != removed && !sources.contains(id))
+        {
+            return fail(format!("Continues From lost {lost}"));
+        }
+    }
+    let expected = [
+        (SectionKind::Decisions, &update.decisions),
+        (SectionKind::Files, &update.files),
+        (SectionKind::OpenQuestions, &update.open_questions),
+        (SectionKind::NextActions, &update.next_actions),
+    ];
+    for (kind, items) in expected {
+        let now = new_keys(kind);
+        if let Some(missing) = items.iter().find(|i| {
+            !i.trim().is_empty()
+                && !now
+                    .iter()
+                    .any(|(k, _)| *k == normalize(Mark::split(i.trim()).1))
+        }) {
+            return fail(format!(
+                "{} item {missing:?} was not written",
+                kind.heading()
+            ));
+        }
+    }
+    match continuation {
+        Continuation::Add(ids) => match ids.iter().find(|id| !new.continues_from().contains(id)) {
+            Some(id) => fail(format!("Continues From does not list {id}")),
+            None => Ok(()),
+        },
+        Continuation::Remove(id) if new.continues_from().contains(id) => {
+            fail(format!("Continues From still lists {id}"))
+        }
+        _ => Ok(()),
+    }
+}

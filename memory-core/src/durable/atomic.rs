@@ -1,0 +1,238 @@
+//! Atomic, durable file replacement and private directory creation.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::{Error, Result};
+
+/// The largest file memory-core reads (256 MiB): protects against junk and runaway files.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Replaces `path` with `bytes` so that a reader (or a crash) sees the old file or the
+/// new one, never a mix: the bytes go to a temporary file in the same directory, are
+/// flushed to disk, renamed over `path`, and the directory is flushed too. A new file
+/// gets mode 0600; an existing file keeps its mode.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("index.md");
+/// memory_core::durable::replace_atomically(&path, b"hello\n").unwrap();
+/// assert_eq!(std::fs::read(&path).unwrap(), b"hello\n");
+/// ```
+pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = parent_dir(path);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(
+        ".{name}.tmp-{}-{}",
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = write_temp(&temp, path, bytes).and_then(|()| {
+        fs::rename(&temp, path).map_err(|e| Error::io(path, e))?;
+        sync_dir(&dir)
+    });
+    if result.is_err() {
+        // Best effort: the temp file is garbage either way, and the original is intact.
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+fn write_temp(temp: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(temp).map_err(|e| Error::io(temp, e))?;
+    if let Ok(meta) = fs::metadata(target) {
+        file.set_permissions(meta.permissions())
+            .map_err(|e| Error::io(temp, e))?;
+    }
+    file.write_all(bytes).map_err(|e| Error::io(temp, e))?;
+    file.sync_all().map_err(|e| Error::io(temp, e))
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Flushes a directory entry change (rename, create, unlink) to disk.
+fn sync_dir(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        let handle = File::open(dir).map_err(|e| Error::io(dir, e))?;
+        handle.sync_all().map_err(|e| Error::io(dir, e))?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// Creates `dir` and its missing parents with mode 0700 (Unix).
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let sessions = dir.path().join("memory/sessions");
+/// memory_core::durable::create_private_dir_all(&sessions).unwrap();
+/// assert!(sessions.is_dir());
+/// ```
+pub fn create_private_dir_all(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir).map_err(|e| Error::io(dir, e))?;
+    sync_dir(&parent_dir(dir))
+}
+
+/// Reads a whole UTF-8 text file. Files over 256 MiB, invalid UTF-8 and NUL bytes are
+/// reported as [`Error::Malformed`] naming the line.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("a.md");
+/// std::fs::write(&path, b"ok\n\xff\n").unwrap();
+/// let err = memory_core::durable::read_text(&path).unwrap_err();
+/// assert_eq!(err.line(), Some(2));
+/// ```
+pub fn read_text(path: &Path) -> Result<String> {
+    read_text_if_exists(path)?.ok_or_else(|| {
+        Error::io(
+            path,
+            io::Error::new(io::ErrorKind::NotFound, "file not found"),
+        )
+    })
+}
+
+/// Like [`read_text`], but a missing file is `Ok(None)`.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// assert!(memory_core::durable::read_text_if_exists(&dir.path().join("none.md")).unwrap().is_none());
+/// ```
+pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::malformed(
+            path,
+            0,
+            format!("file is larger than {MAX_FILE_BYTES} bytes"),
+        ));
+    }
+    if let Some(pos) = bytes.iter().position(|&b| b == 0) {
+        return Err(Error::malformed(
+            path,
+            line_of(&bytes, pos),
+            "file holds a NUL byte (binary data)",
+        ));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) => {
+            let pos = e.utf8_error().valid_up_to();
+            Err(Error::malformed(
+                path,
+                line_of(e.as_bytes(), pos),
+                "file is not valid UTF-8",
+            ))
+        }
+    }
+}
+
+fn line_of(bytes: &[u8], pos: usize) -> usize {
+    bytes[..pos].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// Moves a file within the same file system durably (rename + directory flushes).
+pub(crate) fn move_file(from: &Path, to: &Path) -> Result<()> {
+    fs::rename(from, to).map_err(|e| Error::io(from, e))?;
+    sync_dir(&parent_dir(to))?;
+    sync_dir(&parent_dir(from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_file_is_private_and_existing_mode_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.md");
+        replace_atomically(&path, b"one").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+            replace_atomically(&path, b"two").unwrap();
+            assert_eq!(
+                fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+                0o640
+            );
+        }
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temp file may remain");
+    }
+
+    #[test]
+    fn failed_replace_keeps_the_original() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.md");
+        fs::write(&path, b"original").unwrap();
+        // A directory in the way of the rename target's parent makes the write fail.
+        let bad = dir.path().join("missing-dir").join("f.md");
+        assert!(replace_atomically(&bad, b"x").is_err());
+        assert_eq!(fs::read(&path).unwrap(), b"original");
+    }
+
+    #[test]
+    fn private_dirs_are_0700() {
+        let dir = tempfile::tempdir().unwrap();
+        let nested = dir.path().join("a/b");
+        create_private_dir_all(&nested).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&nested).unwrap().permissions().mode() & 0o777,
+                0o700
+            );
+        }
+    }
+
+    #[test]
+    fn nul_and_invalid_utf8_are_malformed_with_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.md");
+        fs::write(&path, b"a\nb\nc\0").unwrap();
+        let err = read_text(&path).unwrap_err();
+        assert_eq!(err.line(), Some(3));
+    }
+}

@@ -1,0 +1,13 @@
+//! The durable file layer every model stands on: atomic replace, the cross-process
+//! memory lock, safe paths under a root, private file modes and the injectable clock.
+
+mod atomic;
+mod clock;
+mod lock;
+mod safe_path;
+
+pub(crate) use atomic::move_file;
+pub use atomic::{create_private_dir_all, read_text, read_text_if_exists, replace_atomically};
+pub use clock::{Clock, FixedClock, SystemClock};
+pub use lock::MemoryLock;
+pub use safe_path::{SafeRoot, validate_component};

@@ -1,0 +1,97 @@
+//! Paths built from user input that can never leave the memory root.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// A directory under which every path memory-core builds must stay.
+///
+/// ```
+/// use memory_core::durable::SafeRoot;
+/// let dir = tempfile::tempdir().unwrap();
+/// let root = SafeRoot::new(dir.path());
+/// assert!(root.join(&["sessions", "a.md"]).is_ok());
+/// assert!(root.join(&["..", "etc"]).is_err());
+/// assert!(root.join(&["/etc/passwd"]).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct SafeRoot {
+    root: PathBuf,
+}
+
+impl SafeRoot {
+    /// A root at `root` (it need not exist yet).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        SafeRoot { root: root.into() }
+    }
+
+    /// The root directory.
+    ///
+    /// ```
+    /// let root = memory_core::durable::SafeRoot::new("memory");
+    /// assert_eq!(root.path(), std::path::Path::new("memory"));
+    /// ```
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+
+    /// Joins single-name components under the root. Each must pass
+    /// [`validate_component`], and no existing directory on the way may be a symbolic
+    /// link (a link could lead outside the root).
+    pub fn join(&self, components: &[&str]) -> Result<PathBuf> {
+        let mut path = self.root.clone();
+        for (i, component) in components.iter().enumerate() {
+            validate_component("path component", component)?;
+            path.push(component);
+            let is_last = i + 1 == components.len();
+            if let Ok(meta) = std::fs::symlink_metadata(&path) {
+                if meta.file_type().is_symlink() {
+                    return Err(Error::invalid(
+                        "path",
+                        &path.to_string_lossy(),
+                        if is_last {
+                            "is a symbolic link; memory-core does not follow links under the root"
+                        } else {
+                            "passes through a symbolic link; memory-core does not follow links under the root"
+                        },
+                    ));
+                }
+            }
+        }
+        Ok(path)
+    }
+}
+
+/// Checks that `name` is one plain path component: not empty, not `.`/`..`, no path
+/// separator, no NUL or other control character, not absolute.
+///
+/// ```
+/// use memory_core::durable::validate_component;
+/// assert!(validate_component("id", "2026-05-25-1318-cursor-main-agent").is_ok());
+/// assert!(validate_component("id", "../x").is_err());
+/// assert!(validate_component("id", "a\0b").is_err());
+/// ```
+pub fn validate_component(what: &'static str, name: &str) -> Result<()> {
+    if name.is_empty() {
+        return Err(Error::invalid(what, name, "must not be empty"));
+    }
+    if name
+        .chars()
+        .any(|c| c == '/' || c == '\\' || c.is_control())
+    {
+        return Err(Error::invalid(
+            what,
+            name,
+            "must not contain path separators or control characters",
+        ));
+    }
+    let mut parts = Path::new(name).components();
+    match (parts.next(), parts.next()) {
+        (Some(Component::Normal(_)), None) => Ok(()),
+        _ => Err(Error::invalid(
+            what,
+            name,
+            "must be a single plain name (no `.`, `..` or absolute path)",
+        )),
+    }
+}

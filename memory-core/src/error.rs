@@ -1,0 +1,304 @@
+//! The one error type of memory-core, with structured fields every binding maps.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Result alias used across memory-core.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Every failure memory-core reports. Each variant names the file (and line where it
+/// applies) so that a person or an agent can find the problem without guessing.
+///
+/// ```
+/// use memory_core::{AgentMemory, ErrorKind};
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = AgentMemory::open(dir.path()).unwrap();
+/// let err = memory.session("2026-01-01-0000-nobody").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::NotFound);
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An argument was rejected before anything was read or written.
+    #[error("invalid {what} {value:?}: {message}")]
+    InvalidInput {
+        /// What kind of value was rejected (`session id`, `agent name`, …).
+        what: &'static str,
+        /// The rejected value (lossily shown; may be truncated).
+        value: String,
+        /// Why it was rejected.
+        message: String,
+    },
+    /// The named session has no row in the index.
+    #[error("{}: no session {id} in the index", path.display())]
+    SessionNotFound {
+        /// The session id that was looked up.
+        id: String,
+        /// The index file that was searched.
+        path: PathBuf,
+    },
+    /// An item named for marking (`[superseded]`, `[resolved]`, `[done]`) is not in the snapshot.
+    #[error("{}: no {section} item matching {item:?}", path.display())]
+    ItemNotFound {
+        /// The snapshot section that was searched.
+        section: &'static str,
+        /// The item text that was looked for.
+        item: String,
+        /// The snapshot file.
+        path: PathBuf,
+    },
+    /// An item text matched more than one item of a section.
+    #[error("{}: {item:?} matches several {section} items: {candidates:?}", path.display())]
+    AmbiguousItem {
+        /// The snapshot section that was searched.
+        section: &'static str,
+        /// The item text that was looked for.
+        item: String,
+        /// The items it matched.
+        candidates: Vec<String>,
+        /// The snapshot file.
+        path: PathBuf,
+    },
+    /// The session is referenced by other sessions and may not be deleted or archived.
+    #[error("{}: session {id} is referenced by {}; release those references first", path.display(), referenced_by.join(", "))]
+    Referenced {
+        /// The protected session.
+        id: String,
+        /// The sessions that reference it.
+        referenced_by: Vec<String>,
+        /// The index file.
+        path: PathBuf,
+    },
+    /// The memory tree contradicts the protocol (for example an `idle` row with a snapshot).
+    #[error("{}: session {id} is inconsistent: {message}", path.display())]
+    Inconsistent {
+        /// The session concerned.
+        id: String,
+        /// The file that shows the inconsistency.
+        path: PathBuf,
+        /// What is inconsistent and how to resolve it.
+        message: String,
+    },
+    /// The same session id appears twice where it must be unique.
+    #[error("{}:{line}: duplicate session id {id}", path.display())]
+    Duplicate {
+        /// The duplicated id.
+        id: String,
+        /// The file holding the duplicate.
+        path: PathBuf,
+        /// The 1-based line of the second occurrence.
+        line: usize,
+    },
+    /// A file does not have the shape the protocol requires. Nothing was written.
+    #[error("{}:{line}: {message}", path.display())]
+    Malformed {
+        /// The malformed file.
+        path: PathBuf,
+        /// The 1-based line of the problem (0 when it concerns the whole file).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Another writer held the memory lock for longer than the configured wait.
+    #[error("{}: timed out after {waited:?} waiting for the memory lock", path.display())]
+    LockTimeout {
+        /// The lock file.
+        path: PathBuf,
+        /// How long we waited.
+        waited: Duration,
+    },
+    /// Reading back a write did not show the intended state. The previous state was kept
+    /// where the protocol allows; the operation must be treated as incomplete.
+    #[error("{}: write could not be verified: {message}", path.display())]
+    VerifyFailed {
+        /// The file whose read-back failed.
+        path: PathBuf,
+        /// What did not match.
+        message: String,
+    },
+    /// An operating-system I/O error on a named file.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The coarse class of an [`Error`]: what bindings map to exception classes and error
+/// codes, and the command line to exit codes.
+///
+/// ```
+/// use memory_core::ErrorKind;
+/// assert_eq!(ErrorKind::Conflict.exit_code(), 4);
+/// assert_eq!(ErrorKind::NotFound.code(), "ERR_MEMORY_NOT_FOUND");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Bad arguments.
+    InvalidInput,
+    /// A session or item does not exist.
+    NotFound,
+    /// The operation contradicts the current state (referenced, inconsistent, duplicate).
+    Conflict,
+    /// A file on disk is malformed.
+    Malformed,
+    /// The memory lock could not be taken in time.
+    LockTimeout,
+    /// Any other I/O failure, including failed verification.
+    Io,
+}
+
+impl ErrorKind {
+    /// The `memcore` exit code for this kind: 2 invalid input, 3 not found, 4 conflict,
+    /// 5 malformed, 6 lock timeout, 1 other I/O.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::ErrorKind::Malformed.exit_code(), 5);
+    /// ```
+    pub fn exit_code(self) -> i32 {
+        match self {
+            ErrorKind::InvalidInput => 2,
+            ErrorKind::NotFound => 3,
+            ErrorKind::Conflict => 4,
+            ErrorKind::Malformed => 5,
+            ErrorKind::LockTimeout => 6,
+            ErrorKind::Io => 1,
+        }
+    }
+
+    /// The stable error code the Node binding exposes as `error.code`.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::ErrorKind::Io.code(), "ERR_MEMORY_IO");
+    /// ```
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidInput => "ERR_MEMORY_INVALID_INPUT",
+            ErrorKind::NotFound => "ERR_MEMORY_NOT_FOUND",
+            ErrorKind::Conflict => "ERR_MEMORY_CONFLICT",
+            ErrorKind::Malformed => "ERR_MEMORY_MALFORMED",
+            ErrorKind::LockTimeout => "ERR_MEMORY_LOCK_TIMEOUT",
+            ErrorKind::Io => "ERR_MEMORY_IO",
+        }
+    }
+}
+
+impl Error {
+    /// The coarse class of this error.
+    ///
+    /// ```
+    /// use memory_core::{Error, ErrorKind};
+    /// let err = Error::Malformed { path: "index.md".into(), line: 3, message: "x".into() };
+    /// assert_eq!(err.kind(), ErrorKind::Malformed);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::InvalidInput { .. } | Error::AmbiguousItem { .. } => ErrorKind::InvalidInput,
+            Error::SessionNotFound { .. } | Error::ItemNotFound { .. } => ErrorKind::NotFound,
+            Error::Referenced { .. } | Error::Inconsistent { .. } | Error::Duplicate { .. } => {
+                ErrorKind::Conflict
+            }
+            Error::Malformed { .. } => ErrorKind::Malformed,
+            Error::LockTimeout { .. } => ErrorKind::LockTimeout,
+            Error::VerifyFailed { .. } | Error::Io { .. } => ErrorKind::Io,
+        }
+    }
+
+    /// The file this error concerns, when there is one.
+    ///
+    /// ```
+    /// use memory_core::Error;
+    /// let err = Error::Malformed { path: "index.md".into(), line: 3, message: "x".into() };
+    /// assert_eq!(err.path().unwrap(), std::path::Path::new("index.md"));
+    /// ```
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Error::InvalidInput { .. } => None,
+            Error::SessionNotFound { path, .. }
+            | Error::ItemNotFound { path, .. }
+            | Error::AmbiguousItem { path, .. }
+            | Error::Referenced { path, .. }
+            | Error::Inconsistent { path, .. }
+            | Error::Duplicate { path, .. }
+            | Error::Malformed { path, .. }
+            | Error::LockTimeout { path, .. }
+            | Error::VerifyFailed { path, .. }
+            | Error::Io { path, .. } => Some(path),
+        }
+    }
+
+    /// The 1-based line this error concerns, when known.
+    ///
+    /// ```
+    /// use memory_core::Error;
+    /// let err = Error::Malformed { path: "index.md".into(), line: 3, message: "x".into() };
+    /// assert_eq!(err.line(), Some(3));
+    /// ```
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Error::Malformed { line, .. } | Error::Duplicate { line, .. } if *line > 0 => {
+                Some(*line)
+            }
+            _ => None,
+        }
+    }
+
+    /// The session id this error concerns, when there is one.
+    ///
+    /// ```
+    /// use memory_core::Error;
+    /// let err = Error::SessionNotFound { id: "x".into(), path: "index.md".into() };
+    /// assert_eq!(err.id(), Some("x"));
+    /// ```
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Error::SessionNotFound { id, .. }
+            | Error::Referenced { id, .. }
+            | Error::Inconsistent { id, .. }
+            | Error::Duplicate { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn malformed(
+        path: impl Into<PathBuf>,
+        line: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        Error::Malformed {
+            path: path.into(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn invalid(what: &'static str, value: &str, message: impl Into<String>) -> Self {
+        let mut shown: String = value.chars().take(80).collect();
+        if shown.len() < value.len() {
+            shown.push('…');
+        }
+        Error::InvalidInput {
+            what,
+            value: shown,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn verify(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Error::VerifyFailed {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}

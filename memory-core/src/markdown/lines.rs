@@ -1,0 +1,145 @@
+//! Line iteration with byte offsets, line numbers and code-fence awareness.
+
+use std::ops::Range;
+
+/// The line terminator a file uses.
+///
+/// ```
+/// use memory_core::markdown::LineEnding;
+/// assert_eq!(LineEnding::detect("a\r\nb\r\n"), LineEnding::CrLf);
+/// assert_eq!(LineEnding::detect("a\nb"), LineEnding::Lf);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineEnding {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    CrLf,
+}
+
+impl LineEnding {
+    /// The ending of the first terminated line (`\n` when there is none).
+    pub fn detect(text: &str) -> Self {
+        match text.find('\n') {
+            Some(i) if i > 0 && text.as_bytes()[i - 1] == b'\r' => LineEnding::CrLf,
+            _ => LineEnding::Lf,
+        }
+    }
+
+    /// The terminator's text.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::markdown::LineEnding::CrLf.as_str(), "\r\n");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "\n",
+            LineEnding::CrLf => "\r\n",
+        }
+    }
+}
+
+/// One line of a text, located by byte offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// 1-based line number.
+    pub number: usize,
+    /// The line's text without its terminator (and without a leading BOM on line 1).
+    pub text: &'a str,
+    /// Byte range of `text` in the whole document.
+    pub content: Range<usize>,
+    /// Byte offset just past the terminator (equals `content.end` on a last line with none).
+    pub end: usize,
+    /// Whether the line is inside a fenced code block (fence lines included).
+    pub in_fence: bool,
+}
+
+/// Splits `text` into [`Line`]s, marking those inside ``` or ~~~ fences.
+///
+/// ```
+/// let text = "a\r\n```\n| x |\n```\nb";
+/// let lines: Vec<_> = memory_core::markdown::lines(text).collect();
+/// assert_eq!(lines.len(), 5);
+/// assert_eq!(lines[0].text, "a");
+/// assert!(lines[2].in_fence);
+/// assert!(!lines[4].in_fence);
+/// ```
+pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+    let mut offset = 0usize;
+    let mut number = 0usize;
+    let mut fence: Option<(u8, usize)> = None;
+    std::iter::from_fn(move || {
+        if offset >= text.len() {
+            return None;
+        }
+        let start = offset;
+        let (content_end, end) = match text[start..].find('\n') {
+            Some(i) => {
+                let nl = start + i;
+                let ce = if nl > start && text.as_bytes()[nl - 1] == b'\r' {
+                    nl - 1
+                } else {
+                    nl
+                };
+                (ce, nl + 1)
+            }
+            None => (text.len(), text.len()),
+        };
+        offset = end;
+        number += 1;
+        let mut content_start = start;
+        if start == 0 && text.starts_with('\u{feff}') {
+            content_start = '\u{feff}'.len_utf8();
+        }
+        let line_text = &text[content_start..content_end];
+        let in_fence = match fence {
+            Some((ch, len)) => {
+                if closes_fence(line_text, ch, len) {
+                    fence = None;
+                }
+                true
+            }
+            None => {
+                if let Some(open) = opens_fence(line_text) {
+                    fence = Some(open);
+                    true
+                } else {
+                    false
+                }
+            }
+        };
+        Some(Line {
+            number,
+            text: line_text,
+            content: content_start..content_end,
+            end,
+            in_fence,
+        })
+    })
+}
+
+fn fence_run(line: &str) -> Option<(u8, usize, &str)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = &line[indent..];
+    let ch = *rest.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = rest.bytes().take_while(|&b| b == ch).count();
+    (len >= 3).then(|| (ch, len, &rest[len..]))
+}
+
+fn opens_fence(line: &str) -> Option<(u8, usize)> {
+    let (ch, len, info) = fence_run(line)?;
+    if ch == b'`' && info.contains('`') {
+        return None;
+    }
+    Some((ch, len))
+}
+
+fn closes_fence(line: &str, ch: u8, len: usize) -> bool {
+    matches!(fence_run(line), Some((c, l, rest)) if c == ch && l >= len && rest.trim().is_empty())
+}

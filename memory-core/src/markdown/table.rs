@@ -1,0 +1,385 @@
+//! Lossless GFM pipe-table reading and single-row editing.
+
+use std::ops::Range;
+
+use super::{Edit, LineEnding, lines};
+
+/// The longest line the table scanner accepts (1 MiB): a longer line is junk, not memory.
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+
+/// Why a text could not be read as the expected table; the caller adds the file path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseIssue {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// One body row of a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRow {
+    /// 1-based line number.
+    pub line: usize,
+    /// Byte range of the row's text (without its terminator).
+    pub content: Range<usize>,
+    /// Byte offset just past the row's terminator.
+    pub end: usize,
+    /// Unescaped, trimmed cell values.
+    pub cells: Vec<String>,
+}
+
+/// A pipe table located in a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// 1-based line of the header row.
+    pub header_line: usize,
+    /// Body rows in document order.
+    pub rows: Vec<TableRow>,
+    /// Byte offset just past the last line of the table (delimiter row or last body row).
+    pub insert_at: usize,
+    /// Whether the table's last line ends with a terminator.
+    pub last_line_terminated: bool,
+    /// The document's line ending, used for inserted lines.
+    pub line_ending: LineEnding,
+}
+
+/// Finds the first table (outside code fences) whose header's first cell is
+/// `header[0]`, and reads it. A header with other columns, a missing delimiter row or a
+/// body row with the wrong number of cells is a [`ParseIssue`]; no such table is `None`.
+///
+/// ```
+/// use memory_core::markdown::find_table;
+/// let text = "# Notes\n\n| Field | Value |\n|---|---|\n| Topic | a \\| b |\n\nmore prose\n";
+/// let table = find_table(text, &["Field", "Value"]).unwrap().unwrap();
+/// assert_eq!(table.rows[0].cells, vec!["Topic", "a | b"]);
+/// assert_eq!(table.rows[0].line, 5);
+/// ```
+pub fn find_table(text: &str, header: &[&str]) -> Result<Option<Table>, ParseIssue> {
+    let line_ending = LineEnding::detect(text);
+    let mut iter = lines(text).peekable();
+    while let Some(line) = iter.next() {
+        check_length(line.number, line.text)?;
+        if line.in_fence || !is_row(line.text) {
+            continue;
+        }
+        let cells = split_cells(line.text);
+        if cells.first().map(String::as_str) != Some(header[0]) {
+            continue;
+        }
+        if cells.iter().map(String::as_str).ne(header.iter().copied()) {
+            return Err(ParseIssue {
+                line: line.number,
+                message: format!("table header has columns {cells:?}, expected {header:?}"),
+            });
+        }
+        let delimiter = match iter.next() {
+            Some(d) if is_delimiter(d.text, header.len()) => d,
+            other => {
+                return Err(ParseIssue {
+                    line: other.map_or(line.number + 1, |d| d.number),
+                    message: format!(
+                        "expected a delimiter row of {} columns after the table header",
+                        header.len()
+                    ),
+                });
+            }
+        };
+        let mut table = Table {
+            header_line: line.number,
+            rows: Vec::new(),
+            insert_at: delimiter.end,
+            last_line_terminated: delimiter.end > delimiter.content.end,
+            line_ending,
+        };
+        while let Some(row) = iter.next_if(|l| !l.in_fence && is_row(l.text)) {
+            check_length(row.number, row.text)?;
+            let cells = split_cells(row.text);
+            if cells.len() != header.len() {
+                return Err(ParseIssue {
+                    line: row.number,
+                    message: format!(
+                        "table row has {} cells, expected {}",
+                        cells.len(),
+                        header.len()
+                    ),
+                });
+            }
+            table.insert_at = row.end;
+            table.last_line_terminated = row.end > row.content.end;
+            table.rows.push(TableRow {
+                line: row.number,
+                content: row.content,
+                end: row.end,
+                cells,
+            });
+        }
+        return Ok(Some(table));
+    }
+    Ok(None)
+}
+
+fn check_length(line: usize, text: &str) -> Result<(), ParseIssue> {
+    if text.len() > MAX_LINE_BYTES {
+        return Err(ParseIssue {
+            line,
+            message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
+        });
+    }
+    Ok(())
+}
+
+fn is_row(line: &str) -> bool {
+    let trimmed = line.trim_start_matches(' ');
+    line.len() - trimmed.len() <= 3 && trimmed.starts_with('|')
+}
+
+fn is_delimiter(line: &str, columns: usize) -> bool {
+    if !is_row(line) {
+        return false;
+    }
+    let cells = split_cells(line);
+    cells.len() == columns
+        && cells.iter().all(|c| {
+            let inner = c.strip_prefix(':').unwrap_or(c);
+            let inner = inner.strip_suffix(':').unwrap_or(inner);
+            !inner.is_empty() && inner.bytes().all(|b| b == b'-')
+        })
+}
+
+/// Splits a table line into unescaped, trimmed cells (the outer pipes are not cells).
+fn split_cells(line: &str) -> Vec<String> {
+    let trimmed = line.trim();
+    let inner = trimmed.strip_prefix('|').unwrap_or(trimmed);
+    let mut cells = Vec::new();
+    let mut current = String::new();
+    let mut chars = inner.chars().peekable();
+    let mut closed = false;
+    while let Some(c) = chars.next() {
+        closed = false;
+        match c {
+            '\\' if chars.peek() == Some(&'|') => {
+                chars.next();
+                current.push_str("\\|");
+            }
+            '|' => {
+                cells.push(unescape_cell(current.trim()));
+                current.clear();
+                closed = true;
+            }
+            _ => current.push(c),
+        }
+    }
+    if !closed {
+        cells.push(unescape_cell(current.trim()));
+    }
+    cells
+}
+
+/// Escapes a value for a table cell: `|` becomes `\|`, line breaks become `<br>`.
+///
+/// ```
+/// use memory_core::markdown::{escape_cell, unescape_cell};
+/// assert_eq!(escape_cell("a|b\nc"), "a\\|b<br>c");
+/// assert_eq!(unescape_cell(&escape_cell("x | y\r\nz")), "x | y\nz");
+/// ```
+pub fn escape_cell(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push_str("<br>");
+            }
+            '\n' => out.push_str("<br>"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Reverses [`escape_cell`]: `\|` is `|`, `<br>`, `<br/>` and `<br />` are line breaks.
+///
+/// ```
+/// assert_eq!(memory_core::markdown::unescape_cell("a<br/>b \\| c"), "a\nb | c");
+/// ```
+pub fn unescape_cell(raw: &str) -> String {
+    if !raw.contains('\\') && !raw.contains('<') {
+        return raw.to_string();
+    }
+    let mut out = raw.replace("\\|", "|");
+    for br in ["<br />", "<br/>", "<br>"] {
+        out = out.replace(br, "\n");
+    }
+    out
+}
+
+/// Renders one table row from raw values: `| a | b |`.
+///
+/// ```
+/// assert_eq!(memory_core::markdown::render_row(&["a", "b|c"]), "| a | b\\|c |");
+/// ```
+pub fn render_row<S: AsRef<str>>(values: &[S]) -> String {
+    let mut out = String::from("|");
+    for value in values {
+        out.push(' ');
+        out.push_str(&escape_cell(value.as_ref().trim()));
+        out.push_str(" |");
+    }
+    out
+}
+
+impl Table {
+    /// The edit that appends `row` (rendered, without terminator) after the table's last
+    /// line. A table at the end of a file without a final newline keeps having none.
+    ///
+    /// ```
+    /// use memory_core::markdown::{apply_edits, find_table};
+    /// let text = "| A | B |\r\n|---|---|\r\n| 1 | 2 |";
+    /// let table = find_table(text, &["A", "B"]).unwrap().unwrap();
+    /// let out = apply_edits(text, vec![table.append("| 3 | 4 |")]);
+    /// assert_eq!(out, "| A | B |\r\n|---|---|\r\n| 1 | 2 |\r\n| 3 | 4 |");
+    /// ```
+    pub fn append(&self, row: &str) -> Edit {
+        let le = self.line_ending.as_str();
+        let replacement = if self.last_line_terminated {
+            format!("{row}{le}")
+        } else {
+            format!("{le}{row}")
+        };
+        Edit {
+            range: self.insert_at..self.insert_at,
+            replacement,
+        }
+    }
+
+    /// The edit that replaces body row `index` with `row` (rendered, without terminator).
+    ///
+    /// ```
+    /// use memory_core::markdown::{apply_edits, find_table};
+    /// let text = "| A | B |\n|:-|-:|\n|  1   | 2 |\n| 5 | 6 |\n";
+    /// let table = find_table(text, &["A", "B"]).unwrap().unwrap();
+    /// let out = apply_edits(text, vec![table.replace(1, "| 7 | 8 |")]);
+    /// assert_eq!(out, "| A | B |\n|:-|-:|\n|  1   | 2 |\n| 7 | 8 |\n");
+    /// ```
+    pub fn replace(&self, index: usize, row: &str) -> Edit {
+        Edit {
+            range: self.rows[index].content.clone(),
+            replacement: row.to_string(),
+        }
+    }
+
+    /// The edit that removes body row `index` with its line terminator.
+    ///
+    /// ```
+    /// use memory_core::markdown::{apply_edits, find_table};
+    /// let text = "| A |\n|---|\n| 1 |\n| 2 |";
+    /// let table = find_table(text, &["A"]).unwrap().unwrap();
+    /// assert_eq!(apply_edits(text, vec![table.remove(1)]), "| A |\n|---|\n| 1 |");
+    /// ```
+    pub fn remove(&self, index: usize) -> Edit {
+        let row = &self.rows[index];
+        let range = if row.end > row.content.end {
+            row.content.start..row.end
+        } else {
+            // Last line of the file without a terminator: take the preceding one instead,
+            // so the file still ends without a final newline.
+            let le = self.line_ending.as_str().len();
+            row.content.start.saturating_sub(le)..row.end
+        };
+        Edit {
+            range,
+            replacement: String::new(),
+        }
+    }
+}
+
+/// Applies non-overlapping edits to `text` (in any order) and returns the new text.
+///
+/// ```
+/// use memory_core::markdown::{Edit, apply_edits};
+/// let edits = vec![
+///     Edit { range: 0..1, replacement: "A".into() },
+///     Edit { range: 2..3, replacement: "C".into() },
+/// ];
+/// assert_eq!(apply_edits("abc", edits), "AbC");
+/// ```
+pub fn apply_edits(text: &str, mut edits: Vec<Edit>) -> String {
+    edits.sort_by_key(|e| std::cmp::Reverse((e.range.start, e.range.end)));
+    let mut out = text.to_string();
+    for edit in edits {
+        out.replace_range(edit.range, &edit.replacement);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: [&str; 3] = ["Session ID", "Topic", "Status"];
+
+    #[test]
+    fn header_with_other_columns_is_an_issue() {
+        let text = "| Session ID | Topic |\n|---|---|\n";
+        let issue = find_table(text, &HEADER).unwrap_err();
+        assert_eq!(issue.line, 1);
+    }
+
+    #[test]
+    fn missing_cells_name_the_line() {
+        let text = "intro\n\n| Session ID | Topic | Status |\n|---|---|---|\n| a | b | idle |\n| c | d |\n";
+        let issue = find_table(text, &HEADER).unwrap_err();
+        assert_eq!(issue.line, 6);
+    }
+
+    #[test]
+    fn tables_inside_code_fences_are_ignored() {
+        let text = "```markdown\n| Session ID | Topic | Status |\n|---|---|---|\n```\n\n| Session ID | Topic | Status |\n|---|---|---|\n| x | y | idle |\n";
+        let table = find_table(text, &HEADER).unwrap().unwrap();
+        assert_eq!(table.header_line, 6);
+        assert_eq!(table.rows.len(), 1);
+    }
+
+    #[test]
+    fn bom_and_crlf_survive_an_append() {
+        let text = "\u{feff}| Session ID | Topic | Status |\r\n|---|---|---|\r\n\r\nafter\r\n";
+        let table = find_table(text, &HEADER).unwrap().unwrap();
+        let out = apply_edits(text, vec![table.append("| a | b | idle |")]);
+        assert_eq!(
+            out,
+            "\u{feff}| Session ID | Topic | Status |\r\n|---|---|---|\r\n| a | b | idle |\r\n\r\nafter\r\n"
+        );
+    }
+
+    #[test]
+    fn escaped_pipes_and_backslashes_round_trip() {
+        for value in ["a|b", "a\\|b", "C:\\", "x\\", "<br>", "multi\nline"] {
+            let row = render_row(&[value, "t", "s"]);
+            let text = format!("| Session ID | Topic | Status |\n|---|---|---|\n{row}\n");
+            let table = find_table(&text, &HEADER).unwrap().unwrap();
+            let expected = if value == "<br>" {
+                "\n".to_string()
+            } else {
+                value.to_string()
+            };
+            assert_eq!(
+                table.rows[0].cells[0], expected,
+                "value {value:?} rendered as {row}"
+            );
+        }
+    }
+
+    #[test]
+    fn overlong_line_is_an_issue() {
+        let text = format!(
+            "| Session ID | Topic | Status |\n|---|---|---|\n| {} | b | c |\n",
+            "x".repeat(MAX_LINE_BYTES)
+        );
+        assert_eq!(find_table(&text, &HEADER).unwrap_err().line, 3);
+    }
+}
