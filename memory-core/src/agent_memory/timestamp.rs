@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeZone};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeZone, Timelike};
 use serde::Serialize;
 
 /// A point in time as it stands in a memory file: the exact text is kept (so a row
@@ -35,6 +35,8 @@ impl Timestamp {
     /// assert_eq!(memory_core::Timestamp::from_datetime(at).as_str(), "2026-05-25T13:18:00+00:00");
     /// ```
     pub fn from_datetime(at: DateTime<FixedOffset>) -> Self {
+        // Written to the second: keep the value equal to what reading the text gives.
+        let at = at.with_nanosecond(0).unwrap_or(at);
         Timestamp {
             text: at.format("%Y-%m-%dT%H:%M:%S%:z").to_string(),
             at,

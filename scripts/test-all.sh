@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every test suite of memory-core from a fresh clone: Rust (unit, integration,
+# doc tests, lints), then the Python and Node packages built from scratch.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== Rust: fmt, clippy, tests"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --locked
+
+for suite in bindings-python/scripts/test.sh bindings-node/scripts/test.sh; do
+  if [ -x "$suite" ]; then
+    echo "== $suite"
+    "$suite"
+  fi
+done
+echo "== all suites passed"
