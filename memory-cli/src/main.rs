@@ -1,1 +1,67 @@
-fn main() {}
+//! `memcore`: the command line of memory-core, run by agents' hooks.
+//!
+//! It parses arguments, calls memory-core once, and prints the result; all memory logic
+//! lives in memory-core. The exit code is the error kind's
+//! [`memory_core::ErrorKind::exit_code`], and 2 for usage errors.
+
+mod agent;
+mod args;
+mod human;
+mod json;
+mod output;
+mod settings;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::Parser;
+use memory_core::{Error, Result};
+
+use crate::agent::Reply;
+use crate::args::{Cli, Model};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(err),
+    };
+    let as_json = cli.json;
+    match run(cli).and_then(|reply| output::print_reply(&reply, as_json)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            output::print_error(&err, as_json);
+            exit_code(&err)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<Reply> {
+    let memory = settings::open_agent_memory(cli.root)?;
+    match cli.model {
+        Model::Agent(command) => agent::run(&memory, command),
+    }
+}
+
+fn exit_code(err: &Error) -> ExitCode {
+    // Exit codes are 1..=6; anything out of u8 range would be a core bug, reported as 1.
+    ExitCode::from(u8::try_from(err.kind().exit_code()).unwrap_or(1))
+}
+
+/// Prints clap's message (help and version go to stdout with code 0); a real usage
+/// error is followed by its JSON object when `--json` was on the command line.
+fn usage_error(err: clap::Error) -> ExitCode {
+    let _ = err.print();
+    if err.use_stderr() && json_requested(std::env::args_os()) {
+        let rendered = err.render().to_string();
+        let first = rendered.lines().next().unwrap_or_default();
+        output::print_usage_error_json(first.strip_prefix("error: ").unwrap_or(first));
+    }
+    ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2))
+}
+
+/// Whether `--json` appears among the options (before any `--`).
+fn json_requested(args: impl Iterator<Item = OsString>) -> bool {
+    args.skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}

@@ -1,0 +1,104 @@
+//! `memcore agent …`: turns parsed arguments into one memory-core call and returns its
+//! typed result. No memory logic lives here.
+
+use memory_core::{
+    AgentMemory, ArchiveOutcome, ContinueOutcome, ManualRegistration, OrganizeOptions,
+    OrganizeReport, ReleaseOutcome, Result, SessionId, SessionRow, SessionUpdate, Snapshot, Status,
+};
+
+use crate::args::{AgentCommand, OrganizeArgs, RegisterArgs, SnapshotItems, UpdateArgs};
+
+/// What an `agent` verb returns, for printing.
+#[derive(Debug)]
+pub enum Reply {
+    /// `start` and `register`: the verified new session id.
+    Registered(SessionId),
+    /// `update`: the row after the verified write.
+    Updated(SessionRow),
+    /// `continue`: both rows after the verified write.
+    Continued(ContinueOutcome),
+    /// `release`: which side of the link changed.
+    Released(ReleaseOutcome),
+    /// `organize`: what was (or would be) done.
+    Organized(OrganizeReport),
+    /// `archive`: archived or deleted.
+    Archived(ArchiveOutcome),
+    /// `list`: rows in the core's reading order.
+    Listed(Vec<SessionRow>),
+    /// `show`: one row and its snapshot, if it has one.
+    Shown {
+        /// The session's index row.
+        row: SessionRow,
+        /// The session's snapshot, `None` without a snapshot file.
+        snapshot: Option<Snapshot>,
+    },
+}
+
+/// Runs one `agent` verb against `memory`.
+pub fn run(memory: &AgentMemory, command: AgentCommand) -> Result<Reply> {
+    Ok(match command {
+        AgentCommand::Start { agent } => Reply::Registered(memory.register_session_start(&agent)?),
+        AgentCommand::Register(args) => {
+            Reply::Registered(memory.register_manual(registration(args))?)
+        }
+        AgentCommand::Update(args) => {
+            let id = args.id.clone();
+            Reply::Updated(memory.update(&id, session_update(args))?)
+        }
+        AgentCommand::Continue(link) => {
+            Reply::Continued(memory.continue_from(&link.current, &link.source)?)
+        }
+        AgentCommand::Release(link) => {
+            Reply::Released(memory.release(&link.current, &link.source)?)
+        }
+        AgentCommand::Organize(args) => Reply::Organized(memory.organize(organize_options(args))?),
+        AgentCommand::Archive { id } => Reply::Archived(memory.archive(&id)?),
+        AgentCommand::List { status: None } => Reply::Listed(memory.sessions()?),
+        AgentCommand::List {
+            status: Some(status),
+        } => Reply::Listed(memory.sessions_with_status(status.parse::<Status>()?)?),
+        AgentCommand::Show { id } => Reply::Shown {
+            row: memory.session(&id)?,
+            snapshot: memory.snapshot(&id)?,
+        },
+    })
+}
+
+fn registration(args: RegisterArgs) -> ManualRegistration {
+    let mut registration = ManualRegistration::new(args.agent, args.topic, args.summary);
+    if let Some(keywords) = args.keywords {
+        registration = registration.keywords(keywords);
+    }
+    registration.snapshot = snapshot_items(SessionUpdate::new(), args.items);
+    args.continues_from
+        .into_iter()
+        .fold(registration, ManualRegistration::continues_from)
+}
+
+fn session_update(args: UpdateArgs) -> SessionUpdate {
+    let mut update = snapshot_items(SessionUpdate::new(), args.items);
+    update.topic = args.topic;
+    update.summary = args.summary;
+    update.keywords = args.keywords;
+    update.supersede = args.supersede;
+    update.resolve = args.resolve;
+    update.done = args.done;
+    update
+}
+
+fn snapshot_items(mut update: SessionUpdate, items: SnapshotItems) -> SessionUpdate {
+    update.context = items.context;
+    update.decisions = items.decisions;
+    update.files = items.files;
+    update.open_questions = items.questions;
+    update.next_actions = items.next_actions;
+    update
+}
+
+fn organize_options(args: OrganizeArgs) -> OrganizeOptions {
+    let options = OrganizeOptions::default().dry_run(args.dry_run);
+    match args.stale_days {
+        Some(days) => options.stale_after_days(days),
+        None => options,
+    }
+}

@@ -1,0 +1,177 @@
+//! The grammar of `memcore`: clap derive types and nothing else. No value is
+//! interpreted here beyond splitting lists; memory-core validates every value.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use memory_core::agent_memory::DEFAULT_AGENT_NAME;
+
+/// memcore: Markdown-native memory for AI agents.
+///
+/// Every verb prints a human line by default and one JSON value with `--json`. Errors go
+/// to stderr with exit code 2 (invalid input or usage), 3 (not found), 4 (conflict),
+/// 5 (malformed file), 6 (lock timeout) or 1 (other I/O).
+#[derive(Debug, Parser)]
+#[command(name = "memcore", version, propagate_version = true)]
+pub struct Cli {
+    /// The memory root directory [default: $MEMCORE_ROOT, else ./memory].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+
+    /// Print one JSON value on stdout (and errors as one JSON object on stderr).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// The memory model to work on.
+    #[command(subcommand)]
+    pub model: Model,
+}
+
+/// The memory models `memcore` drives.
+#[derive(Debug, Subcommand)]
+pub enum Model {
+    /// Agent Memory: `index.md`, one row per agent session, merged snapshots.
+    #[command(subcommand)]
+    Agent(AgentCommand),
+}
+
+/// The verbs of the Agent Memory model.
+#[derive(Debug, Subcommand)]
+pub enum AgentCommand {
+    /// SessionStart hook: register an idle placeholder row and print its id.
+    Start {
+        /// The stable agent name.
+        #[arg(long, value_name = "NAME", default_value = DEFAULT_AGENT_NAME)]
+        agent: String,
+    },
+    /// Manual registration: an active row plus its first snapshot; prints the id.
+    Register(RegisterArgs),
+    /// Status update: merge into the snapshot and promote the row to active.
+    Update(UpdateArgs),
+    /// Record that session CURRENT continues the work of session SOURCE.
+    Continue(LinkArgs),
+    /// Release the reference of session CURRENT on session SOURCE.
+    Release(LinkArgs),
+    /// Delete idle placeholders and mark overdue active sessions stale.
+    Organize(OrganizeArgs),
+    /// Archive one session (or delete it when it is an idle placeholder).
+    Archive {
+        /// The session to archive.
+        id: String,
+    },
+    /// List sessions in reading order.
+    List {
+        /// Only sessions with this status (idle, active or stale).
+        #[arg(long, value_name = "S")]
+        status: Option<String>,
+    },
+    /// Show one session's row and snapshot.
+    Show {
+        /// The session to show.
+        id: String,
+    },
+}
+
+/// Snapshot items an update or a registration adds; every option repeats.
+#[derive(Debug, Args)]
+pub struct SnapshotItems {
+    /// Latest progress, added to Current Context.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub context: Option<String>,
+    /// A decision to record.
+    #[arg(long = "decision", value_name = "D", allow_hyphen_values = true)]
+    pub decisions: Vec<String>,
+    /// A file or artifact created or changed.
+    #[arg(long = "file", value_name = "F", allow_hyphen_values = true)]
+    pub files: Vec<String>,
+    /// An open question.
+    #[arg(long = "question", value_name = "Q", allow_hyphen_values = true)]
+    pub questions: Vec<String>,
+    /// A next action.
+    #[arg(long = "next", value_name = "A", allow_hyphen_values = true)]
+    pub next_actions: Vec<String>,
+}
+
+/// Arguments of `memcore agent register`.
+#[derive(Debug, Args)]
+pub struct RegisterArgs {
+    /// The stable agent name.
+    #[arg(long, value_name = "NAME")]
+    pub agent: String,
+    /// What the session is about.
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub topic: String,
+    /// One or two sentences of what the session did.
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
+    pub summary: String,
+    /// Comma-separated keywords (default: the protocol's manual-registration keywords).
+    #[arg(long, value_name = "K,…", value_delimiter = ',')]
+    pub keywords: Option<Vec<String>>,
+    /// A session this one continues from.
+    #[arg(long = "continues-from", value_name = "ID")]
+    pub continues_from: Vec<String>,
+    /// The first snapshot's content.
+    #[command(flatten)]
+    pub items: SnapshotItems,
+}
+
+/// Arguments of `memcore agent update`.
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// The session to update.
+    pub id: String,
+    /// A new topic.
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub topic: Option<String>,
+    /// A new summary.
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
+    pub summary: Option<String>,
+    /// New comma-separated keywords (replacing the old ones).
+    #[arg(long, value_name = "K,…", value_delimiter = ',')]
+    pub keywords: Option<Vec<String>>,
+    /// Items to add to the snapshot.
+    #[command(flatten)]
+    pub items: SnapshotItems,
+    /// An existing decision to mark `[superseded]`.
+    #[arg(long, value_name = "D", allow_hyphen_values = true)]
+    pub supersede: Vec<String>,
+    /// An existing open question to mark `[resolved]`.
+    #[arg(long, value_name = "Q", allow_hyphen_values = true)]
+    pub resolve: Vec<String>,
+    /// An existing next action to mark `[done]`.
+    #[arg(long, value_name = "A", allow_hyphen_values = true)]
+    pub done: Vec<String>,
+}
+
+/// The two ends of a continuation link.
+#[derive(Debug, Args)]
+pub struct LinkArgs {
+    /// The continuing (referencing) session.
+    #[arg(long, value_name = "ID")]
+    pub current: String,
+    /// The source (referenced) session.
+    #[arg(long, value_name = "ID")]
+    pub source: String,
+}
+
+/// Arguments of `memcore agent organize`.
+#[derive(Debug, Args)]
+pub struct OrganizeArgs {
+    /// Mark active sessions stale after this many days without update [default: 14].
+    #[arg(long, value_name = "N")]
+    pub stale_days: Option<u32>,
+    /// Report what would change without writing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn grammar_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,145 @@
+//! Printing: a reply on stdout (human or JSON), an error on stderr. Nothing reaches
+//! stdout unless the whole operation succeeded.
+
+use std::io::{self, Write};
+
+use memory_core::{Error, ErrorKind, SessionId, SessionRow, Snapshot};
+use serde::Serialize;
+
+use crate::agent::Reply;
+use crate::{human, json};
+
+/// Renders `reply` completely, then writes it to stdout in one go.
+pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
+    let text = if as_json {
+        let mut line = reply_json(reply).map_err(|e| stdout_error(e.into()))?;
+        line.push('\n');
+        line
+    } else {
+        human::render(reply)
+    };
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(stdout_error)
+}
+
+fn reply_json(reply: &Reply) -> serde_json::Result<String> {
+    fn line<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+        json::to_line(value)
+    }
+    match reply {
+        Reply::Registered(id) => line(&Registered { session_id: id }),
+        Reply::Updated(row) => line(row),
+        Reply::Continued(outcome) => line(outcome),
+        Reply::Released(outcome) => line(outcome),
+        Reply::Organized(report) => line(report),
+        Reply::Archived(outcome) => line(outcome),
+        Reply::Listed(rows) => line(rows),
+        Reply::Shown { row, snapshot } => line(&Shown {
+            row,
+            snapshot: snapshot.as_ref(),
+        }),
+    }
+}
+
+/// `{"session_id": …}` of `start` and `register`.
+#[derive(Serialize)]
+struct Registered<'a> {
+    session_id: &'a SessionId,
+}
+
+/// `{"row": …, "snapshot": … or null}` of `show`.
+#[derive(Serialize)]
+struct Shown<'a> {
+    row: &'a SessionRow,
+    snapshot: Option<&'a Snapshot>,
+}
+
+/// `{"error": {…}}`, the JSON form of every error.
+#[derive(Serialize)]
+struct ErrorJson<'a> {
+    error: ErrorFields<'a>,
+}
+
+/// The fields of a JSON error, in this order; absent ones are `null`.
+#[derive(Serialize)]
+struct ErrorFields<'a> {
+    kind: &'static str,
+    code: &'static str,
+    message: String,
+    path: Option<String>,
+    line: Option<usize>,
+    id: Option<&'a str>,
+}
+
+impl<'a> ErrorFields<'a> {
+    fn of(err: &'a Error) -> Self {
+        ErrorFields {
+            kind: kind_name(err.kind()),
+            code: err.kind().code(),
+            message: err.to_string(),
+            path: err.path().map(|p| p.to_string_lossy().into_owned()),
+            line: err.line(),
+            id: err.id(),
+        }
+    }
+
+    fn usage(message: &str) -> Self {
+        ErrorFields {
+            kind: kind_name(ErrorKind::InvalidInput),
+            code: ErrorKind::InvalidInput.code(),
+            message: message.to_string(),
+            path: None,
+            line: None,
+            id: None,
+        }
+    }
+}
+
+/// One JSON error line, newline included.
+fn error_line(error: ErrorFields<'_>) -> String {
+    // Only strings, numbers and nulls: serializing cannot fail, and if it ever did the
+    // human line above it still carries the message.
+    let line = json::to_line(&ErrorJson { error }).unwrap_or_default();
+    format!("{line}\n")
+}
+
+fn stdout_error(source: io::Error) -> Error {
+    Error::Io {
+        path: "<stdout>".into(),
+        source,
+    }
+}
+
+/// Writes `err` to stderr as `memcore: error: <message>`, then, with `--json`, as one
+/// JSON object `{"error": {"kind", "code", "message", "path", "line", "id"}}`.
+pub fn print_error(err: &Error, as_json: bool) {
+    let mut text = format!("memcore: error: {err}\n");
+    if as_json {
+        text.push_str(&error_line(ErrorFields::of(err)));
+    }
+    // Nothing more can be done if stderr itself fails; the exit code still tells.
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Writes a usage error detected by clap with `--json`: the JSON object that follows
+/// clap's own message.
+pub fn print_usage_error_json(message: &str) {
+    let text = error_line(ErrorFields::usage(message));
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// The stable snake_case name of an error kind in JSON errors. Exhaustive on purpose,
+/// like every binding's mapping: a new kind must be named here before this builds.
+fn kind_name(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::InvalidInput => "invalid_input",
+        ErrorKind::NotFound => "not_found",
+        ErrorKind::Conflict => "conflict",
+        ErrorKind::Malformed => "malformed",
+        ErrorKind::LockTimeout => "lock_timeout",
+        ErrorKind::Io => "io",
+    }
+}

@@ -1,0 +1,48 @@
+//! Where the memory lives and how long to wait for its lock: `--root`, `MEMCORE_ROOT`,
+//! `MEMCORE_LOCK_TIMEOUT_MS`. Reads the environment only, never a file.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use memory_core::{AgentMemory, Error, Result};
+
+/// The environment variable naming the memory root when `--root` is not given.
+pub const ROOT_ENV: &str = "MEMCORE_ROOT";
+/// The environment variable setting the lock wait in milliseconds.
+pub const LOCK_TIMEOUT_ENV: &str = "MEMCORE_LOCK_TIMEOUT_MS";
+/// The memory root when neither `--root` nor `MEMCORE_ROOT` is given.
+pub const DEFAULT_ROOT: &str = "./memory";
+
+/// Opens the Agent Memory root chosen by `--root`, else `MEMCORE_ROOT`, else `./memory`,
+/// with the lock wait from `MEMCORE_LOCK_TIMEOUT_MS` when set.
+pub fn open_agent_memory(root: Option<PathBuf>) -> Result<AgentMemory> {
+    let root = root
+        .or_else(|| non_empty_env(ROOT_ENV).map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_ROOT));
+    let mut builder = AgentMemory::builder(root);
+    if let Some(timeout) = lock_timeout()? {
+        builder = builder.lock_timeout(timeout);
+    }
+    builder.open()
+}
+
+/// The lock wait from `MEMCORE_LOCK_TIMEOUT_MS`, `None` when unset or empty.
+fn lock_timeout() -> Result<Option<Duration>> {
+    let Some(value) = non_empty_env(LOCK_TIMEOUT_ENV) else {
+        return Ok(None);
+    };
+    let text = value.to_string_lossy();
+    text.trim()
+        .parse::<u64>()
+        .map(|ms| Some(Duration::from_millis(ms)))
+        .map_err(|_| Error::InvalidInput {
+            what: LOCK_TIMEOUT_ENV,
+            value: text.into_owned(),
+            message: "must be a whole number of milliseconds".to_string(),
+        })
+}
+
+fn non_empty_env(name: &str) -> Option<OsString> {
+    std::env::var_os(name).filter(|v| !v.is_empty())
+}
