@@ -51,3 +51,8 @@ pub use agent_memory::{
     SessionRow, SessionUpdate, Snapshot, SnapshotItem, Status, Timestamp,
 };
 pub use error::{Error, ErrorKind, Result};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
