@@ -44,18 +44,13 @@ impl SafeRoot {
             validate_component("path component", component)?;
             path.push(component);
             let is_last = i + 1 == components.len();
-            if let Ok(meta) = std::fs::symlink_metadata(&path) {
-                if meta.file_type().is_symlink() {
-                    return Err(Error::invalid(
-                        "path",
-                        &path.to_string_lossy(),
-                        if is_last {
-                            "is a symbolic link; memory-core does not follow links under the root"
-                        } else {
-                            "passes through a symbolic link; memory-core does not follow links under the root"
-                        },
-                    ));
-                }
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                let message = if is_last {
+                    "is a symbolic link; memory-core does not follow links under the root"
+                } else {
+                    "passes through a symbolic link; memory-core does not follow links under the root"
+                };
+                return Err(Error::invalid("path", &path.to_string_lossy(), message));
             }
         }
         Ok(path)

@@ -34,27 +34,30 @@ pub fn split_sections(text: &str) -> Vec<Section> {
     let mut last_content_end: Option<usize> = None;
     let mut first_content_start: Option<usize> = None;
     for line in lines(text) {
-        if !line.in_fence {
-            if let Some(heading) = heading_text(line.text) {
-                if let Some(prev) = sections.last_mut() {
-                    finish(
-                        prev,
-                        line.content.start,
-                        first_content_start,
-                        last_content_end,
-                    );
-                }
-                sections.push(Section {
-                    heading,
-                    line: line.number,
-                    start: line.content.start,
-                    body: line.end..line.end,
-                    content: line.end..line.end,
-                });
-                first_content_start = None;
-                last_content_end = None;
-                continue;
+        let heading = if line.in_fence {
+            None
+        } else {
+            heading_text(line.text)
+        };
+        if let Some(heading) = heading {
+            if let Some(prev) = sections.last_mut() {
+                finish(
+                    prev,
+                    line.content.start,
+                    first_content_start,
+                    last_content_end,
+                );
             }
+            sections.push(Section {
+                heading,
+                line: line.number,
+                start: line.content.start,
+                body: line.end..line.end,
+                content: line.end..line.end,
+            });
+            first_content_start = None;
+            last_content_end = None;
+            continue;
         }
         if !sections.is_empty() && !line.text.trim().is_empty() {
             first_content_start.get_or_insert(line.content.start);
