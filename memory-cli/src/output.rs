@@ -77,7 +77,7 @@ struct ErrorFields<'a> {
 impl<'a> ErrorFields<'a> {
     fn of(err: &'a Error) -> Self {
         ErrorFields {
-            kind: kind_name(err.kind()),
+            kind: err.kind().as_str(),
             code: err.kind().code(),
             message: err.to_string(),
             path: err.path().map(|p| p.to_string_lossy().into_owned()),
@@ -88,7 +88,7 @@ impl<'a> ErrorFields<'a> {
 
     fn usage(message: &str) -> Self {
         ErrorFields {
-            kind: kind_name(ErrorKind::InvalidInput),
+            kind: ErrorKind::InvalidInput.as_str(),
             code: ErrorKind::InvalidInput.code(),
             message: message.to_string(),
             path: None,
@@ -129,17 +129,4 @@ pub fn print_error(err: &Error, as_json: bool) {
 pub fn print_usage_error_json(message: &str) {
     let text = error_line(ErrorFields::usage(message));
     let _ = io::stderr().lock().write_all(text.as_bytes());
-}
-
-/// The stable snake_case name of an error kind in JSON errors. Exhaustive on purpose,
-/// like every binding's mapping: a new kind must be named here before this builds.
-fn kind_name(kind: ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::InvalidInput => "invalid_input",
-        ErrorKind::NotFound => "not_found",
-        ErrorKind::Conflict => "conflict",
-        ErrorKind::Malformed => "malformed",
-        ErrorKind::LockTimeout => "lock_timeout",
-        ErrorKind::Io => "io",
-    }
 }

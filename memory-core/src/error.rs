@@ -172,6 +172,23 @@ impl ErrorKind {
         }
     }
 
+    /// The stable snake_case name of the kind (`invalid_input`, `not_found`, `conflict`,
+    /// `malformed`, `lock_timeout`, `io`), used in JSON errors.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::ErrorKind::LockTimeout.as_str(), "lock_timeout");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidInput => "invalid_input",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::LockTimeout => "lock_timeout",
+            ErrorKind::Io => "io",
+        }
+    }
+
     /// The stable error code the Node binding exposes as `error.code`.
     ///
     /// ```
