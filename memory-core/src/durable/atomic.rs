@@ -29,12 +29,8 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temp = dir.join(format!(
-        ".{name}.tmp-{}-{}",
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = write_temp(&temp, path, bytes).and_then(|()| {
+    let (temp, file) = create_temp(&dir, &name)?;
+    let result = write_temp(file, &temp, path, bytes).and_then(|()| {
         fs::rename(&temp, path).map_err(|e| Error::io(path, e))?;
         sync_dir(&dir)
     });
@@ -45,7 +41,14 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     result
 }
 
-fn write_temp(temp: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
+/// How many taken temp names [`create_temp`] skips before it gives up.
+const TEMP_NAME_ATTEMPTS: usize = 64;
+
+/// Creates a new, private temp file `.<name>.tmp-<pid>-<n>` in `dir`. A name can be
+/// taken by a writer that died mid-write with the same pid (pids repeat, and in a
+/// container every run of a hook may get the same one): such a file is left alone and
+/// the next name is tried.
+fn create_temp(dir: &Path, name: &str) -> Result<(PathBuf, File)> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -53,7 +56,25 @@ fn write_temp(temp: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let mut file = options.open(temp).map_err(|e| Error::io(temp, e))?;
+    let mut attempt = 0;
+    loop {
+        let temp = dir.join(format!(
+            ".{name}.tmp-{}-{}",
+            std::process::id(),
+            TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        match options.open(&temp) {
+            Ok(file) => return Ok((temp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < TEMP_NAME_ATTEMPTS => {
+                attempt += 1;
+            }
+            Err(e) => return Err(Error::io(&temp, e)),
+        }
+    }
+}
+
+/// Fills and flushes the temp file; it is closed on return, before the rename.
+fn write_temp(mut file: File, temp: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
     if let Ok(meta) = fs::metadata(target) {
         file.set_permissions(meta.permissions())
             .map_err(|e| Error::io(temp, e))?;
@@ -210,6 +231,28 @@ mod tests {
         let bad = dir.path().join("missing-dir").join("f.md");
         assert!(replace_atomically(&bad, b"x").is_err());
         assert_eq!(fs::read(&path).unwrap(), b"original");
+    }
+
+    #[test]
+    fn temp_names_left_by_a_dead_writer_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.md");
+        // A writer that died with our pid left the names our next replaces would use
+        // (other tests may take counter values meanwhile; that only skips fewer names).
+        let next = TEMP_COUNTER.load(Ordering::Relaxed);
+        let pid = std::process::id();
+        let stale: Vec<PathBuf> = (next..next + 8)
+            .map(|n| dir.path().join(format!(".index.md.tmp-{pid}-{n}")))
+            .collect();
+        for file in &stale {
+            fs::write(file, b"half").unwrap();
+        }
+        replace_atomically(&path, b"new").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        for file in &stale {
+            assert_eq!(fs::read(file).unwrap(), b"half", "not ours to touch");
+        }
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), stale.len() + 1);
     }
 
     #[test]
