@@ -18,8 +18,10 @@ fn every_operation_refuses(index: &[u8], kind: ErrorKind, line: Option<usize>) {
     let m = &f.memory;
     let results = [
         m.register_session_start("a").map(|_| ()),
-        m.register_manual(ManualRegistration::new("a", "T", "S")).map(|_| ()),
-        m.update("s-1", SessionUpdate::new().summary("x")).map(|_| ()),
+        m.register_manual(ManualRegistration::new("a", "T", "S"))
+            .map(|_| ()),
+        m.update("s-1", SessionUpdate::new().summary("x"))
+            .map(|_| ()),
         m.continue_from("s-1", "s-2").map(|_| ()),
         m.release("s-1", "s-2").map(|_| ()),
         m.organize(OrganizeOptions::default()).map(|_| ()),
@@ -30,7 +32,11 @@ fn every_operation_refuses(index: &[u8], kind: ErrorKind, line: Option<usize>) {
     for (i, result) in results.into_iter().enumerate() {
         let err = result.expect_err("a malformed index must be refused");
         assert_eq!(err.kind(), kind, "operation {i}: {err}");
-        assert_eq!(err.path(), Some(f.index().as_path()), "operation {i} names the file");
+        assert_eq!(
+            err.path(),
+            Some(f.index().as_path()),
+            "operation {i} names the file"
+        );
         if line.is_some() {
             assert_eq!(err.line(), line, "operation {i}: {err}");
         }
@@ -41,18 +47,25 @@ fn every_operation_refuses(index: &[u8], kind: ErrorKind, line: Option<usize>) {
 
 #[test]
 fn a_header_with_other_columns_is_malformed() {
-    every_operation_refuses(b"# x\n\n| Session ID | Topic |\n|---|---|\n| s-1 | T |\n", ErrorKind::Malformed, Some(3));
+    every_operation_refuses(
+        b"# x\n\n| Session ID | Topic |\n|---|---|\n| s-1 | T |\n",
+        ErrorKind::Malformed,
+        Some(3),
+    );
 }
 
 #[test]
 fn a_header_without_delimiter_row_is_malformed() {
-    let index = HEADER.lines().next().unwrap().to_string() + "\n| s-1 | a | T | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n";
+    let index = HEADER.lines().next().unwrap().to_string()
+        + "\n| s-1 | a | T | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n";
     every_operation_refuses(index.as_bytes(), ErrorKind::Malformed, Some(2));
 }
 
 #[test]
 fn a_row_with_missing_cells_is_malformed() {
-    let index = format!("{HEADER}| s-1 | a | T | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n| s-2 | a | T | S |\n");
+    let index = format!(
+        "{HEADER}| s-1 | a | T | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n| s-2 | a | T | S |\n"
+    );
     every_operation_refuses(index.as_bytes(), ErrorKind::Malformed, Some(4));
 }
 
@@ -71,12 +84,18 @@ fn an_unreadable_timestamp_is_malformed() {
 #[test]
 fn duplicate_ids_are_a_conflict() {
     let row = "| s-1 | a | T | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n";
-    every_operation_refuses(format!("{HEADER}{row}{row}").as_bytes(), ErrorKind::Conflict, Some(4));
+    every_operation_refuses(
+        format!("{HEADER}{row}{row}").as_bytes(),
+        ErrorKind::Conflict,
+        Some(4),
+    );
 }
 
 #[test]
 fn binary_junk_is_malformed() {
-    let mut junk: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+    let mut junk: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
     junk.extend_from_slice(HEADER.as_bytes());
     every_operation_refuses(&junk, ErrorKind::Malformed, None);
 }
@@ -84,13 +103,18 @@ fn binary_junk_is_malformed() {
 #[test]
 fn invalid_utf8_names_its_line() {
     let mut index = HEADER.as_bytes().to_vec();
-    index.extend_from_slice(b"| s-1 | a | \xff\xfe | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n");
+    index.extend_from_slice(
+        b"| s-1 | a | \xff\xfe | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n",
+    );
     every_operation_refuses(&index, ErrorKind::Malformed, Some(3));
 }
 
 #[test]
 fn a_ten_megabyte_line_is_malformed() {
-    let index = format!("{HEADER}| s-1 | a | {} | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n", "x".repeat(10 << 20));
+    let index = format!(
+        "{HEADER}| s-1 | a | {} | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n",
+        "x".repeat(10 << 20)
+    );
     every_operation_refuses(index.as_bytes(), ErrorKind::Malformed, Some(3));
 }
 
@@ -103,14 +127,31 @@ fn a_ten_megabyte_line_of_prose_is_malformed_too() {
 #[test]
 fn hostile_ids_are_refused_before_any_file_is_touched() {
     let f = Fixture::new();
-    let id = f.memory.register_manual(ManualRegistration::new("a", "T", "S.")).unwrap();
+    let id = f
+        .memory
+        .register_manual(ManualRegistration::new("a", "T", "S."))
+        .unwrap();
     let before = f.tree();
     let outside = f.dir.path().join("outside.md");
     let absolute = outside.to_string_lossy().into_owned();
-    for hostile in ["../x", "../../etc/passwd", absolute.as_str(), "a\0b", "", ".", "..", "a/b", "a\\b", "a, b", ".hidden", "-flag"] {
+    for hostile in [
+        "../x",
+        "../../etc/passwd",
+        absolute.as_str(),
+        "a\0b",
+        "",
+        ".",
+        "..",
+        "a/b",
+        "a\\b",
+        "a, b",
+        ".hidden",
+        "-flag",
+    ] {
         let m = &f.memory;
         let results = [
-            m.update(hostile, SessionUpdate::new().summary("x")).map(|_| ()),
+            m.update(hostile, SessionUpdate::new().summary("x"))
+                .map(|_| ()),
             m.continue_from(id.as_str(), hostile).map(|_| ()),
             m.continue_from(hostile, id.as_str()).map(|_| ()),
             m.release(hostile, id.as_str()).map(|_| ()),
@@ -120,7 +161,11 @@ fn hostile_ids_are_refused_before_any_file_is_touched() {
             m.register_session_start(hostile).map(|_| ()),
         ];
         for result in results {
-            assert_eq!(result.unwrap_err().kind(), ErrorKind::InvalidInput, "{hostile:?}");
+            assert_eq!(
+                result.unwrap_err().kind(),
+                ErrorKind::InvalidInput,
+                "{hostile:?}"
+            );
         }
     }
     assert_eq!(f.tree(), before);
@@ -137,9 +182,16 @@ fn a_symlinked_sessions_directory_is_refused() {
     std::os::unix::fs::symlink(&elsewhere, f.root().join("sessions")).unwrap();
     #[cfg(unix)]
     {
-        let err = f.memory.update(id.as_str(), SessionUpdate::new().summary("x")).unwrap_err();
+        let err = f
+            .memory
+            .update(id.as_str(), SessionUpdate::new().summary("x"))
+            .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidInput);
-        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written through the link");
+        assert_eq!(
+            std::fs::read_dir(&elsewhere).unwrap().count(),
+            0,
+            "nothing written through the link"
+        );
     }
 }
 
@@ -155,7 +207,10 @@ fn oversized_and_control_character_values_are_refused() {
         SessionUpdate::new().decision("nul\0"),
         SessionUpdate::new().keywords([""]),
     ] {
-        assert_eq!(f.memory.update(id.as_str(), update).unwrap_err().kind(), ErrorKind::InvalidInput);
+        assert_eq!(
+            f.memory.update(id.as_str(), update).unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
     }
     assert_eq!(f.tree(), before);
 }
@@ -163,11 +218,21 @@ fn oversized_and_control_character_values_are_refused() {
 #[test]
 fn a_malformed_snapshot_is_refused_by_update_and_left_alone() {
     let f = Fixture::new();
-    let id = f.memory.register_manual(ManualRegistration::new("a", "T", "S.")).unwrap();
+    let id = f
+        .memory
+        .register_manual(ManualRegistration::new("a", "T", "S."))
+        .unwrap();
     let path = f.memory.session_path(id.as_str()).unwrap();
-    std::fs::write(&path, b"# Session\n\n## Metadata\n\n| Field | Value |\n|---|---|\n| Topic |\n").unwrap();
+    std::fs::write(
+        &path,
+        b"# Session\n\n## Metadata\n\n| Field | Value |\n|---|---|\n| Topic |\n",
+    )
+    .unwrap();
     let before = f.tree();
-    let err = f.memory.update(id.as_str(), SessionUpdate::new().decision("x")).unwrap_err();
+    let err = f
+        .memory
+        .update(id.as_str(), SessionUpdate::new().decision("x"))
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Malformed);
     assert_eq!(err.path(), Some(path.as_path()));
     assert_eq!(err.line(), Some(7));

@@ -9,19 +9,33 @@ use support::Fixture;
 const HAND_WRITTEN: &str = "\u{feff}# 記憶索引 Memory\r\n\r\nSome prose | with a pipe, and a table in a fence:\r\n\r\n```markdown\r\n| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |\r\n```\r\n\r\n| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |\r\n|:-----------|------------|-------|---------|----------|--------|---------------|------------|-----------:|\r\n|  s-old  |  cursor-main-agent  | 登入 \\| auth | Fixed <br> two lines | a, b | stale | - | 2026-01-01 09:00 | 2026-01-02 |\r\n| s-keep | x | T | S | k | active | - | 2026-05-20T10:00:00+08:00 | 2026-05-20T10:00:00+08:00 |\r\n\r\n## Notes after the table\r\n\r\nTrailing prose without a final newline.";
 
 fn other_lines_unchanged(before: &str, after: &str, changed: &[&str]) {
-    let keep = |l: &&str| !changed.iter().any(|id| l.contains(&format!("| {id} |")) || l.starts_with(&format!("|  {id}  |")));
+    let keep = |l: &&str| {
+        !changed
+            .iter()
+            .any(|id| l.contains(&format!("| {id} |")) || l.starts_with(&format!("|  {id}  |")))
+    };
     let b: Vec<&str> = before.split("\r\n").filter(keep).collect();
     let a: Vec<&str> = after.split("\r\n").filter(keep).collect();
     let missing: Vec<_> = b.iter().filter(|l| !a.contains(l)).collect();
-    assert!(missing.is_empty(), "lines changed that should not: {missing:?}\n--- after:\n{after}");
+    assert!(
+        missing.is_empty(),
+        "lines changed that should not: {missing:?}\n--- after:\n{after}"
+    );
 }
 
 #[test]
 fn register_appends_after_the_last_row_and_keeps_every_other_byte() {
     let f = Fixture::with_index(HAND_WRITTEN);
-    let id = f.memory.register_session_start("cursor-main-agent").unwrap();
+    let id = f
+        .memory
+        .register_session_start("cursor-main-agent")
+        .unwrap();
     let after = f.index_text();
-    let row = after.split("\r\n").find(|l| l.contains(id.as_str())).unwrap().to_string();
+    let row = after
+        .split("\r\n")
+        .find(|l| l.contains(id.as_str()))
+        .unwrap()
+        .to_string();
     let expected = HAND_WRITTEN.replace(
         "2026-05-20T10:00:00+08:00 |\r\n\r\n## Notes",
         &format!("2026-05-20T10:00:00+08:00 |\r\n{row}\r\n\r\n## Notes"),
@@ -34,11 +48,16 @@ fn register_appends_after_the_last_row_and_keeps_every_other_byte() {
 fn every_operation_keeps_the_rest_of_a_hand_written_index() {
     let f = Fixture::with_index(HAND_WRITTEN);
     let before = f.index_text();
-    let a = f.memory.register_manual(ManualRegistration::new("b", "T", "S.")).unwrap();
+    let a = f
+        .memory
+        .register_manual(ManualRegistration::new("b", "T", "S."))
+        .unwrap();
     other_lines_unchanged(&before, &f.index_text(), &[a.as_str()]);
 
     let before = f.index_text();
-    f.memory.update("s-keep", SessionUpdate::new().summary("New")).unwrap();
+    f.memory
+        .update("s-keep", SessionUpdate::new().summary("New"))
+        .unwrap();
     other_lines_unchanged(&before, &f.index_text(), &["s-keep"]);
 
     let before = f.index_text();
@@ -79,6 +98,9 @@ fn an_index_without_the_table_gets_it_appended_after_its_prose() {
     let f = Fixture::with_index("# My memory\n\nJust notes.");
     let id = f.memory.register_session_start("a").unwrap();
     let text = f.index_text();
-    assert!(text.starts_with("# My memory\n\nJust notes.\n\n| Session ID | Agent Name |"), "{text}");
+    assert!(
+        text.starts_with("# My memory\n\nJust notes.\n\n| Session ID | Agent Name |"),
+        "{text}"
+    );
     assert!(text.contains(id.as_str()));
 }

@@ -8,10 +8,17 @@ use support::{Fixture, row_line};
 #[test]
 fn session_start_appends_an_idle_row_with_the_seed_defaults() {
     let f = Fixture::new();
-    let id = f.memory.register_session_start("cursor-main-agent").unwrap();
+    let id = f
+        .memory
+        .register_session_start("cursor-main-agent")
+        .unwrap();
     assert_eq!(id.as_str(), "2026-05-25-1318-cursor-main-agent");
     let row = f.memory.session(id.as_str()).unwrap();
-    assert_eq!(row.status, Status::Idle, "SessionStart must not write active");
+    assert_eq!(
+        row.status,
+        Status::Idle,
+        "SessionStart must not write active"
+    );
     assert_eq!(row.topic, "未設定");
     assert_eq!(row.summary, "sessionStart 自動註冊，尚未整理主題。");
     assert_eq!(row.keywords, ["sessionStart", "cursor-agent"]);
@@ -25,7 +32,10 @@ fn session_start_appends_an_idle_row_with_the_seed_defaults() {
 #[test]
 fn session_start_creates_no_session_file() {
     let f = Fixture::new();
-    let id = f.memory.register_session_start("cursor-main-agent").unwrap();
+    let id = f
+        .memory
+        .register_session_start("cursor-main-agent")
+        .unwrap();
     assert!(!f.memory.session_path(id.as_str()).unwrap().exists());
     assert!(!f.root().join("sessions").exists());
     assert!(f.memory.snapshot(id.as_str()).unwrap().is_none());
@@ -34,7 +44,13 @@ fn session_start_creates_no_session_file() {
 #[test]
 fn same_agent_in_the_same_minute_gets_distinct_ids() {
     let f = Fixture::new();
-    let ids: Vec<_> = (0..4).map(|_| f.memory.register_session_start("cursor-main-agent").unwrap()).collect();
+    let ids: Vec<_> = (0..4)
+        .map(|_| {
+            f.memory
+                .register_session_start("cursor-main-agent")
+                .unwrap()
+        })
+        .collect();
     let texts: Vec<_> = ids.iter().map(|i| i.as_str()).collect();
     assert_eq!(
         texts,
@@ -51,7 +67,10 @@ fn same_agent_in_the_same_minute_gets_distinct_ids() {
 #[test]
 fn an_id_still_used_by_an_archive_is_not_reused() {
     let f = Fixture::new();
-    let first = f.memory.register_manual(ManualRegistration::new("a", "T", "Did things.")).unwrap();
+    let first = f
+        .memory
+        .register_manual(ManualRegistration::new("a", "T", "Did things."))
+        .unwrap();
     f.memory.archive(first.as_str()).unwrap();
     let second = f.memory.register_session_start("a").unwrap();
     assert_ne!(first, second);
@@ -61,7 +80,10 @@ fn an_id_still_used_by_an_archive_is_not_reused() {
 fn no_id_is_reported_when_the_index_cannot_be_written() {
     let f = Fixture::new();
     std::fs::create_dir_all(f.index()).unwrap(); // index.md is a directory: unreadable as a file
-    let err = f.memory.register_session_start("cursor-main-agent").unwrap_err();
+    let err = f
+        .memory
+        .register_session_start("cursor-main-agent")
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Io);
     assert_eq!(err.path(), Some(f.index().as_path()));
 }
@@ -69,9 +91,15 @@ fn no_id_is_reported_when_the_index_cannot_be_written() {
 #[test]
 fn task_wording_is_not_an_agent_name() {
     let f = Fixture::new();
-    let err = f.memory.register_session_start("fix the login bug").unwrap_err();
+    let err = f
+        .memory
+        .register_session_start("fix the login bug")
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput);
-    assert!(!f.index().exists(), "nothing may be written for a rejected name");
+    assert!(
+        !f.index().exists(),
+        "nothing may be written for a rejected name"
+    );
 }
 
 #[test]
@@ -89,7 +117,10 @@ fn manual_registration_writes_an_active_row_and_a_snapshot_from_the_template() {
         .unwrap();
     let row = f.memory.session(id.as_str()).unwrap();
     assert_eq!(row.status, Status::Active);
-    assert_eq!(row.keywords, ["manual-registration", "cursor-agent", "session-snapshot"]);
+    assert_eq!(
+        row.keywords,
+        ["manual-registration", "cursor-agent", "session-snapshot"]
+    );
     let text = f.snapshot_text(id.as_str());
     for heading in [
         "# Session: 2026-05-25-1318-cursor-main-agent",
@@ -115,7 +146,10 @@ fn manual_registration_writes_an_active_row_and_a_snapshot_from_the_template() {
 #[test]
 fn manual_registration_uses_the_fallbacks_when_nothing_is_known() {
     let f = Fixture::new();
-    let id = f.memory.register_manual(ManualRegistration::new("cursor-main-agent", " ", "")).unwrap();
+    let id = f
+        .memory
+        .register_manual(ManualRegistration::new("cursor-main-agent", " ", ""))
+        .unwrap();
     let row = f.memory.session(id.as_str()).unwrap();
     assert_eq!(row.topic, "未設定");
     assert_eq!(row.summary, "手動補註冊，已建立 session snapshot。");
@@ -124,23 +158,47 @@ fn manual_registration_uses_the_fallbacks_when_nothing_is_known() {
 #[test]
 fn manual_registration_never_borrows_an_existing_row() {
     let f = Fixture::new();
-    let idle = f.memory.register_session_start("cursor-main-agent").unwrap();
-    let manual = f.memory.register_manual(ManualRegistration::new("cursor-main-agent", "T", "S.")).unwrap();
+    let idle = f
+        .memory
+        .register_session_start("cursor-main-agent")
+        .unwrap();
+    let manual = f
+        .memory
+        .register_manual(ManualRegistration::new("cursor-main-agent", "T", "S."))
+        .unwrap();
     assert_ne!(idle, manual);
-    assert_eq!(f.memory.session(idle.as_str()).unwrap().status, Status::Idle);
+    assert_eq!(
+        f.memory.session(idle.as_str()).unwrap().status,
+        Status::Idle
+    );
     assert_eq!(f.memory.sessions().unwrap().len(), 2);
 }
 
 #[test]
 fn manual_registration_with_a_source_links_both_sides() {
     let f = Fixture::new();
-    let source = f.memory.register_manual(ManualRegistration::new("a", "Old", "Old work.")).unwrap();
+    let source = f
+        .memory
+        .register_manual(ManualRegistration::new("a", "Old", "Old work."))
+        .unwrap();
     let id = f
         .memory
-        .register_manual(ManualRegistration::new("b", "New", "New work.").continues_from(source.as_str()))
+        .register_manual(
+            ManualRegistration::new("b", "New", "New work.").continues_from(source.as_str()),
+        )
         .unwrap();
-    assert_eq!(f.memory.session(source.as_str()).unwrap().referenced_by, vec![id.clone()]);
-    assert_eq!(f.memory.snapshot(id.as_str()).unwrap().unwrap().continues_from, vec![source]);
+    assert_eq!(
+        f.memory.session(source.as_str()).unwrap().referenced_by,
+        vec![id.clone()]
+    );
+    assert_eq!(
+        f.memory
+            .snapshot(id.as_str())
+            .unwrap()
+            .unwrap()
+            .continues_from,
+        vec![source]
+    );
 }
 
 #[test]
@@ -150,7 +208,9 @@ fn manual_registration_with_an_unknown_source_writes_nothing() {
     let before = f.tree();
     let err = f
         .memory
-        .register_manual(ManualRegistration::new("b", "T", "S.").continues_from("2020-01-01-0000-ghost"))
+        .register_manual(
+            ManualRegistration::new("b", "T", "S.").continues_from("2020-01-01-0000-ghost"),
+        )
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotFound);
     assert_eq!(f.tree(), before);
