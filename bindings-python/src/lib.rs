@@ -1,9 +1,30 @@
-//! Python bindings of memory-core. The full API arrives with the bindings issue.
+//! Python bindings of memory-core: the native module `memory_core._native`, re-exported by
+//! the `memory_core` package.
+//!
+//! No logic lives here: every method converts its arguments, calls the core with the GIL
+//! released, and converts the result (frozen classes) or the error (one exception class
+//! per [`memory_core::ErrorKind`]).
+#![deny(missing_docs)]
+
+mod errors;
+mod memory;
+mod results;
+
 use pyo3::prelude::*;
 
 /// The native module behind `memory_core`.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<memory::AgentMemory>()?;
+    m.add_class::<results::SessionRow>()?;
+    m.add_class::<results::Snapshot>()?;
+    m.add_class::<results::SnapshotItem>()?;
+    m.add_class::<results::OtherSection>()?;
+    m.add_class::<results::OrganizeReport>()?;
+    m.add_class::<results::ArchiveOutcome>()?;
+    m.add_class::<results::ContinueOutcome>()?;
+    m.add_class::<results::ReleaseOutcome>()?;
+    errors::register(m)?;
     Ok(())
 }

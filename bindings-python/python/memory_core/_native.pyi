@@ -1,0 +1,390 @@
+"""Type stubs of memory_core._native, the Rust extension behind ``memory_core``.
+
+Conventions:
+
+* Session ids, agent names and statuses are plain ``str``. A row's ``status`` is one of
+  ``"idle"``, ``"active"``, ``"stale"``; an item's ``mark`` is ``"superseded"``,
+  ``"resolved"``, ``"done"`` or ``None``.
+* Timestamps (``started_at``, ``updated_at``) are the text exactly as written in the
+  file, normally ISO 8601 with offset (``2026-05-25T13:18:00+08:00``); hand-written forms
+  such as ``2026-05-25 13:18`` are kept as they are. ``datetime.fromisoformat`` reads both.
+* Paths are returned as ``pathlib.Path``; ``to_dict()`` gives them as ``str`` so that its
+  result is plain builtins that ``json.dumps`` accepts.
+* Result classes are immutable, compare by value and are hashable; list attributes return
+  a fresh list on every access.
+* Every method that touches files releases the GIL while the core works, so other Python
+  threads run while one waits for the memory lock.
+"""
+
+import os
+import pathlib
+from collections.abc import Sequence
+from typing import Any, Literal, final
+
+__all__ = [
+    "__version__",
+    "AgentMemory",
+    "SessionRow",
+    "Snapshot",
+    "SnapshotItem",
+    "OtherSection",
+    "OrganizeReport",
+    "ArchiveOutcome",
+    "ContinueOutcome",
+    "ReleaseOutcome",
+    "MemoryCoreError",
+    "InvalidInputError",
+    "NotFoundError",
+    "ConflictError",
+    "MalformedFileError",
+    "LockTimeoutError",
+    "MemoryIOError",
+]
+
+__version__: str
+
+_Status = Literal["idle", "active", "stale"]
+_Mark = Literal["superseded", "resolved", "done"]
+_ErrorKind = Literal["invalid_input", "not_found", "conflict", "malformed", "lock_timeout", "io"]
+
+@final
+class AgentMemory:
+    """A memory root (the ``memory/`` directory) following the Agent Memory protocol.
+
+    Every write holds the root's cross-process lock (``<root>/.memcore.lock``), re-reads
+    under it, changes only its own rows, replaces files atomically and reads them back
+    before returning. Nothing is created until the first write.
+    """
+
+    def __new__(
+        cls, root: str | os.PathLike[str], *, lock_timeout: float | None = None
+    ) -> AgentMemory:
+        """Opens ``root``. ``lock_timeout`` (seconds, default 10) bounds the wait for the
+        lock; a negative or non-finite value raises InvalidInputError, and so does a
+        ``root`` that exists but is not a directory."""
+
+    @property
+    def root(self) -> pathlib.Path:
+        """The memory root directory."""
+
+    @property
+    def index_path(self) -> pathlib.Path:
+        """``<root>/index.md``."""
+
+    def session_path(self, session_id: str) -> pathlib.Path:
+        """``<root>/sessions/<id>.md`` (it may not exist). InvalidInputError for a bad id."""
+
+    def archive_dir(self, session_id: str) -> pathlib.Path:
+        """``<root>/archive/<id>/`` (it may not exist). InvalidInputError for a bad id."""
+
+    def register_session_start(self, agent_name: str) -> str:
+        """SessionStart registration: appends an ``idle`` row (topic ``未設定``) and returns
+        the new Memory Session ID once the row was read back. Creates no snapshot."""
+
+    def register_manual(
+        self,
+        agent_name: str,
+        topic: str,
+        summary: str,
+        *,
+        keywords: Sequence[str] | None = None,
+        context: str | None = None,
+        decisions: Sequence[str] = (),
+        files: Sequence[str] = (),
+        open_questions: Sequence[str] = (),
+        next_actions: Sequence[str] = (),
+        continues_from: Sequence[str] = (),
+    ) -> str:
+        """Manual registration: writes ``sessions/<id>.md`` from the template, appends an
+        ``active`` row, adds the id to the ``referenced_by`` of every ``continues_from``
+        source, verifies all of it and returns the new id. ``keywords=None`` uses the
+        protocol's manual-registration defaults; ``context`` defaults to the summary."""
+
+    def update(
+        self,
+        session_id: str,
+        *,
+        topic: str | None = None,
+        summary: str | None = None,
+        keywords: Sequence[str] | None = None,
+        context: str | None = None,
+        decisions: Sequence[str] = (),
+        files: Sequence[str] = (),
+        open_questions: Sequence[str] = (),
+        next_actions: Sequence[str] = (),
+        supersede: Sequence[str] = (),
+        resolve: Sequence[str] = (),
+        done: Sequence[str] = (),
+    ) -> SessionRow:
+        """A status update, merged by the Snapshot Merge Policy: ``None`` leaves a field as
+        it is, list items are added (never replacing), ``context`` is appended to Current
+        Context, and ``supersede``/``resolve``/``done`` mark existing decisions, questions
+        and actions (matched exactly, else by unique substring; NotFoundError when none
+        matches, InvalidInputError when several do) instead of deleting them. Promotes the
+        session to ``active`` and returns its row as written."""
+
+    def continue_from(self, current: str, source: str) -> ContinueOutcome:
+        """Records that ``current`` continues work from ``source``: ``Continues From`` of
+        the current snapshot and ``referenced_by`` of the source row, both verified."""
+
+    def release(self, current: str, source: str) -> ReleaseOutcome:
+        """Releases the reference of ``current`` on ``source`` on both sides. A link that
+        is already gone is not an error; the outcome tells which side changed."""
+
+    def organize(self, *, stale_after_days: int = 14, dry_run: bool = False) -> OrganizeReport:
+        """Organize Memory: deletes unreferenced ``idle`` rows and marks unreferenced
+        ``active`` rows older than ``stale_after_days`` ``stale``; referenced rows are
+        protected. ``dry_run=True`` only reports. ConflictError when an idle row has a
+        snapshot file."""
+
+    def archive(self, session_id: str) -> ArchiveOutcome:
+        """Archives one session into ``archive/<id>/`` and removes its row, or deletes an
+        idle placeholder without snapshot. ConflictError while another session references
+        it, or when its row has a real summary but no snapshot."""
+
+    def sessions(self) -> list[SessionRow]:
+        """Every row, in reading order: meaningful active/stale rows first, then other
+        active/stale rows, then idle ones; most recently updated first in each group."""
+
+    def sessions_with_status(self, status: _Status) -> list[SessionRow]:
+        """The rows with ``status``, in reading order. InvalidInputError for another string."""
+
+    def session(self, session_id: str) -> SessionRow:
+        """The row of ``session_id``; NotFoundError when the index has none."""
+
+    def snapshot(self, session_id: str) -> Snapshot | None:
+        """The parsed ``sessions/<id>.md``, or None when the session has no snapshot file."""
+
+    def find(self, query: str) -> list[SessionRow]:
+        """Rows whose id, agent name, topic, summary or keywords contain ``query``
+        (case-insensitive), in reading order."""
+
+@final
+class SessionRow:
+    """One row of ``index.md``."""
+
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def agent_name(self) -> str: ...
+    @property
+    def topic(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def keywords(self) -> list[str]: ...
+    @property
+    def status(self) -> _Status: ...
+    @property
+    def referenced_by(self) -> list[str]:
+        """The sessions continuing from this one (empty for ``-``)."""
+    @property
+    def started_at(self) -> str: ...
+    @property
+    def updated_at(self) -> str: ...
+    def has_meaningful_summary(self) -> bool:
+        """Whether the summary says more than a registration placeholder."""
+    def is_meaningful(self) -> bool:
+        """Whether topic, summary or keywords carry real content."""
+    def to_dict(self) -> dict[str, Any]:
+        """``{"session_id", "agent_name", "topic", "summary", "keywords", "status",
+        "referenced_by", "started_at", "updated_at"}``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class SnapshotItem:
+    """One entry of a list section of a snapshot."""
+
+    @property
+    def text(self) -> str:
+        """The text without bullet and marking."""
+    @property
+    def mark(self) -> _Mark | None:
+        """The marking of an outdated item, None for a current one."""
+    def to_dict(self) -> dict[str, Any]:
+        """``{"text", "mark"}``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class OtherSection:
+    """A snapshot section the template does not define, kept verbatim."""
+
+    @property
+    def heading(self) -> str: ...
+    @property
+    def body(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]:
+        """``{"heading", "body"}``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Snapshot:
+    """The typed content of ``sessions/<id>.md``. Metadata fields are the text as written."""
+
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def agent_name(self) -> str: ...
+    @property
+    def topic(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def started_at(self) -> str: ...
+    @property
+    def updated_at(self) -> str: ...
+    @property
+    def current_context(self) -> str:
+        """``## Current Context`` ("" when it holds only the template prompt or ``None``)."""
+    @property
+    def decisions(self) -> list[SnapshotItem]: ...
+    @property
+    def files(self) -> list[SnapshotItem]: ...
+    @property
+    def open_questions(self) -> list[SnapshotItem]: ...
+    @property
+    def next_actions(self) -> list[SnapshotItem]: ...
+    @property
+    def continues_from(self) -> list[str]: ...
+    @property
+    def superseded_resolved(self) -> list[SnapshotItem]: ...
+    @property
+    def other_sections(self) -> list[OtherSection]: ...
+    def to_dict(self) -> dict[str, Any]:
+        """All fields; items and other sections as dicts."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class OrganizeReport:
+    """What ``organize()`` did (or, with ``dry_run``, would do)."""
+
+    @property
+    def deleted_idle(self) -> list[str]: ...
+    @property
+    def marked_stale(self) -> list[str]: ...
+    @property
+    def kept_active(self) -> list[str]: ...
+    @property
+    def protected(self) -> list[str]:
+        """Rows left untouched because another session references them."""
+    @property
+    def dry_run(self) -> bool: ...
+    def to_dict(self) -> dict[str, Any]:
+        """``{"deleted_idle", "marked_stale", "kept_active", "protected", "dry_run"}``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class ArchiveOutcome:
+    """What ``archive()`` did: ``outcome == "archived"`` (snapshot moved to
+    ``archive/<id>/session.md``, ``archive/<id>/index.md`` written) or ``"deleted"`` (an
+    idle placeholder without snapshot; no archive, paths None)."""
+
+    @property
+    def outcome(self) -> Literal["archived", "deleted"]: ...
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def archive_index(self) -> pathlib.Path | None: ...
+    @property
+    def session_file(self) -> pathlib.Path | None: ...
+    @property
+    def released_from(self) -> list[str]:
+        """Sources whose ``referenced_by`` no longer lists the archived session."""
+    def to_dict(self) -> dict[str, Any]:
+        """``{"outcome", "session_id", "archive_index", "session_file", "released_from"}``
+        with paths as ``str`` or None."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class ContinueOutcome:
+    """What ``continue_from()`` wrote: both rows after the verified write."""
+
+    @property
+    def current(self) -> SessionRow:
+        """The continuing session (now ``active``)."""
+    @property
+    def source(self) -> SessionRow:
+        """The source session (only its ``referenced_by`` changed)."""
+    def to_dict(self) -> dict[str, Any]:
+        """``{"current": {...}, "source": {...}}`` with the rows as dicts."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class ReleaseOutcome:
+    """What ``release()`` changed."""
+
+    @property
+    def current(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def referenced_by_updated(self) -> bool:
+        """Whether the source row's ``referenced_by`` listed ``current`` and was updated."""
+    @property
+    def continues_from_updated(self) -> bool:
+        """Whether the current snapshot's ``Continues From`` listed ``source`` and was updated."""
+    def to_dict(self) -> dict[str, Any]:
+        """``{"current", "source", "referenced_by_updated", "continues_from_updated"}``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class MemoryCoreError(Exception):
+    """Base class of every error memory-core raises. ``str(error)`` is the core's message,
+    which names the file (and line) concerned. ``kind`` and ``code`` are set on the
+    subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too)."""
+
+    path: pathlib.Path | None
+    """The file the error concerns, when there is one."""
+    line: int | None
+    """The 1-based line in ``path``, when known."""
+    session_id: str | None
+    """The session the error concerns, when there is one."""
+    kind: _ErrorKind
+    code: str
+
+class InvalidInputError(MemoryCoreError, ValueError):
+    """An argument was rejected before anything was read or written."""
+
+    kind: Literal["invalid_input"]
+    code: Literal["ERR_MEMORY_INVALID_INPUT"]
+
+class NotFoundError(MemoryCoreError, LookupError):
+    """A session or snapshot item does not exist."""
+
+    kind: Literal["not_found"]
+    code: Literal["ERR_MEMORY_NOT_FOUND"]
+
+class ConflictError(MemoryCoreError, RuntimeError):
+    """The operation contradicts the current state: the session is referenced by another,
+    inconsistent (e.g. an idle row with a snapshot), or duplicated in the index."""
+
+    kind: Literal["conflict"]
+    code: Literal["ERR_MEMORY_CONFLICT"]
+
+class MalformedFileError(MemoryCoreError, ValueError):
+    """A memory file does not have the shape the protocol requires; ``path`` and ``line``
+    locate the problem. Nothing was written."""
+
+    kind: Literal["malformed"]
+    code: Literal["ERR_MEMORY_MALFORMED"]
+
+class LockTimeoutError(MemoryCoreError, TimeoutError):
+    """Another writer held the memory lock longer than ``lock_timeout``. ``path`` and
+    ``filename`` are the lock file."""
+
+    kind: Literal["lock_timeout"]
+    code: Literal["ERR_MEMORY_LOCK_TIMEOUT"]
+
+class MemoryIOError(MemoryCoreError, OSError):
+    """An operating-system I/O error (``errno``/``strerror`` set when the OS reported one,
+    ``filename`` is ``path``), or a write whose read-back did not verify."""
+
+    kind: Literal["io"]
+    code: Literal["ERR_MEMORY_IO"]
