@@ -1,0 +1,239 @@
+//! Runs the cross-language conformance corpus in `tests/corpus/` against the Rust core.
+//! The Python and Node suites run the same cases; see `tests/corpus/README.md`.
+//! `MEMCORE_BLESS=1` rewrites each case's `expected/` tree from the run (review the diff).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use memory_core::durable::FixedClock;
+use memory_core::{AgentMemory, ManualRegistration, OrganizeOptions, SessionUpdate};
+use serde_json::{Value, json};
+use support::tree_of;
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus")
+}
+
+fn strings(args: &Value, key: &str) -> Vec<String> {
+    args.get(key)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn string(args: &Value, key: &str) -> Option<String> {
+    args.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+fn arg(args: &Value, key: &str) -> String {
+    string(args, key).unwrap_or_else(|| panic!("missing argument {key} in {args}"))
+}
+
+fn to_json<T: serde::Serialize>(value: T) -> Value {
+    serde_json::to_value(value).expect("core results serialize")
+}
+
+fn run_op(memory: &AgentMemory, op: &str, args: &Value) -> memory_core::Result<Value> {
+    Ok(match op {
+        "register_session_start" => to_json(memory.register_session_start(&arg(args, "agent"))?),
+        "register_manual" => {
+            let mut reg = ManualRegistration::new(
+                arg(args, "agent_name"),
+                arg(args, "topic"),
+                arg(args, "summary"),
+            );
+            if args.get("keywords").is_some() {
+                reg = reg.keywords(strings(args, "keywords"));
+            }
+            reg.snapshot = update_of(args);
+            reg.continues_from = strings(args, "continues_from");
+            to_json(memory.register_manual(reg)?)
+        }
+        "update" => to_json(memory.update(&arg(args, "session_id"), update_of(args))?),
+        "continue_from" => {
+            to_json(memory.continue_from(&arg(args, "current"), &arg(args, "source"))?)
+        }
+        "release" => to_json(memory.release(&arg(args, "current"), &arg(args, "source"))?),
+        "organize" => {
+            let mut options = OrganizeOptions::default();
+            if let Some(days) = args.get("stale_after_days").and_then(Value::as_u64) {
+                options = options.stale_after_days(u32::try_from(days).expect("days fit u32"));
+            }
+            if let Some(dry_run) = args.get("dry_run").and_then(Value::as_bool) {
+                options = options.dry_run(dry_run);
+            }
+            to_json(memory.organize(options)?)
+        }
+        "archive" => to_json(memory.archive(&arg(args, "session_id"))?),
+        "sessions" => to_json(memory.sessions()?),
+        "session" => to_json(memory.session(&arg(args, "session_id"))?),
+        "snapshot" => to_json(memory.snapshot(&arg(args, "session_id"))?),
+        "find" => to_json(memory.find(&arg(args, "query"))?),
+        other => panic!("unknown corpus op {other}"),
+    })
+}
+
+fn update_of(args: &Value) -> SessionUpdate {
+    let mut update = SessionUpdate::new();
+    update.topic = string(args, "topic");
+    update.summary = string(args, "summary");
+    update.keywords = args.get("keywords").map(|_| strings(args, "keywords"));
+    update.context = string(args, "context");
+    update.decisions = strings(args, "decisions");
+    update.files = strings(args, "files");
+    update.open_questions = strings(args, "open_questions");
+    update.next_actions = strings(args, "next_actions");
+    update.supersede = strings(args, "supersede");
+    update.resolve = strings(args, "resolve");
+    update.done = strings(args, "done");
+    update
+}
+
+/// Whether `actual` matches `expected`: objects by the keys given, the rest by equality.
+fn matches(expected: &Value, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => e
+            .iter()
+            .all(|(k, v)| a.get(k).is_some_and(|av| matches(v, av))),
+        (Value::Array(e), Value::Array(a)) => {
+            e.len() == a.len() && e.iter().zip(a).all(|(x, y)| matches(x, y))
+        }
+        _ => expected == actual,
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for (rel, bytes) in tree_of(from) {
+        let target = to.join(rel);
+        std::fs::create_dir_all(target.parent().expect("has parent")).expect("mkdir");
+        std::fs::write(target, bytes).expect("write");
+    }
+}
+
+fn run_case(case: &Path) -> Result<(), String> {
+    let spec: Value =
+        serde_json::from_str(&std::fs::read_to_string(case.join("case.json")).expect("case.json"))
+            .map_err(|e| format!("case.json: {e}"))?;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("memory");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    copy_tree(&case.join("before"), &root);
+    let mut now = arg(&spec, "now");
+    for (i, step) in spec["steps"].as_array().expect("steps").iter().enumerate() {
+        now = string(step, "now").unwrap_or(now);
+        let clock =
+            Arc::new(FixedClock::parse(&now).ok_or_else(|| format!("step {i}: bad now {now}"))?);
+        let memory = AgentMemory::builder(&root)
+            .clock(clock)
+            .open()
+            .map_err(|e| e.to_string())?;
+        let before = tree_of(&root);
+        let op = arg(step, "op");
+        let result = run_op(&memory, &op, &step["args"]);
+        let expect = &step["expect"];
+        let at = format!("step {i} ({op})");
+        match (result, expect.get("error")) {
+            (Ok(value), None) => {
+                if let Some(expected) = expect.get("value") {
+                    if !matches(expected, &value) {
+                        return Err(format!("{at}: expected {expected}, got {value}"));
+                    }
+                }
+            }
+            (Ok(value), Some(error)) => {
+                return Err(format!("{at}: expected error {error}, got {value}"));
+            }
+            (Err(err), None) => return Err(format!("{at}: unexpected error {err}")),
+            (Err(err), Some(error)) => {
+                let actual = json!({
+                    "kind": err.kind().as_str(),
+                    "line": err.line(),
+                    "path": err.path().map(|p| p.to_string_lossy().into_owned()),
+                });
+                let kind_ok = error["kind"] == actual["kind"];
+                let line_ok = error.get("line").is_none_or(|l| *l == actual["line"]);
+                let path_ok = error
+                    .get("path_ends_with")
+                    .and_then(Value::as_str)
+                    .is_none_or(|suffix| {
+                        actual["path"]
+                            .as_str()
+                            .is_some_and(|p| p.replace('\\', "/").ends_with(suffix))
+                    });
+                if !(kind_ok && line_ok && path_ok) {
+                    return Err(format!(
+                        "{at}: expected error {error}, got {actual} ({err})"
+                    ));
+                }
+            }
+        }
+        if expect.get("unchanged").and_then(Value::as_bool) == Some(true)
+            && tree_of(&root) != before
+        {
+            return Err(format!(
+                "{at}: files changed but the step must leave them unchanged"
+            ));
+        }
+    }
+    let expected_dir = case.join("expected");
+    if std::env::var_os("MEMCORE_BLESS").is_some() {
+        let _ = std::fs::remove_dir_all(&expected_dir);
+        copy_tree(&root, &expected_dir);
+        return Ok(());
+    }
+    let (actual, expected) = (tree_of(&root), tree_of(&expected_dir));
+    for (path, bytes) in &expected {
+        match actual.get(path) {
+            None => return Err(format!("missing file {}", path.display())),
+            Some(a) if a != bytes => {
+                return Err(format!(
+                    "{} differs:\n--- expected\n{}\n--- actual\n{}",
+                    path.display(),
+                    String::from_utf8_lossy(bytes),
+                    String::from_utf8_lossy(a)
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(extra) = actual.keys().find(|p| !expected.contains_key(*p)) {
+        return Err(format!("unexpected file {}", extra.display()));
+    }
+    Ok(())
+}
+
+#[test]
+fn the_whole_corpus_passes() {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("tests/corpus exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("case.json").is_file())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 5, "the corpus holds its cases");
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            run_case(case).err().map(|e| {
+                format!(
+                    "{}: {e}",
+                    case.file_name().unwrap_or_default().to_string_lossy()
+                )
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} corpus case(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
