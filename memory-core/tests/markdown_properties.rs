@@ -16,7 +16,11 @@ fn cell() -> impl Strategy<Value = String> {
 }
 
 fn prose_line() -> impl Strategy<Value = String> {
-    prop_oneof!["[A-Za-z .,]{0,30}", Just("# Heading".to_string()), Just(String::new())]
+    prop_oneof![
+        "[A-Za-z .,]{0,30}",
+        Just("# Heading".to_string()),
+        Just(String::new())
+    ]
 }
 
 #[derive(Debug, Clone)]
@@ -38,13 +42,25 @@ fn doc() -> impl Strategy<Value = Doc> {
         proptest::collection::vec(("[ ]{0,3}", [cell(), cell(), cell()]), 0..6),
         proptest::collection::vec(prose_line(), 0..3),
     )
-        .prop_map(|(bom, crlf, final_newline, before, rows, after)| Doc { bom, crlf, final_newline, before, rows, after })
+        .prop_map(|(bom, crlf, final_newline, before, rows, after)| Doc {
+            bom,
+            crlf,
+            final_newline,
+            before,
+            rows,
+            after,
+        })
 }
 
 impl Doc {
     /// The document's lines; the table's lines are returned separately by index.
     fn lines(&self) -> (Vec<String>, usize) {
-        let mut lines: Vec<String> = self.before.iter().filter(|l| !l.trim_start().starts_with('|')).cloned().collect();
+        let mut lines: Vec<String> = self
+            .before
+            .iter()
+            .filter(|l| !l.trim_start().starts_with('|'))
+            .cloned()
+            .collect();
         if !lines.is_empty() {
             lines.push(String::new());
         }
@@ -56,13 +72,22 @@ impl Doc {
             lines.push(format!("{pad}{}", &row));
         }
         lines.push(String::new());
-        lines.extend(self.after.iter().filter(|l| !l.trim_start().starts_with('|')).cloned());
+        lines.extend(
+            self.after
+                .iter()
+                .filter(|l| !l.trim_start().starts_with('|'))
+                .cloned(),
+        );
         (lines, table_start)
     }
 
     fn join(&self, lines: &[String]) -> String {
         let le = if self.crlf { "\r\n" } else { "\n" };
-        let mut text = if self.bom { "\u{feff}".to_string() } else { String::new() };
+        let mut text = if self.bom {
+            "\u{feff}".to_string()
+        } else {
+            String::new()
+        };
         text.push_str(&lines.join(le));
         if self.final_newline {
             text.push_str(le);

@@ -68,7 +68,9 @@ pub fn tree_of(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -84,5 +86,8 @@ pub fn tree_of(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 /// The index line that holds `id`'s row.
 pub fn row_line(index: &str, id: &str) -> Option<String> {
-    index.lines().find(|l| l.starts_with(&format!("| {id} |"))).map(str::to_string)
+    index
+        .lines()
+        .find(|l| l.starts_with(&format!("| {id} |")))
+        .map(str::to_string)
 }
