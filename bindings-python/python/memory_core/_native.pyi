@@ -12,6 +12,8 @@ Conventions:
   result is plain builtins that ``json.dumps`` accepts.
 * Result classes are immutable, compare by value and are hashable; list attributes return
   a fresh list on every access.
+* List arguments take any sequence of ``str`` (list, tuple, ...) except a bare ``str``,
+  which raises TypeError rather than being split into characters.
 * Every method that touches files releases the GIL while the core works, so other Python
   threads run while one waits for the memory lock.
 """

@@ -1,0 +1,203 @@
+"""Every exception class, each triggered for real."""
+
+from __future__ import annotations
+
+import errno
+import pathlib
+import pickle
+import time
+
+import pytest
+
+import memory_core
+from memory_core import AgentMemory
+
+from _support import lock_held_by_other_process, write_index
+
+CLASSES: list[tuple[type[memory_core.MemoryCoreError], type[Exception], str, str]] = [
+    (memory_core.InvalidInputError, ValueError, "invalid_input", "ERR_MEMORY_INVALID_INPUT"),
+    (memory_core.NotFoundError, LookupError, "not_found", "ERR_MEMORY_NOT_FOUND"),
+    (memory_core.ConflictError, RuntimeError, "conflict", "ERR_MEMORY_CONFLICT"),
+    (memory_core.MalformedFileError, ValueError, "malformed", "ERR_MEMORY_MALFORMED"),
+    (memory_core.LockTimeoutError, TimeoutError, "lock_timeout", "ERR_MEMORY_LOCK_TIMEOUT"),
+    (memory_core.MemoryIOError, OSError, "io", "ERR_MEMORY_IO"),
+]
+
+
+@pytest.mark.parametrize(("cls", "builtin", "kind", "code"), CLASSES)
+def test_hierarchy(
+    cls: type[memory_core.MemoryCoreError], builtin: type[Exception], kind: str, code: str
+) -> None:
+    assert issubclass(memory_core.MemoryCoreError, Exception)
+    assert issubclass(cls, memory_core.MemoryCoreError)
+    assert issubclass(cls, builtin)
+    assert (cls.kind, cls.code) == (kind, code)
+    assert cls.__module__ == "memory_core"
+    assert getattr(memory_core, cls.__name__) is cls
+    assert cls.__doc__
+    # Raised by hand, an instance still has every attribute.
+    error = cls("by hand")
+    assert (error.path, error.line, error.session_id) == (None, None, None)
+    assert str(error) == "by hand"
+    # The class is found again by name, so exceptions cross process boundaries.
+    assert type(pickle.loads(pickle.dumps(error))) is cls
+
+
+def test_one_class_per_kind() -> None:
+    assert len({c.kind for c, *_ in CLASSES}) == len(CLASSES)
+    assert len({c.code for c, *_ in CLASSES}) == len(CLASSES)
+
+
+@pytest.mark.parametrize("bad_id", ["../x", "a/b", "", ".hidden", "a, b"])
+def test_invalid_input_bad_id(memory: AgentMemory, bad_id: str) -> None:
+    for call in (
+        memory.session,
+        memory.snapshot,
+        memory.archive,
+        memory.session_path,
+        memory.archive_dir,
+        memory.update,
+    ):
+        with pytest.raises(memory_core.InvalidInputError) as caught:
+            call(bad_id)
+        error = caught.value
+        assert isinstance(error, ValueError)
+        assert (error.kind, error.code) == ("invalid_input", "ERR_MEMORY_INVALID_INPUT")
+        assert (error.path, error.line, error.session_id) == (None, None, None)
+        assert "session id" in str(error)
+
+
+def test_invalid_input_bad_agent_name_writes_nothing(memory: AgentMemory, root: pathlib.Path) -> None:
+    with pytest.raises(memory_core.InvalidInputError, match="agent name"):
+        memory.register_session_start("fix the login bug")
+    assert not root.exists()
+
+
+def test_invalid_input_ambiguous_item(memory: AgentMemory) -> None:
+    session_id = memory.register_manual(
+        "a", "t", "s.", next_actions=["Write tests", "Write docs"]
+    )
+    with pytest.raises(memory_core.InvalidInputError, match="matches several"):
+        memory.update(session_id, done=["Write"])
+
+
+def test_invalid_input_root_is_a_file(tmp_path: pathlib.Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("not a directory")
+    with pytest.raises(memory_core.InvalidInputError, match="is not a directory"):
+        AgentMemory(afile)
+
+
+def test_not_found_unknown_session(memory: AgentMemory) -> None:
+    memory.register_session_start("a")
+    with pytest.raises(memory_core.NotFoundError) as caught:
+        memory.session("2026-01-01-0000-nobody")
+    error = caught.value
+    assert isinstance(error, LookupError)
+    assert error.session_id == "2026-01-01-0000-nobody"
+    assert error.path == memory.index_path
+    assert error.line is None
+    assert (error.kind, error.code) == ("not_found", "ERR_MEMORY_NOT_FOUND")
+    assert str(memory.index_path) in str(error)
+    for call in (memory.update, memory.archive):
+        with pytest.raises(memory_core.NotFoundError):
+            call("2026-01-01-0000-nobody")
+    with pytest.raises(memory_core.NotFoundError):
+        memory.continue_from("2026-01-01-0000-nobody", "2026-01-01-0000-other")
+
+
+def test_not_found_item_to_mark(memory: AgentMemory) -> None:
+    session_id = memory.register_manual("a", "t", "s.", next_actions=["Ship"])
+    with pytest.raises(memory_core.NotFoundError, match="no next action") as caught:
+        memory.update(session_id, done=["Celebrate"])
+    assert caught.value.path == memory.session_path(session_id)
+    assert caught.value.session_id is None
+
+
+def test_conflict_archive_of_referenced_session(memory: AgentMemory) -> None:
+    source = memory.register_manual("a", "Login", "Fixed it.")
+    follower = memory.register_manual("b", "More", "Went on.", continues_from=[source])
+    with pytest.raises(memory_core.ConflictError) as caught:
+        memory.archive(source)
+    error = caught.value
+    assert isinstance(error, RuntimeError)
+    assert error.session_id == source
+    assert error.path == memory.index_path
+    assert follower in str(error)
+    assert (error.kind, error.code) == ("conflict", "ERR_MEMORY_CONFLICT")
+    assert memory.session(source).referenced_by == [follower]  # nothing changed
+
+
+def test_conflict_duplicate_row_has_line(memory: AgentMemory, root: pathlib.Path) -> None:
+    row = (
+        "| 2026-01-01-0000-a | a | t | s. | k | active | - "
+        "| 2026-01-01T00:00:00+00:00 | 2026-01-01T00:00:00+00:00 |"
+    )
+    index = write_index(root, row, row)
+    with pytest.raises(memory_core.ConflictError) as caught:
+        memory.sessions()
+    assert caught.value.path == index
+    assert caught.value.line == 6
+    assert caught.value.session_id == "2026-01-01-0000-a"
+
+
+def test_malformed_row_with_missing_cells(memory: AgentMemory, root: pathlib.Path) -> None:
+    memory.register_session_start("a")
+    index = memory.index_path
+    with index.open("a", encoding="utf-8") as f:
+        f.write("| 2026-01-01-0000-b | b | only three cells |\n")
+    before = index.read_bytes()
+    with pytest.raises(memory_core.MalformedFileError) as caught:
+        memory.register_session_start("c")
+    error = caught.value
+    assert isinstance(error, ValueError)
+    assert error.path == index
+    assert error.line == 6
+    assert error.session_id is None
+    assert (error.kind, error.code) == ("malformed", "ERR_MEMORY_MALFORMED")
+    assert f"{index}:6:" in str(error)
+    assert index.read_bytes() == before  # nothing was written
+    with pytest.raises(memory_core.MalformedFileError):
+        memory.sessions()
+
+
+def test_lock_timeout(root: pathlib.Path) -> None:
+    memory = AgentMemory(root, lock_timeout=0.2)
+    with lock_held_by_other_process(root):
+        started = time.monotonic()
+        with pytest.raises(memory_core.LockTimeoutError) as caught:
+            memory.register_session_start("a")
+        waited = time.monotonic() - started
+    error = caught.value
+    assert isinstance(error, TimeoutError) and isinstance(error, OSError)
+    assert 0.2 <= waited < 5
+    assert error.path == root / ".memcore.lock"
+    assert error.filename == str(root / ".memcore.lock")
+    assert (error.kind, error.code) == ("lock_timeout", "ERR_MEMORY_LOCK_TIMEOUT")
+    assert "timed out" in str(error)
+    # Released with the other process: the same handle works again.
+    assert memory.register_session_start("a")
+
+
+def test_io_error_root_below_a_file(tmp_path: pathlib.Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("not a directory")
+    memory = AgentMemory(afile / "memory")  # opening creates nothing, so it succeeds
+    with pytest.raises(memory_core.MemoryIOError) as caught:
+        memory.register_session_start("a")
+    error = caught.value
+    assert isinstance(error, OSError)
+    assert error.errno == errno.ENOTDIR
+    assert error.strerror
+    assert error.path == afile / "memory"
+    assert error.filename == str(afile / "memory")
+    assert error.session_id is None
+    assert (error.kind, error.code) == ("io", "ERR_MEMORY_IO")
+    assert str(error).startswith(str(afile / "memory"))  # the core's message, not "[Errno …]"
+
+
+def test_every_error_is_a_memory_core_error(memory: AgentMemory) -> None:
+    with pytest.raises(memory_core.MemoryCoreError):
+        memory.session("../x")
+    with pytest.raises(memory_core.MemoryCoreError):
+        memory.session("nobody")

@@ -1,0 +1,202 @@
+"""The result classes: frozen, compared by value, hashable, readable repr, to_dict()."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+import pytest
+
+import memory_core
+from memory_core import AgentMemory
+
+ROW_KEYS = {
+    "session_id",
+    "agent_name",
+    "topic",
+    "summary",
+    "keywords",
+    "status",
+    "referenced_by",
+    "started_at",
+    "updated_at",
+}
+
+
+@pytest.fixture
+def linked(memory: AgentMemory) -> tuple[str, str]:
+    """A source session and a follower that continues from it."""
+    source = memory.register_manual(
+        "a", "Login", "Fixed it.", decisions=["Use argon2"], next_actions=["Ship"]
+    )
+    follower = memory.register_session_start("b")
+    memory.continue_from(follower, source)
+    return source, follower
+
+
+def every_result(memory: AgentMemory, linked: tuple[str, str]) -> list[Any]:
+    """One instance of every result class, each obtained from a real call."""
+    source, follower = linked
+    snapshot = memory.snapshot(source)
+    assert snapshot is not None
+    return [
+        memory.session(source),
+        snapshot,
+        snapshot.decisions[0],
+        memory.continue_from(follower, source),
+        memory.organize(dry_run=True),
+        memory.release(follower, source),
+        memory.archive(follower),
+    ]
+
+
+def test_results_are_frozen(memory: AgentMemory, linked: tuple[str, str]) -> None:
+    for result in every_result(memory, linked):
+        name = next(iter(result.to_dict()))
+        with pytest.raises(AttributeError):
+            setattr(result, name, "changed")
+        with pytest.raises(AttributeError):
+            result.brand_new_attribute = 1
+        with pytest.raises(TypeError):
+            type(result)()
+
+
+def test_list_attributes_are_copies(memory: AgentMemory, linked: tuple[str, str]) -> None:
+    source, follower = linked
+    row = memory.session(source)
+    row.referenced_by.append("someone-else")
+    assert row.referenced_by == [follower]
+
+
+def test_equality_and_hash(memory: AgentMemory, linked: tuple[str, str]) -> None:
+    source, follower = linked
+    first, again = memory.session(source), memory.session(source)
+    assert first is not again
+    assert first == again and hash(first) == hash(again)
+    assert first != memory.session(follower)
+    assert first != first.to_dict()
+    assert len({first, again, memory.session(follower)}) == 2
+
+    snapshot, snapshot_again = memory.snapshot(source), memory.snapshot(source)
+    assert snapshot is not None and snapshot_again is not None
+    assert snapshot == snapshot_again and hash(snapshot) == hash(snapshot_again)
+    assert snapshot.decisions[0] == snapshot_again.decisions[0]
+    assert snapshot.decisions[0] != snapshot.next_actions[0]
+
+    assert memory.organize(dry_run=True) == memory.organize(dry_run=True)
+    assert hash(memory.organize(dry_run=True)) == hash(memory.organize(dry_run=True))
+
+    released = memory.release(follower, source)
+    assert released != memory.release(follower, source)  # the second finds nothing to do
+    assert memory.release(follower, source) == memory.release(follower, source)
+
+    for result in every_result(memory, linked):
+        assert result == result
+        assert hash(result) == hash(result)
+        assert result != object()
+
+
+def test_repr_shows_every_field(memory: AgentMemory, linked: tuple[str, str]) -> None:
+    source, _ = linked
+    row = memory.session(source)
+    assert repr(row) == (
+        f"SessionRow(session_id={row.session_id!r}, agent_name='a', topic='Login', "
+        f"summary='Fixed it.', keywords={row.keywords!r}, status='active', "
+        f"referenced_by={row.referenced_by!r}, started_at={row.started_at!r}, "
+        f"updated_at={row.updated_at!r})"
+    )
+    snapshot = memory.snapshot(source)
+    assert snapshot is not None
+    assert repr(snapshot.decisions[0]) == "SnapshotItem(text='Use argon2', mark=None)"
+    assert "decisions=[SnapshotItem(text='Use argon2', mark=None)]" in repr(snapshot)
+    for result in every_result(memory, linked):
+        text = repr(result)
+        assert text.startswith(type(result).__name__ + "(")
+        for key in result.to_dict():
+            assert f"{key}=" in text
+
+
+def test_to_dict_is_plain_json(memory: AgentMemory, linked: tuple[str, str]) -> None:
+    for result in every_result(memory, linked):
+        data = result.to_dict()
+        assert isinstance(data, dict)
+        assert json.loads(json.dumps(data)) == data
+
+
+def test_to_dict_contents(memory: AgentMemory, linked: tuple[str, str]) -> None:
+    source, follower = linked
+    row = memory.session(source)
+    assert row.to_dict() == {key: getattr(row, key) for key in ROW_KEYS}
+
+    snapshot = memory.snapshot(source)
+    assert snapshot is not None
+    data = snapshot.to_dict()
+    assert data["decisions"] == [{"text": "Use argon2", "mark": None}]
+    assert data["next_actions"] == [{"text": "Ship", "mark": None}]
+    assert data["session_id"] == source
+    assert data["other_sections"] == []
+
+    outcome = memory.continue_from(follower, source)
+    assert outcome.to_dict() == {
+        "current": outcome.current.to_dict(),
+        "source": outcome.source.to_dict(),
+    }
+    assert memory.organize(dry_run=True).to_dict() == {
+        "deleted_idle": [],
+        "marked_stale": [],
+        "kept_active": [follower],
+        "protected": [source],
+        "dry_run": True,
+    }
+    assert memory.release(follower, source).to_dict() == {
+        "current": follower,
+        "source": source,
+        "referenced_by_updated": True,
+        "continues_from_updated": True,
+    }
+    archived = memory.archive(follower)
+    assert archived.to_dict() == {
+        "outcome": "archived",
+        "session_id": follower,
+        "archive_index": str(archived.archive_index),
+        "session_file": str(archived.session_file),
+        "released_from": [],
+    }
+    idle = memory.register_session_start("c")
+    assert memory.archive(idle).to_dict()["archive_index"] is None
+
+
+def test_marks_and_other_sections(memory: AgentMemory) -> None:
+    session_id = memory.register_manual(
+        "a",
+        "Login",
+        "Fixed it.",
+        decisions=["Use bcrypt"],
+        open_questions=["Rotate cookies?"],
+        next_actions=["Reproduce"],
+    )
+    memory.update(session_id, supersede=["Use bcrypt"], resolve=["Rotate"], done=["Reproduce"])
+    path = memory.session_path(session_id)
+    with path.open("a", encoding="utf-8") as f:
+        f.write("\n## Notes\n\nWritten by hand.\n")
+    snapshot = memory.snapshot(session_id)
+    assert snapshot is not None
+    marks = {i.mark for i in snapshot.decisions + snapshot.open_questions + snapshot.next_actions}
+    marks |= {i.mark for i in snapshot.superseded_resolved}
+    assert {"superseded", "resolved", "done"} <= marks
+    assert len(snapshot.other_sections) == 1
+    notes = snapshot.other_sections[0]
+    assert isinstance(notes, memory_core.OtherSection)
+    assert (notes.heading, notes.body) == ("Notes", "Written by hand.")
+    assert notes.to_dict() == {"heading": "Notes", "body": "Written by hand."}
+    assert repr(notes) == "OtherSection(heading='Notes', body='Written by hand.')"
+    assert notes == memory.snapshot(session_id).other_sections[0]  # type: ignore[union-attr]
+    assert snapshot.to_dict()["other_sections"] == [notes.to_dict()]
+
+
+def test_archive_paths_are_pathlib(memory: AgentMemory, root: pathlib.Path) -> None:
+    session_id = memory.register_manual("a", "Login", "Fixed it.")
+    outcome = memory.archive(session_id)
+    assert isinstance(outcome.archive_index, pathlib.Path)
+    assert outcome.archive_index.parent == root / "archive" / session_id
