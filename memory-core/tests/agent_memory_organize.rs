@@ -226,3 +226,31 @@ fn organize_never_writes_closed_or_archived() {
     let text = f.index_text();
     assert!(!text.contains("closed") && !text.contains("archived"));
 }
+
+#[test]
+fn organize_removes_temp_files_of_dead_writers_but_nothing_else() {
+    let f = Fixture::new();
+    let id = f
+        .memory
+        .register_manual(ManualRegistration::new("a", "T", "S."))
+        .unwrap();
+    let dead = [
+        f.root().join(".index.md.tmp-4242-0"),
+        f.root()
+            .join("sessions")
+            .join(format!(".{id}.md.tmp-4242-1")),
+    ];
+    for path in &dead {
+        std::fs::write(path, "half a write").unwrap();
+    }
+    let lookalike = f.root().join(".notes.tmp-keep.md");
+    std::fs::write(&lookalike, "mine").unwrap();
+    f.memory
+        .organize(OrganizeOptions::default().dry_run(true))
+        .unwrap();
+    assert!(dead.iter().all(|p| p.exists()), "a dry run removes nothing");
+    f.memory.organize(OrganizeOptions::default()).unwrap();
+    assert!(dead.iter().all(|p| !p.exists()));
+    assert!(lookalike.exists());
+    assert!(f.memory.session(id.as_str()).is_ok());
+}

@@ -141,10 +141,8 @@ fn run_case(case: &Path) -> Result<(), String> {
         let at = format!("step {i} ({op})");
         match (result, expect.get("error")) {
             (Ok(value), None) => {
-                if let Some(expected) = expect.get("value") {
-                    if !matches(expected, &value) {
-                        return Err(format!("{at}: expected {expected}, got {value}"));
-                    }
+                if let Some(expected) = expect.get("value").filter(|e| !matches(e, &value)) {
+                    return Err(format!("{at}: expected {expected}, got {value}"));
                 }
             }
             (Ok(value), Some(error)) => {

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::index::IndexDoc;
 use super::snapshot_doc::SnapshotDoc;
 use super::{AgentMemory, SessionId, Status};
+use crate::durable::remove_dead_temp_files;
 use crate::error::{Error, Result};
 
 /// Options of [`AgentMemory::organize`].
@@ -79,7 +80,8 @@ impl AgentMemory {
     /// `active` row older than `stale_after_days` with a snapshot or a non-default summary
     /// becomes `stale` with `Updated At` unchanged. Referenced rows (by `Referenced By`,
     /// or by another snapshot's `Continues From` as the seed's fallback) are protected.
-    /// Nothing is archived.
+    /// Nothing is archived. Temp files left by writers that died mid-write are removed
+    /// (not in a dry run).
     ///
     /// ```
     /// use memory_core::{AgentMemory, OrganizeOptions};
@@ -137,7 +139,16 @@ impl AgentMemory {
                 Status::Stale => {}
             }
         }
-        if options.dry_run || edits.is_empty() {
+        if options.dry_run {
+            return Ok(report);
+        }
+        for dir in [
+            self.root.path().to_path_buf(),
+            self.root.path().join("sessions"),
+        ] {
+            remove_dead_temp_files(&dir)?;
+        }
+        if edits.is_empty() {
             return Ok(report);
         }
         let written = index.commit(edits, self.offset())?;

@@ -7,7 +7,10 @@ mod lock;
 mod safe_path;
 
 pub(crate) use atomic::move_file;
-pub use atomic::{create_private_dir_all, read_text, read_text_if_exists, replace_atomically};
+pub use atomic::{
+    create_private_dir_all, read_text, read_text_if_exists, remove_dead_temp_files,
+    replace_atomically,
+};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use lock::MemoryLock;
 pub use safe_path::{SafeRoot, validate_component};
