@@ -1,0 +1,36 @@
+//! Core errors as JavaScript `Error` objects with a stable `code` and the error's
+//! `path`, `line` and `sessionId`.
+//!
+//! napi's own errors carry a napi status as `code`. To give callers exact codes and the
+//! structured fields, the binding builds the JS `Error` itself on the JS thread and hands
+//! napi the object to throw (sync) or to reject with (async): napi re-throws a retained
+//! error object verbatim, so both forms surface the same object.
+//!
+//! The code comes from [`memory_core::ErrorKind::code`], the one exhaustive `match` over
+//! the core's error kinds (no wildcard arm: a new kind breaks the core's build until it has
+//! a code). `index.d.ts` declares the codes as `ErrorCode` (see `dts-header.d.ts`).
+
+use napi::bindgen_prelude::JsObjectValue;
+use napi::{Env, JsValue, Status};
+
+/// Converts a core error into a napi error that carries the finished JS `Error` object
+/// (`message`, `code`, and `path` / `line` / `sessionId` when the core knows them).
+/// Must run on the JS thread (a sync method, or an async task's `resolve`).
+pub fn to_js(env: &Env, err: memory_core::Error) -> napi::Error {
+    build(env, &err).unwrap_or_else(|_| napi::Error::new(Status::GenericFailure, err.to_string()))
+}
+
+fn build(env: &Env, err: &memory_core::Error) -> napi::Result<napi::Error> {
+    let mut object = env.create_error(napi::Error::new(Status::GenericFailure, err.to_string()))?;
+    object.set_named_property("code", err.kind().code())?;
+    if let Some(path) = err.path() {
+        object.set_named_property("path", path.to_string_lossy().as_ref())?;
+    }
+    if let Some(line) = err.line() {
+        object.set_named_property("line", line as f64)?;
+    }
+    if let Some(id) = err.id() {
+        object.set_named_property("sessionId", id)?;
+    }
+    Ok(napi::Error::from(object.to_unknown()))
+}

@@ -1,0 +1,466 @@
+//! The plain JS objects the binding accepts and returns, and their conversions to and
+//! from the core's types. Conversions only: no defaults or rules beyond the core's own.
+
+use std::path::Path;
+use std::time::Duration;
+
+use memory_core::agent_memory::OtherSection as CoreOtherSection;
+use napi_derive::napi;
+
+/// Options of `new AgentMemory(root, options)`.
+#[napi(object, js_name = "AgentMemoryOptions")]
+pub struct AgentMemoryOptions {
+    /// How long a write waits for the memory lock before failing with
+    /// `ERR_MEMORY_LOCK_TIMEOUT`, in milliseconds (default 10000).
+    pub lock_timeout_ms: Option<f64>,
+}
+
+/// Converts `lockTimeoutMs` (a JS number) to a duration; a negative, infinite or NaN
+/// number is an invalid input.
+pub fn lock_timeout(ms: f64) -> memory_core::Result<Duration> {
+    Duration::try_from_secs_f64(ms / 1000.0).map_err(|_| memory_core::Error::InvalidInput {
+        what: "lockTimeoutMs",
+        value: ms.to_string(),
+        message: "must be a finite number of milliseconds, at least 0".to_string(),
+    })
+}
+
+/// A session's lifecycle status.
+#[napi(string_enum = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Registered, no meaningful work yet (SessionStart).
+    Idle,
+    /// Real work in progress or recently updated.
+    Active,
+    /// Had real content, not updated for a long time.
+    Stale,
+}
+
+impl From<memory_core::Status> for Status {
+    fn from(status: memory_core::Status) -> Self {
+        match status {
+            memory_core::Status::Idle => Status::Idle,
+            memory_core::Status::Active => Status::Active,
+            memory_core::Status::Stale => Status::Stale,
+        }
+    }
+}
+
+/// The marking that keeps an outdated snapshot item instead of dropping it.
+#[napi(string_enum = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// A decision that was reversed or replaced (`[superseded]`).
+    Superseded,
+    /// A question that was answered (`[resolved]`).
+    Resolved,
+    /// An action that was completed (`[done]`).
+    Done,
+}
+
+impl From<memory_core::Mark> for Mark {
+    fn from(mark: memory_core::Mark) -> Self {
+        match mark {
+            memory_core::Mark::Superseded => Mark::Superseded,
+            memory_core::Mark::Resolved => Mark::Resolved,
+            memory_core::Mark::Done => Mark::Done,
+        }
+    }
+}
+
+/// What manual registration records: the row's topic and summary and the first
+/// snapshot's content.
+#[napi(object, object_to_js = false, js_name = "ManualRegistration")]
+pub struct ManualRegistration {
+    /// The stable agent name, e.g. `cursor-main-agent`.
+    pub agent_name: String,
+    /// The topic (`未設定` when empty).
+    pub topic: String,
+    /// One or two sentences of what the session did.
+    pub summary: String,
+    /// Keywords (the protocol's manual-registration defaults when omitted).
+    pub keywords: Option<Vec<String>>,
+    /// The snapshot's Current Context (defaults to the summary).
+    pub context: Option<String>,
+    /// Decisions.
+    pub decisions: Option<Vec<String>>,
+    /// Files or artifacts.
+    pub files: Option<Vec<String>>,
+    /// Open questions.
+    pub open_questions: Option<Vec<String>>,
+    /// Next actions.
+    pub next_actions: Option<Vec<String>>,
+    /// Session ids this session continues from (their `referencedBy` is updated too).
+    pub continues_from: Option<Vec<String>>,
+}
+
+impl From<ManualRegistration> for memory_core::ManualRegistration {
+    fn from(js: ManualRegistration) -> Self {
+        let mut registration =
+            memory_core::ManualRegistration::new(js.agent_name, js.topic, js.summary);
+        registration.keywords = js.keywords;
+        registration.snapshot.context = js.context;
+        registration.snapshot.decisions = js.decisions.unwrap_or_default();
+        registration.snapshot.files = js.files.unwrap_or_default();
+        registration.snapshot.open_questions = js.open_questions.unwrap_or_default();
+        registration.snapshot.next_actions = js.next_actions.unwrap_or_default();
+        registration.continues_from = js.continues_from.unwrap_or_default();
+        registration
+    }
+}
+
+/// What a status update records. Omitted fields leave the session as it is; lists add
+/// to the snapshot, and `supersede` / `resolve` / `done` mark existing items.
+#[napi(object, object_to_js = false, js_name = "SessionUpdate")]
+pub struct SessionUpdate {
+    /// New topic.
+    pub topic: Option<String>,
+    /// New summary.
+    pub summary: Option<String>,
+    /// New keywords (replacing the old list).
+    pub keywords: Option<Vec<String>>,
+    /// Latest progress, added to Current Context.
+    pub context: Option<String>,
+    /// Decisions to append.
+    pub decisions: Option<Vec<String>>,
+    /// Files or artifacts to add.
+    pub files: Option<Vec<String>>,
+    /// Open questions to append.
+    pub open_questions: Option<Vec<String>>,
+    /// Next actions to append.
+    pub next_actions: Option<Vec<String>>,
+    /// Existing decisions to mark `[superseded]` (exact text, else a unique substring).
+    pub supersede: Option<Vec<String>>,
+    /// Existing open questions to mark `[resolved]`.
+    pub resolve: Option<Vec<String>>,
+    /// Existing next actions to mark `[done]`.
+    pub done: Option<Vec<String>>,
+}
+
+impl From<SessionUpdate> for memory_core::SessionUpdate {
+    fn from(js: SessionUpdate) -> Self {
+        let mut update = memory_core::SessionUpdate::new();
+        update.topic = js.topic;
+        update.summary = js.summary;
+        update.keywords = js.keywords;
+        update.context = js.context;
+        update.decisions = js.decisions.unwrap_or_default();
+        update.files = js.files.unwrap_or_default();
+        update.open_questions = js.open_questions.unwrap_or_default();
+        update.next_actions = js.next_actions.unwrap_or_default();
+        update.supersede = js.supersede.unwrap_or_default();
+        update.resolve = js.resolve.unwrap_or_default();
+        update.done = js.done.unwrap_or_default();
+        update
+    }
+}
+
+/// Options of `organize`.
+#[napi(object, object_to_js = false, js_name = "OrganizeOptions")]
+pub struct OrganizeOptions {
+    /// An `active` row not updated for more than this many days becomes `stale`
+    /// (default 14).
+    pub stale_after_days: Option<f64>,
+    /// Report what would change without writing (default false).
+    pub dry_run: Option<bool>,
+}
+
+/// Converts the JS options (omitted ones keep the core's defaults); `staleAfterDays`
+/// must be a whole number that fits `u32`.
+pub fn organize_options(
+    js: Option<OrganizeOptions>,
+) -> memory_core::Result<memory_core::OrganizeOptions> {
+    let mut options = memory_core::OrganizeOptions::default();
+    let Some(js) = js else {
+        return Ok(options);
+    };
+    if let Some(days) = js.stale_after_days {
+        if days.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&days) {
+            return Err(memory_core::Error::InvalidInput {
+                what: "staleAfterDays",
+                value: days.to_string(),
+                message: format!("must be a whole number from 0 to {}", u32::MAX),
+            });
+        }
+        options.stale_after_days = days as u32;
+    }
+    if let Some(dry_run) = js.dry_run {
+        options.dry_run = dry_run;
+    }
+    Ok(options)
+}
+
+fn path_text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+fn ids(ids: Vec<memory_core::SessionId>) -> Vec<String> {
+    ids.into_iter().map(|id| id.to_string()).collect()
+}
+
+/// One session as the index records it.
+#[napi(object, object_from_js = false, js_name = "SessionRow")]
+pub struct SessionRow {
+    /// The Memory Session ID.
+    pub session_id: String,
+    /// The stable agent name.
+    pub agent_name: String,
+    /// What the session is about (`未設定` until known).
+    pub topic: String,
+    /// One or two sentences other agents read to judge relevance.
+    pub summary: String,
+    /// The keywords.
+    pub keywords: Vec<String>,
+    /// Lifecycle status.
+    pub status: Status,
+    /// Session ids currently continuing from this session.
+    pub referenced_by: Vec<String>,
+    /// When the session was registered, as written in the index.
+    pub started_at: String,
+    /// When meaningful work was last recorded, as written in the index.
+    pub updated_at: String,
+}
+
+impl From<memory_core::SessionRow> for SessionRow {
+    fn from(row: memory_core::SessionRow) -> Self {
+        SessionRow {
+            session_id: row.session_id.to_string(),
+            agent_name: row.agent_name,
+            topic: row.topic,
+            summary: row.summary,
+            keywords: row.keywords,
+            status: row.status.into(),
+            referenced_by: ids(row.referenced_by),
+            started_at: row.started_at.to_string(),
+            updated_at: row.updated_at.to_string(),
+        }
+    }
+}
+
+/// Converts a list of core rows.
+pub fn rows(rows: Vec<memory_core::SessionRow>) -> Vec<SessionRow> {
+    rows.into_iter().map(SessionRow::from).collect()
+}
+
+/// One entry of a list section of a snapshot.
+#[napi(object, object_from_js = false, js_name = "SnapshotItem")]
+pub struct SnapshotItem {
+    /// The text without bullet and marking.
+    pub text: String,
+    /// The marking, if the item is outdated.
+    pub mark: Option<Mark>,
+}
+
+fn items(items: Vec<memory_core::SnapshotItem>) -> Vec<SnapshotItem> {
+    items
+        .into_iter()
+        .map(|item| SnapshotItem {
+            text: item.text,
+            mark: item.mark.map(Mark::from),
+        })
+        .collect()
+}
+
+/// A snapshot section the template does not define, kept verbatim.
+#[napi(object, object_from_js = false, js_name = "OtherSection")]
+pub struct OtherSection {
+    /// The heading text after `## `.
+    pub heading: String,
+    /// The body, trimmed of blank lines.
+    pub body: String,
+}
+
+impl From<CoreOtherSection> for OtherSection {
+    fn from(section: CoreOtherSection) -> Self {
+        OtherSection {
+            heading: section.heading,
+            body: section.body,
+        }
+    }
+}
+
+/// The typed content of a session snapshot (`sessions/<id>.md`).
+#[napi(object, object_from_js = false, js_name = "Snapshot")]
+pub struct Snapshot {
+    /// Metadata `Session ID`.
+    pub session_id: String,
+    /// Metadata `Agent Name`.
+    pub agent_name: String,
+    /// Metadata `Topic`.
+    pub topic: String,
+    /// Metadata `Status`, as written.
+    pub status: String,
+    /// Metadata `Started At`.
+    pub started_at: String,
+    /// Metadata `Updated At`.
+    pub updated_at: String,
+    /// `## Current Context` (empty when it holds only the template's prompt).
+    pub current_context: String,
+    /// `## Decisions`.
+    pub decisions: Vec<SnapshotItem>,
+    /// `## Files / Artifacts`.
+    pub files: Vec<SnapshotItem>,
+    /// `## Open Questions`.
+    pub open_questions: Vec<SnapshotItem>,
+    /// `## Next Actions`.
+    pub next_actions: Vec<SnapshotItem>,
+    /// `## Continues From`: source session ids.
+    pub continues_from: Vec<String>,
+    /// `## Superseded / Resolved`.
+    pub superseded_resolved: Vec<SnapshotItem>,
+    /// Sections the template does not define, kept verbatim.
+    pub other_sections: Vec<OtherSection>,
+}
+
+impl From<memory_core::Snapshot> for Snapshot {
+    fn from(snapshot: memory_core::Snapshot) -> Self {
+        Snapshot {
+            session_id: snapshot.session_id,
+            agent_name: snapshot.agent_name,
+            topic: snapshot.topic,
+            status: snapshot.status,
+            started_at: snapshot.started_at,
+            updated_at: snapshot.updated_at,
+            current_context: snapshot.current_context,
+            decisions: items(snapshot.decisions),
+            files: items(snapshot.files),
+            open_questions: items(snapshot.open_questions),
+            next_actions: items(snapshot.next_actions),
+            continues_from: ids(snapshot.continues_from),
+            superseded_resolved: items(snapshot.superseded_resolved),
+            other_sections: snapshot
+                .other_sections
+                .into_iter()
+                .map(OtherSection::from)
+                .collect(),
+        }
+    }
+}
+
+/// The result of `continueFrom`: both rows after the verified write.
+#[napi(object, object_from_js = false, js_name = "ContinueOutcome")]
+pub struct ContinueOutcome {
+    /// The continuing session (now `active`).
+    pub current: SessionRow,
+    /// The source session (only its `referencedBy` changed).
+    pub source: SessionRow,
+}
+
+impl From<memory_core::ContinueOutcome> for ContinueOutcome {
+    fn from(outcome: memory_core::ContinueOutcome) -> Self {
+        ContinueOutcome {
+            current: outcome.current.into(),
+            source: outcome.source.into(),
+        }
+    }
+}
+
+/// The result of `release`: which side held the link.
+#[napi(object, object_from_js = false, js_name = "ReleaseOutcome")]
+pub struct ReleaseOutcome {
+    /// The referencing session.
+    pub current: String,
+    /// The source session.
+    pub source: String,
+    /// Whether the source row's `Referenced By` listed `current` and was updated.
+    pub referenced_by_updated: bool,
+    /// Whether the current snapshot's `Continues From` listed `source` and was updated.
+    pub continues_from_updated: bool,
+}
+
+impl From<memory_core::ReleaseOutcome> for ReleaseOutcome {
+    fn from(outcome: memory_core::ReleaseOutcome) -> Self {
+        ReleaseOutcome {
+            current: outcome.current.to_string(),
+            source: outcome.source.to_string(),
+            referenced_by_updated: outcome.referenced_by_updated,
+            continues_from_updated: outcome.continues_from_updated,
+        }
+    }
+}
+
+/// What `organize` did (or, with `dryRun`, would do).
+#[napi(object, object_from_js = false, js_name = "OrganizeReport")]
+pub struct OrganizeReport {
+    /// `idle` rows deleted from the index.
+    pub deleted_idle: Vec<String>,
+    /// `active` rows marked `stale` (their `updatedAt` kept).
+    pub marked_stale: Vec<String>,
+    /// `active` rows kept as they are.
+    pub kept_active: Vec<String>,
+    /// Rows left untouched because another session references them.
+    pub protected: Vec<String>,
+    /// Whether nothing was written.
+    pub dry_run: bool,
+}
+
+impl From<memory_core::OrganizeReport> for OrganizeReport {
+    fn from(report: memory_core::OrganizeReport) -> Self {
+        OrganizeReport {
+            deleted_idle: ids(report.deleted_idle),
+            marked_stale: ids(report.marked_stale),
+            kept_active: ids(report.kept_active),
+            protected: ids(report.protected),
+            dry_run: report.dry_run,
+        }
+    }
+}
+
+/// Which way `archive` ended a session.
+#[napi(string_enum = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// The snapshot moved to `archive/<id>/session.md` beside a new `archive/<id>/index.md`.
+    Archived,
+    /// A placeholder without snapshot: the row was deleted and no archive was made.
+    Deleted,
+}
+
+/// What `archive` did.
+#[napi(object, object_from_js = false, js_name = "ArchiveOutcome")]
+pub struct ArchiveOutcome {
+    /// `archived` or `deleted`.
+    pub outcome: ArchiveKind,
+    /// The session that was archived or deleted.
+    pub session_id: String,
+    /// `archive/<id>/index.md` (archived only).
+    pub archive_index: Option<String>,
+    /// `archive/<id>/session.md` (archived only).
+    pub session_file: Option<String>,
+    /// Sources whose `referencedBy` no longer lists the archived session.
+    pub released_from: Vec<String>,
+}
+
+impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
+    type Error = napi::Error;
+
+    fn try_from(outcome: memory_core::ArchiveOutcome) -> napi::Result<Self> {
+        match outcome {
+            memory_core::ArchiveOutcome::Archived {
+                session_id,
+                archive_index,
+                session_file,
+                released_from,
+            } => Ok(ArchiveOutcome {
+                outcome: ArchiveKind::Archived,
+                session_id: session_id.to_string(),
+                archive_index: Some(path_text(&archive_index)),
+                session_file: Some(path_text(&session_file)),
+                released_from: ids(released_from),
+            }),
+            memory_core::ArchiveOutcome::Deleted { session_id } => Ok(ArchiveOutcome {
+                outcome: ArchiveKind::Deleted,
+                session_id: session_id.to_string(),
+                archive_index: None,
+                session_file: None,
+                released_from: Vec::new(),
+            }),
+            // The core enum is `#[non_exhaustive]`; the binding is built from the same
+            // workspace, so this only happens if a variant is added without mapping it.
+            other => Err(napi::Error::from_reason(format!(
+                "this build of memory-core-node does not know the archive outcome {other:?}"
+            ))),
+        }
+    }
+}
