@@ -1,0 +1,180 @@
+// Every error code, thrown by the sync form and rejected by the Promise form alike,
+// with the structured fields the core reports.
+import assert from 'node:assert/strict'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+
+import { AgentMemory, assertFailsBoth, holdLock, memoryRoot, tempDir } from './helpers.mjs'
+
+const HEADER =
+  '| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |\n' +
+  '|---|---|---|---|---|---|---|---|---|\n'
+
+test('ERR_MEMORY_INVALID_INPUT: a path-like session id, a bad name, status or option', async () => {
+  const memory = new AgentMemory(memoryRoot())
+  await assertFailsBoth((form) => memory[`session${form}`]('../x'), {
+    code: 'ERR_MEMORY_INVALID_INPUT',
+    message: /session id "\.\.\/x"/,
+  })
+  await assertFailsBoth((form) => memory[`archive${form}`]('../x'), { code: 'ERR_MEMORY_INVALID_INPUT' })
+  await assertFailsBoth((form) => memory[`registerSessionStart${form}`]('fix the login bug'), {
+    code: 'ERR_MEMORY_INVALID_INPUT',
+    message: /agent name/,
+  })
+  await assertFailsBoth((form) => memory[`sessionsWithStatus${form}`]('closed'), {
+    code: 'ERR_MEMORY_INVALID_INPUT',
+    message: /status "closed"/,
+  })
+  await assertFailsBoth((form) => memory[`organize${form}`]({ staleAfterDays: -1 }), {
+    code: 'ERR_MEMORY_INVALID_INPUT',
+    message: /staleAfterDays/,
+  })
+  await assertFailsBoth((form) => memory[`sessionPath${form}`]('a/b'), { code: 'ERR_MEMORY_INVALID_INPUT' })
+  await assertFailsBoth((form) => memory[`archiveDir${form}`]('..'), { code: 'ERR_MEMORY_INVALID_INPUT' })
+  const id = memory.registerSessionStart('a')
+  await assertFailsBoth((form) => memory[`continueFrom${form}`](id, id), {
+    code: 'ERR_MEMORY_INVALID_INPUT',
+    message: /cannot continue from itself/,
+  })
+})
+
+test('ERR_MEMORY_INVALID_INPUT: the constructor rejects a root that is a file and a bad lockTimeoutMs', () => {
+  const file = join(tempDir(), 'not-a-dir')
+  writeFileSync(file, 'x')
+  assert.throws(() => new AgentMemory(file), (err) => {
+    assert.ok(err instanceof Error)
+    assert.equal(err.code, 'ERR_MEMORY_INVALID_INPUT')
+    assert.match(err.message, /is not a directory/)
+    return true
+  })
+  assert.throws(() => new AgentMemory(''), { code: 'ERR_MEMORY_INVALID_INPUT' })
+  for (const lockTimeoutMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    assert.throws(() => new AgentMemory(memoryRoot(), { lockTimeoutMs }), {
+      code: 'ERR_MEMORY_INVALID_INPUT',
+      message: /lockTimeoutMs/,
+    })
+  }
+})
+
+test('ERR_MEMORY_NOT_FOUND: an unknown session or snapshot item, with path and sessionId', async () => {
+  const memory = new AgentMemory(memoryRoot())
+  const id = memory.registerManual({ agentName: 'a', topic: 'Login', summary: 'Fixed it.', decisions: ['Use argon2'] })
+  const unknown = '2026-01-01-0000-nobody'
+  const notFound = { code: 'ERR_MEMORY_NOT_FOUND', path: memory.indexPath, sessionId: unknown }
+  await assertFailsBoth((form) => memory[`session${form}`](unknown), notFound)
+  await assertFailsBoth((form) => memory[`update${form}`](unknown, { summary: 'x' }), notFound)
+  await assertFailsBoth((form) => memory[`archive${form}`](unknown), notFound)
+  await assertFailsBoth((form) => memory[`continueFrom${form}`](id, unknown), notFound)
+  await assertFailsBoth((form) => memory[`release${form}`](unknown, id), notFound)
+  await assertFailsBoth(
+    (form) => memory[`registerManual${form}`]({ agentName: 'b', topic: 't', summary: 's', continuesFrom: [unknown] }),
+    notFound,
+  )
+  await assertFailsBoth((form) => memory[`update${form}`](id, { supersede: ['Use bcrypt'] }), {
+    code: 'ERR_MEMORY_NOT_FOUND',
+    path: memory.sessionPath(id),
+    message: /Use bcrypt/,
+  })
+})
+
+test('ERR_MEMORY_CONFLICT: archiving a referenced session, and a duplicate row', async () => {
+  const memory = new AgentMemory(memoryRoot())
+  const source = memory.registerManual({ agentName: 'a', topic: 'Login', summary: 'Fixed it.' })
+  const current = memory.registerSessionStart('b')
+  memory.continueFrom(current, source)
+  await assertFailsBoth((form) => memory[`archive${form}`](source), {
+    code: 'ERR_MEMORY_CONFLICT',
+    path: memory.indexPath,
+    sessionId: source,
+    message: new RegExp(`referenced by ${current}`),
+  })
+  assert.equal(memory.session(source).sessionId, source, 'the refused archive changed nothing')
+
+  const root = memoryRoot()
+  mkdirSync(root)
+  const row = '| s-1 | a | t | s | k | active | - | 2026-05-25T13:18:00+08:00 | 2026-05-25T13:18:00+08:00 |\n'
+  writeFileSync(join(root, 'index.md'), `# Memory Index\n\n${HEADER}${row}${row}`)
+  const duplicated = new AgentMemory(root)
+  await assertFailsBoth((form) => duplicated[`sessions${form}`](), {
+    code: 'ERR_MEMORY_CONFLICT',
+    path: duplicated.indexPath,
+    line: 6,
+    sessionId: 's-1',
+  })
+})
+
+test('ERR_MEMORY_MALFORMED: a row with missing cells names the file and line', async () => {
+  const root = memoryRoot()
+  mkdirSync(root)
+  const text = `# Memory Index\n\n${HEADER}| s-1 | a | t |\n`
+  writeFileSync(join(root, 'index.md'), text)
+  const memory = new AgentMemory(root)
+  const malformed = {
+    code: 'ERR_MEMORY_MALFORMED',
+    path: memory.indexPath,
+    line: 5,
+    message: /3 cells, expected 9/,
+  }
+  await assertFailsBoth((form) => memory[`sessions${form}`](), malformed)
+  await assertFailsBoth((form) => memory[`find${form}`]('x'), malformed)
+  await assertFailsBoth((form) => memory[`registerSessionStart${form}`]('a'), malformed)
+  await assertFailsBoth((form) => memory[`organize${form}`](), malformed)
+  assert.equal(readFileSync(memory.indexPath, 'utf8'), text, 'nothing was written')
+})
+
+test('ERR_MEMORY_LOCK_TIMEOUT: another process holds the memory lock', async () => {
+  const root = memoryRoot()
+  mkdirSync(root)
+  const lockPath = join(root, '.memcore.lock')
+  const memory = new AgentMemory(root, { lockTimeoutMs: 200 })
+  const holder = await holdLock(lockPath)
+  try {
+    const timeout = { code: 'ERR_MEMORY_LOCK_TIMEOUT', path: lockPath, message: /timed out/ }
+    await assertFailsBoth((form) => memory[`registerSessionStart${form}`]('a'), timeout)
+    await assertFailsBoth((form) => memory[`registerManual${form}`]({ agentName: 'a', topic: 't', summary: 's' }), timeout)
+    await assertFailsBoth((form) => memory[`organize${form}`](), timeout)
+
+    // The Promise form waits on the thread pool: the event loop keeps running meanwhile.
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 10)
+    const slow = new AgentMemory(root, { lockTimeoutMs: 400 })
+    await assert.rejects(slow.registerSessionStartAsync('a'), { code: 'ERR_MEMORY_LOCK_TIMEOUT' })
+    clearInterval(timer)
+    assert.ok(ticks >= 10, `the event loop ran only ${ticks} timer ticks during the wait`)
+  } finally {
+    await holder.release()
+  }
+  assert.match(memory.registerSessionStart('a'), /-a$/, 'the lock is free again once released')
+})
+
+test('ERR_MEMORY_IO: a root below a regular file', async () => {
+  const file = join(tempDir(), 'file')
+  writeFileSync(file, 'x')
+  const root = join(file, 'memory')
+  const memory = new AgentMemory(root)
+  await assertFailsBoth((form) => memory[`registerSessionStart${form}`]('a'), {
+    code: 'ERR_MEMORY_IO',
+    path: root,
+    message: /Not a directory/,
+  })
+  await assertFailsBoth((form) => memory[`sessions${form}`](), {
+    code: 'ERR_MEMORY_IO',
+    path: join(root, 'index.md'),
+  })
+})
+
+test('index.d.ts declares exactly the error codes the binding produces', () => {
+  const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
+  const union = dts.match(/export type ErrorCode =([^]*?)\n\n/)
+  assert.ok(union, 'index.d.ts declares ErrorCode')
+  const declared = [...union[1].matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]).sort()
+  assert.deepEqual(declared, [
+    'ERR_MEMORY_CONFLICT',
+    'ERR_MEMORY_INVALID_INPUT',
+    'ERR_MEMORY_IO',
+    'ERR_MEMORY_LOCK_TIMEOUT',
+    'ERR_MEMORY_MALFORMED',
+    'ERR_MEMORY_NOT_FOUND',
+  ])
+})

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the npm package `memory-core` from a fresh clone and runs its test suite:
+# npm ci (pinned @napi-rs/cli), a release build of the native module, a check that the
+# committed index.d.ts / index.js are what the build generates, then node --test.
+# Needs node >= 20 with npm, cargo, and util-linux `flock` or python3 (lock test).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+
+echo "== npm ci"
+npm ci --no-audit --no-fund
+
+# A target dir of its own: other workspace builds hold ../target's build lock. Absolute,
+# because napi-derive writes type definitions there from rustc's working directory.
+export CARGO_TARGET_DIR="${NODE_CARGO_TARGET_DIR:-$(cd .. && pwd)/target/node}"
+
+committed=$(mktemp -d)
+trap 'rm -rf "$committed"' EXIT
+cp index.d.ts index.js "$committed/"
+
+echo "== napi build --platform --release (CARGO_TARGET_DIR=$CARGO_TARGET_DIR)"
+npx napi build --platform --release -- --locked
+
+echo "== generated files unchanged"
+for file in index.d.ts index.js; do
+  if ! diff -u "$committed/$file" "$file"; then
+    echo "error: the build changed $file; commit the regenerated file" >&2
+    exit 1
+  fi
+done
+
+echo "== node --test __test__/"
+node --test __test__/
+
+echo "== bindings-node passed in $((SECONDS - start)) s"
