@@ -29,7 +29,7 @@ for file in index.d.ts index.js; do
   fi
 done
 
-echo "== node --test __test__/"
-node --test __test__/
+echo "== node --test __test__/*.test.mjs"
+node --test __test__/*.test.mjs
 
 echo "== bindings-node passed in $((SECONDS - start)) s"

@@ -5,6 +5,8 @@
 //! the libuv thread pool, so editor extension hosts never block on file I/O or the
 //! memory lock. Errors are JS `Error`s with a stable `code` (see [`error`]).
 
+#![deny(missing_docs)]
+
 mod error;
 mod types;
 
