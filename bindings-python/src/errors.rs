@@ -36,8 +36,6 @@ struct KindSpec {
     class_name: &'static str,
     /// The builtin exception it also inherits.
     builtin: fn(Python<'_>) -> Bound<'_, PyType>,
-    /// The value of the class attribute `kind`.
-    name: &'static str,
     /// The class docstring.
     doc: &'static str,
 }
@@ -50,40 +48,34 @@ fn spec(kind: ErrorKind) -> KindSpec {
         ErrorKind::InvalidInput => KindSpec {
             class_name: "InvalidInputError",
             builtin: |py| py.get_type::<PyValueError>(),
-            name: "invalid_input",
             doc: "An argument was rejected before anything was read or written (also a ValueError).",
         },
         ErrorKind::NotFound => KindSpec {
             class_name: "NotFoundError",
             builtin: |py| py.get_type::<PyLookupError>(),
-            name: "not_found",
             doc: "A session or snapshot item does not exist (also a LookupError).",
         },
         ErrorKind::Conflict => KindSpec {
             class_name: "ConflictError",
             builtin: |py| py.get_type::<PyRuntimeError>(),
-            name: "conflict",
             doc: "The operation contradicts the memory's current state: the session is referenced, \
                   inconsistent or duplicated (also a RuntimeError).",
         },
         ErrorKind::Malformed => KindSpec {
             class_name: "MalformedFileError",
             builtin: |py| py.get_type::<PyValueError>(),
-            name: "malformed",
             doc: "A memory file does not have the shape the protocol requires; `path` and `line` \
                   locate the problem. Nothing was written (also a ValueError).",
         },
         ErrorKind::LockTimeout => KindSpec {
             class_name: "LockTimeoutError",
             builtin: |py| py.get_type::<PyTimeoutError>(),
-            name: "lock_timeout",
             doc: "Another writer held the memory lock longer than `lock_timeout`; `path` is the lock \
                   file (also a TimeoutError).",
         },
         ErrorKind::Io => KindSpec {
             class_name: "MemoryIOError",
             builtin: |py| py.get_type::<PyOSError>(),
-            name: "io",
             doc: "An operating-system I/O error, or a write whose read-back did not verify (also an \
                   OSError; `errno` is set when the OS reported one).",
         },
@@ -113,7 +105,7 @@ fn create_classes(py: Python<'_>) -> PyResult<Vec<(ErrorKind, Py<PyType>)>> {
             namespace.set_item("__module__", "memory_core")?;
             namespace.set_item("__qualname__", spec.class_name)?;
             namespace.set_item("__doc__", spec.doc)?;
-            namespace.set_item("kind", spec.name)?;
+            namespace.set_item("kind", kind.as_str())?;
             namespace.set_item("code", kind.code())?;
             // str() is the core's message even for the OSError subclasses, whose own
             // __str__ would render "[Errno …]" from `errno`/`filename`.

@@ -2,9 +2,12 @@
 //! converts the result.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use memory_core::durable::FixedClock;
 use memory_core::{ManualRegistration, OrganizeOptions, SessionUpdate, Status};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::errors::{invalid, to_py_err};
@@ -34,15 +37,42 @@ pub struct AgentMemory {
 #[pymethods]
 impl AgentMemory {
     /// Opens the memory root `root`; nothing is created until the first write.
-    /// `lock_timeout` is the longest wait for the cross-process lock, in seconds.
+    /// `lock_timeout` is the longest wait for the cross-process lock, in seconds;
+    /// `fixed_time` (an RFC 3339 string or an aware `datetime`) stops the clock at that
+    /// time for every timestamp and id this handle writes.
     #[new]
-    #[pyo3(signature = (root, *, lock_timeout = None))]
-    fn new(py: Python<'_>, root: PathBuf, lock_timeout: Option<f64>) -> PyResult<Self> {
+    #[pyo3(signature = (root, *, lock_timeout = None, fixed_time = None))]
+    fn new(
+        py: Python<'_>,
+        root: PathBuf,
+        lock_timeout: Option<f64>,
+        fixed_time: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let mut builder = memory_core::AgentMemory::builder(root);
         if let Some(seconds) = lock_timeout {
             let timeout = Duration::try_from_secs_f64(seconds)
                 .map_err(|e| invalid(py, "lock timeout", seconds.to_string(), format!("{e}")))?;
             builder = builder.lock_timeout(timeout);
+        }
+        if let Some(time) = fixed_time {
+            let text: String = match time.extract::<String>() {
+                Ok(text) => text,
+                Err(_) => time
+                    .call_method0("isoformat")
+                    .and_then(|iso| iso.extract())
+                    .map_err(|_| {
+                        PyTypeError::new_err("fixed_time must be a str or a datetime.datetime")
+                    })?,
+            };
+            let clock = FixedClock::parse(&text).ok_or_else(|| {
+                invalid(
+                    py,
+                    "fixed time",
+                    text.clone(),
+                    "must be an RFC 3339 time with offset, e.g. 2026-05-25T13:18:00+08:00",
+                )
+            })?;
+            builder = builder.clock(Arc::new(clock));
         }
         let inner = detached(py, || builder.open())?;
         Ok(AgentMemory { inner })
@@ -71,8 +101,8 @@ impl AgentMemory {
     }
 
     /// SessionStart registration: appends an `idle` row and returns the new id.
-    fn register_session_start(&self, py: Python<'_>, agent_name: &str) -> PyResult<String> {
-        detached(py, || self.inner.register_session_start(agent_name)).map(|id| id.to_string())
+    fn register_session_start(&self, py: Python<'_>, agent: &str) -> PyResult<String> {
+        detached(py, || self.inner.register_session_start(agent)).map(|id| id.to_string())
     }
 
     /// Manual registration: writes the snapshot, appends an `active` row, and records the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import math
 import os
 import pathlib
@@ -73,6 +74,30 @@ def test_lock_timeout_accepts_seconds(root: pathlib.Path) -> None:
     assert memory.register_session_start("a")
     AgentMemory(root, lock_timeout=0)
     AgentMemory(root, lock_timeout=None)
+
+
+def test_fixed_time_stops_the_clock(root: pathlib.Path) -> None:
+    memory = AgentMemory(root, fixed_time="2026-05-25T13:18:00+08:00")
+    first = memory.register_session_start("cursor-main-agent")
+    second = memory.register_session_start("cursor-main-agent")
+    assert (first, second) == (
+        "2026-05-25-1318-cursor-main-agent",
+        "2026-05-25-1318-cursor-main-agent-2",
+    )
+    assert memory.session(first).started_at == "2026-05-25T13:18:00+08:00"
+    later = datetime.datetime(2026, 6, 1, 9, 30, tzinfo=datetime.timezone(datetime.timedelta(hours=8)))
+    row = AgentMemory(root, fixed_time=later).update(first, topic="Login")
+    assert row.updated_at == "2026-06-01T09:30:00+08:00"
+    assert row.started_at == "2026-05-25T13:18:00+08:00"
+
+
+def test_fixed_time_needs_an_offset(root: pathlib.Path) -> None:
+    with pytest.raises(memory_core.InvalidInputError, match="fixed time"):
+        AgentMemory(root, fixed_time="2026-05-25 13:18")
+    with pytest.raises(memory_core.InvalidInputError, match="fixed time"):
+        AgentMemory(root, fixed_time=datetime.datetime(2026, 5, 25, 13, 18))
+    with pytest.raises(TypeError, match="fixed_time"):
+        AgentMemory(root, fixed_time=1716614280)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("bad", [-1.0, math.nan, math.inf])

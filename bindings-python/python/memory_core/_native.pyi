@@ -18,6 +18,7 @@ Conventions:
   threads run while one waits for the memory lock.
 """
 
+import datetime
 import os
 import pathlib
 from collections.abc import Sequence
@@ -59,11 +60,18 @@ class AgentMemory:
     """
 
     def __new__(
-        cls, root: str | os.PathLike[str], *, lock_timeout: float | None = None
+        cls,
+        root: str | os.PathLike[str],
+        *,
+        lock_timeout: float | None = None,
+        fixed_time: str | datetime.datetime | None = None,
     ) -> AgentMemory:
         """Opens ``root``. ``lock_timeout`` (seconds, default 10) bounds the wait for the
-        lock; a negative or non-finite value raises InvalidInputError, and so does a
-        ``root`` that exists but is not a directory."""
+        lock. ``fixed_time`` (an RFC 3339 string such as ``"2026-05-25T13:18:00+08:00"``,
+        or an aware ``datetime``) stops this handle's clock at that time, for tests and
+        reproducible runs; by default the system clock in the local time zone is used.
+        InvalidInputError for a negative or non-finite ``lock_timeout``, a ``fixed_time``
+        without offset, or a ``root`` that exists but is not a directory."""
 
     @property
     def root(self) -> pathlib.Path:
@@ -79,7 +87,7 @@ class AgentMemory:
     def archive_dir(self, session_id: str) -> pathlib.Path:
         """``<root>/archive/<id>/`` (it may not exist). InvalidInputError for a bad id."""
 
-    def register_session_start(self, agent_name: str) -> str:
+    def register_session_start(self, agent: str) -> str:
         """SessionStart registration: appends an ``idle`` row (topic ``未設定``) and returns
         the new Memory Session ID once the row was read back. Creates no snapshot."""
 

@@ -1,0 +1,86 @@
+"""Runs the cross-language conformance corpus (tests/corpus/, see its README) through the
+Python binding: the same cases the Rust and Node suites run, so no surface can drift."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+from typing import Any
+
+import pytest
+
+import memory_core
+from memory_core import AgentMemory
+
+CORPUS = pathlib.Path(__file__).resolve().parents[2] / "tests" / "corpus"
+CASES = sorted(p.parent for p in CORPUS.glob("*/case.json"))
+
+
+def tree_of(root: pathlib.Path) -> dict[str, bytes]:
+    """Every file under `root` by relative path, the lock file excluded."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != ".memcore.lock"
+    }
+
+
+def as_json(result: Any) -> Any:
+    """A binding result as the core serializes it (to_dict() has the same keys)."""
+    if isinstance(result, list):
+        return [as_json(r) for r in result]
+    if result is None or isinstance(result, str):
+        return result
+    return result.to_dict()
+
+
+def matches(expected: Any, actual: Any) -> bool:
+    """Objects match by the keys given, arrays element-wise, the rest by equality."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return all(k in actual and matches(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(map(matches, expected, actual))
+    return bool(expected == actual) and type(expected) is type(actual)
+
+
+def test_corpus_is_there() -> None:
+    assert len(CASES) >= 5, f"no corpus under {CORPUS}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    spec = json.loads((case / "case.json").read_text(encoding="utf-8"))
+    root = tmp_path / "memory"
+    if (case / "before").is_dir():
+        shutil.copytree(case / "before", root)
+    root.mkdir(exist_ok=True)
+    now = spec["now"]
+    for i, step in enumerate(spec["steps"]):
+        now = step.get("now", now)
+        memory = AgentMemory(root, fixed_time=now)
+        op, args, expect = step["op"], step.get("args", {}), step["expect"]
+        at = f"step {i} ({op} {args})"
+        before = tree_of(root)
+        try:
+            value = as_json(getattr(memory, op)(**args))
+        except memory_core.MemoryCoreError as error:
+            wanted = expect.get("error")
+            assert wanted is not None, f"{at}: unexpected {error!r}"
+            assert error.kind == wanted["kind"], f"{at}: {error!r}"
+            if "line" in wanted:
+                assert error.line == wanted["line"], f"{at}: {error!r}"
+            if "path_ends_with" in wanted:
+                assert error.path is not None
+                assert error.path.as_posix().endswith(wanted["path_ends_with"]), f"{at}: {error!r}"
+        else:
+            assert "error" not in expect, f"{at}: expected {expect['error']}, got {value!r}"
+            if "value" in expect:
+                assert matches(expect["value"], value), f"{at}: expected {expect['value']}, got {value}"
+        if expect.get("unchanged"):
+            assert tree_of(root) == before, f"{at}: files changed but the step must not write"
+    actual, expected = tree_of(root), tree_of(case / "expected")
+    assert sorted(actual) == sorted(expected)
+    for path, content in expected.items():
+        assert actual[path].decode("utf-8", "replace") == content.decode("utf-8", "replace"), path
+        assert actual[path] == content, path
