@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import doctest
 import math
 import os
 import pathlib
@@ -28,6 +29,11 @@ class FsPath:
 
     def __fspath__(self) -> str:
         return self.path
+
+
+def test_package_docstring_example_runs() -> None:
+    result = doctest.testmod(memory_core, raise_on_error=True)
+    assert result.attempted > 0
 
 
 def test_package_metadata() -> None:

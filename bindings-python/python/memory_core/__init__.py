@@ -5,11 +5,12 @@ The Agent Memory protocol over ``memory/index.md``, ``memory/sessions/<id>.md`` 
 and safe under concurrent writers in any number of threads and processes (in Python,
 Node, Rust or the ``memcore`` command line).
 
->>> import memory_core, tempfile, pathlib
->>> memory = memory_core.AgentMemory(pathlib.Path(tempfile.mkdtemp()) / "memory")
->>> session_id = memory.register_session_start("cursor-main-agent")
->>> memory.session(session_id).status
-'idle'
+>>> import memory_core, pathlib, tempfile
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     memory = memory_core.AgentMemory(pathlib.Path(tmp) / "memory")
+...     session_id = memory.register_session_start("cursor-main-agent")
+...     print(memory.session(session_id).status)
+idle
 
 All logic lives in the Rust core; this package is a thin binding (``memory_core._native``).
 """
