@@ -45,7 +45,7 @@ export declare class AgentMemory {
   /**
    * Opens the memory root `root` (the `memory/` directory). Nothing is created until
    * the first write. Throws `ERR_MEMORY_INVALID_INPUT` when `root` is empty or is not
-   * a directory.
+   * a directory, or when `lockTimeoutMs` or `fixedTime` is invalid.
    */
   constructor(root: string, options?: AgentMemoryOptions | undefined | null)
   /** The memory root directory. */
@@ -145,6 +145,12 @@ export interface AgentMemoryOptions {
    * `ERR_MEMORY_LOCK_TIMEOUT`, in milliseconds (default 10000).
    */
   lockTimeoutMs?: number
+  /**
+   * An RFC 3339 time with offset (e.g. `2026-05-25T13:18:00+08:00`): the clock stands
+   * still at that time for every timestamp and id this handle writes (reproducible runs
+   * and tests). Default: the system clock.
+   */
+  fixedTime?: string
 }
 
 /** Which way `archive` ended a session. */

@@ -121,13 +121,20 @@ impl AgentMemory {
 impl AgentMemory {
     /// Opens the memory root `root` (the `memory/` directory). Nothing is created until
     /// the first write. Throws `ERR_MEMORY_INVALID_INPUT` when `root` is empty or is not
-    /// a directory.
+    /// a directory, or when `lockTimeoutMs` or `fixedTime` is invalid.
     #[napi(constructor)]
     pub fn new(env: Env, root: String, options: Option<AgentMemoryOptions>) -> Result<Self> {
         let open = || -> std::result::Result<Self, Failure> {
             let mut builder = memory_core::AgentMemory::builder(root);
-            if let Some(ms) = options.and_then(|o| o.lock_timeout_ms) {
+            let AgentMemoryOptions {
+                lock_timeout_ms,
+                fixed_time,
+            } = options.unwrap_or_default();
+            if let Some(ms) = lock_timeout_ms {
                 builder = builder.lock_timeout(types::lock_timeout(ms)?);
+            }
+            if let Some(time) = fixed_time {
+                builder = builder.clock(types::fixed_clock(time)?);
             }
             Ok(AgentMemory {
                 inner: builder.open()?,
