@@ -1,6 +1,6 @@
 // Every AgentMemory operation, in its sync form and its Promise form.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
@@ -20,6 +20,30 @@ test('the constructor opens a root lazily; root and indexPath name it', () => {
   const withOptions = new AgentMemory(root, { lockTimeoutMs: 250 })
   assert.equal(withOptions.root, root)
   assert.deepEqual(withOptions.sessions(), [])
+})
+
+test('fixedTime stops the clock for ids and every timestamp, sync and async', async () => {
+  const root = memoryRoot()
+  const memory = new AgentMemory(root, { fixedTime: '2026-05-25T13:18:00+08:00', lockTimeoutMs: 1000 })
+  const idle = memory.registerSessionStart('cursor-main-agent')
+  assert.equal(idle, '2026-05-25-1318-cursor-main-agent')
+  assert.equal(await memory.registerSessionStartAsync('cursor-main-agent'), `${idle}-2`)
+  const row = memory.session(idle)
+  assert.equal(row.startedAt, '2026-05-25T13:18:00+08:00')
+  assert.equal(row.updatedAt, '2026-05-25T13:18:00+08:00')
+
+  const later = new AgentMemory(root, { fixedTime: '2026-06-01T08:05:30Z' })
+  const manual = await later.registerManualAsync({ agentName: 'a', topic: 'Login', summary: 'Fixed it.' })
+  assert.equal(manual, '2026-06-01-0805-a', 'the id uses the fixed time in its own offset')
+  const snapshot = later.snapshot(manual)
+  assert.equal(snapshot.startedAt, '2026-06-01T08:05:30+00:00')
+  assert.equal(snapshot.updatedAt, '2026-06-01T08:05:30+00:00')
+  const updated = later.update(idle, { summary: 'Now real work.' })
+  assert.equal(updated.startedAt, '2026-05-25T13:18:00+08:00', 'startedAt is kept')
+  assert.equal(updated.updatedAt, '2026-06-01T08:05:30+00:00')
+  assert.equal((await later.snapshotAsync(idle)).updatedAt, '2026-06-01T08:05:30+00:00')
+  const text = readFileSync(memory.indexPath, 'utf8')
+  assert.match(text, /\| 2026-05-25T13:18:00\+08:00 \| 2026-06-01T08:05:30\+00:00 \|/)
 })
 
 test('sessionPath and archiveDir, sync and async', async () => {

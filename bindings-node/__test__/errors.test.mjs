@@ -1,7 +1,7 @@
 // Every error code, thrown by the sync form and rejected by the Promise form alike,
 // with the structured fields the core reports.
 import assert from 'node:assert/strict'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
@@ -55,6 +55,20 @@ test('ERR_MEMORY_INVALID_INPUT: the constructor rejects a root that is a file an
       message: /lockTimeoutMs/,
     })
   }
+})
+
+test('ERR_MEMORY_INVALID_INPUT: the constructor rejects a fixedTime that is not RFC 3339, and writes nothing', () => {
+  const root = memoryRoot()
+  for (const fixedTime of ['', 'now', '2026-05-25', '2026-05-25 13:18', '2026-05-25T13:18:00', '2026-13-01T00:00:00Z']) {
+    assert.throws(() => new AgentMemory(root, { fixedTime }), (err) => {
+      assert.ok(err instanceof Error)
+      assert.equal(err.code, 'ERR_MEMORY_INVALID_INPUT', `${JSON.stringify(fixedTime)}: ${err.message}`)
+      assert.match(err.message, /fixedTime/)
+      assert.ok(err.message.includes(JSON.stringify(fixedTime)), err.message)
+      return true
+    })
+  }
+  assert.equal(existsSync(root), false)
 })
 
 test('ERR_MEMORY_NOT_FOUND: an unknown session or snapshot item, with path and sessionId', async () => {
