@@ -1,0 +1,182 @@
+// Runs the cross-language conformance corpus (tests/corpus/, see its README) through the
+// Node binding: the same cases the Rust and Python suites run, so no surface can drift
+// from the core. One test per case, so a failure names its case.
+import assert from 'node:assert/strict'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { test } from 'node:test'
+
+import { AgentMemory, memoryRoot } from './helpers.mjs'
+
+const CORPUS = fileURLToPath(new URL('../../tests/corpus/', import.meta.url))
+const CASES = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(CORPUS, entry.name, 'case.json')))
+  .map((entry) => entry.name)
+  .sort()
+
+/**
+ * How each corpus op is called in Node: the names of its positional arguments (corpus
+ * snake_case), and whether the remaining arguments form its options object (keys in
+ * camelCase). An argument an op does not take fails the test rather than being dropped.
+ */
+const SIGNATURES = {
+  register_session_start: { positional: ['agent'] },
+  register_manual: { positional: [], object: true },
+  update: { positional: ['session_id'], object: true },
+  continue_from: { positional: ['current', 'source'] },
+  release: { positional: ['current', 'source'] },
+  organize: { positional: [], object: true },
+  archive: { positional: ['session_id'] },
+  sessions: { positional: [] },
+  session: { positional: ['session_id'] },
+  snapshot: { positional: ['session_id'] },
+  find: { positional: ['query'] },
+}
+
+const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase())
+const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/** Calls corpus op `op` with corpus `args` on `memory` through the camelCase API. */
+function call(memory, op, args) {
+  const signature = SIGNATURES[op]
+  assert.ok(signature, `unknown corpus op ${op}`)
+  const rest = { ...args }
+  const positional = signature.positional.map((name) => {
+    assert.ok(name in rest, `missing argument ${name} of ${op}`)
+    const value = rest[name]
+    delete rest[name]
+    return value
+  })
+  if (signature.object) {
+    positional.push(Object.fromEntries(Object.entries(rest).map(([k, v]) => [camel(k), v])))
+  } else {
+    assert.deepEqual(Object.keys(rest), [], `arguments ${op} does not take`)
+  }
+  const method = camel(op)
+  assert.equal(typeof memory[method], 'function', `AgentMemory has no method ${method}`)
+  return memory[method](...positional)
+}
+
+/** A binding result with the core's snake_case keys (values, e.g. statuses, unchanged). */
+function asJson(value) {
+  if (Array.isArray(value)) return value.map(asJson)
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), asJson(v)]))
+  }
+  return value
+}
+
+/**
+ * Whether `actual` matches `expected`: objects by the keys given, arrays element-wise,
+ * the rest by strict equality. The Node binding omits an optional property it has no
+ * value for (`mark?: Mark`, `archiveIndex?: string`) where the core's JSON writes `null`,
+ * so an expected `null` matches an absent property; any present value must equal it.
+ */
+function matches(expected, actual) {
+  if (Array.isArray(expected)) {
+    return (
+      Array.isArray(actual) &&
+      expected.length === actual.length &&
+      expected.every((e, i) => matches(e, actual[i]))
+    )
+  }
+  if (expected !== null && typeof expected === 'object') {
+    return (
+      actual !== null &&
+      typeof actual === 'object' &&
+      !Array.isArray(actual) &&
+      Object.entries(expected).every(([k, v]) =>
+        k in actual ? matches(v, actual[k]) : v === null,
+      )
+    )
+  }
+  return expected === actual
+}
+
+/** Every file under `root` by relative path (POSIX separators), the lock file excluded. */
+function treeOf(root) {
+  const tree = new Map()
+  if (!existsSync(root)) return tree
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name === '.memcore.lock') continue
+    const path = join(entry.parentPath ?? entry.path, entry.name)
+    tree.set(relative(root, path).split(sep).join('/'), readFileSync(path))
+  }
+  return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+function assertSameTree(actual, expected, message) {
+  assert.deepEqual([...actual.keys()], [...expected.keys()], `${message}: the file lists differ`)
+  for (const [path, bytes] of expected) {
+    const got = actual.get(path)
+    if (!got.equals(bytes)) {
+      // The text diff is the readable one; the byte check catches what decoding hides.
+      assert.equal(got.toString('utf8'), bytes.toString('utf8'), `${message}: ${path} differs`)
+      assert.fail(`${message}: ${path} differs in bytes`)
+    }
+  }
+}
+
+/** The corpus kind of an `ERR_MEMORY_*` code: `ERR_MEMORY_NOT_FOUND` → `not_found`. */
+function kindOf(code) {
+  assert.match(String(code), /^ERR_MEMORY_[A-Z_]+$/, `not a memory-core error code: ${code}`)
+  return code.slice('ERR_MEMORY_'.length).toLowerCase()
+}
+
+function runCase(name) {
+  const dir = join(CORPUS, name)
+  const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8'))
+  const root = memoryRoot()
+  mkdirSync(root, { recursive: true })
+  if (existsSync(join(dir, 'before'))) cpSync(join(dir, 'before'), root, { recursive: true })
+  let now = spec.now
+  spec.steps.forEach((step, i) => {
+    now = step.now ?? now
+    const memory = new AgentMemory(root, { fixedTime: now })
+    const { op, args = {}, expect } = step
+    const at = `step ${i} (${op} ${JSON.stringify(args)})`
+    const before = treeOf(root)
+    let value
+    let error
+    try {
+      value = asJson(call(memory, op, args))
+    } catch (err) {
+      if (!(err instanceof Error) || typeof err.code !== 'string' || !err.code.startsWith('ERR_MEMORY_')) {
+        throw err
+      }
+      error = err
+    }
+    if (error) {
+      const wanted = expect.error
+      assert.ok(wanted, `${at}: unexpected ${error.code}: ${error.message}`)
+      assert.equal(kindOf(error.code), wanted.kind, `${at}: ${error.message}`)
+      if ('line' in wanted) assert.equal(error.line, wanted.line, `${at}: ${error.message}`)
+      if ('path_ends_with' in wanted) {
+        assert.equal(typeof error.path, 'string', `${at}: no path on ${error.message}`)
+        assert.ok(
+          error.path.split(sep).join('/').endsWith(wanted.path_ends_with),
+          `${at}: path ${error.path} does not end with ${wanted.path_ends_with}`,
+        )
+      }
+    } else {
+      assert.ok(!('error' in expect), `${at}: expected ${JSON.stringify(expect.error)}, got ${JSON.stringify(value)}`)
+      if ('value' in expect) {
+        assert.ok(
+          matches(expect.value, value),
+          `${at}: expected ${JSON.stringify(expect.value)}, got ${JSON.stringify(value)}`,
+        )
+      }
+    }
+    if (expect.unchanged) assertSameTree(treeOf(root), before, `${at}: the step must not write`)
+  })
+  assertSameTree(treeOf(root), treeOf(join(dir, 'expected')), `${name}: the root after the last step`)
+}
+
+test('the corpus is there', () => {
+  assert.ok(CASES.length >= 9, `expected the corpus under ${CORPUS}, found ${CASES}`)
+})
+
+for (const name of CASES) {
+  test(`corpus ${name}`, () => runCase(name))
+}
