@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Cross-language stress test: memcore, Python and Node processes registering and updating
+# on one memory root at the same time, then a check that every acknowledged write is there
+# exactly once (see stress.py). Assumes the three surfaces are built: it builds memcore
+# itself (cheap when up to date) but needs the .venv of bindings-python/scripts/test.sh
+# and the .node of bindings-node/scripts/test.sh. Ends with `interop: N passed, M failed`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+
+echo "== cargo build --release -p memory-cli --locked"
+cargo build --release -p memory-cli --locked
+memcore="${CARGO_TARGET_DIR:-$repo/target}/release/memcore"
+if [ ! -x "$memcore" ]; then
+  echo "interop: error: $memcore is missing after the build" >&2
+  exit 1
+fi
+
+python="$repo/.venv/bin/python"
+if [ ! -x "$python" ] || ! "$python" -c 'import memory_core' 2>/dev/null; then
+  echo "interop: error: the Python package is not built: $python cannot import memory_core;" \
+    "run bindings-python/scripts/test.sh first" >&2
+  exit 1
+fi
+
+if ! command -v node >/dev/null; then
+  echo "interop: error: node is not on PATH (Node 20 or later is needed)" >&2
+  exit 1
+fi
+if ! compgen -G "$repo/bindings-node/*.node" >/dev/null \
+  || ! node -e 'require(process.argv[1])' "$repo/bindings-node" 2>/dev/null; then
+  echo "interop: error: the Node package is not built: require('$repo/bindings-node') fails;" \
+    "run bindings-node/scripts/test.sh first" >&2
+  exit 1
+fi
+
+echo "== tests/interop/stress.py"
+exec "$python" -u tests/interop/stress.py --memcore "$memcore" --node-package "$repo/bindings-node" \
+  --python "$python" "$@"
