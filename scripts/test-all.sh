@@ -15,4 +15,7 @@ for suite in bindings-python/scripts/test.sh bindings-node/scripts/test.sh; do
     "$suite"
   fi
 done
+
+echo "== tests/interop/run.sh (memcore, Python and Node writing one root at once)"
+tests/interop/run.sh
 echo "== all suites passed"
