@@ -4,7 +4,8 @@
 //! Usage: `memcore-bench-op <op> <rows> <iterations>` with `<op>` one of `start`,
 //! `update`, `organize`, `organize-dry`, `archive`, `load` (read and parse the index:
 //! `session(id)`), `sessions` (load plus reading order), `find-table` (the table scan
-//! alone, on text in memory).
+//! alone, on text in memory), `apply-edits` (splicing organize's edits into the text in
+//! memory: every idle row removed, every other row rewritten).
 //!
 //! Prints the median wall time of the operation alone (restores are not timed) and its
 //! mean on-CPU time from `/proc/thread-self/schedstat` (Linux), which a busy machine
@@ -28,6 +29,18 @@ fn main() {
     let t = temp_fixture(rows, usize::MAX).expect("build the fixture");
     let f = &t.fixture;
     let memory = open_memory(&f.root);
+    let table = memory_core::markdown::find_table(
+        f.index_text(),
+        &memory_core::agent_memory::INDEX_COLUMNS,
+    )
+    .unwrap()
+    .expect("the fixture has the index table");
+    let edits: Vec<memory_core::markdown::Edit> = (0..table.rows.len())
+        .map(|i| match memory_core_benches::RowKind::of(i) {
+            memory_core_benches::RowKind::Idle => table.remove(i),
+            _ => table.replace(i, &f.index_text()[table.rows[i].content.clone()]),
+        })
+        .collect();
     let mut times: Vec<Duration> = Vec::with_capacity(iterations);
     let mut cpu = Duration::ZERO;
     for _ in 0..iterations {
@@ -57,6 +70,10 @@ fn main() {
                 )
                 .unwrap(),
             ),
+            "apply-edits" => drop(memory_core::markdown::apply_edits(
+                f.index_text(),
+                edits.clone(),
+            )),
             other => panic!("unknown operation {other}"),
         }
         times.push(start.elapsed());
