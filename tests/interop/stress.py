@@ -312,8 +312,9 @@ def main() -> int:
         ["agent", "start", "--agent", "interop"],
     ):
         result = memcore(binary, root, *args)
-        if result.returncode != 0:
-            print(f"interop: could not pre-register with {binary}: {result.stderr.strip()}", file=sys.stderr)
+        if not checks.check(result.returncode == 0, f"pre-registration `memcore {' '.join(args[:2])}` succeeds",
+                            result.stderr.strip()):
+            print(f"interop: {checks.passed} passed, {checks.failed} failed (root kept: {tmp})")
             return 1
         pre.append(json.loads(result.stdout)["session_id"])
     index = root / "index.md"
@@ -551,7 +552,7 @@ def main() -> int:
                  run.read_problems)
 
     total = time.monotonic() - started
-    print(f"# total {total:.1f} s; root {tmp}")
+    print(f"# total {total:.1f} s")
     if checks.failed or opts.keep:
         print(f"# memory root kept: {root}")
     else:
