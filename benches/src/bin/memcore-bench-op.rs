@@ -5,7 +5,8 @@
 //! `update`, `organize`, `organize-dry`, `archive`, `load` (read and parse the index:
 //! `session(id)`), `sessions` (load plus reading order), `find-table` (the table scan
 //! alone, on text in memory), `apply-edits` (splicing organize's edits into the text in
-//! memory: every idle row removed, every other row rewritten).
+//! memory: every idle row removed, every other row rewritten), or `keep` (build the
+//! fixture, print its root and leave it on disk, for `perf` on `memcore` itself).
 //!
 //! Prints the median wall time of the operation alone (restores are not timed) and its
 //! mean on-CPU time from `/proc/thread-self/schedstat` (Linux), which a busy machine
@@ -20,13 +21,18 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [op, rows, iterations] = args.as_slice() else {
         eprintln!(
-            "usage: memcore-bench-op <start|update|organize|organize-dry|archive|load> <rows> <iterations>"
+            "usage: memcore-bench-op <start|update|organize|organize-dry|archive|load|sessions|find-table|apply-edits|keep> <rows> <iterations>"
         );
         std::process::exit(2);
     };
     let rows: usize = rows.parse().expect("rows is a number");
     let iterations: usize = iterations.parse().expect("iterations is a number");
     let t = temp_fixture(rows, usize::MAX).expect("build the fixture");
+    if op == "keep" {
+        println!("{}", t.fixture.root.display());
+        let _ = t.dir.keep();
+        return;
+    }
     let f = &t.fixture;
     let memory = open_memory(&f.root);
     let table = memory_core::markdown::find_table(
