@@ -21,6 +21,8 @@
 //! assert_eq!(std::fs::read_to_string(memory.index_path()).unwrap(), fixture.index_text());
 //! ```
 
+#![deny(missing_docs)]
+
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
