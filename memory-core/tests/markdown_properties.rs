@@ -102,7 +102,7 @@ proptest! {
         let (lines, _) = d.lines();
         let text = d.join(&lines);
         let table = find_table(&text, &HEADER).unwrap().unwrap();
-        let read: Vec<Vec<String>> = table.rows.iter().map(|r| r.cells.clone()).collect();
+        let read: Vec<Vec<String>> = table.rows.iter().map(|r| r.values(&text)).collect();
         let expected: Vec<Vec<String>> = d.rows.iter().map(|(_, c)| c.iter().map(|s| s.trim().to_string()).collect()).collect();
         prop_assert_eq!(read, expected);
     }

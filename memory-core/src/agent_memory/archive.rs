@@ -61,8 +61,11 @@ impl AgentMemory {
         let _lock = self.lock()?;
         let index = self.load_index()?;
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
-        let row = index.rows[position].clone();
-        if let Some(referrers) = self.referrers(&index)?.remove(&id) {
+        let row = index.row(position)?;
+        if let Some(referrers) = self
+            .referrers(&index, std::slice::from_ref(&row), Some(&id))?
+            .remove(&id)
+        {
             return Err(Error::Referenced {
                 id: id.to_string(),
                 referenced_by: referrers.iter().map(ToString::to_string).collect(),
@@ -83,7 +86,7 @@ impl AgentMemory {
         }
         if !live && !moved {
             if row.status == Status::Idle || !row.has_meaningful_summary() {
-                let written = index.commit(vec![index.remove(position)], self.offset())?;
+                let written = index.commit(vec![index.remove(position)])?;
                 written.expect_absent(&id)?;
                 return Ok(ArchiveOutcome::Deleted { session_id: id });
             }
@@ -125,7 +128,7 @@ impl AgentMemory {
         let mut released = Vec::new();
         for source in &sources {
             if let Some(p) = index.position(source) {
-                let mut source_row = index.rows[p].clone();
+                let mut source_row = index.row(p)?;
                 if source_row.referenced_by.contains(&id) {
                     source_row.referenced_by.retain(|r| *r != id);
                     edits.push(index.replace(p, &source_row));
@@ -134,7 +137,7 @@ impl AgentMemory {
             }
         }
         edits.push(index.remove(position));
-        let written = index.commit(edits, self.offset())?;
+        let written = index.commit(edits)?;
         written.expect_absent(&id)?;
         released.iter().try_for_each(|r| written.expect_row(r))?;
         Ok(ArchiveOutcome::Archived {

@@ -132,6 +132,11 @@ impl Default for AgentName {
     }
 }
 
+/// Checks `text` as a session id without building one.
+pub(crate) fn validate_session_id(text: &str) -> Result<()> {
+    validate_name("session id", text)
+}
+
 fn validate_name(what: &'static str, text: &str) -> Result<()> {
     validate_component(what, text)?;
     if text.len() > MAX_NAME_BYTES {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::FixedOffset;
 
-use super::row::INDEX_COLUMNS;
+use super::row::{INDEX_COLUMNS, validate_row};
 use super::{SessionId, SessionRow};
 use crate::durable::{read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
@@ -14,14 +14,16 @@ use crate::markdown::{Edit, LineEnding, Table, apply_edits, find_table, render_r
 /// The text of a new index file.
 pub(crate) const NEW_INDEX_PREAMBLE: &str = "# Memory Index\n\n";
 
-/// The index as read at one moment, with the table located for byte-range edits.
+/// The index as read at one moment, with the table located for byte-range edits. Rows
+/// are validated when the index is read but only turned into [`SessionRow`]s on demand:
+/// SessionStart needs nothing but the ids and the end of the table.
 #[derive(Debug, Clone)]
 pub(crate) struct IndexDoc {
     pub path: PathBuf,
     /// The file's text, plus a table header when the file had none yet.
     pub text: String,
     pub table: Table,
-    pub rows: Vec<SessionRow>,
+    offset: FixedOffset,
     positions: HashMap<SessionId, usize>,
 }
 
@@ -46,30 +48,30 @@ impl IndexDoc {
                 (text, table)
             }
         };
-        let mut rows = Vec::with_capacity(table.rows.len());
         let mut positions = HashMap::with_capacity(table.rows.len());
-        for raw in &table.rows {
-            let row = SessionRow::from_cells(&raw.cells, offset)
+        for (position, raw) in table.rows.iter().enumerate() {
+            let id = validate_row(&text, raw, offset)
                 .map_err(|m| Error::malformed(path, raw.line, m))?;
-            if positions
-                .insert(row.session_id.clone(), rows.len())
-                .is_some()
-            {
+            if positions.insert(id, position).is_some() {
                 return Err(Error::Duplicate {
-                    id: row.session_id.to_string(),
+                    id: raw.raw_cell(&text, 0).to_string(),
                     path: path.to_path_buf(),
                     line: raw.line,
                 });
             }
-            rows.push(row);
         }
         Ok(IndexDoc {
             path: path.to_path_buf(),
             text,
             table,
-            rows,
+            offset,
             positions,
         })
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.table.rows.len()
     }
 
     /// The position of `id`'s row.
@@ -77,11 +79,22 @@ impl IndexDoc {
         self.positions.get(id).copied()
     }
 
+    /// The row at `position` (which must be below [`IndexDoc::len`]).
+    pub fn row(&self, position: usize) -> Result<SessionRow> {
+        let raw = &self.table.rows[position];
+        SessionRow::from_cells(&raw.values(&self.text), self.offset)
+            .map_err(|m| Error::malformed(&self.path, raw.line, m))
+    }
+
+    /// Every row, in table order.
+    pub fn rows(&self) -> Result<Vec<SessionRow>> {
+        (0..self.len()).map(|i| self.row(i)).collect()
+    }
+
     /// `id`'s row, or [`Error::SessionNotFound`].
-    pub fn get(&self, id: &SessionId) -> Result<&SessionRow> {
-        self.position(id)
-            .map(|i| &self.rows[i])
-            .ok_or_else(|| self.not_found(id))
+    pub fn get(&self, id: &SessionId) -> Result<SessionRow> {
+        let position = self.position(id).ok_or_else(|| self.not_found(id))?;
+        self.row(position)
     }
 
     pub fn not_found(&self, id: &SessionId) -> Error {
@@ -103,25 +116,25 @@ impl IndexDoc {
         self.table.remove(index)
     }
 
-    /// Applies `edits`, replaces the file atomically, and reads it back. The caller
-    /// checks the read-back holds what it meant to write.
-    pub fn commit(&self, edits: Vec<Edit>, offset: FixedOffset) -> Result<IndexDoc> {
+    /// Applies `edits`, replaces the file atomically, reads the file back and checks it
+    /// holds exactly the bytes written, then parses it. The caller checks the parsed
+    /// read-back holds what it meant to write.
+    pub fn commit(&self, edits: Vec<Edit>) -> Result<IndexDoc> {
         let text = apply_edits(&self.text, edits);
         replace_atomically(&self.path, text.as_bytes())?;
-        let reread = IndexDoc::load(&self.path, offset)?;
-        if reread.text != text {
+        if read_text_if_exists(&self.path)?.as_deref() != Some(text.as_str()) {
             return Err(Error::verify(
                 &self.path,
                 "the index read back differs from what was written",
             ));
         }
-        Ok(reread)
+        IndexDoc::parse(&self.path, text, self.offset)
     }
 
     /// Checks the read-back holds `row` exactly.
     pub fn expect_row(&self, row: &SessionRow) -> Result<()> {
         match self.position(&row.session_id) {
-            Some(i) if self.rows[i] == *row => Ok(()),
+            Some(i) if self.row(i)? == *row => Ok(()),
             Some(_) => Err(Error::verify(
                 &self.path,
                 format!("row {} does not hold the values written", row.session_id),

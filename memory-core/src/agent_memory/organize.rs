@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::index::IndexDoc;
 use super::snapshot_doc::SnapshotDoc;
-use super::{AgentMemory, SessionId, Status};
-use crate::durable::remove_dead_temp_files;
+use super::{AgentMemory, SessionId, SessionRow, Status};
+use crate::durable::{read_text_if_exists, remove_dead_temp_files};
 use crate::error::{Error, Result};
 
 /// Options of [`AgentMemory::organize`].
@@ -95,7 +95,8 @@ impl AgentMemory {
     pub fn organize(&self, options: OrganizeOptions) -> Result<OrganizeReport> {
         let _lock = self.lock()?;
         let index = self.load_index()?;
-        let referrers = self.referrers(&index)?;
+        let rows = index.rows()?;
+        let referrers = self.referrers(&index, &rows, None)?;
         let now = self.clock.now();
         let threshold = TimeDelta::days(i64::from(options.stale_after_days));
         let mut report = OrganizeReport {
@@ -104,7 +105,7 @@ impl AgentMemory {
         };
         let mut edits = Vec::new();
         let mut stale_rows = Vec::new();
-        for (position, row) in index.rows.iter().enumerate() {
+        for (position, row) in rows.iter().enumerate() {
             if row.status == Status::Idle && self.snapshot_exists(&row.session_id)? {
                 return Err(Error::Inconsistent {
                     id: row.session_id.to_string(),
@@ -151,7 +152,7 @@ impl AgentMemory {
         if edits.is_empty() {
             return Ok(report);
         }
-        let written = index.commit(edits, self.offset())?;
+        let written = index.commit(edits)?;
         report
             .deleted_idle
             .iter()
@@ -164,10 +165,13 @@ impl AgentMemory {
 
     /// Every session referenced by another, with the sessions that reference it: the
     /// index's `Referenced By`, plus (the seed's fallback for incompletely recorded
-    /// continuations) the `Continues From` of every indexed session's snapshot.
+    /// continuations) the `Continues From` of every indexed session's snapshot. With
+    /// `only`, snapshots that do not mention that id are not parsed.
     pub(crate) fn referrers(
         &self,
         index: &IndexDoc,
+        rows: &[SessionRow],
+        only: Option<&SessionId>,
     ) -> Result<BTreeMap<SessionId, Vec<SessionId>>> {
         let mut map: BTreeMap<SessionId, Vec<SessionId>> = BTreeMap::new();
         let mut add = |source: &SessionId, referrer: &SessionId| {
@@ -176,17 +180,40 @@ impl AgentMemory {
                 list.push(referrer.clone());
             }
         };
-        for row in &index.rows {
+        for row in rows {
             row.referenced_by
                 .iter()
                 .for_each(|r| add(&row.session_id, r));
         }
-        for row in &index.rows {
-            if let Some(doc) = SnapshotDoc::load(&self.session_path(row.session_id.as_str())?)? {
-                for source in doc.continues_from() {
-                    if source != row.session_id && index.position(&source).is_some() {
-                        add(&source, &row.session_id);
-                    }
+        let sessions = self.root.join(&["sessions"])?;
+        let entries = match std::fs::read_dir(&sessions) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(map),
+            Err(e) => return Err(Error::io(&sessions, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&sessions, e))?;
+            let name = entry.file_name();
+            let Some(referrer) = name
+                .to_str()
+                .and_then(|n| n.strip_suffix(".md"))
+                .and_then(|id| SessionId::parse(id).ok())
+                .filter(|id| index.position(id).is_some())
+            else {
+                continue;
+            };
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
+                continue; // a link or directory is never read (see SafeRoot)
+            }
+            let Some(text) = read_text_if_exists(&entry.path())? else {
+                continue;
+            };
+            if only.is_some_and(|id| !text.contains(id.as_str())) {
+                continue;
+            }
+            for source in SnapshotDoc::continues_from_in(&text) {
+                if source != referrer && index.position(&source).is_some() {
+                    add(&source, &referrer);
                 }
             }
         }

@@ -23,7 +23,7 @@ impl AgentMemory {
     /// assert_eq!(rows[1].status, Status::Idle);
     /// ```
     pub fn sessions(&self) -> Result<Vec<SessionRow>> {
-        let mut rows = self.load_index()?.rows;
+        let mut rows = self.load_index()?.rows()?;
         rows.sort_by_key(|row| {
             let group = match (row.status, row.is_meaningful()) {
                 (Status::Idle, _) => 2,
@@ -61,7 +61,7 @@ impl AgentMemory {
     /// ```
     pub fn session(&self, id: &str) -> Result<SessionRow> {
         let id = SessionId::parse(id)?;
-        self.load_index()?.get(&id).cloned()
+        self.load_index()?.get(&id)
     }
 
     /// The snapshot of session `id`, `None` when it has no snapshot file.

@@ -68,8 +68,8 @@ impl AgentMemory {
         let source_pos = index
             .position(&source)
             .ok_or_else(|| index.not_found(&source))?;
-        let mut current_row = index.rows[current_pos].clone();
-        let mut source_row = index.rows[source_pos].clone();
+        let mut current_row = index.row(current_pos)?;
+        let mut source_row = index.row(source_pos)?;
         current_row.status = Status::Active;
         current_row.updated_at = self.now();
         let context = format!(
@@ -89,7 +89,7 @@ impl AgentMemory {
             source_row.referenced_by.push(current.clone());
             edits.push(index.replace(source_pos, &source_row));
         }
-        let written = index.commit(edits, self.offset())?;
+        let written = index.commit(edits)?;
         written.expect_row(&current_row)?;
         written.expect_row(&source_row)?;
         Ok(ContinueOutcome {
@@ -129,14 +129,13 @@ impl AgentMemory {
         source: &SessionId,
     ) -> Result<ReleaseOutcome> {
         let index = self.load_index()?;
-        let current_row = index.get(current)?.clone();
+        let current_row = index.get(current)?;
         let mut referenced_by_updated = false;
         if let Some(position) = index.position(source) {
-            let mut source_row = index.rows[position].clone();
+            let mut source_row = index.row(position)?;
             if source_row.referenced_by.contains(current) {
                 source_row.referenced_by.retain(|r| r != current);
-                let written =
-                    index.commit(vec![index.replace(position, &source_row)], self.offset())?;
+                let written = index.commit(vec![index.replace(position, &source_row)])?;
                 written.expect_row(&source_row)?;
                 referenced_by_updated = true;
             }

@@ -132,7 +132,7 @@ impl AgentMemory {
             started_at: now.clone(),
             updated_at: now,
         };
-        let written = index.commit(vec![index.append(&row)], self.offset())?;
+        let written = index.commit(vec![index.append(&row)])?;
         written.expect_row(&row)?;
         Ok(id)
     }
@@ -196,14 +196,14 @@ impl AgentMemory {
             let position = index
                 .position(source)
                 .ok_or_else(|| index.not_found(source))?;
-            let mut source_row = index.rows[position].clone();
+            let mut source_row = index.row(position)?;
             if !source_row.referenced_by.contains(&id) {
                 source_row.referenced_by.push(id.clone());
                 edits.push(index.replace(position, &source_row));
             }
             expected.push(source_row);
         }
-        let written = index.commit(edits, self.offset())?;
+        let written = index.commit(edits)?;
         expected.iter().try_for_each(|r| written.expect_row(r))?;
         Ok(id)
     }

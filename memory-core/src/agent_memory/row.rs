@@ -221,6 +221,36 @@ impl SessionRow {
     }
 }
 
+/// Checks an index row without building a [`SessionRow`] (no allocation but the id):
+/// id, status, `Referenced By` ids and both timestamps must be readable. Returns the id.
+pub(crate) fn validate_row(
+    text: &str,
+    row: &crate::markdown::TableRow,
+    offset: FixedOffset,
+) -> std::result::Result<SessionId, String> {
+    // Raw (still escaped) cells suffice: an escape in any of these cells makes it invalid
+    // whether it is unescaped or not.
+    let cell = |i| row.raw_cell(text, i);
+    let id = SessionId::parse(cell(0)).map_err(|e| e.to_string())?;
+    cell(5).parse::<Status>().map_err(|e| e.to_string())?;
+    let referenced = cell(6).trim();
+    if !(referenced.is_empty() || referenced == "-") {
+        for r in referenced
+            .split(',')
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+        {
+            super::id::validate_session_id(r).map_err(|e| format!("Referenced By: {e}"))?;
+        }
+    }
+    for (column, i) in [("Started At", 7), ("Updated At", 8)] {
+        if !Timestamp::is_readable(cell(i), offset) {
+            return Err(format!("{column} {:?} is not a timestamp", cell(i)));
+        }
+    }
+    Ok(id)
+}
+
 /// Splits a comma-separated cell; `-` and blanks are the empty list.
 pub(crate) fn split_list(cell: &str) -> Vec<String> {
     let trimmed = cell.trim();

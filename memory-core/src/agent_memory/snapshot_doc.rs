@@ -109,8 +109,21 @@ impl SnapshotDoc {
         table
             .rows
             .iter()
-            .find(|r| r.cells[0].eq_ignore_ascii_case(field))
-            .map(|r| r.cells[1].clone())
+            .find(|r| r.cell(&self.text, 0).eq_ignore_ascii_case(field))
+            .map(|r| r.cell(&self.text, 1))
+    }
+
+    /// The `Continues From` ids of a snapshot's text, without reading the rest of it
+    /// (organize and archive scan every snapshot for this fallback signal).
+    pub fn continues_from_in(text: &str) -> Vec<super::SessionId> {
+        split_sections(text)
+            .iter()
+            .filter(|s| SectionKind::from_heading(&s.heading) == Some(SectionKind::ContinuesFrom))
+            .take(1)
+            .flat_map(|s| parse_list(&text[s.content.clone()]))
+            .filter(|item| !is_placeholder(SectionKind::ContinuesFrom, &item.text))
+            .filter_map(|item| continues_from_id(Mark::split(&item.text).1))
+            .collect()
     }
 
     pub fn continues_from(&self) -> Vec<super::SessionId> {
@@ -207,9 +220,9 @@ impl SnapshotDoc {
                     match table
                         .rows
                         .iter()
-                        .position(|r| r.cells[0].eq_ignore_ascii_case(field))
+                        .position(|r| r.cell(&self.text, 0).eq_ignore_ascii_case(field))
                     {
-                        Some(i) if table.rows[i].cells[1] == *value => {}
+                        Some(i) if table.rows[i].cell(&self.text, 1) == *value => {}
                         Some(i) => {
                             edits.push(table.replace(i, &render_row(&[field, value.as_str()])))
                         }

@@ -29,7 +29,7 @@ impl AgentMemory {
         let _lock = self.lock()?;
         let index = self.load_index()?;
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
-        let mut row = index.rows[position].clone();
+        let mut row = index.row(position)?;
         if let Some(topic) = update
             .topic
             .as_deref()
@@ -57,7 +57,7 @@ impl AgentMemory {
             continuation: Continuation::None,
             touch: true,
         })?;
-        let written = index.commit(vec![index.replace(position, &row)], self.offset())?;
+        let written = index.commit(vec![index.replace(position, &row)])?;
         written.expect_row(&row)?;
         Ok(row)
     }

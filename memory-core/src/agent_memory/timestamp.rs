@@ -53,6 +53,11 @@ impl Timestamp {
         })
     }
 
+    /// Whether `text` reads as a timestamp (without keeping it).
+    pub(crate) fn is_readable(text: &str, local_offset: FixedOffset) -> bool {
+        parse_lenient(text.trim(), local_offset).is_some()
+    }
+
     /// The text as written in the file.
     pub fn as_str(&self) -> &str {
         &self.text

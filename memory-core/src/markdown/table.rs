@@ -25,8 +25,49 @@ pub struct TableRow {
     pub content: Range<usize>,
     /// Byte offset just past the row's terminator.
     pub end: usize,
-    /// Unescaped, trimmed cell values.
-    pub cells: Vec<String>,
+    /// Byte ranges of the trimmed, still escaped cells in the document: read them with
+    /// [`TableRow::cell`] or [`TableRow::values`]. Keeping ranges instead of strings makes
+    /// scanning a 10,000-row index allocation-light.
+    pub cells: Vec<Range<usize>>,
+}
+
+impl TableRow {
+    /// Cell `index` as written (trimmed, escapes kept); `text` is the scanned document.
+    ///
+    /// ```
+    /// use memory_core::markdown::find_table;
+    /// let text = "| A | B |\n|---|---|\n| x \\| y | z |\n";
+    /// let table = find_table(text, &["A", "B"]).unwrap().unwrap();
+    /// assert_eq!(table.rows[0].raw_cell(text, 0), "x \\| y");
+    /// ```
+    pub fn raw_cell<'t>(&self, text: &'t str, index: usize) -> &'t str {
+        &text[self.cells[index].clone()]
+    }
+
+    /// Cell `index`, unescaped.
+    ///
+    /// ```
+    /// use memory_core::markdown::find_table;
+    /// let text = "| A | B |\n|---|---|\n| x \\| y | a<br>b |\n";
+    /// let table = find_table(text, &["A", "B"]).unwrap().unwrap();
+    /// assert_eq!(table.rows[0].cell(text, 0), "x | y");
+    /// assert_eq!(table.rows[0].cell(text, 1), "a\nb");
+    /// ```
+    pub fn cell(&self, text: &str, index: usize) -> String {
+        unescape_cell(self.raw_cell(text, index))
+    }
+
+    /// Every cell, unescaped.
+    ///
+    /// ```
+    /// use memory_core::markdown::find_table;
+    /// let text = "| A | B |\n|---|---|\n| 1 | 2 |\n";
+    /// let table = find_table(text, &["A", "B"]).unwrap().unwrap();
+    /// assert_eq!(table.rows[0].values(text), ["1", "2"]);
+    /// ```
+    pub fn values(&self, text: &str) -> Vec<String> {
+        (0..self.cells.len()).map(|i| self.cell(text, i)).collect()
+    }
 }
 
 /// A pipe table located in a document.
@@ -52,7 +93,7 @@ pub struct Table {
 /// use memory_core::markdown::find_table;
 /// let text = "# Notes\n\n| Field | Value |\n|---|---|\n| Topic | a \\| b |\n\nmore prose\n";
 /// let table = find_table(text, &["Field", "Value"]).unwrap().unwrap();
-/// assert_eq!(table.rows[0].cells, vec!["Topic", "a | b"]);
+/// assert_eq!(table.rows[0].values(text), vec!["Topic", "a | b"]);
 /// assert_eq!(table.rows[0].line, 5);
 /// ```
 pub fn find_table(text: &str, header: &[&str]) -> Result<Option<Table>, ParseIssue> {
@@ -94,7 +135,7 @@ pub fn find_table(text: &str, header: &[&str]) -> Result<Option<Table>, ParseIss
         };
         while let Some(row) = iter.next_if(|l| !l.in_fence && is_row(l.text)) {
             check_length(row.number, row.text)?;
-            let cells = split_cells(row.text);
+            let cells = cell_ranges(row.text, row.content.start);
             if cells.len() != header.len() {
                 return Err(ParseIssue {
                     line: row.number,
@@ -145,6 +186,44 @@ fn is_delimiter(line: &str, columns: usize) -> bool {
             let inner = inner.strip_suffix(':').unwrap_or(inner);
             !inner.is_empty() && inner.bytes().all(|b| b == b'-')
         })
+}
+
+/// The byte ranges (offset by `base`) of a table line's trimmed, still escaped cells; the
+/// outer pipes are not cells and `\|` does not end a cell.
+fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
+    let bytes = line.as_bytes();
+    let end = line.trim_end().len();
+    let mut i = line.len() - line.trim_start().len();
+    if bytes.get(i) == Some(&b'|') {
+        i += 1;
+    }
+    let trimmed = |a: usize, b: usize| {
+        let cell = &line[a..b];
+        let start = a + (cell.len() - cell.trim_start().len());
+        base + start..base + start + cell.trim().len()
+    };
+    let mut cells = Vec::with_capacity(12);
+    let (mut cell_start, mut closed) = (i, false);
+    while i < end {
+        match bytes[i] {
+            b'\\' if bytes.get(i + 1) == Some(&b'|') && i + 1 < end => {
+                i += 2;
+                closed = false;
+                continue;
+            }
+            b'|' => {
+                cells.push(trimmed(cell_start, i));
+                cell_start = i + 1;
+                closed = true;
+            }
+            _ => closed = false,
+        }
+        i += 1;
+    }
+    if !closed {
+        cells.push(trimmed(cell_start, end));
+    }
+    cells
 }
 
 /// Splits a table line into unescaped, trimmed cells (the outer pipes are not cells).
@@ -388,6 +467,23 @@ mod tests {
             let trimmed = line.trim();
             let inner = trimmed.strip_prefix('|').unwrap_or(trimmed);
             assert_eq!(split_cells(line), split_escaped_cells(inner), "{line:?}");
+            let ranged: Vec<String> = cell_ranges(line, 0)
+                .into_iter()
+                .map(|r| unescape_cell(&line[r]))
+                .collect();
+            assert_eq!(ranged, split_cells(line), "{line:?}");
+        }
+        for line in [
+            "| a \\| b | c |",
+            "| x \\|",
+            "| C:\\ | d |",
+            "  | 登入 \\| auth |  ",
+        ] {
+            let ranged: Vec<String> = cell_ranges(line, 0)
+                .into_iter()
+                .map(|r| unescape_cell(&line[r]))
+                .collect();
+            assert_eq!(ranged, split_cells(line), "{line:?}");
         }
         assert_eq!(split_cells("| a \\| b | c |"), vec!["a | b", "c"]);
     }
@@ -466,7 +562,8 @@ mod tests {
                 value.to_string()
             };
             assert_eq!(
-                table.rows[0].cells[0], expected,
+                table.rows[0].cell(&text, 0),
+                expected,
                 "value {value:?} rendered as {row}"
             );
         }
