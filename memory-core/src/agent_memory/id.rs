@@ -138,7 +138,12 @@ pub(crate) fn validate_session_id(text: &str) -> Result<()> {
 }
 
 fn validate_name(what: &'static str, text: &str) -> Result<()> {
-    validate_component(what, text)?;
+    // Letters, digits, `-`, `_`, `.` and no leading `.` make a plain path component by
+    // construction; `validate_component` only runs to word the error for other text.
+    let allowed = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if text.is_empty() || !text.chars().all(allowed) {
+        validate_component(what, text)?;
+    }
     if text.len() > MAX_NAME_BYTES {
         return Err(Error::invalid(
             what,
@@ -149,10 +154,7 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
     if text.starts_with('.') || text.starts_with('-') {
         return Err(Error::invalid(what, text, "must not start with `.` or `-`"));
     }
-    if let Some(bad) = text
-        .chars()
-        .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
-    {
+    if let Some(bad) = text.chars().find(|c| !allowed(*c)) {
         return Err(Error::invalid(
             what,
             text,
