@@ -139,7 +139,7 @@ impl AgentMemory {
         edits.push(index.remove(position));
         let written = index.commit(edits)?;
         written.expect_absent(&id)?;
-        released.iter().try_for_each(|r| written.expect_row(r))?;
+        written.expect_rows(&released)?;
         Ok(ArchiveOutcome::Archived {
             session_id: id,
             archive_index,

@@ -172,20 +172,29 @@ impl Written {
         Ok(self.parsed.get_or_init(|| doc))
     }
 
-    /// Checks the read-back holds `row` exactly. A row this operation rendered is found
-    /// as its exact line without parsing the whole index (SessionStart's hot path); any
-    /// other row is checked on the parsed index.
-    pub fn expect_row(&self, row: &SessionRow) -> Result<()> {
-        let line = render_row(&row.cells());
-        let found = self.text.match_indices(line.as_str()).any(|(at, _)| {
-            let before = self.text[..at].ends_with('\n');
-            let rest = &self.text[at + line.len()..];
-            before && (rest.is_empty() || rest.starts_with('\n') || rest.starts_with("\r\n"))
-        });
-        if found {
+    /// Checks the read-back holds each of `rows` exactly. One or two rows this operation
+    /// rendered are found as their exact lines without parsing the whole index
+    /// (SessionStart's hot path); more rows, or rows not found that way, are checked on
+    /// the index parsed once.
+    pub fn expect_rows(&self, rows: &[SessionRow]) -> Result<()> {
+        if rows.len() <= 2
+            && rows
+                .iter()
+                .all(|row| self.holds_line(&render_row(&row.cells())))
+        {
             return Ok(());
         }
-        self.parsed()?.expect_row(row)
+        let parsed = self.parsed()?;
+        rows.iter().try_for_each(|row| parsed.expect_row(row))
+    }
+
+    /// Whether `line` stands in the text as a whole line.
+    fn holds_line(&self, line: &str) -> bool {
+        self.text.match_indices(line).any(|(at, _)| {
+            let rest = &self.text[at + line.len()..];
+            self.text[..at].ends_with('\n')
+                && (rest.is_empty() || rest.starts_with('\n') || rest.starts_with("\r\n"))
+        })
     }
 
     /// Checks the read-back no longer holds `id`.

@@ -157,9 +157,7 @@ impl AgentMemory {
             .deleted_idle
             .iter()
             .try_for_each(|id| written.expect_absent(id))?;
-        stale_rows
-            .iter()
-            .try_for_each(|row| written.expect_row(row))?;
+        written.expect_rows(&stale_rows)?;
         Ok(report)
     }
 

@@ -90,8 +90,7 @@ impl AgentMemory {
             edits.push(index.replace(source_pos, &source_row));
         }
         let written = index.commit(edits)?;
-        written.expect_row(&current_row)?;
-        written.expect_row(&source_row)?;
+        written.expect_rows(&[current_row.clone(), source_row.clone()])?;
         Ok(ContinueOutcome {
             current: current_row,
             source: source_row,
@@ -136,7 +135,7 @@ impl AgentMemory {
             if source_row.referenced_by.contains(current) {
                 source_row.referenced_by.retain(|r| r != current);
                 let written = index.commit(vec![index.replace(position, &source_row)])?;
-                written.expect_row(&source_row)?;
+                written.expect_rows(std::slice::from_ref(&source_row))?;
                 referenced_by_updated = true;
             }
         }

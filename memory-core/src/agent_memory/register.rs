@@ -133,7 +133,7 @@ impl AgentMemory {
             updated_at: now,
         };
         let written = index.commit(vec![index.append(&row)])?;
-        written.expect_row(&row)?;
+        written.expect_rows(std::slice::from_ref(&row))?;
         Ok(id)
     }
 
@@ -204,7 +204,7 @@ impl AgentMemory {
             expected.push(source_row);
         }
         let written = index.commit(edits)?;
-        expected.iter().try_for_each(|r| written.expect_row(r))?;
+        written.expect_rows(&expected)?;
         Ok(id)
     }
 

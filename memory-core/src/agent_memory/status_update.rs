@@ -58,7 +58,7 @@ impl AgentMemory {
             touch: true,
         })?;
         let written = index.commit(vec![index.replace(position, &row)])?;
-        written.expect_row(&row)?;
+        written.expect_rows(std::slice::from_ref(&row))?;
         Ok(row)
     }
 }
