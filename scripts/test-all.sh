@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test suite of memory-core from a fresh clone: Rust (unit, integration,
-# doc tests, lints), then the Python and Node packages built from scratch.
+# doc tests, lints), then the Python and Node packages built from scratch (each runs
+# the conformance corpus in tests/corpus), then the cross-language stress test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,10 +11,8 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
 
 for suite in bindings-python/scripts/test.sh bindings-node/scripts/test.sh; do
-  if [ -x "$suite" ]; then
-    echo "== $suite"
-    "$suite"
-  fi
+  echo "== $suite"
+  "$suite"
 done
 
 echo "== tests/interop/run.sh (memcore, Python and Node writing one root at once)"
