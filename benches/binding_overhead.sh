@@ -9,20 +9,24 @@
 #    release mode as their test scripts do (maturin develop into .venv; napi build into
 #    bindings-node/), so all three run the memory-core of this checkout.
 # 2. `binding-overhead fixture` writes a 100-row and a 1,000-row memory root and
-#    plan.tsv (the calls; N timed calls of the small reads, default 2000) in a temporary
-#    directory.
-# 3. R rounds (default 3): in each, the Rust bin, benches/compare/binding_overhead.py and
+#    plan.tsv (the calls; N timed calls of the small reads per round, default 100) in a
+#    temporary directory.
+# 3. R rounds (default 30): in each, the Rust bin, benches/compare/binding_overhead.py and
 #    benches/compare/binding_overhead.mjs each run the whole plan in their own process,
 #    in an order rotated round by round, so load on the machine hits all three alike.
-# 4. Per operation and language, the median and p90 of all timed calls of all rounds.
+# 4. Per operation and language, the median and p90 of all timed calls of all rounds;
+#    against Rust, the median over the rounds of one round's difference and ratio of the
+#    medians, and the interquartile range of that ratio. The load on a shared machine
+#    moves wall times by tens of percent within seconds; many short rounds and
+#    per-round ratios keep those shifts out of the comparison.
 #
 # --keep leaves the temporary directory (fixture, plan, raw nanoseconds) in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 
-rounds=3
-calls=2000
+rounds=30
+calls=100
 build=1
 python="$repo/.venv/bin/python"
 node=node
@@ -85,66 +89,96 @@ for ((r = 0; r < rounds; r++)); do
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# Nearest-rank percentile $2 of the nanoseconds in file $1, in microseconds; "-" when
-# the language has no such operation.
-pct() {
-  if [ -s "$1" ]; then
-    sort -n "$1" | awk -v p="$2" '{ a[NR] = $1 } END {
-      i = int((NR * p + 99) / 100); if (i < 1) i = 1; printf "%.3f", a[i] / 1000 }'
-  else
-    echo -
-  fi
-}
-
 echo
 echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load average $load_before before and $load_after after;" \
   "$rounds rounds, $("$python" -c 'import platform; print("Python " + platform.python_version())'), Node $("$node" --version)"
 echo
-echo "| Operation | calls | Rust median / p90 | Python median / p90 | Python × Rust | Python + µs | Node median / p90 | Node × Rust | Node + µs |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-grep '^op' "$work/plan.tsv" | while IFS=$'\t' read -r _ op rows _ _ n _ _; do
-  base=${op%_async}
-  row="$op $rows $((n * rounds))"
-  for lang in rust python node; do
-    row+=" $(pct "$work/raw/$lang.$op.$rows.ns" 50) $(pct "$work/raw/$lang.$op.$rows.ns" 90)"
-  done
-  # The Rust figure an async operation is compared with is its sync form's.
-  row+=" $(pct "$work/raw/rust.$base.$rows.ns" 50) $(pct "$work/raw/node.$base.$rows.ns" 50)"
-  echo "$row"
-done | awk '
-  BEGIN {
-    label["timer"] = "timer floor (two clock reads)"
-    label["root"] = "`root` getter"
-    label["session_path"] = "`session_path(id)` (two `lstat`s)"
-    label["session_path_async"] = "`sessionPathAsync(id)` (Node)"
-    label["session"] = "`session(id)`"
-    label["sessions"] = "`sessions()`"
-    label["session_async"] = "`sessionAsync(id)` (Node)"
-    label["sessions_async"] = "`sessionsAsync()` (Node)"
-    label["sessions_fields"] = "`sessions()` + read every field"
-    label["register_session_start"] = "`register_session_start`"
-  }
-  function us(v) {
-    if (v == "-") return "—"
-    if (v < 10) return sprintf("%.2f", v)
-    if (v < 100) return sprintf("%.1f", v)
-    return sprintf("%.0f", v)
-  }
-  function cell(m, p) { return (m == "-") ? "—" : us(m) " / " us(p) }
-  function ratio(v, ref) { return (v == "-" || ref == "-" || ref == 0) ? "—" : sprintf("%.2f", v / ref) }
-  function plus(v, ref) { return (v == "-" || ref == "-") ? "—" : sprintf("%+.1f", v - ref) }
-  {
-    op = $1; rows = $2; n = $3
-    rm = $4; rp = $5; pm = $6; pp = $7; nm = $8; np = $9; ref = $10; nsync = $11
-    name = label[op] ", " (rows == 1000 ? "1,000" : rows) " rows"
-    if (rows == 0) name = label[op]
-    if (op == "timer") { ref = "-" }
-    printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", name, n, cell(rm, rp), cell(pm, pp),
-      ratio(pm, ref), plus(pm, ref), cell(nm, np), ratio(nm, ref), plus(nm, ref)
-    if (op ~ /_async$/) async[++na] = sprintf("%s: %s × the sync form (%s µs)", op, ratio(nm, nsync), plus(nm, nsync))
-  }
-  END {
-    for (i = 1; i <= na; i++) print (i == 1 ? "\nNode async vs sync, medians: " : "") async[i]
-  }'
-echo
-echo "µs per call; × Rust and + µs compare medians (async rows: with Rust's sync call)."
+"$python" - "$work" <<'REPORT'
+import sys
+from pathlib import Path
+
+work = Path(sys.argv[1])
+LABELS = {
+    "timer": "timer floor (two clock reads)",
+    "root": "`root` getter",
+    "session_path": "`session_path(id)` (two `lstat`s)",
+    "session_path_async": "`sessionPathAsync(id)` (Node)",
+    "session": "`session(id)`",
+    "session_async": "`sessionAsync(id)` (Node)",
+    "sessions": "`sessions()`",
+    "sessions_async": "`sessionsAsync()` (Node)",
+    "sessions_fields": "`sessions()` + read every field",
+    "register_session_start": "`register_session_start`",
+}
+
+
+def pct(ns, p):
+    """Nearest-rank percentile of nanoseconds, in microseconds."""
+    s = sorted(ns)
+    return s[min(max(-(-len(s) * p // 100), 1), len(s)) - 1] / 1000
+
+
+def load(lang, op, rows, n):
+    """All timed calls of all rounds, and each round's median (a round appends n)."""
+    f = work / "raw" / f"{lang}.{op}.{rows}.ns"
+    if not f.exists():
+        return None
+    ns = [int(x) for x in f.read_text().split()]
+    return ns, [pct(ns[i : i + n], 50) for i in range(0, len(ns), n)]
+
+
+def us(v):
+    return f"{v:.2f}" if v < 10 else f"{v:.1f}" if v < 100 else f"{v:,.0f}"
+
+
+def cell(d):
+    return "—" if d is None else f"{us(pct(d[0], 50))} / {us(pct(d[0], 90))}"
+
+
+def quartiles(values):
+    """Nearest-rank 25th, 50th and 75th percentiles of a list of numbers."""
+    s = sorted(values)
+    return [s[min(max(-(-len(s) * p // 100), 1), len(s)) - 1] for p in (25, 50, 75)]
+
+
+def versus(d, ref):
+    """Median over the rounds of one round's difference and ratio of the medians, the
+    ratio with its interquartile range over the rounds."""
+    if d is None or ref is None:
+        return "—", "—"
+    rounds = list(zip(d[1], ref[1]))
+    plus = quartiles([a - b for a, b in rounds])[1]
+    low, mid, high = quartiles([a / b for a, b in rounds])
+    spread = f" ({low:.2f}–{high:.2f})" if len(rounds) > 1 else ""
+    return f"{plus:+,.1f}", f"{mid:.2f}{spread}"
+
+
+print(
+    "| Operation | calls | Rust median / p90 | Python median / p90 | Python − Rust"
+    " | Python × Rust (IQR) | Node median / p90 | Node − Rust | Node × Rust (IQR) |"
+)
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+notes = []
+for line in (work / "plan.tsv").read_text().splitlines():
+    if not line.startswith("op\t"):
+        continue
+    _, op, rows, _, _, n, _, _ = line.split("\t")
+    base = op.removesuffix("_async")
+    rust, python, node = (load(lang, op, rows, int(n)) for lang in ("rust", "python", "node"))
+    # An async operation is compared with Rust's sync call.
+    ref = None if op == "timer" else load("rust", base, rows, int(n))
+    name = LABELS.get(op, op) + ("" if rows == "0" else f", {int(rows):,} rows")
+    calls = max(len(d[0]) for d in (rust, python, node) if d is not None)
+    row = [name, f"{calls:,}", cell(rust), cell(python), *versus(python, ref)]
+    row += [cell(node), *versus(node, ref)]
+    print("| " + " | ".join(row) + " |")
+    if op != base:
+        plus, times = versus(node, load("node", base, rows, int(n)))
+        notes.append(f"`{op}` {times} × the sync form ({plus} µs)")
+print()
+print("Microseconds per call: median / p90 of all rounds' calls. − and ×: the median over")
+print("the rounds of one round's difference and ratio of the medians (async rows: against")
+print("Rust's sync call), in brackets the ratio's interquartile range over the rounds.")
+if notes:
+    print("Node async vs its sync form: " + "; ".join(notes) + ".")
+REPORT
