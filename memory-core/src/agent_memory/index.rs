@@ -10,7 +10,9 @@ use super::row::{INDEX_COLUMNS, validate_row};
 use super::{SessionId, SessionRow};
 use crate::durable::{read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
-use crate::markdown::{Edit, LineEnding, Table, apply_edits, find_table, render_row};
+use crate::markdown::{
+    Edit, LineEnding, Table, apply_edits, find_table, render_row, without_new_final_newline,
+};
 
 /// The text of a new index file.
 pub(crate) const NEW_INDEX_PREAMBLE: &str = "# Memory Index\n\n";
@@ -120,7 +122,7 @@ impl IndexDoc {
     /// Applies `edits`, replaces the file atomically, reads the file back and checks it
     /// holds exactly the bytes written. The returned [`Written`] checks rows in it.
     pub fn commit(&self, edits: Vec<Edit>) -> Result<Written> {
-        let text = apply_edits(&self.text, edits);
+        let text = without_new_final_newline(&self.text, apply_edits(&self.text, edits));
         replace_atomically(&self.path, text.as_bytes())?;
         if !file_holds(&self.path, text.as_bytes())? {
             return Err(Error::verify(

@@ -4,7 +4,7 @@ use super::snapshot::SectionKind;
 use super::snapshot_doc::SnapshotDoc;
 use super::update::{Continuation, merge_sections, verify_merge};
 use super::{AgentMemory, SessionRow, SessionUpdate};
-use crate::durable::{create_private_dir_all, replace_atomically};
+use crate::durable::{create_private_dir_all, read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
 use crate::markdown::render_row;
 
@@ -55,22 +55,23 @@ impl AgentMemory {
         if old.as_ref().is_some_and(|o| o.text == text) {
             return Ok(false);
         }
-        replace_atomically(&path, text.as_bytes())?;
-        let reread = SnapshotDoc::load(&path)?
-            .ok_or_else(|| Error::verify(&path, "the snapshot is missing after the write"))?;
-        if reread.text != text {
-            return Err(Error::verify(
-                &path,
-                "the snapshot read back differs from what was written",
-            ));
-        }
-        verify_merge(old.as_ref(), &reread, write.update, write.continuation)?;
+        // Check the merge before anything is written: a merge that would lose an item is
+        // refused with the file untouched.
+        let merged = SnapshotDoc::parse(&path, text.clone())?;
+        verify_merge(old.as_ref(), &merged, write.update, write.continuation)?;
         if write.touch
-            && reread.metadata_value("Updated At").as_deref() != Some(row.updated_at.as_str())
+            && merged.metadata_value("Updated At").as_deref() != Some(row.updated_at.as_str())
         {
             return Err(Error::verify(
                 &path,
                 "Metadata Updated At does not match the update",
+            ));
+        }
+        replace_atomically(&path, text.as_bytes())?;
+        if read_text_if_exists(&path)?.as_deref() != Some(text.as_str()) {
+            return Err(Error::verify(
+                &path,
+                "the snapshot read back differs from what was written",
             ));
         }
         Ok(true)

@@ -256,10 +256,34 @@ pub(crate) fn is_placeholder(kind: SectionKind, text: &str) -> bool {
         || text.trim() == kind.prompt()
 }
 
-/// Extracts a session id from a `Continues From` entry (`` `id` ``, `id — note`).
-pub(crate) fn continues_from_id(text: &str) -> Option<SessionId> {
-    let first = text.split_whitespace().next()?;
-    let cleaned =
-        first.trim_matches(|c: char| c == '`' || c == '*' || c == ',' || c == ';' || c == ':');
-    SessionId::parse(cleaned).ok()
+/// The session ids a `Continues From` entry names: `` `id` ``, `id — note`, `a, b`,
+/// `[id](./id.md)`. Words shaped like the seed's ids (`YYYY-MM-DD-HHMM-…`) are taken
+/// when there are any; otherwise the first word (hand-made ids such as `s-1`).
+pub(crate) fn continues_from_ids(text: &str) -> Vec<SessionId> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || ",;|[]()`*:".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let seed_shaped: Vec<SessionId> = words
+        .iter()
+        .filter(|w| looks_like_seed_id(w))
+        .filter_map(|w| SessionId::parse(w).ok())
+        .collect();
+    if !seed_shaped.is_empty() {
+        return seed_shaped;
+    }
+    words
+        .first()
+        .and_then(|w| SessionId::parse(w).ok())
+        .into_iter()
+        .collect()
+}
+
+fn looks_like_seed_id(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() > 16
+        && b[..16].iter().enumerate().all(|(i, c)| match i {
+            4 | 7 | 10 | 15 => *c == b'-',
+            _ => c.is_ascii_digit(),
+        })
 }

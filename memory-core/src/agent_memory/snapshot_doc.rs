@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::snapshot::{OtherSection, SectionKind, continues_from_id, is_placeholder};
+use super::snapshot::{OtherSection, SectionKind, continues_from_ids, is_placeholder};
 use super::{Mark, Snapshot, SnapshotItem};
 use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
@@ -24,15 +24,66 @@ pub(crate) struct Entry {
     pub text: String,
     pub mark: Option<Mark>,
     pub placeholder: bool,
+    /// Whether a blank line separated it from the entry before.
+    pub blank_before: bool,
 }
 
 /// An entry of a rewritten list section.
 #[derive(Debug, Clone)]
 pub(crate) enum OutEntry {
-    /// Written back exactly as it was.
-    Keep(String),
-    /// Rendered as `- [mark] text`.
+    /// Written back exactly as it was (after a blank line when it had one).
+    Keep(String, bool),
+    /// Written back as it was with `mark` set on its first line.
+    Marked(String, bool, Mark),
+    /// A new entry, rendered as `- [mark] text`.
     Render(String, Option<Mark>),
+}
+
+impl OutEntry {
+    /// The entry as it stood in the file.
+    pub fn kept(entry: &Entry) -> Self {
+        OutEntry::Keep(entry.raw.clone(), entry.blank_before)
+    }
+}
+
+/// `raw` (an entry's original lines) with its marking set to `mark`: the bullet, any
+/// `[ ]` task box or old marking of the first line is replaced, the rest kept as written
+/// (nested lines keep their indentation).
+fn mark_raw(raw: &str, mark: Mark) -> String {
+    let (first, rest) = raw
+        .split_once('\n')
+        .map_or((raw, None), |(f, r)| (f, Some(r)));
+    let body = first.trim_start();
+    let indent = &first[..first.len() - body.len()];
+    let bullet_len = ["- ", "* ", "+ "]
+        .iter()
+        .find(|b| body.starts_with(**b))
+        .map_or_else(
+            || {
+                let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+                let after = &body[digits..];
+                if digits > 0 && (after.starts_with(". ") || after.starts_with(") ")) {
+                    digits + 2
+                } else {
+                    0
+                }
+            },
+            |b| b.len(),
+        );
+    let bullet = if bullet_len == 0 {
+        "- "
+    } else {
+        &body[..bullet_len]
+    };
+    let text = body[bullet_len..].trim_start();
+    let text = text.strip_prefix("[ ]").map_or(text, str::trim_start);
+    let text = Mark::split(text).1;
+    let mut out = format!("{indent}{bullet}{} {text}", mark.as_str());
+    if let Some(rest) = rest {
+        out.push('\n');
+        out.push_str(rest);
+    }
+    out
 }
 
 /// A parsed snapshot file.
@@ -86,6 +137,7 @@ impl SnapshotDoc {
                     text,
                     mark,
                     placeholder,
+                    blank_before: item.blank_before,
                 }
             })
             .collect()
@@ -122,7 +174,7 @@ impl SnapshotDoc {
             .take(1)
             .flat_map(|s| parse_list(&text[s.content.clone()]))
             .filter(|item| !is_placeholder(SectionKind::ContinuesFrom, &item.text))
-            .filter_map(|item| continues_from_id(Mark::split(&item.text).1))
+            .flat_map(|item| continues_from_ids(Mark::split(&item.text).1))
             .collect()
     }
 
@@ -130,7 +182,7 @@ impl SnapshotDoc {
         self.entries(SectionKind::ContinuesFrom)
             .iter()
             .filter(|e| !e.placeholder)
-            .filter_map(|e| continues_from_id(&e.text))
+            .flat_map(|e| continues_from_ids(&e.text))
             .collect()
     }
 
@@ -176,23 +228,31 @@ impl SnapshotDoc {
     /// Renders list entries as section content, `None` when there are none.
     pub fn render_entries(&self, entries: &[OutEntry]) -> String {
         let le = self.le.as_str();
-        let lines: Vec<String> = entries
-            .iter()
-            .map(|e| match e {
-                OutEntry::Keep(raw) => raw.replace('\n', le),
+        let mut out = String::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let (text, blank_before) = match entry {
+                OutEntry::Keep(raw, blank) => (raw.clone(), *blank),
+                OutEntry::Marked(raw, blank, mark) => (mark_raw(raw, *mark), *blank),
                 OutEntry::Render(text, mark) => {
                     let text = match mark {
                         Some(m) => format!("{} {}", m.as_str(), text.trim()),
                         None => text.trim().to_string(),
                     };
-                    render_item_line(&text).replace('\n', le)
+                    (render_item_line(&text), false)
                 }
-            })
-            .collect();
-        if lines.is_empty() {
+            };
+            if i > 0 {
+                out.push_str(le);
+                if blank_before {
+                    out.push_str(le);
+                }
+            }
+            out.push_str(&text.replace('\n', le));
+        }
+        if out.is_empty() {
             "None".to_string()
         } else {
-            lines.join(le)
+            out
         }
     }
 

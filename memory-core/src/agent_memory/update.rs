@@ -1,6 +1,7 @@
 //! The Snapshot Merge Policy: what a session update carries and how it is merged.
 
 use super::snapshot::SectionKind;
+use super::snapshot::continues_from_ids;
 use super::snapshot_doc::{Entry, OutEntry, SnapshotDoc};
 use super::{Mark, SessionId};
 use crate::error::{Error, Result};
@@ -175,6 +176,16 @@ fn normalize(text: &str) -> String {
         .to_lowercase()
 }
 
+/// One entry of a list section being merged.
+struct Slot {
+    out: OutEntry,
+    /// Normalized text, for matching.
+    key: String,
+    mark: Option<Mark>,
+    /// The text shown in an ambiguity error.
+    text: String,
+}
+
 fn merge_list(
     doc: &SnapshotDoc,
     kind: SectionKind,
@@ -186,63 +197,73 @@ fn merge_list(
         return Ok(None);
     }
     let entries = doc.entries(kind);
-    let mut out: Vec<(Option<usize>, OutEntry, String)> = entries
+    let mut slots: Vec<Slot> = entries
         .iter()
-        .enumerate()
-        .filter(|(_, e)| !e.placeholder)
-        .map(|(i, e)| (Some(i), OutEntry::Keep(e.raw.clone()), normalize(&e.text)))
+        .filter(|e| !e.placeholder)
+        .map(|e| Slot {
+            out: OutEntry::kept(e),
+            key: normalize(&e.text),
+            mark: e.mark,
+            text: e.text.clone(),
+        })
         .collect();
     let mut changed = entries.iter().any(|e| e.placeholder);
     for item in add.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
-        let key = normalize(Mark::split(item).1);
-        if !out.iter().any(|(_, _, k)| *k == key) {
-            out.push((None, OutEntry::Render(item.to_string(), None), key));
+        let (item_mark, text) = Mark::split(item);
+        let key = normalize(text);
+        // Files are a union. A decision, question or action that is only present marked
+        // (reversed, resolved, done) is taken up again as a new entry.
+        let present = slots
+            .iter()
+            .any(|s| s.key == key && (kind == SectionKind::Files || s.mark.is_none()));
+        if !present {
+            slots.push(Slot {
+                out: OutEntry::Render(item.to_string(), None),
+                key,
+                mark: item_mark,
+                text: text.to_string(),
+            });
             changed = true;
         }
     }
     for query in marks {
-        let target = find_target(doc, kind, &entries, &out, query)?;
-        let (source, _, _) = &out[target];
-        let (text, current) = match source {
-            Some(i) => (entries[*i].text.clone(), entries[*i].mark),
-            None => match &out[target].1 {
-                OutEntry::Render(text, m) => (text.clone(), *m),
-                OutEntry::Keep(raw) => (raw.clone(), None),
-            },
-        };
-        if current != Some(mark) {
-            out[target].1 = OutEntry::Render(text, Some(mark));
+        let target = find_target(doc, kind, &slots, query)?;
+        let slot = &mut slots[target];
+        if slot.mark != Some(mark) {
+            slot.out = match &slot.out {
+                OutEntry::Keep(raw, blank) | OutEntry::Marked(raw, blank, _) => {
+                    OutEntry::Marked(raw.clone(), *blank, mark)
+                }
+                OutEntry::Render(_, _) => OutEntry::Render(slot.text.clone(), Some(mark)),
+            };
+            slot.mark = Some(mark);
             changed = true;
         }
     }
-    Ok(changed.then(|| out.into_iter().map(|(_, e, _)| e).collect()))
+    Ok(changed.then(|| slots.into_iter().map(|s| s.out).collect()))
 }
 
-fn find_target(
-    doc: &SnapshotDoc,
-    kind: SectionKind,
-    entries: &[Entry],
-    out: &[(Option<usize>, OutEntry, String)],
-    query: &str,
-) -> Result<usize> {
+/// The entry `query` names: equal text (case and spacing ignored; among equal entries
+/// the one not marked yet), else the one entry containing it.
+fn find_target(doc: &SnapshotDoc, kind: SectionKind, slots: &[Slot], query: &str) -> Result<usize> {
     let key = normalize(query);
     if key.is_empty() {
         return Err(Error::invalid("item", query, "must not be empty"));
     }
-    let exact: Vec<usize> = out
+    // Equal text may stand twice (an item marked earlier and taken up again): the one
+    // not marked yet is meant. A partial text must name exactly one entry.
+    let exact: Vec<usize> = (0..slots.len()).filter(|&i| slots[i].key == key).collect();
+    let unmarked: Vec<usize> = exact
         .iter()
-        .enumerate()
-        .filter(|(_, (_, _, k))| *k == key)
-        .map(|(i, _)| i)
+        .copied()
+        .filter(|&i| slots[i].mark.is_none())
         .collect();
-    let matches = if exact.is_empty() {
-        out.iter()
-            .enumerate()
-            .filter(|(_, (_, _, k))| k.contains(&key))
-            .map(|(i, _)| i)
-            .collect()
-    } else {
-        exact
+    let matches = match (exact.len(), unmarked.len()) {
+        (0, _) => (0..slots.len())
+            .filter(|&i| slots[i].key.contains(&key))
+            .collect(),
+        (1, _) | (_, 0) => exact,
+        _ => unmarked,
     };
     match matches.as_slice() {
         [one] => Ok(*one),
@@ -254,13 +275,7 @@ fn find_target(
         many => Err(Error::AmbiguousItem {
             section: kind.label(),
             item: query.to_string(),
-            candidates: many
-                .iter()
-                .map(|&i| match out[i].0 {
-                    Some(e) => entries[e].text.clone(),
-                    None => out[i].2.clone(),
-                })
-                .collect(),
+            candidates: many.iter().map(|&i| slots[i].text.clone()).collect(),
             path: doc.path.clone(),
         }),
     }
@@ -270,27 +285,22 @@ fn merge_continues_from(
     doc: &SnapshotDoc,
     continuation: Continuation<'_>,
 ) -> Option<Vec<OutEntry>> {
-    let entries = doc.entries(SectionKind::ContinuesFrom);
-    let id_of = |e: &Entry| super::snapshot::continues_from_id(&e.text);
-    let kept = |e: &Entry| OutEntry::Keep(e.raw.clone());
+    let entries: Vec<Entry> = doc
+        .entries(SectionKind::ContinuesFrom)
+        .into_iter()
+        .filter(|e| !e.placeholder)
+        .collect();
+    let ids = |e: &Entry| continues_from_ids(&e.text);
     match continuation {
         Continuation::None => None,
         Continuation::Add(sources) => {
-            let present: Vec<SessionId> = entries
-                .iter()
-                .filter(|e| !e.placeholder)
-                .filter_map(id_of)
-                .collect();
+            let present: Vec<SessionId> = entries.iter().flat_map(ids).collect();
             let missing: Vec<&SessionId> =
                 sources.iter().filter(|s| !present.contains(s)).collect();
             if missing.is_empty() {
                 return None;
             }
-            let mut out: Vec<OutEntry> = entries
-                .iter()
-                .filter(|e| !e.placeholder)
-                .map(kept)
-                .collect();
+            let mut out: Vec<OutEntry> = entries.iter().map(OutEntry::kept).collect();
             out.extend(
                 missing
                     .into_iter()
@@ -299,17 +309,45 @@ fn merge_continues_from(
             Some(out)
         }
         Continuation::Remove(source) => {
-            if !entries.iter().any(|e| id_of(e).as_ref() == Some(source)) {
+            if !entries.iter().any(|e| ids(e).contains(source)) {
                 return None;
             }
             Some(
                 entries
                     .iter()
-                    .filter(|e| !e.placeholder && id_of(e).as_ref() != Some(source))
-                    .map(kept)
+                    .filter_map(|e| {
+                        let named = ids(e);
+                        if !named.contains(source) {
+                            Some(OutEntry::kept(e))
+                        } else if named.len() == 1 {
+                            None
+                        } else {
+                            Some(OutEntry::Keep(
+                                without_id(&e.raw, source.as_str()),
+                                e.blank_before,
+                            ))
+                        }
+                    })
                     .collect(),
             )
         }
+    }
+}
+
+/// An entry naming several ids, without `id` (and the separator next to it).
+fn without_id(raw: &str, id: &str) -> String {
+    let Some(at) = raw.find(id) else {
+        return raw.to_string();
+    };
+    let (before, after) = (&raw[..at], &raw[at + id.len()..]);
+    let before = before.trim_end_matches('`');
+    let after = after.strip_prefix('`').unwrap_or(after);
+    if let Some(rest) = after.trim_start().strip_prefix([',', ';']) {
+        format!("{before}{}", rest.trim_start())
+    } else {
+        let trimmed = before.trim_end();
+        let trimmed = trimmed.strip_suffix([',', ';']).unwrap_or(trimmed);
+        format!("{trimmed}{after}")
     }
 }
 
@@ -372,23 +410,31 @@ pub(crate) fn verify_merge(
         }
     }
     let expected = [
-        (SectionKind::Decisions, &update.decisions),
-        (SectionKind::Files, &update.files),
-        (SectionKind::OpenQuestions, &update.open_questions),
-        (SectionKind::NextActions, &update.next_actions),
+        (SectionKind::Decisions, &update.decisions, &update.supersede),
+        (SectionKind::Files, &update.files, &Vec::new()),
+        (
+            SectionKind::OpenQuestions,
+            &update.open_questions,
+            &update.resolve,
+        ),
+        (SectionKind::NextActions, &update.next_actions, &update.done),
     ];
-    for (kind, items) in expected {
+    for (kind, items, marks) in expected {
         let now = new_keys(kind);
-        if let Some(missing) = items.iter().find(|i| {
-            !i.trim().is_empty()
-                && !now
-                    .iter()
-                    .any(|(k, _)| *k == normalize(Mark::split(i.trim()).1))
-        }) {
-            return fail(format!(
-                "{} item {missing:?} was not written",
-                kind.heading()
-            ));
+        for item in items.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
+            let (item_mark, text) = Mark::split(item);
+            let key = normalize(text);
+            // A new decision, question or action must stand unmarked unless this same
+            // update marks it (or it came marked).
+            let may_be_marked = kind == SectionKind::Files
+                || item_mark.is_some()
+                || marks.iter().any(|m| key.contains(&normalize(m)));
+            if !now
+                .iter()
+                .any(|(k, m)| *k == key && (may_be_marked || m.is_none()))
+            {
+                return fail(format!("{} item {item:?} was not written", kind.heading()));
+            }
         }
     }
     match continuation {

@@ -8,6 +8,8 @@ pub struct ListItem {
     pub text: String,
     /// The entry's original lines, exactly, joined with `\n` (no final terminator).
     pub raw: String,
+    /// Whether a blank line separated the entry from the one before it.
+    pub blank_before: bool,
 }
 
 /// Parses a section body into entries. Blank lines separate paragraphs; a bullet line
@@ -23,16 +25,20 @@ pub struct ListItem {
 pub fn parse_list(body: &str) -> Vec<ListItem> {
     let mut items: Vec<ListItem> = Vec::new();
     let mut open = false;
+    let mut blank = false;
     for line in body.lines() {
         if line.trim().is_empty() {
             open = false;
+            blank = true;
             continue;
         }
+        let blank_before = std::mem::take(&mut blank) && !items.is_empty();
         match bullet_text(line) {
             Some(text) => {
                 items.push(ListItem {
                     text: text.trim().to_string(),
                     raw: line.to_string(),
+                    blank_before,
                 });
                 open = true;
             }
@@ -49,6 +55,7 @@ pub fn parse_list(body: &str) -> Vec<ListItem> {
                 items.push(ListItem {
                     text: line.trim().to_string(),
                     raw: line.to_string(),
+                    blank_before,
                 });
                 open = true;
             }

@@ -17,6 +17,7 @@ pub use list::{ListItem, parse_list, render_item_line};
 pub use sections::{Section, split_sections};
 pub use table::{
     ParseIssue, Table, TableRow, apply_edits, escape_cell, find_table, render_row, unescape_cell,
+    without_new_final_newline,
 };
 
 /// One replacement of a byte range by new text.

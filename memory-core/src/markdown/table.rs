@@ -372,65 +372,74 @@ impl Table {
         }
     }
 
-    /// The edit that removes body row `index` with its line terminator.
+    /// The edit that removes body row `index` with its line terminator. The last line of
+    /// a file without a final newline has none: its removal leaves the previous line's
+    /// terminator, which [`without_new_final_newline`] takes away again.
     ///
     /// ```
-    /// use memory_core::markdown::{apply_edits, find_table};
+    /// use memory_core::markdown::{apply_edits, find_table, without_new_final_newline};
     /// let text = "| A |\n|---|\n| 1 |\n| 2 |";
     /// let table = find_table(text, &["A"]).unwrap().unwrap();
-    /// assert_eq!(apply_edits(text, vec![table.remove(1)]), "| A |\n|---|\n| 1 |");
+    /// let out = apply_edits(text, vec![table.remove(0), table.remove(1)]);
+    /// assert_eq!(without_new_final_newline(text, out), "| A |\n|---|");
     /// ```
     pub fn remove(&self, index: usize) -> Edit {
         let row = &self.rows[index];
-        let range = if row.end > row.content.end {
-            row.content.start..row.end
-        } else {
-            // Last line of the file without a terminator: take the preceding one instead,
-            // so the file still ends without a final newline.
-            let le = self.line_ending.as_str().len();
-            row.content.start.saturating_sub(le)..row.end
-        };
         Edit {
-            range,
+            range: row.content.start..row.end,
             replacement: String::new(),
         }
     }
 }
 
-/// Applies non-overlapping edits to `text` (in any order) and returns the new text.
+/// `edited` without a final line terminator when `original` had none (and was not
+/// empty): removing a file's unterminated last line leaves the terminator before it.
+///
+/// ```
+/// use memory_core::markdown::without_new_final_newline;
+/// assert_eq!(without_new_final_newline("a\r\nb", "a\r\n".to_string()), "a");
+/// assert_eq!(without_new_final_newline("a\n", "a\n".to_string()), "a\n");
+/// ```
+pub fn without_new_final_newline(original: &str, mut edited: String) -> String {
+    if !original.is_empty() && !original.ends_with('\n') && edited.ends_with('\n') {
+        edited.pop();
+        if edited.ends_with('\r') {
+            edited.pop();
+        }
+    }
+    edited
+}
+
+/// Applies edits to `text` (in any order) in one pass and returns the new text. Edits
+/// at the same position apply in the order given; an edit overlapping an earlier one is
+/// clipped to the text that is left (edits are meant not to overlap; this only keeps a
+/// mistake from panicking).
 ///
 /// ```
 /// use memory_core::markdown::{Edit, apply_edits};
 /// let edits = vec![
-///     Edit { range: 0..1, replacement: "A".into() },
 ///     Edit { range: 2..3, replacement: "C".into() },
+///     Edit { range: 0..1, replacement: "A".into() },
+///     Edit { range: 3..3, replacement: "1".into() },
+///     Edit { range: 3..3, replacement: "2".into() },
 /// ];
-/// assert_eq!(apply_edits("abc", edits), "AbC");
+/// assert_eq!(apply_edits("abc", edits), "AbC12");
 /// ```
 pub fn apply_edits(text: &str, edits: Vec<Edit>) -> String {
-    // One pass in document order: splicing edits in one by one moves the rest of the text
-    // each time, which is quadratic for organize's thousands of row edits. Edits at the
-    // same position keep the order the splicing gave (the later-listed edit first).
     let mut edits: Vec<(usize, Edit)> = edits.into_iter().enumerate().collect();
-    edits.sort_by_key(|(i, e)| (e.range.start, e.range.end, std::cmp::Reverse(*i)));
-    if edits
-        .windows(2)
-        .any(|w| w[1].1.range.start < w[0].1.range.end)
-    {
-        // Overlapping edits (outside the contract): keep the old splicing behaviour.
-        let mut out = text.to_string();
-        for (_, edit) in edits.into_iter().rev() {
-            out.replace_range(edit.range, &edit.replacement);
-        }
-        return out;
-    }
+    edits.sort_by_key(|(i, e)| (e.range.start, e.range.end, *i));
     let added: usize = edits.iter().map(|(_, e)| e.replacement.len()).sum();
     let mut out = String::with_capacity(text.len() + added);
     let mut at = 0;
     for (_, edit) in edits {
-        out.push_str(&text[at..edit.range.start]);
+        let start = edit.range.start.clamp(at, text.len());
+        let end = edit.range.end.clamp(start, text.len());
+        if !(text.is_char_boundary(start) && text.is_char_boundary(end)) {
+            continue;
+        }
+        out.push_str(&text[at..start]);
         out.push_str(&edit.replacement);
-        at = edit.range.end;
+        at = end;
     }
     out.push_str(&text[at..]);
     out
@@ -439,16 +448,6 @@ pub fn apply_edits(text: &str, edits: Vec<Edit>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The splicing `apply_edits` used before its one-pass version.
-    fn splice(text: &str, mut edits: Vec<Edit>) -> String {
-        edits.sort_by_key(|e| std::cmp::Reverse((e.range.start, e.range.end)));
-        let mut out = text.to_string();
-        for edit in edits {
-            out.replace_range(edit.range, &edit.replacement);
-        }
-        out
-    }
 
     #[test]
     fn split_fast_path_equals_the_escaped_scan() {
@@ -489,29 +488,37 @@ mod tests {
     }
 
     #[test]
-    fn one_pass_edits_equal_splicing() {
-        let text = "0123456789";
+    fn overlapping_or_out_of_range_edits_never_panic() {
         let edit = |range: std::ops::Range<usize>, r: &str| Edit {
             range,
             replacement: r.to_string(),
         };
-        let cases = vec![
-            vec![],
-            vec![edit(0..1, "A"), edit(2..3, "C")],
-            vec![edit(8..10, ""), edit(0..0, "<"), edit(10..10, ">")],
-            // Same-position inserts, a touching removal and a replacement.
-            vec![
-                edit(5..5, "x"),
-                edit(5..5, "y"),
-                edit(3..5, ""),
-                edit(5..7, "Z"),
-            ],
-            vec![edit(10..10, "a"), edit(9..10, ""), edit(10..10, "b")],
-            // Overlapping (outside the contract) still behaves as before.
-            vec![edit(2..6, "Q"), edit(4..8, "R")],
-        ];
-        for edits in cases {
-            assert_eq!(apply_edits(text, edits.clone()), splice(text, edits));
+        assert_eq!(
+            apply_edits("0123456789", vec![edit(2..6, "Q"), edit(4..8, "R")]),
+            "01QR89"
+        );
+        assert_eq!(apply_edits("0123", vec![edit(2..9, "")]), "01");
+        assert_eq!(apply_edits("登入", vec![edit(1..2, "x")]), "登入");
+    }
+
+    #[test]
+    fn removing_the_last_rows_of_a_file_without_final_newline() {
+        for text in [
+            "| A |\n|---|\n| 1 |\n| 2 |\n| 3 |",
+            "\u{feff}| A |\r\n|---|\r\n| 1 |\r\n| 2 |\r\n| 3 |",
+            "| A |\r\n|---|\n| 1 |\n| 2 |\n| 3 |",
+        ] {
+            let table = find_table(text, &["A"]).unwrap().unwrap();
+            let both = apply_edits(text, vec![table.remove(1), table.remove(2)]);
+            let both = without_new_final_newline(text, both);
+            assert!(both.ends_with("| 1 |"), "{both:?}");
+            let last = without_new_final_newline(text, apply_edits(text, vec![table.remove(2)]));
+            assert!(
+                last.ends_with("| 1 |\n| 2 |") || last.ends_with("| 1 |\r\n| 2 |"),
+                "{last:?}"
+            );
+            let replaced = apply_edits(text, vec![table.replace(1, "| x |"), table.remove(2)]);
+            assert!(without_new_final_newline(text, replaced).ends_with("| x |"));
         }
     }
 
