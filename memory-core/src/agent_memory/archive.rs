@@ -40,7 +40,8 @@ impl AgentMemory {
     /// placeholder summary is deleted instead (no empty archive). Otherwise: the archive
     /// index is written from the seed's template, the snapshot moved to
     /// `archive/<id>/session.md`, and in one atomic index write this session is released
-    /// from every source its `Continues From` names and its row is removed — last, so a
+    /// from every row whose `Referenced By` lists it (the sources its `Continues From`
+    /// names) and its row is removed — last, so a
     /// failure at any earlier step leaves the row in the index.
     ///
     /// A session with a meaningful summary but no snapshot is refused with
@@ -124,15 +125,20 @@ impl AgentMemory {
             ));
         }
 
+        // Release the sources its Continues From names, and any other row that still
+        // lists it (a reference the snapshot no longer shows could never be released once
+        // the row is gone), in the same write that removes the row.
         let mut edits = Vec::new();
         let mut released = Vec::new();
-        for source in &sources {
-            if let Some(p) = index.position(source) {
-                let mut source_row = index.row(p)?;
-                if source_row.referenced_by.contains(&id) {
-                    source_row.referenced_by.retain(|r| *r != id);
-                    edits.push(index.replace(p, &source_row));
-                    released.push(source_row);
+        for (p, mut other) in index.rows()?.into_iter().enumerate() {
+            if other.session_id != id
+                && (other.referenced_by.contains(&id) || sources.contains(&other.session_id))
+            {
+                let before = other.referenced_by.len();
+                other.referenced_by.retain(|r| *r != id);
+                if other.referenced_by.len() != before {
+                    edits.push(index.replace(p, &other));
+                    released.push(other);
                 }
             }
         }

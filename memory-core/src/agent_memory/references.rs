@@ -78,7 +78,7 @@ impl AgentMemory {
         );
         let update = SessionUpdate::new().context(context);
         let sources = [source.clone()];
-        self.write_snapshot(SnapshotWrite {
+        let change = self.write_snapshot(SnapshotWrite {
             row: &current_row,
             update: &update,
             continuation: Continuation::Add(&sources),
@@ -89,7 +89,7 @@ impl AgentMemory {
             source_row.referenced_by.push(current.clone());
             edits.push(index.replace(source_pos, &source_row));
         }
-        let written = index.commit(edits)?;
+        let written = index.commit(edits).map_err(|e| change.undo(e))?;
         written.expect_rows(&[current_row.clone(), source_row.clone()])?;
         Ok(ContinueOutcome {
             current: current_row,
@@ -101,7 +101,8 @@ impl AgentMemory {
     /// row's `Referenced By` (`-` when none remain) and `source` from the current
     /// snapshot's `Continues From` (`None` when empty). Neither session's status or
     /// `Updated At` changes. Releasing a link that is already gone is not an error; the
-    /// outcome says which side changed. The source row may already be archived.
+    /// outcome says which side changed. Either session may already be archived (not
+    /// both: that is [`crate::Error::SessionNotFound`]).
     ///
     /// ```
     /// use memory_core::{AgentMemory, ManualRegistration};
@@ -118,42 +119,42 @@ impl AgentMemory {
         let current = SessionId::parse(current)?;
         let source = SessionId::parse(source)?;
         let _lock = self.lock()?;
-        self.release_locked(&current, &source)
-    }
-
-    /// [`AgentMemory::release`] with the lock already held.
-    pub(crate) fn release_locked(
-        &self,
-        current: &SessionId,
-        source: &SessionId,
-    ) -> Result<ReleaseOutcome> {
         let index = self.load_index()?;
-        let current_row = index.get(current)?;
+        let current_position = index.position(&current);
+        let source_position = index.position(&source);
+        if current_position.is_none() && source_position.is_none() {
+            return Err(index.not_found(&current));
+        }
         let mut referenced_by_updated = false;
-        if let Some(position) = index.position(source) {
+        if let Some(position) = source_position {
             let mut source_row = index.row(position)?;
-            if source_row.referenced_by.contains(current) {
-                source_row.referenced_by.retain(|r| r != current);
+            if source_row.referenced_by.contains(&current) {
+                source_row.referenced_by.retain(|r| *r != current);
                 let written = index.commit(vec![index.replace(position, &source_row)])?;
                 written.expect_rows(std::slice::from_ref(&source_row))?;
                 referenced_by_updated = true;
             }
         }
-        let continues_from_updated = match SnapshotDoc::load(&self.session_path(current.as_str())?)?
-        {
-            Some(doc) if doc.continues_from().contains(source) => {
-                self.write_snapshot(SnapshotWrite {
-                    row: &current_row,
-                    update: &SessionUpdate::default(),
-                    continuation: Continuation::Remove(source),
-                    touch: false,
-                })?
+        // The referencing session may already be archived: then only the source's side
+        // remains to be cleaned.
+        let mut continues_from_updated = false;
+        if let Some(position) = current_position {
+            let current_row = index.row(position)?;
+            let doc = SnapshotDoc::load(&self.session_path(current.as_str())?)?;
+            if doc.is_some_and(|d| d.continues_from().contains(&source)) {
+                continues_from_updated = self
+                    .write_snapshot(SnapshotWrite {
+                        row: &current_row,
+                        update: &SessionUpdate::default(),
+                        continuation: Continuation::Remove(&source),
+                        touch: false,
+                    })?
+                    .changed();
             }
-            _ => false,
-        };
+        }
         Ok(ReleaseOutcome {
-            current: current.clone(),
-            source: source.clone(),
+            current,
+            source,
             referenced_by_updated,
             continues_from_updated,
         })

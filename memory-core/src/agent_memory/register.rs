@@ -184,7 +184,7 @@ impl AgentMemory {
             started_at: now.clone(),
             updated_at: now,
         };
-        self.write_snapshot(SnapshotWrite {
+        let change = self.write_snapshot(SnapshotWrite {
             row: &row,
             update: &registration.snapshot,
             continuation: Continuation::Add(&sources),
@@ -203,7 +203,7 @@ impl AgentMemory {
             }
             expected.push(source_row);
         }
-        let written = index.commit(edits)?;
+        let written = index.commit(edits).map_err(|e| change.undo(e))?;
         written.expect_rows(&expected)?;
         Ok(id)
     }

@@ -1,5 +1,7 @@
 //! Writing a session snapshot: create from the template or merge, then read back.
 
+use std::path::PathBuf;
+
 use super::snapshot::SectionKind;
 use super::snapshot_doc::SnapshotDoc;
 use super::update::{Continuation, merge_sections, verify_merge};
@@ -18,10 +20,39 @@ pub(crate) struct SnapshotWrite<'a> {
     pub touch: bool,
 }
 
+/// A snapshot write that happened, so that it can be undone when the index write that
+/// must follow it fails (a failed operation leaves the previous state).
+#[derive(Debug)]
+pub(crate) struct SnapshotChange {
+    path: PathBuf,
+    /// The file's text before, `None` when it did not exist; unset when nothing changed.
+    previous: Option<Option<String>>,
+}
+
+impl SnapshotChange {
+    /// Whether the file changed.
+    pub fn changed(&self) -> bool {
+        self.previous.is_some()
+    }
+
+    /// Puts the previous snapshot back (best effort) and returns `error`.
+    pub fn undo(self, error: Error) -> Error {
+        match self.previous {
+            Some(Some(text)) => {
+                let _ = replace_atomically(&self.path, text.as_bytes());
+            }
+            Some(None) => {
+                let _ = std::fs::remove_file(&self.path);
+            }
+            None => {}
+        }
+        error
+    }
+}
+
 impl AgentMemory {
-    /// Creates or merges `sessions/<id>.md` and verifies the read-back. Returns whether
-    /// the file changed.
-    pub(crate) fn write_snapshot(&self, write: SnapshotWrite<'_>) -> Result<bool> {
+    /// Creates or merges `sessions/<id>.md` and verifies the read-back.
+    pub(crate) fn write_snapshot(&self, write: SnapshotWrite<'_>) -> Result<SnapshotChange> {
         let row = write.row;
         let path = self.session_path(row.session_id.as_str())?;
         if let Some(dir) = path.parent() {
@@ -53,7 +84,10 @@ impl AgentMemory {
         }
         let text = base.rewrite(&metadata, &sections);
         if old.as_ref().is_some_and(|o| o.text == text) {
-            return Ok(false);
+            return Ok(SnapshotChange {
+                path,
+                previous: None,
+            });
         }
         // Check the merge before anything is written: a merge that would lose an item is
         // refused with the file untouched.
@@ -74,7 +108,10 @@ impl AgentMemory {
                 "the snapshot read back differs from what was written",
             ));
         }
-        Ok(true)
+        Ok(SnapshotChange {
+            previous: Some(old.map(|o| o.text)),
+            path,
+        })
     }
 }
 

@@ -65,10 +65,11 @@ impl Mark {
     }
 
     /// Splits a marking at the start or end of `text`.
+    /// An open task box `[ ]` is no marking and is not part of the text either.
     pub(crate) fn split(text: &str) -> (Option<Mark>, &str) {
         match Mark::parse_prefix(text).or_else(|| Mark::parse_suffix(text)) {
             Some((mark, rest)) => (Some(mark), rest),
-            None => (None, text),
+            None => (None, text.strip_prefix("[ ]").map_or(text, str::trim_start)),
         }
     }
 }

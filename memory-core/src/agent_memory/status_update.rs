@@ -51,13 +51,15 @@ impl AgentMemory {
         }
         row.status = Status::Active;
         row.updated_at = self.now();
-        self.write_snapshot(SnapshotWrite {
+        let change = self.write_snapshot(SnapshotWrite {
             row: &row,
             update: &update,
             continuation: Continuation::None,
             touch: true,
         })?;
-        let written = index.commit(vec![index.replace(position, &row)])?;
+        let written = index
+            .commit(vec![index.replace(position, &row)])
+            .map_err(|e| change.undo(e))?;
         written.expect_rows(std::slice::from_ref(&row))?;
         Ok(row)
     }
