@@ -73,33 +73,29 @@ fn parse_lenient(text: &str, offset: FixedOffset) -> Option<DateTime<FixedOffset
     if let Ok(at) = DateTime::parse_from_rfc3339(text) {
         return Some(at);
     }
-    const WITH_OFFSET: [&str; 4] = [
-        "%Y-%m-%d %H:%M:%S%:z",
-        "%Y-%m-%dT%H:%M%:z",
-        "%Y-%m-%d %H:%M%:z",
-        "%Y-%m-%d %H:%M:%S %:z",
-    ];
-    if let Some(at) = WITH_OFFSET
-        .iter()
-        .find_map(|f| DateTime::parse_from_str(text, f).ok())
-    {
-        return Some(at);
-    }
-    const NAIVE: [&str; 4] = [
-        "%Y-%m-%dT%H:%M:%S",
-        "%Y-%m-%d %H:%M:%S",
+    // `Z` is UTC; the remaining forms differ in the date/time separator, seconds
+    // (with or without fraction), and how the offset is written, if at all.
+    let zulu = text.strip_suffix(['Z', 'z']).map(|t| format!("{t}+00:00"));
+    let text = zulu.as_deref().unwrap_or(text);
+    for date_time in [
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%d %H:%M:%S%.f",
         "%Y-%m-%dT%H:%M",
         "%Y-%m-%d %H:%M",
-    ];
-    let naive = NAIVE
-        .iter()
-        .find_map(|f| NaiveDateTime::parse_from_str(text, f).ok())
-        .or_else(|| {
-            NaiveDate::parse_from_str(text, "%Y-%m-%d")
-                .ok()
-                .and_then(|d| d.and_hms_opt(0, 0, 0))
-        })?;
-    offset.from_local_datetime(&naive).single()
+    ] {
+        for zone in ["%:z", "%z", " %:z", " %z"] {
+            if let Ok(at) = DateTime::parse_from_str(text, &format!("{date_time}{zone}")) {
+                return Some(at);
+            }
+        }
+        if let Ok(naive) = NaiveDateTime::parse_from_str(text, date_time) {
+            return offset.from_local_datetime(&naive).single();
+        }
+    }
+    let midnight = NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()?
+        .and_hms_opt(0, 0, 0)?;
+    offset.from_local_datetime(&midnight).single()
 }
 
 impl fmt::Display for Timestamp {
@@ -111,5 +107,32 @@ impl fmt::Display for Timestamp {
 impl From<Timestamp> for String {
     fn from(t: Timestamp) -> String {
         t.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lenient_forms_read() {
+        let offset = FixedOffset::east_opt(8 * 3600).unwrap();
+        for (text, expected) in [
+            ("2026-05-25T13:18:00+08:00", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25T05:18:00Z", "2026-05-25T05:18:00+00:00"),
+            ("2026-05-25T05:18Z", "2026-05-25T05:18:00+00:00"),
+            ("2026-05-25T13:18:00+0800", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25T13:18:00 +08:00", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25 13:18 +08:00", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25T13:18:00.5", "2026-05-25T13:18:00.500+08:00"),
+            ("2026-05-25 13:18", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25", "2026-05-25T00:00:00+08:00"),
+        ] {
+            let at = parse_lenient(text, offset).unwrap_or_else(|| panic!("{text} unread"));
+            assert_eq!(at.to_rfc3339(), expected, "{text}");
+        }
+        for bad in ["", "yesterday", "2026-13-01", "2026-05-25T25:00", "13:18"] {
+            assert!(parse_lenient(bad, offset).is_none(), "{bad}");
+        }
     }
 }
