@@ -65,6 +65,21 @@ if [ "$build" = 1 ]; then
   )
 fi
 
+# The three must run the same memory-core: warn when a source is newer than the oldest
+# of the three builds (someone edited the tree during or after the builds, or
+# --no-build kept a stale binding), and when a build is replaced during the rounds.
+artifacts=(target/release/binding-overhead bindings-python/python/memory_core/_native*.so
+  bindings-node/*.node)
+stamps() { stat -c '%n %Y' "${artifacts[@]}"; }
+oldest=$(ls -tr "${artifacts[@]}" | head -n 1)
+newer=$(find memory-core/src memory-core/Cargo.toml bindings-python/src bindings-node/src \
+  -newer "$oldest" -type f | head -n 5)
+if [ -n "$newer" ]; then
+  echo "warning: newer than $oldest, so the three may not run the same memory-core:" >&2
+  echo "$newer" | sed 's/^/  /' >&2
+fi
+stamps_before=$(stamps)
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/memcore-binding-overhead-XXXXXX")
 if [ "$keep" = 1 ]; then
   echo "== keeping $work" >&2
@@ -88,6 +103,9 @@ for ((r = 0; r < rounds; r++)); do
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+if [ "$(stamps)" != "$stamps_before" ]; then
+  echo "warning: a build was replaced during the rounds; the rounds mix two builds" >&2
+fi
 
 echo
 echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load average $load_before before and $load_after after;" \
