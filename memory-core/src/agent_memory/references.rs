@@ -101,8 +101,9 @@ impl AgentMemory {
     /// row's `Referenced By` (`-` when none remain) and `source` from the current
     /// snapshot's `Continues From` (`None` when empty). Neither session's status or
     /// `Updated At` changes. Releasing a link that is already gone is not an error; the
-    /// outcome says which side changed. Either session may already be archived (not
-    /// both: that is [`crate::Error::SessionNotFound`]).
+    /// outcome says which side changed. The source may already be archived; so may the
+    /// referencing session, as long as the source still lists it (otherwise an unknown
+    /// referencing session is [`crate::Error::SessionNotFound`]).
     ///
     /// ```
     /// use memory_core::{AgentMemory, ManualRegistration};
@@ -122,7 +123,13 @@ impl AgentMemory {
         let index = self.load_index()?;
         let current_position = index.position(&current);
         let source_position = index.position(&source);
-        if current_position.is_none() && source_position.is_none() {
+        // Without its row, the referencing session (archived, or a typo) only counts when
+        // the source still lists it: that dangling reference is what there is to release.
+        let dangling = match source_position {
+            Some(p) => index.row(p)?.referenced_by.contains(&current),
+            None => false,
+        };
+        if current_position.is_none() && !dangling {
             return Err(index.not_found(&current));
         }
         let mut referenced_by_updated = false;
