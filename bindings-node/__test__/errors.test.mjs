@@ -63,7 +63,7 @@ test('ERR_MEMORY_INVALID_INPUT: the constructor rejects a fixedTime that is not 
     assert.throws(() => new AgentMemory(root, { fixedTime }), (err) => {
       assert.ok(err instanceof Error)
       assert.equal(err.code, 'ERR_MEMORY_INVALID_INPUT', `${JSON.stringify(fixedTime)}: ${err.message}`)
-      assert.match(err.message, /fixedTime/)
+      assert.match(err.message, /fixed time/)
       assert.ok(err.message.includes(JSON.stringify(fixedTime)), err.message)
       return true
     })

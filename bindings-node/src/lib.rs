@@ -134,7 +134,7 @@ impl AgentMemory {
                 builder = builder.lock_timeout(types::lock_timeout(ms)?);
             }
             if let Some(time) = fixed_time {
-                builder = builder.clock(types::fixed_clock(time)?);
+                builder = builder.fixed_time(&time)?;
             }
             Ok(AgentMemory {
                 inner: builder.open()?,

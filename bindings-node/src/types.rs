@@ -2,11 +2,9 @@
 //! from the core's types. Conversions only: no defaults or rules beyond the core's own.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use memory_core::agent_memory::OtherSection as CoreOtherSection;
-use memory_core::durable::FixedClock;
 use napi_derive::napi;
 
 /// Options of `new AgentMemory(root, options)`.
@@ -30,20 +28,6 @@ pub fn lock_timeout(ms: f64) -> memory_core::Result<Duration> {
         value: ms.to_string(),
         message: "must be a finite number of milliseconds, at least 0".to_string(),
     })
-}
-
-/// Converts `fixedTime` to a clock stopped at that time; text that is not an RFC 3339
-/// time is an invalid input.
-pub fn fixed_clock(text: String) -> memory_core::Result<Arc<FixedClock>> {
-    match FixedClock::parse(&text) {
-        Some(clock) => Ok(Arc::new(clock)),
-        None => Err(memory_core::Error::InvalidInput {
-            what: "fixedTime",
-            value: text,
-            message: "must be an RFC 3339 time with offset, e.g. 2026-05-25T13:18:00+08:00"
-                .to_string(),
-        }),
-    }
 }
 
 /// A session's lifecycle status.

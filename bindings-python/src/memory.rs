@@ -2,10 +2,8 @@
 //! converts the result.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
-use memory_core::durable::FixedClock;
 use memory_core::{ManualRegistration, OrganizeOptions, SessionUpdate, Status};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -64,15 +62,7 @@ impl AgentMemory {
                         PyTypeError::new_err("fixed_time must be a str or a datetime.datetime")
                     })?,
             };
-            let clock = FixedClock::parse(&text).ok_or_else(|| {
-                invalid(
-                    py,
-                    "fixed time",
-                    text.clone(),
-                    "must be an RFC 3339 time with offset, e.g. 2026-05-25T13:18:00+08:00",
-                )
-            })?;
-            builder = builder.clock(Arc::new(clock));
+            builder = builder.fixed_time(&text).map_err(|e| to_py_err(py, e))?;
         }
         let inner = detached(py, || builder.open())?;
         Ok(AgentMemory { inner })

@@ -108,6 +108,28 @@ impl AgentMemoryBuilder {
         self
     }
 
+    /// Stops the clock at `rfc3339` (for reproducible runs and conformance tests); the
+    /// bindings' `fixed_time` / `fixedTime` options call this.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = memory_core::AgentMemory::builder(dir.path())
+    ///     .fixed_time("2026-05-25T13:18:00+08:00").unwrap()
+    ///     .open().unwrap();
+    /// assert_eq!(memory.register_session_start("a").unwrap().as_str(), "2026-05-25-1318-a");
+    /// assert!(memory_core::AgentMemory::builder("m").fixed_time("yesterday").is_err());
+    /// ```
+    pub fn fixed_time(self, rfc3339: &str) -> Result<Self> {
+        let clock = crate::durable::FixedClock::parse(rfc3339).ok_or_else(|| {
+            Error::invalid(
+                "fixed time",
+                rfc3339,
+                "must be an RFC 3339 time with offset, e.g. 2026-05-25T13:18:00+08:00",
+            )
+        })?;
+        Ok(self.clock(Arc::new(clock)))
+    }
+
     /// Waits at most `timeout` for the memory lock (default 10 s).
     pub fn lock_timeout(mut self, timeout: Duration) -> Self {
         self.lock_timeout = timeout;
