@@ -179,11 +179,7 @@ impl SnapshotDoc {
     }
 
     pub fn continues_from(&self) -> Vec<super::SessionId> {
-        self.entries(SectionKind::ContinuesFrom)
-            .iter()
-            .filter(|e| !e.placeholder)
-            .flat_map(|e| continues_from_ids(&e.text))
-            .collect()
+        Self::continues_from_in(&self.text)
     }
 
     /// The typed view.

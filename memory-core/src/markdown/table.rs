@@ -228,51 +228,10 @@ fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
 
 /// Splits a table line into unescaped, trimmed cells (the outer pipes are not cells).
 fn split_cells(line: &str) -> Vec<String> {
-    let trimmed = line.trim();
-    let inner = trimmed.strip_prefix('|').unwrap_or(trimmed);
-    if inner.contains('\\') {
-        return split_escaped_cells(inner);
-    }
-    // Without a backslash every `|` ends a cell: split on it directly instead of
-    // rebuilding each cell char by char (the index scan's hot loop).
-    let mut cells = Vec::with_capacity(inner.bytes().filter(|&b| b == b'|').count() + 1);
-    let mut parts = inner.split('|').peekable();
-    while let Some(part) = parts.next() {
-        if parts.peek().is_none() && inner.ends_with('|') {
-            // The empty text after the closing pipe is not a cell.
-            break;
-        }
-        cells.push(unescape_cell(part.trim()));
-    }
-    cells
-}
-
-/// [`split_cells`] for a row holding backslashes: `\|` is kept (for [`unescape_cell`])
-/// and does not end the cell.
-fn split_escaped_cells(inner: &str) -> Vec<String> {
-    let mut cells = Vec::new();
-    let mut current = String::new();
-    let mut chars = inner.chars().peekable();
-    let mut closed = false;
-    while let Some(c) = chars.next() {
-        closed = false;
-        match c {
-            '\\' if chars.peek() == Some(&'|') => {
-                chars.next();
-                current.push_str("\\|");
-            }
-            '|' => {
-                cells.push(unescape_cell(current.trim()));
-                current.clear();
-                closed = true;
-            }
-            _ => current.push(c),
-        }
-    }
-    if !closed {
-        cells.push(unescape_cell(current.trim()));
-    }
-    cells
+    cell_ranges(line, 0)
+        .into_iter()
+        .map(|r| unescape_cell(&line[r]))
+        .collect()
 }
 
 /// Escapes a value for a table cell: `|` becomes `\|`, line breaks become `<br>`.
@@ -450,41 +409,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn split_fast_path_equals_the_escaped_scan() {
-        for line in [
-            "| a | b |",
-            "| a | b",
-            "|a|b|",
-            "| 未設定 | sessionStart 自動註冊 |  |",
-            "| a |  | c |",
-            "|",
-            "||",
-            "| | |",
-            "a | b |",
-            "| x<br>y | z |",
-        ] {
-            let trimmed = line.trim();
-            let inner = trimmed.strip_prefix('|').unwrap_or(trimmed);
-            assert_eq!(split_cells(line), split_escaped_cells(inner), "{line:?}");
-            let ranged: Vec<String> = cell_ranges(line, 0)
-                .into_iter()
-                .map(|r| unescape_cell(&line[r]))
-                .collect();
-            assert_eq!(ranged, split_cells(line), "{line:?}");
+    fn cells_split_on_unescaped_pipes_only() {
+        let cases: [(&str, &[&str]); 12] = [
+            ("| a | b |", &["a", "b"]),
+            ("| a | b", &["a", "b"]),
+            ("|a|b|", &["a", "b"]),
+            (
+                "| 未設定 | sessionStart 自動註冊 |  |",
+                &["未設定", "sessionStart 自動註冊", ""],
+            ),
+            ("|", &[""]),
+            ("||", &[""]),
+            ("| | |", &["", ""]),
+            ("a | b |", &["a", "b"]),
+            ("| x<br>y | z |", &["x\ny", "z"]),
+            ("| a \\| b | c |", &["a | b", "c"]),
+            ("| C:\\ | d |", &["C:\\", "d"]),
+            ("  | 登入 \\| auth |  ", &["登入 | auth"]),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(split_cells(line), expected, "{line:?}");
         }
-        for line in [
-            "| a \\| b | c |",
-            "| x \\|",
-            "| C:\\ | d |",
-            "  | 登入 \\| auth |  ",
-        ] {
-            let ranged: Vec<String> = cell_ranges(line, 0)
-                .into_iter()
-                .map(|r| unescape_cell(&line[r]))
-                .collect();
-            assert_eq!(ranged, split_cells(line), "{line:?}");
-        }
-        assert_eq!(split_cells("| a \\| b | c |"), vec!["a | b", "c"]);
     }
 
     #[test]
