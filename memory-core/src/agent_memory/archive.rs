@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::snapshot_doc::SnapshotDoc;
 use super::{AgentMemory, SessionId, SessionRow, Status};
-use crate::durable::{create_private_dir_all, move_file, read_text_if_exists, replace_atomically};
+use crate::durable::Transaction;
 use crate::error::{Error, Result};
-use crate::markdown::render_row;
+use crate::markdown::{find_table, render_row};
 
 /// What [`AgentMemory::archive`] did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -59,7 +59,7 @@ impl AgentMemory {
     /// ```
     pub fn archive(&self, id: &str) -> Result<ArchiveOutcome> {
         let id = SessionId::parse(id)?;
-        let _lock = self.lock()?;
+        let lock = self.lock()?;
         let index = self.load_index()?;
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
         let row = index.row(position)?;
@@ -87,8 +87,11 @@ impl AgentMemory {
         }
         if !live && !moved {
             if row.status == Status::Idle || !row.has_meaningful_summary() {
-                let written = index.commit(vec![index.remove(position)])?;
-                written.expect_absent(&id)?;
+                let new = index.prepare(vec![index.remove(position)])?;
+                new.expect_absent(&id)?;
+                let mut tx = Transaction::new(&lock)?;
+                new.stage(&mut tx);
+                tx.commit()?;
                 return Ok(ArchiveOutcome::Deleted { session_id: id });
             }
             return Err(Error::Inconsistent {
@@ -106,24 +109,8 @@ impl AgentMemory {
             .map(|d| d.continues_from())
             .unwrap_or_default();
 
-        create_private_dir_all(&archive_dir)?;
         let archive_text = archive_index_text(&row, &self.now().to_string());
-        replace_atomically(&archive_index, archive_text.as_bytes())?;
-        if read_text_if_exists(&archive_index)?.as_deref() != Some(archive_text.as_str()) {
-            return Err(Error::verify(
-                &archive_index,
-                "the archive index read back differs from what was written",
-            ));
-        }
-        if live {
-            move_file(&session_file, &archived_session)?;
-        }
-        if !archived_session.exists() || session_file.exists() {
-            return Err(Error::verify(
-                &archived_session,
-                "the snapshot was not moved into the archive",
-            ));
-        }
+        check_archive_index(&archive_index, &archive_text, &id)?;
 
         // Release the sources its Continues From names, and any other row that still
         // lists it (a reference the snapshot no longer shows could never be released once
@@ -143,9 +130,18 @@ impl AgentMemory {
             }
         }
         edits.push(index.remove(position));
-        let written = index.commit(edits)?;
-        written.expect_absent(&id)?;
-        written.expect_rows(&released)?;
+        let new = index.prepare(edits)?;
+        new.expect_absent(&id)?;
+        new.expect_rows(&released)?;
+        // The archive index, the moved snapshot and the index without the row change as
+        // one step: an interruption leaves the session either still live or archived.
+        let mut tx = Transaction::new(&lock)?;
+        tx.write(&archive_index, archive_text.into_bytes());
+        if live {
+            tx.rename(&session_file, &archived_session);
+        }
+        new.stage(&mut tx);
+        tx.commit()?;
         Ok(ArchiveOutcome::Archived {
             session_id: id,
             archive_index,
@@ -153,6 +149,27 @@ impl AgentMemory {
             released_from: released.into_iter().map(|r| r.session_id).collect(),
         })
     }
+}
+
+/// Reads an archive index text as the archive's reader does: a `Field | Value` metadata
+/// table whose `Session ID` is `id`. A text that fails is never written.
+fn check_archive_index(path: &std::path::Path, text: &str, id: &SessionId) -> Result<()> {
+    let table = find_table(text, &["Field", "Value"])
+        .map_err(|i| Error::malformed(path, i.line, i.message))
+        .and_then(|t| t.ok_or_else(|| Error::malformed(path, 0, "no metadata table")))
+        .map_err(|e| super::index::unreadable_result(path, e))?;
+    let recorded = table
+        .rows
+        .iter()
+        .find(|r| r.cell(text, 0) == "Session ID")
+        .map(|r| r.cell(text, 1));
+    if recorded.as_deref() != Some(id.as_str()) {
+        return Err(super::index::unreadable_result(
+            path,
+            Error::malformed(path, 0, "the metadata table does not name the session"),
+        ));
+    }
+    Ok(())
 }
 
 /// The seed's Archive Index Template filled from `row`.

@@ -1,6 +1,5 @@
 //! `memory/index.md`: loading, single-row edits, atomic commit and read-back.
 
-use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -8,7 +7,7 @@ use chrono::FixedOffset;
 
 use super::row::{INDEX_COLUMNS, validate_row};
 use super::{SessionId, SessionRow};
-use crate::durable::{read_text_if_exists, replace_atomically};
+use crate::durable::{Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::markdown::{
     Edit, LineEnding, Table, apply_edits, find_table, render_row, without_new_final_newline,
@@ -119,23 +118,15 @@ impl IndexDoc {
         self.table.remove(index)
     }
 
-    /// Applies `edits`, replaces the file atomically, reads the file back and checks it
-    /// holds exactly the bytes written. The returned [`Written`] checks rows in it.
-    pub fn commit(&self, edits: Vec<Edit>) -> Result<Written> {
+    /// Applies `edits` and checks the result with the reader every command uses (the
+    /// whole table, [`IndexDoc::parse`]), before anything is written: a text that reader
+    /// would refuse is never written, and the operation fails with
+    /// [`Error::InvalidInput`] (or the reader's [`Error::Duplicate`] conflict).
+    pub fn prepare(&self, edits: Vec<Edit>) -> Result<NewIndex> {
         let text = without_new_final_newline(&self.text, apply_edits(&self.text, edits));
-        replace_atomically(&self.path, text.as_bytes())?;
-        if !file_holds(&self.path, text.as_bytes())? {
-            return Err(Error::verify(
-                &self.path,
-                "the index read back differs from what was written",
-            ));
-        }
-        Ok(Written {
-            path: self.path.clone(),
-            text,
-            offset: self.offset,
-            parsed: OnceCell::new(),
-        })
+        let doc = IndexDoc::parse(&self.path, text, self.offset)
+            .map_err(|e| unreadable_result(&self.path, e))?;
+        Ok(NewIndex { doc })
     }
 
     /// Checks this index holds `row` exactly.
@@ -154,79 +145,52 @@ impl IndexDoc {
     }
 }
 
-/// An index as written and read back byte-identical: the checks an operation makes
-/// before it reports success.
+/// A new index text that passed the reader: what an operation checks before it writes,
+/// and, once its transaction committed (which reads the bytes back), what it reports.
 #[derive(Debug)]
-pub(crate) struct Written {
-    path: PathBuf,
-    text: String,
-    offset: FixedOffset,
-    parsed: OnceCell<IndexDoc>,
+pub(crate) struct NewIndex {
+    doc: IndexDoc,
 }
 
-impl Written {
-    /// The read-back, parsed (once) as a whole.
-    fn parsed(&self) -> Result<&IndexDoc> {
-        if let Some(doc) = self.parsed.get() {
-            return Ok(doc);
-        }
-        let doc = IndexDoc::parse(&self.path, self.text.clone(), self.offset)?;
-        Ok(self.parsed.get_or_init(|| doc))
+impl NewIndex {
+    /// Adds the write of this index to `tx`.
+    pub fn stage(&self, tx: &mut Transaction<'_>) {
+        tx.write(&self.doc.path, self.doc.text.clone().into_bytes());
     }
 
-    /// Checks the read-back holds each of `rows` exactly. One or two rows this operation
-    /// rendered are found as their exact lines without parsing the whole index
-    /// (SessionStart's hot path); more rows, or rows not found that way, are checked on
-    /// the index parsed once.
+    /// Checks the new index holds each of `rows` exactly.
     pub fn expect_rows(&self, rows: &[SessionRow]) -> Result<()> {
-        if rows.len() <= 2
-            && rows
-                .iter()
-                .all(|row| self.holds_line(&render_row(&row.cells())))
-        {
-            return Ok(());
-        }
-        let parsed = self.parsed()?;
-        rows.iter().try_for_each(|row| parsed.expect_row(row))
+        rows.iter().try_for_each(|row| self.doc.expect_row(row))
     }
 
-    /// Whether `line` stands in the text as a whole line.
-    fn holds_line(&self, line: &str) -> bool {
-        self.text.match_indices(line).any(|(at, _)| {
-            let rest = &self.text[at + line.len()..];
-            self.text[..at].ends_with('\n')
-                && (rest.is_empty() || rest.starts_with('\n') || rest.starts_with("\r\n"))
-        })
-    }
-
-    /// Checks the read-back no longer holds `id`.
+    /// Checks the new index no longer holds `id`.
     pub fn expect_absent(&self, id: &SessionId) -> Result<()> {
-        match self.parsed()?.position(id) {
+        match self.doc.position(id) {
             None => Ok(()),
             Some(_) => Err(Error::verify(
-                &self.path,
+                &self.doc.path,
                 format!("row {id} is still present after removal"),
             )),
         }
     }
 }
 
-/// Whether the file at `path` holds exactly `expected`, compared in chunks (a second
-/// multi-megabyte buffer costs more in page faults than the comparison itself).
-fn file_holds(path: &Path, expected: &[u8]) -> Result<bool> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut buffer = vec![0u8; 64 * 1024];
-    let mut at = 0;
-    loop {
-        let n = file.read(&mut buffer).map_err(|e| Error::io(path, e))?;
-        if n == 0 {
-            return Ok(at == expected.len());
-        }
-        if expected.get(at..at + n) != Some(&buffer[..n]) {
-            return Ok(false);
-        }
-        at += n;
+/// The error for a change whose result the reader refuses: nothing is written.
+pub(crate) fn unreadable_result(path: &Path, error: Error) -> Error {
+    match error {
+        Error::Malformed {
+            path: file,
+            line,
+            message,
+        } => Error::invalid(
+            "change",
+            &format!("{}:{line}", file.display()),
+            format!(
+                "would leave {} unreadable ({message}); nothing was written",
+                path.display()
+            ),
+        ),
+        other => other,
     }
 }
 

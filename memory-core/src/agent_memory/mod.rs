@@ -39,7 +39,9 @@ pub use snapshot::{Mark, OtherSection, Snapshot, SnapshotItem};
 pub use timestamp::Timestamp;
 pub use update::SessionUpdate;
 
-use crate::durable::{Clock, MemoryLock, SafeRoot, SystemClock, create_private_dir_all};
+use crate::durable::{
+    Clock, MemoryLock, SafeRoot, SystemClock, create_private_dir_all, has_journal, recover,
+};
 use crate::error::{Error, Result};
 use index::IndexDoc;
 
@@ -215,10 +217,25 @@ impl AgentMemory {
         self.root.join(&["archive", id.as_str()])
     }
 
+    /// Takes the memory lock and finishes any change a killed or failed writer left
+    /// unfinished (see [`crate::durable::Transaction`]), so that what follows reads the
+    /// old state or the new one.
     fn lock(&self) -> Result<MemoryLock> {
         create_private_dir_all(self.root.path())?;
         let path = self.root.join(&[LOCK_FILE_NAME])?;
-        MemoryLock::acquire(&path, self.lock_timeout)
+        let lock = MemoryLock::acquire(&path, self.lock_timeout)?;
+        recover(&lock)?;
+        Ok(lock)
+    }
+
+    /// For a read: the lock when an unfinished change must be finished first (readers
+    /// otherwise read without the lock; every file they read is replaced atomically).
+    fn read_guard(&self) -> Result<Option<MemoryLock>> {
+        if has_journal(self.root.path()) {
+            self.lock().map(Some)
+        } else {
+            Ok(None)
+        }
     }
 
     fn offset(&self) -> chrono::FixedOffset {

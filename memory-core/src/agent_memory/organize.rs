@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::index::IndexDoc;
 use super::snapshot_doc::SnapshotDoc;
 use super::{AgentMemory, SessionId, SessionRow, Status};
+use crate::durable::Transaction;
 use crate::durable::{read_text_if_exists, remove_dead_temp_files};
 use crate::error::{Error, Result};
 
@@ -93,7 +94,7 @@ impl AgentMemory {
     /// assert!(memory.sessions().unwrap().is_empty());
     /// ```
     pub fn organize(&self, options: OrganizeOptions) -> Result<OrganizeReport> {
-        let _lock = self.lock()?;
+        let lock = self.lock()?;
         let index = self.load_index()?;
         let rows = index.rows()?;
         let referrers = self.referrers(&index, &rows, None)?;
@@ -152,12 +153,15 @@ impl AgentMemory {
         if edits.is_empty() {
             return Ok(report);
         }
-        let written = index.commit(edits)?;
+        let new = index.prepare(edits)?;
         report
             .deleted_idle
             .iter()
-            .try_for_each(|id| written.expect_absent(id))?;
-        written.expect_rows(&stale_rows)?;
+            .try_for_each(|id| new.expect_absent(id))?;
+        new.expect_rows(&stale_rows)?;
+        let mut tx = Transaction::new(&lock)?;
+        new.stage(&mut tx);
+        tx.commit()?;
         Ok(report)
     }
 

@@ -23,6 +23,7 @@ impl AgentMemory {
     /// assert_eq!(rows[1].status, Status::Idle);
     /// ```
     pub fn sessions(&self) -> Result<Vec<SessionRow>> {
+        let _guard = self.read_guard()?;
         let mut rows = self.load_index()?.rows()?;
         rows.sort_by_key(|row| {
             let group = match (row.status, row.is_meaningful()) {
@@ -61,6 +62,7 @@ impl AgentMemory {
     /// ```
     pub fn session(&self, id: &str) -> Result<SessionRow> {
         let id = SessionId::parse(id)?;
+        let _guard = self.read_guard()?;
         self.load_index()?.get(&id)
     }
 
@@ -74,6 +76,7 @@ impl AgentMemory {
     /// ```
     pub fn snapshot(&self, id: &str) -> Result<Option<Snapshot>> {
         let path = self.session_path(id)?;
+        let _guard = self.read_guard()?;
         Ok(SnapshotDoc::load(&path)?.map(|doc| doc.to_snapshot()))
     }
 

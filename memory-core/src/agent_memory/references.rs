@@ -7,6 +7,7 @@ use super::session_write::SnapshotWrite;
 use super::snapshot_doc::SnapshotDoc;
 use super::update::Continuation;
 use super::{AgentMemory, SessionId, SessionRow, SessionUpdate, Status};
+use crate::durable::Transaction;
 use crate::error::{Error, Result};
 
 /// The result of [`AgentMemory::continue_from`]: both rows after the verified write.
@@ -60,7 +61,7 @@ impl AgentMemory {
                 "a session cannot continue from itself",
             ));
         }
-        let _lock = self.lock()?;
+        let lock = self.lock()?;
         let index = self.load_index()?;
         let current_pos = index
             .position(&current)
@@ -78,7 +79,7 @@ impl AgentMemory {
         );
         let update = SessionUpdate::new().context(context);
         let sources = [source.clone()];
-        let change = self.write_snapshot(SnapshotWrite {
+        let snapshot = self.prepare_snapshot(SnapshotWrite {
             row: &current_row,
             update: &update,
             continuation: Continuation::Add(&sources),
@@ -89,8 +90,14 @@ impl AgentMemory {
             source_row.referenced_by.push(current.clone());
             edits.push(index.replace(source_pos, &source_row));
         }
-        let written = index.commit(edits).map_err(|e| change.undo(e))?;
-        written.expect_rows(&[current_row.clone(), source_row.clone()])?;
+        let new = index.prepare(edits)?;
+        new.expect_rows(&[current_row.clone(), source_row.clone()])?;
+        let mut tx = Transaction::new(&lock)?;
+        if let Some(snapshot) = &snapshot {
+            snapshot.stage(&mut tx);
+        }
+        new.stage(&mut tx);
+        tx.commit()?;
         Ok(ContinueOutcome {
             current: current_row,
             source: source_row,
@@ -119,7 +126,7 @@ impl AgentMemory {
     pub fn release(&self, current: &str, source: &str) -> Result<ReleaseOutcome> {
         let current = SessionId::parse(current)?;
         let source = SessionId::parse(source)?;
-        let _lock = self.lock()?;
+        let lock = self.lock()?;
         let index = self.load_index()?;
         let current_position = index.position(&current);
         let source_position = index.position(&source);
@@ -132,13 +139,17 @@ impl AgentMemory {
         if current_position.is_none() && !dangling {
             return Err(index.not_found(&current));
         }
+        // Both sides are prepared and checked first, then written as one step: a failure
+        // never leaves one side released.
+        let mut tx = Transaction::new(&lock)?;
         let mut referenced_by_updated = false;
         if let Some(position) = source_position {
             let mut source_row = index.row(position)?;
             if source_row.referenced_by.contains(&current) {
                 source_row.referenced_by.retain(|r| *r != current);
-                let written = index.commit(vec![index.replace(position, &source_row)])?;
-                written.expect_rows(std::slice::from_ref(&source_row))?;
+                let new = index.prepare(vec![index.replace(position, &source_row)])?;
+                new.expect_rows(std::slice::from_ref(&source_row))?;
+                new.stage(&mut tx);
                 referenced_by_updated = true;
             }
         }
@@ -149,16 +160,19 @@ impl AgentMemory {
             let current_row = index.row(position)?;
             let doc = SnapshotDoc::load(&self.session_path(current.as_str())?)?;
             if doc.is_some_and(|d| d.continues_from().contains(&source)) {
-                continues_from_updated = self
-                    .write_snapshot(SnapshotWrite {
-                        row: &current_row,
-                        update: &SessionUpdate::default(),
-                        continuation: Continuation::Remove(&source),
-                        touch: false,
-                    })?
-                    .changed();
+                let snapshot = self.prepare_snapshot(SnapshotWrite {
+                    row: &current_row,
+                    update: &SessionUpdate::default(),
+                    continuation: Continuation::Remove(&source),
+                    touch: false,
+                })?;
+                if let Some(snapshot) = &snapshot {
+                    snapshot.stage(&mut tx);
+                    continues_from_updated = true;
+                }
             }
         }
+        tx.commit()?;
         Ok(ReleaseOutcome {
             current,
             source,

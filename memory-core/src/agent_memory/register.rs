@@ -8,6 +8,7 @@ use super::{
     SESSION_START_SUMMARY, SessionId, SessionRow, SessionUpdate, Status, UNSET_TOPIC,
     validate_keyword, validate_text,
 };
+use crate::durable::Transaction;
 use crate::error::Result;
 
 /// What manual registration (手動註冊 memory) records: the row's topic and summary and
@@ -114,7 +115,7 @@ impl AgentMemory {
     /// ```
     pub fn register_session_start(&self, agent_name: &str) -> Result<SessionId> {
         let agent = AgentName::parse(agent_name)?;
-        let _lock = self.lock()?;
+        let lock = self.lock()?;
         let index = self.load_index()?;
         let now = self.now();
         let id = self.fresh_id(&index, &agent)?;
@@ -132,8 +133,11 @@ impl AgentMemory {
             started_at: now.clone(),
             updated_at: now,
         };
-        let written = index.commit(vec![index.append(&row)])?;
-        written.expect_rows(std::slice::from_ref(&row))?;
+        let new = index.prepare(vec![index.append(&row)])?;
+        new.expect_rows(std::slice::from_ref(&row))?;
+        let mut tx = Transaction::new(&lock)?;
+        new.stage(&mut tx);
+        tx.commit()?;
         Ok(id)
     }
 
@@ -153,13 +157,17 @@ impl AgentMemory {
         };
         keywords.iter().try_for_each(|k| validate_keyword(k))?;
         super::validate_update(&registration.snapshot)?;
-        let sources = registration
-            .continues_from
-            .iter()
-            .map(|s| SessionId::parse(s))
-            .collect::<Result<Vec<_>>>()?;
+        // The same source named twice is one continuation (collapsed before anything is
+        // read, so the row is edited once).
+        let mut sources: Vec<SessionId> = Vec::new();
+        for source in &registration.continues_from {
+            let source = SessionId::parse(source)?;
+            if !sources.contains(&source) {
+                sources.push(source);
+            }
+        }
 
-        let _lock = self.lock()?;
+        let lock = self.lock()?;
         let index = self.load_index()?;
         for source in &sources {
             index.get(source)?;
@@ -184,7 +192,7 @@ impl AgentMemory {
             started_at: now.clone(),
             updated_at: now,
         };
-        let change = self.write_snapshot(SnapshotWrite {
+        let snapshot = self.prepare_snapshot(SnapshotWrite {
             row: &row,
             update: &registration.snapshot,
             continuation: Continuation::Add(&sources),
@@ -203,8 +211,14 @@ impl AgentMemory {
             }
             expected.push(source_row);
         }
-        let written = index.commit(edits).map_err(|e| change.undo(e))?;
-        written.expect_rows(&expected)?;
+        let new = index.prepare(edits)?;
+        new.expect_rows(&expected)?;
+        let mut tx = Transaction::new(&lock)?;
+        if let Some(snapshot) = &snapshot {
+            snapshot.stage(&mut tx);
+        }
+        new.stage(&mut tx);
+        tx.commit()?;
         Ok(id)
     }
 

@@ -6,7 +6,7 @@ use super::snapshot::SectionKind;
 use super::snapshot_doc::SnapshotDoc;
 use super::update::{Continuation, merge_sections, verify_merge};
 use super::{AgentMemory, SessionRow, SessionUpdate};
-use crate::durable::{create_private_dir_all, read_text_if_exists, replace_atomically};
+use crate::durable::Transaction;
 use crate::error::{Error, Result};
 use crate::markdown::render_row;
 
@@ -20,45 +20,36 @@ pub(crate) struct SnapshotWrite<'a> {
     pub touch: bool,
 }
 
-/// A snapshot write that happened, so that it can be undone when the index write that
-/// must follow it fails (a failed operation leaves the previous state).
+/// A merged snapshot text that passed the reader and the merge checks, not yet written:
+/// the operation adds it to its [`Transaction`] beside the index write, so both files
+/// change as one step.
 #[derive(Debug)]
-pub(crate) struct SnapshotChange {
+pub(crate) struct PreparedSnapshot {
     path: PathBuf,
-    /// The file's text before, `None` when it did not exist; unset when nothing changed.
-    previous: Option<Option<String>>,
+    text: String,
 }
 
-impl SnapshotChange {
-    /// Whether the file changed.
-    pub fn changed(&self) -> bool {
-        self.previous.is_some()
-    }
-
-    /// Puts the previous snapshot back (best effort) and returns `error`.
-    pub fn undo(self, error: Error) -> Error {
-        match self.previous {
-            Some(Some(text)) => {
-                let _ = replace_atomically(&self.path, text.as_bytes());
-            }
-            Some(None) => {
-                let _ = std::fs::remove_file(&self.path);
-            }
-            None => {}
-        }
-        error
+impl PreparedSnapshot {
+    /// Adds the write of this snapshot to `tx`.
+    pub fn stage(&self, tx: &mut Transaction<'_>) {
+        tx.write(&self.path, self.text.clone().into_bytes());
     }
 }
 
 impl AgentMemory {
-    /// Creates or merges `sessions/<id>.md` and verifies the read-back.
-    pub(crate) fn write_snapshot(&self, write: SnapshotWrite<'_>) -> Result<SnapshotChange> {
+    /// Creates or merges `sessions/<id>.md` in memory and checks the result with the
+    /// snapshot reader and the merge checks; `None` when nothing would change. Nothing is
+    /// written here.
+    pub(crate) fn prepare_snapshot(
+        &self,
+        write: SnapshotWrite<'_>,
+    ) -> Result<Option<PreparedSnapshot>> {
         let row = write.row;
         let path = self.session_path(row.session_id.as_str())?;
-        if let Some(dir) = path.parent() {
-            create_private_dir_all(dir)?;
-        }
         let old = SnapshotDoc::load(&path)?;
+        if old.is_none() {
+            self.refuse_if_archived(&row.session_id)?;
+        }
         let base = match &old {
             Some(doc) => doc.clone(),
             None => SnapshotDoc::parse(&path, template(row, write.update))?,
@@ -84,14 +75,12 @@ impl AgentMemory {
         }
         let text = base.rewrite(&metadata, &sections);
         if old.as_ref().is_some_and(|o| o.text == text) {
-            return Ok(SnapshotChange {
-                path,
-                previous: None,
-            });
+            return Ok(None);
         }
         // Check the merge before anything is written: a merge that would lose an item is
         // refused with the file untouched.
-        let merged = SnapshotDoc::parse(&path, text.clone())?;
+        let merged = SnapshotDoc::parse(&path, text.clone())
+            .map_err(|e| super::index::unreadable_result(&path, e))?;
         verify_merge(old.as_ref(), &merged, write.update, write.continuation)?;
         if write.touch
             && merged.metadata_value("Updated At").as_deref() != Some(row.updated_at.as_str())
@@ -101,17 +90,22 @@ impl AgentMemory {
                 "Metadata Updated At does not match the update",
             ));
         }
-        replace_atomically(&path, text.as_bytes())?;
-        if read_text_if_exists(&path)?.as_deref() != Some(text.as_str()) {
-            return Err(Error::verify(
-                &path,
-                "the snapshot read back differs from what was written",
-            ));
+        Ok(Some(PreparedSnapshot { path, text }))
+    }
+
+    /// A session whose snapshot already sits in `archive/<id>/session.md` (an archive
+    /// an older memory-core left half-done) must not get a fresh template: that would
+    /// hide the archived snapshot behind an empty one.
+    fn refuse_if_archived(&self, id: &super::SessionId) -> Result<()> {
+        let archived = self.archive_dir(id.as_str())?.join("session.md");
+        if archived.exists() {
+            return Err(Error::Inconsistent {
+                id: id.to_string(),
+                path: archived,
+                message: "the session's snapshot is already in the archive but its row is still in the index; run archive for it again to finish".into(),
+            });
         }
-        Ok(SnapshotChange {
-            previous: Some(old.map(|o| o.text)),
-            path,
-        })
+        Ok(())
     }
 }
 

@@ -3,6 +3,7 @@
 use super::session_write::SnapshotWrite;
 use super::update::Continuation;
 use super::{AgentMemory, SessionId, SessionRow, SessionUpdate, Status, validate_update};
+use crate::durable::Transaction;
 use crate::error::Result;
 
 impl AgentMemory {
@@ -26,7 +27,7 @@ impl AgentMemory {
     pub fn update(&self, id: &str, update: SessionUpdate) -> Result<SessionRow> {
         let id = SessionId::parse(id)?;
         validate_update(&update)?;
-        let _lock = self.lock()?;
+        let lock = self.lock()?;
         let index = self.load_index()?;
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
         let mut row = index.row(position)?;
@@ -51,16 +52,20 @@ impl AgentMemory {
         }
         row.status = Status::Active;
         row.updated_at = self.now();
-        let change = self.write_snapshot(SnapshotWrite {
+        let snapshot = self.prepare_snapshot(SnapshotWrite {
             row: &row,
             update: &update,
             continuation: Continuation::None,
             touch: true,
         })?;
-        let written = index
-            .commit(vec![index.replace(position, &row)])
-            .map_err(|e| change.undo(e))?;
-        written.expect_rows(std::slice::from_ref(&row))?;
+        let new = index.prepare(vec![index.replace(position, &row)])?;
+        new.expect_rows(std::slice::from_ref(&row))?;
+        let mut tx = Transaction::new(&lock)?;
+        if let Some(snapshot) = &snapshot {
+            snapshot.stage(&mut tx);
+        }
+        new.stage(&mut tx);
+        tx.commit()?;
         Ok(row)
     }
 }

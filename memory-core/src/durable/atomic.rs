@@ -29,7 +29,8 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let (temp, file) = create_temp(&dir, &name)?;
+    check_replaceable(path)?;
+    let (temp, file) = create_temp(&dir, &name, "tmp")?;
     let result = write_temp(file, &temp, path, bytes).and_then(|()| {
         fs::rename(&temp, path).map_err(|e| Error::io(path, e))?;
         sync_dir(&dir)
@@ -44,11 +45,56 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// How many taken temp names [`create_temp`] skips before it gives up.
 const TEMP_NAME_ATTEMPTS: usize = 64;
 
-/// Creates a new, private temp file `.<name>.tmp-<pid>-<n>` in `dir`. A name can be
-/// taken by a writer that died mid-write with the same pid (pids repeat, and in a
-/// container every run of a hook may get the same one): such a file is left alone and
-/// the next name is tried.
-fn create_temp(dir: &Path, name: &str) -> Result<(PathBuf, File)> {
+/// Refuses to replace a file that is a symbolic link (replacing it would turn the link
+/// into a regular file and leave its target stale) or that has no write permission
+/// (a rename would overwrite it although the user made it read-only).
+pub(crate) fn check_replaceable(path: &Path) -> Result<()> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    if meta.file_type().is_symlink() {
+        return Err(refused_link(
+            path,
+            "is a symbolic link; memory-core does not replace links (it would turn the link into a copy); \
+             point the memory root at the link's target directory, or replace the link with the file",
+        ));
+    }
+    if !meta.is_file() {
+        return Err(Error::io(
+            path,
+            io::Error::new(io::ErrorKind::InvalidInput, "is not a regular file"),
+        ));
+    }
+    // `readonly()` is the mode's write bits, which holds even for root; opening for
+    // writing (without truncating) catches ownership and ACLs for everyone else.
+    if meta.permissions().readonly() {
+        return Err(Error::io(
+            path,
+            io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "file is read-only; memory-core does not overwrite a file without write permission",
+            ),
+        ));
+    }
+    OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| Error::io(path, e))
+}
+
+/// The error for a path memory-core refuses to write through.
+fn refused_link(path: &Path, message: &str) -> Error {
+    Error::invalid("path", &path.to_string_lossy(), message)
+}
+
+/// Creates a new, private temp file `.<name>.<kind>-<pid>-<n>` in `dir` (`kind` is
+/// `tmp` for staged content, `bak` for backups). A name can be taken by a writer that
+/// died mid-write with the same pid (pids repeat, and in a container every run of a hook
+/// may get the same one): such a file is left alone and the next name is tried.
+pub(crate) fn create_temp(dir: &Path, name: &str, kind: &str) -> Result<(PathBuf, File)> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -59,7 +105,7 @@ fn create_temp(dir: &Path, name: &str) -> Result<(PathBuf, File)> {
     let mut attempt = 0;
     loop {
         let temp = dir.join(format!(
-            ".{name}.tmp-{}-{}",
+            ".{name}.{kind}-{}-{}",
             std::process::id(),
             TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
@@ -107,12 +153,16 @@ pub fn remove_dead_temp_files(dir: &Path) -> Result<usize> {
     Ok(removed)
 }
 
-/// Whether `name` has the shape `.<name>.tmp-<pid>-<n>` of [`create_temp`]'s files.
-fn is_temp_name(name: &str) -> bool {
+/// Whether `name` has the shape `.<name>.tmp-<pid>-<n>` or `.<name>.bak-<pid>-<n>` of
+/// [`create_temp`]'s files.
+pub(crate) fn is_temp_name(name: &str) -> bool {
     let Some(rest) = name.strip_prefix('.') else {
         return false;
     };
-    let Some((_, suffix)) = rest.rsplit_once(".tmp-") else {
+    let Some((_, suffix)) = rest
+        .rsplit_once(".tmp-")
+        .or_else(|| rest.rsplit_once(".bak-"))
+    else {
         return false;
     };
     let mut parts = suffix.split('-');
@@ -122,7 +172,7 @@ fn is_temp_name(name: &str) -> bool {
 }
 
 /// Fills and flushes the temp file; it is closed on return, before the rename.
-fn write_temp(mut file: File, temp: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_temp(mut file: File, temp: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
     if let Ok(meta) = fs::metadata(target) {
         file.set_permissions(meta.permissions())
             .map_err(|e| Error::io(temp, e))?;
@@ -131,7 +181,7 @@ fn write_temp(mut file: File, temp: &Path, target: &Path, bytes: &[u8]) -> Resul
     file.sync_all().map_err(|e| Error::io(temp, e))
 }
 
-fn parent_dir(path: &Path) -> PathBuf {
+pub(crate) fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -139,7 +189,7 @@ fn parent_dir(path: &Path) -> PathBuf {
 }
 
 /// Flushes a directory entry change (rename, create, unlink) to disk.
-fn sync_dir(dir: &Path) -> Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> Result<()> {
     #[cfg(unix)]
     {
         let handle = File::open(dir).map_err(|e| Error::io(dir, e))?;
@@ -238,11 +288,23 @@ fn line_of(bytes: &[u8], pos: usize) -> usize {
     bytes[..pos].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
-/// Moves a file within the same file system durably (rename + directory flushes).
-pub(crate) fn move_file(from: &Path, to: &Path) -> Result<()> {
-    fs::rename(from, to).map_err(|e| Error::io(from, e))?;
-    sync_dir(&parent_dir(to))?;
-    sync_dir(&parent_dir(from))
+/// Whether the file at `path` holds exactly `expected`, compared in chunks (a second
+/// multi-megabyte buffer costs more in page faults than the comparison itself).
+pub(crate) fn file_holds(path: &Path, expected: &[u8]) -> Result<bool> {
+    use std::io::Read;
+    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut at = 0;
+    loop {
+        let n = file.read(&mut buffer).map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            return Ok(at == expected.len());
+        }
+        if expected.get(at..at + n) != Some(&buffer[..n]) {
+            return Ok(false);
+        }
+        at += n;
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,14 @@
 //! The durable file layer every model stands on: atomic replace, the cross-process
-//! memory lock, safe paths under a root, private file modes and the injectable clock.
+//! memory lock, safe paths under a root, private file modes, the injectable clock, and
+//! the all-or-nothing multi-file [`Transaction`] with its crash [`recover`]y.
 
 mod atomic;
 mod clock;
+pub mod fault;
 mod lock;
 mod safe_path;
+mod transaction;
 
-pub(crate) use atomic::move_file;
 pub use atomic::{
     create_private_dir_all, read_text, read_text_if_exists, remove_dead_temp_files,
     replace_atomically,
@@ -14,3 +16,4 @@ pub use atomic::{
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use lock::MemoryLock;
 pub use safe_path::{SafeRoot, validate_component};
+pub use transaction::{JOURNAL_FILE_NAME, Transaction, has_journal, recover};

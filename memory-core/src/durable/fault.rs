@@ -1,0 +1,90 @@
+//! Fault injection for the crash and I/O-failure tests of [`super::Transaction`]: with
+//! the `fault-injection` feature a test installs a hook that is called at every point
+//! where a multi-file change can be interrupted, and that kills the process or returns
+//! an I/O error there. Without the feature (every normal build) the points compile to
+//! nothing.
+
+/// Where in a [`super::Transaction`] a fault point sits. Each point comes *before* the
+/// action it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Before staging change `n` (temp file and backup).
+    Stage,
+    /// Before the journal is written (everything staged).
+    Record,
+    /// Before applying step `n` (the journal is written).
+    Apply,
+    /// Before the written files are read back (every step applied).
+    Verify,
+    /// Before backups and journal are removed.
+    Clean,
+}
+
+impl Phase {
+    /// The phase's name: `stage`, `record`, `apply`, `verify`, `clean`.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::durable::fault::Phase::Apply.as_str(), "apply");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Stage => "stage",
+            Phase::Record => "record",
+            Phase::Apply => "apply",
+            Phase::Verify => "verify",
+            Phase::Clean => "clean",
+        }
+    }
+}
+
+#[cfg(feature = "fault-injection")]
+mod hook {
+    use std::sync::{Arc, Mutex};
+
+    use super::Phase;
+
+    /// A fault hook: called with the phase and the step number, an `Err` is injected as
+    /// the failure of the action that follows.
+    pub type Hook = Arc<dyn Fn(Phase, usize) -> std::io::Result<()> + Send + Sync>;
+
+    static HOOK: Mutex<Option<Hook>> = Mutex::new(None);
+
+    /// Installs `hook` for the whole process (tests only; `fault-injection` feature).
+    ///
+    /// ```
+    /// use memory_core::durable::fault::{self, Phase};
+    /// fault::set_hook(std::sync::Arc::new(|_phase: Phase, _step: usize| Ok(())));
+    /// fault::clear_hook();
+    /// ```
+    pub fn set_hook(hook: Hook) {
+        *HOOK.lock().unwrap_or_else(|p| p.into_inner()) = Some(hook);
+    }
+
+    /// Removes the hook.
+    ///
+    /// ```
+    /// memory_core::durable::fault::clear_hook();
+    /// ```
+    pub fn clear_hook() {
+        *HOOK.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    pub(crate) fn point(phase: Phase, step: usize) -> std::io::Result<()> {
+        let hook = HOOK.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        match hook {
+            Some(hook) => hook(phase, step),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(feature = "fault-injection")]
+pub(crate) use hook::point;
+#[cfg(feature = "fault-injection")]
+pub use hook::{Hook, clear_hook, set_hook};
+
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub(crate) fn point(_phase: Phase, _step: usize) -> std::io::Result<()> {
+    Ok(())
+}

@@ -1,0 +1,684 @@
+//! All-or-nothing changes to several files under one memory root: the one mechanism
+//! every multi-file operation of every model uses (snapshot + index row, archive index +
+//! moved snapshot + index, entity + `_index.md`, topic + `MEMORY.md` + archive).
+//!
+//! A [`Transaction`] runs under the root's [`MemoryLock`] in four phases:
+//!
+//! 1. **Stage.** Every new content goes to a private temp file beside its target and is
+//!    flushed; an existing target gets a hard-linked backup (a copy where links are not
+//!    supported). Nothing visible has changed; a failure removes the staged files.
+//! 2. **Record.** The plan — targets, staged files, backups, moves — is written
+//!    atomically to `<root>/.memcore.journal`. From here on the change is decided.
+//! 3. **Apply.** Staged files are renamed over their targets and moves are made, in
+//!    order, each directory flushed. A failure here marks the journal `rollback` and puts
+//!    every applied step back from its backup.
+//! 4. **Clean.** Backups and the journal are removed.
+//!
+//! The next writer that takes the lock calls [`recover`] first: a journal in state
+//! `apply` is rolled forward (every step is idempotent), one in state `rollback` is
+//! rolled back. A kill or an I/O error at any point therefore leaves the old state or
+//! the new one, never a mix that later commands misread.
+
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::atomic::{create_temp, parent_dir, sync_dir, write_temp};
+use super::fault::{self, Phase};
+use super::{MemoryLock, read_text_if_exists, replace_atomically};
+use crate::error::{Error, Result};
+
+/// The journal's file name in the memory root.
+pub const JOURNAL_FILE_NAME: &str = ".memcore.journal";
+
+/// One change a [`Transaction`] makes.
+#[derive(Debug)]
+enum Change {
+    Write { target: PathBuf, bytes: Vec<u8> },
+    Move { from: PathBuf, to: PathBuf },
+    Remove { path: PathBuf },
+}
+
+/// Several file changes under one memory root, applied as one step.
+///
+/// ```
+/// use std::time::Duration;
+/// use memory_core::durable::{MemoryLock, Transaction};
+/// let dir = tempfile::tempdir().unwrap();
+/// let lock = MemoryLock::acquire(&dir.path().join(".memcore.lock"), Duration::from_secs(1)).unwrap();
+/// std::fs::write(dir.path().join("old.md"), "moved\n").unwrap();
+/// let mut tx = Transaction::new(&lock).unwrap();
+/// tx.write(dir.path().join("index.md"), b"# Memory Index\n".to_vec());
+/// tx.rename(dir.path().join("old.md"), dir.path().join("archive/new.md"));
+/// tx.commit().unwrap();
+/// assert_eq!(std::fs::read_to_string(dir.path().join("archive/new.md")).unwrap(), "moved\n");
+/// assert!(!dir.path().join("old.md").exists());
+/// ```
+#[derive(Debug)]
+pub struct Transaction<'lock> {
+    root: PathBuf,
+    changes: Vec<Change>,
+    _lock: &'lock MemoryLock,
+}
+
+impl<'lock> Transaction<'lock> {
+    /// A transaction over the root `lock` guards (the lock file's directory). Holding the
+    /// lock is what makes the plan safe: no other memory-core writer runs meanwhile.
+    pub fn new(lock: &'lock MemoryLock) -> Result<Self> {
+        let root = parent_dir(lock.path());
+        Ok(Transaction {
+            root,
+            changes: Vec::new(),
+            _lock: lock,
+        })
+    }
+
+    /// Replaces (or creates) `target` with `bytes`. `target` must be under the root.
+    pub fn write(&mut self, target: impl Into<PathBuf>, bytes: Vec<u8>) -> &mut Self {
+        self.changes.push(Change::Write {
+            target: target.into(),
+            bytes,
+        });
+        self
+    }
+
+    /// Moves `from` to `to` (whose directory is created when missing). Both must be under
+    /// the root, `from` must exist and `to` must not.
+    pub fn rename(&mut self, from: impl Into<PathBuf>, to: impl Into<PathBuf>) -> &mut Self {
+        self.changes.push(Change::Move {
+            from: from.into(),
+            to: to.into(),
+        });
+        self
+    }
+
+    /// Removes `path` (which must exist and be under the root); it is kept as a backup
+    /// until the transaction is complete.
+    pub fn remove(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.changes.push(Change::Remove { path: path.into() });
+        self
+    }
+
+    /// Whether the transaction holds no change.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let lock = memory_core::durable::MemoryLock::acquire(&dir.path().join("l"), std::time::Duration::from_secs(1)).unwrap();
+    /// assert!(memory_core::durable::Transaction::new(&lock).unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// Applies every change as one step and reads the written files back. A lone write
+    /// needs no journal and is an atomic replace. On error the old state is in place
+    /// (or, when even putting it back failed, the journal makes the next writer do it).
+    pub fn commit(self) -> Result<()> {
+        if let [Change::Write { target, bytes }] = self.changes.as_slice() {
+            self.relative(target)?;
+            replace_atomically(target, bytes)?;
+            return verify_written(target, bytes);
+        }
+        if self.changes.is_empty() {
+            return Ok(());
+        }
+        let mut steps = Vec::with_capacity(self.changes.len());
+        let staged = self.stage(&mut steps);
+        if let Err(error) = staged {
+            discard_staged(&steps);
+            return Err(error);
+        }
+        let mut journal = Journal {
+            version: 1,
+            state: State::Apply,
+            steps: steps
+                .iter()
+                .map(|s| s.record(&self.root))
+                .collect::<Result<_>>()?,
+        };
+        let recorded = fault::point(Phase::Record, 0)
+            .map_err(|e| Error::io(self.journal_path(), e))
+            .and_then(|()| journal.store(&self.journal_path()));
+        if let Err(error) = recorded {
+            discard_staged(&steps);
+            return Err(error);
+        }
+        for (i, step) in steps.iter().enumerate() {
+            if let Err(error) = fault::point(Phase::Apply, i)
+                .map_err(|e| Error::io(step.target(), e))
+                .and_then(|()| step.apply())
+            {
+                journal.state = State::Rollback;
+                // Until the journal says `rollback`, a crash must roll forward; if it
+                // cannot be marked, rolling back here could be undone by that roll-forward.
+                if journal.store(&self.journal_path()).is_ok() {
+                    let _ = self.finish(&journal);
+                }
+                return Err(error);
+            }
+        }
+        let verified = fault::point(Phase::Verify, 0)
+            .map_err(|e| Error::io(self.journal_path(), e))
+            .and_then(|()| steps.iter().try_for_each(Step::verify));
+        // The new state is in place either way; a failed clean-up is finished by the
+        // next writer's recovery and does not make this commit fail.
+        if fault::point(Phase::Clean, 0).is_ok() {
+            let _ = self.finish(&journal);
+        }
+        verified
+    }
+
+    fn stage(&self, steps: &mut Vec<Step>) -> Result<()> {
+        for (i, change) in self.changes.iter().enumerate() {
+            fault::point(Phase::Stage, i).map_err(|e| Error::io(change_path(change), e))?;
+            let step = match change {
+                Change::Write { target, bytes } => {
+                    self.relative(target)?;
+                    let backup = backup_of(target)?;
+                    let staged = stage_bytes(target, bytes);
+                    match staged {
+                        Ok(staged) => Step::Write {
+                            target: target.clone(),
+                            staged,
+                            backup,
+                            bytes: bytes.clone(),
+                        },
+                        Err(error) => {
+                            if let Some(backup) = &backup {
+                                let _ = fs::remove_file(backup);
+                            }
+                            return Err(error);
+                        }
+                    }
+                }
+                Change::Move { from, to } => {
+                    self.relative(from)?;
+                    self.relative(to)?;
+                    if fs::symlink_metadata(from).is_err() {
+                        return Err(Error::io(
+                            from,
+                            io::Error::new(io::ErrorKind::NotFound, "file to move not found"),
+                        ));
+                    }
+                    if fs::symlink_metadata(to).is_ok() {
+                        return Err(Error::io(
+                            to,
+                            io::Error::new(io::ErrorKind::AlreadyExists, "move target exists"),
+                        ));
+                    }
+                    super::create_private_dir_all(&parent_dir(to))?;
+                    Step::Move {
+                        from: from.clone(),
+                        to: to.clone(),
+                    }
+                }
+                Change::Remove { path } => {
+                    self.relative(path)?;
+                    let backup = backup_of(path)?.ok_or_else(|| {
+                        Error::io(
+                            path,
+                            io::Error::new(io::ErrorKind::NotFound, "file to remove not found"),
+                        )
+                    })?;
+                    Step::Remove {
+                        path: path.clone(),
+                        backup,
+                    }
+                }
+            };
+            steps.push(step);
+        }
+        Ok(())
+    }
+
+    fn journal_path(&self) -> PathBuf {
+        self.root.join(JOURNAL_FILE_NAME)
+    }
+
+    fn relative(&self, path: &Path) -> Result<PathBuf> {
+        relative_to(&self.root, path)
+    }
+
+    /// Rolls `journal` forward or back (by its state), then removes its backups and itself.
+    fn finish(&self, journal: &Journal) -> Result<()> {
+        let steps = journal
+            .steps
+            .iter()
+            .map(|r| Step::from_record(&self.root, r))
+            .collect::<Result<Vec<_>>>()?;
+        match journal.state {
+            State::Apply => {
+                for step in &steps {
+                    step.roll_forward()?;
+                }
+            }
+            State::Rollback => {
+                for step in steps.iter().rev() {
+                    step.roll_back()?;
+                }
+            }
+        }
+        for step in &steps {
+            step.discard_backup()?;
+        }
+        let path = self.journal_path();
+        match fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+        sync_dir(&self.root)
+    }
+}
+
+/// Finishes an interrupted [`Transaction`] under `root` (the lock's directory): rolls a
+/// decided plan forward, an undecided or failed one back. Every writer calls it right
+/// after taking the lock, and readers when they see a journal. Returns whether there was
+/// one. A journal that does not parse is [`Error::Malformed`] and nothing is touched.
+///
+/// ```
+/// use std::time::Duration;
+/// use memory_core::durable::{MemoryLock, recover};
+/// let dir = tempfile::tempdir().unwrap();
+/// let lock = MemoryLock::acquire(&dir.path().join(".memcore.lock"), Duration::from_secs(1)).unwrap();
+/// assert!(!recover(&lock).unwrap());
+/// ```
+pub fn recover(lock: &MemoryLock) -> Result<bool> {
+    let root = parent_dir(lock.path());
+    let path = root.join(JOURNAL_FILE_NAME);
+    let Some(text) = read_text_if_exists(&path)? else {
+        return Ok(false);
+    };
+    let journal: Journal = serde_json::from_str(&text).map_err(|e| {
+        Error::malformed(
+            &path,
+            e.line(),
+            format!("the interrupted-change journal does not parse ({e}); nothing was changed"),
+        )
+    })?;
+    let tx = Transaction {
+        root,
+        changes: Vec::new(),
+        _lock: lock,
+    };
+    tx.finish(&journal)?;
+    Ok(true)
+}
+
+/// Whether `root` holds an unfinished transaction's journal (a cheap check readers make
+/// before reading without the lock).
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// assert!(!memory_core::durable::has_journal(dir.path()));
+/// ```
+pub fn has_journal(root: &Path) -> bool {
+    fs::symlink_metadata(root.join(JOURNAL_FILE_NAME)).is_ok()
+}
+
+/// The on-disk plan.
+#[derive(Debug, Serialize, Deserialize)]
+struct Journal {
+    version: u32,
+    state: State,
+    steps: Vec<Record>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum State {
+    /// Decided: finish it.
+    Apply,
+    /// Failed while applying: put the old state back.
+    Rollback,
+}
+
+/// One step as recorded, with paths relative to the root.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase")]
+enum Record {
+    Write {
+        target: String,
+        staged: String,
+        backup: Option<String>,
+    },
+    Move {
+        from: String,
+        to: String,
+    },
+    Remove {
+        path: String,
+        backup: String,
+    },
+}
+
+impl Journal {
+    fn store(&self, path: &Path) -> Result<()> {
+        // Serializing plain strings and enums cannot fail.
+        let text = serde_json::to_string_pretty(self).unwrap_or_default();
+        replace_atomically(path, format!("{text}\n").as_bytes())
+    }
+}
+
+/// A staged step with absolute paths.
+#[derive(Debug)]
+enum Step {
+    Write {
+        target: PathBuf,
+        staged: PathBuf,
+        backup: Option<PathBuf>,
+        /// What the target must hold afterwards (empty when read from a journal).
+        bytes: Vec<u8>,
+    },
+    Move {
+        from: PathBuf,
+        to: PathBuf,
+    },
+    Remove {
+        path: PathBuf,
+        backup: PathBuf,
+    },
+}
+
+impl Step {
+    fn target(&self) -> &Path {
+        match self {
+            Step::Write { target, .. } => target,
+            Step::Move { to, .. } => to,
+            Step::Remove { path, .. } => path,
+        }
+    }
+
+    fn record(&self, root: &Path) -> Result<Record> {
+        let rel = |p: &Path| -> Result<String> {
+            let r = relative_to(root, p)?;
+            r.to_str().map(str::to_string).ok_or_else(|| {
+                Error::invalid(
+                    "path",
+                    &p.to_string_lossy(),
+                    "is not valid UTF-8 and cannot be journaled",
+                )
+            })
+        };
+        Ok(match self {
+            Step::Write {
+                target,
+                staged,
+                backup,
+                ..
+            } => Record::Write {
+                target: rel(target)?,
+                staged: rel(staged)?,
+                backup: backup.as_deref().map(rel).transpose()?,
+            },
+            Step::Move { from, to } => Record::Move {
+                from: rel(from)?,
+                to: rel(to)?,
+            },
+            Step::Remove { path, backup } => Record::Remove {
+                path: rel(path)?,
+                backup: rel(backup)?,
+            },
+        })
+    }
+
+    fn from_record(root: &Path, record: &Record) -> Result<Step> {
+        let abs = |p: &str| -> Result<PathBuf> {
+            let path = Path::new(p);
+            if path.components().all(|c| matches!(c, Component::Normal(_))) {
+                Ok(root.join(path))
+            } else {
+                Err(Error::malformed(
+                    root.join(JOURNAL_FILE_NAME),
+                    0,
+                    format!("journal path {p:?} leaves the memory root; nothing was changed"),
+                ))
+            }
+        };
+        Ok(match record {
+            Record::Write {
+                target,
+                staged,
+                backup,
+            } => Step::Write {
+                target: abs(target)?,
+                staged: abs(staged)?,
+                backup: backup.as_deref().map(abs).transpose()?,
+                bytes: Vec::new(),
+            },
+            Record::Move { from, to } => Step::Move {
+                from: abs(from)?,
+                to: abs(to)?,
+            },
+            Record::Remove { path, backup } => Step::Remove {
+                path: abs(path)?,
+                backup: abs(backup)?,
+            },
+        })
+    }
+
+    fn apply(&self) -> Result<()> {
+        match self {
+            Step::Write { target, staged, .. } => rename_durably(staged, target),
+            Step::Move { from, to } => rename_durably(from, to),
+            Step::Remove { path, .. } => {
+                fs::remove_file(path).map_err(|e| Error::io(path, e))?;
+                sync_dir(&parent_dir(path))
+            }
+        }
+    }
+
+    /// Applies the step unless it already was (recovery after a crash).
+    fn roll_forward(&self) -> Result<()> {
+        match self {
+            Step::Write { target, staged, .. } => {
+                if exists(staged) {
+                    rename_durably(staged, target)?;
+                }
+            }
+            Step::Move { from, to } => {
+                if exists(from) && !exists(to) {
+                    rename_durably(from, to)?;
+                }
+            }
+            Step::Remove { path, .. } => {
+                if exists(path) {
+                    fs::remove_file(path).map_err(|e| Error::io(path, e))?;
+                    sync_dir(&parent_dir(path))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Undoes the step if it was applied; drops what was staged for it.
+    fn roll_back(&self) -> Result<()> {
+        match self {
+            Step::Write {
+                target,
+                staged,
+                backup,
+                ..
+            } => {
+                if exists(staged) {
+                    // Not applied yet: the target is still the old file.
+                    fs::remove_file(staged).map_err(|e| Error::io(staged, e))?;
+                } else if let Some(backup) = backup {
+                    if exists(backup) {
+                        rename_durably(backup, target)?;
+                    }
+                } else if exists(target) {
+                    // A new file that was applied: it did not exist before.
+                    fs::remove_file(target).map_err(|e| Error::io(target, e))?;
+                    sync_dir(&parent_dir(target))?;
+                }
+            }
+            Step::Move { from, to } => {
+                if exists(to) && !exists(from) {
+                    rename_durably(to, from)?;
+                }
+            }
+            Step::Remove { path, backup } => {
+                if !exists(path) && exists(backup) {
+                    rename_durably(backup, path)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn discard_backup(&self) -> Result<()> {
+        let backup = match self {
+            Step::Write {
+                backup: Some(b), ..
+            }
+            | Step::Remove { backup: b, .. } => b,
+            _ => return Ok(()),
+        };
+        match fs::remove_file(backup) {
+            Ok(()) => sync_dir(&parent_dir(backup)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io(backup, e)),
+        }
+    }
+
+    fn verify(&self) -> Result<()> {
+        match self {
+            Step::Write { target, bytes, .. } => verify_written(target, bytes),
+            Step::Move { from, to } => {
+                if exists(to) && !exists(from) {
+                    Ok(())
+                } else {
+                    Err(Error::verify(to, "the file was not moved"))
+                }
+            }
+            Step::Remove { path, .. } => {
+                if exists(path) {
+                    Err(Error::verify(path, "the file is still there after removal"))
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+fn change_path(change: &Change) -> &Path {
+    match change {
+        Change::Write { target, .. } => target,
+        Change::Move { from, .. } => from,
+        Change::Remove { path } => path,
+    }
+}
+
+/// Removes what staging left (temp files and backups) after a failure before the journal.
+fn discard_staged(steps: &[Step]) {
+    for step in steps {
+        match step {
+            Step::Write { staged, backup, .. } => {
+                let _ = fs::remove_file(staged);
+                if let Some(backup) = backup {
+                    let _ = fs::remove_file(backup);
+                }
+            }
+            Step::Remove { backup, .. } => {
+                let _ = fs::remove_file(backup);
+            }
+            Step::Move { .. } => {}
+        }
+    }
+}
+
+fn exists(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok()
+}
+
+fn rename_durably(from: &Path, to: &Path) -> Result<()> {
+    fs::rename(from, to).map_err(|e| Error::io(to, e))?;
+    sync_dir(&parent_dir(to))?;
+    if parent_dir(from) != parent_dir(to) {
+        sync_dir(&parent_dir(from))?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to a flushed temp file beside `target`, with `target`'s mode when it
+/// exists.
+fn stage_bytes(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    super::atomic::check_replaceable(target)?;
+    let dir = parent_dir(target);
+    super::create_private_dir_all(&dir)?;
+    let (temp, file) = create_temp(&dir, &file_name(target), "tmp")?;
+    if let Err(error) = write_temp(file, &temp, target, bytes) {
+        let _ = fs::remove_file(&temp);
+        return Err(error);
+    }
+    Ok(temp)
+}
+
+/// A backup of `path` when it exists: a hard link (the old content stays reachable
+/// after the rename over `path`), or a flushed copy where links are not supported.
+fn backup_of(path: &Path) -> Result<Option<PathBuf>> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    if !meta.is_file() {
+        return Err(Error::io(
+            path,
+            io::Error::new(io::ErrorKind::InvalidInput, "is not a regular file"),
+        ));
+    }
+    let dir = parent_dir(path);
+    let (backup, file) = create_temp(&dir, &file_name(path), "bak")?;
+    drop(file);
+    // `hard_link` needs a free name: the reserved temp name is swapped for the link.
+    fs::remove_file(&backup).map_err(|e| Error::io(&backup, e))?;
+    if fs::hard_link(path, &backup).is_err() {
+        let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+        let (copy, file) = create_temp(&dir, &file_name(path), "bak")?;
+        if let Err(error) = write_temp(file, &copy, path, &bytes) {
+            let _ = fs::remove_file(&copy);
+            return Err(error);
+        }
+        return Ok(Some(copy));
+    }
+    Ok(Some(backup))
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn relative_to(root: &Path, path: &Path) -> Result<PathBuf> {
+    match path.strip_prefix(root) {
+        Ok(rel)
+            if rel.as_os_str().len() > 0
+                && rel.components().all(|c| matches!(c, Component::Normal(_))) =>
+        {
+            Ok(rel.to_path_buf())
+        }
+        _ => Err(Error::invalid(
+            "path",
+            &path.to_string_lossy(),
+            "is not inside the memory root",
+        )),
+    }
+}
+
+/// Checks `path` holds exactly `bytes` (read back after a write).
+fn verify_written(path: &Path, bytes: &[u8]) -> Result<()> {
+    if super::atomic::file_holds(path, bytes)? {
+        Ok(())
+    } else {
+        Err(Error::verify(
+            path,
+            "the file read back differs from what was written",
+        ))
+    }
+}
