@@ -658,7 +658,7 @@ fn file_name(path: &Path) -> String {
 fn relative_to(root: &Path, path: &Path) -> Result<PathBuf> {
     match path.strip_prefix(root) {
         Ok(rel)
-            if rel.as_os_str().len() > 0
+            if !rel.as_os_str().is_empty()
                 && rel.components().all(|c| matches!(c, Component::Normal(_))) =>
         {
             Ok(rel.to_path_buf())
