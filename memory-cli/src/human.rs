@@ -65,6 +65,34 @@ fn organized(report: &OrganizeReport) -> String {
         .map(|(label, list)| format!("{label} ({}): {}", list.len(), ids(list)))
         .collect();
     out.push_str(&lines.join("\n"));
+    let removed = if report.dry_run {
+        "Would remove"
+    } else {
+        "Removed"
+    };
+    for (label, paths) in [
+        (
+            format!("{removed} dead writers' temp files"),
+            &report.removed_temp_files,
+        ),
+        (
+            "Snapshots without a row (kept)".to_string(),
+            &report.orphan_snapshots,
+        ),
+        (
+            "Other programs' leftovers (kept)".to_string(),
+            &report.leftover_files,
+        ),
+    ] {
+        if !paths.is_empty() {
+            let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            out.push_str(&format!(
+                "\n{label} ({}): {}",
+                paths.len(),
+                shown.join(", ")
+            ));
+        }
+    }
     out
 }
 

@@ -23,6 +23,7 @@ mod snapshot;
 mod snapshot_doc;
 mod status_update;
 mod timestamp;
+mod tree_scan;
 mod update;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,7 @@
 //! Organize Memory (整理 memory): delete idle rows, mark overdue active rows stale.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use chrono::TimeDelta;
 use serde::Serialize;
@@ -9,7 +10,7 @@ use super::index::IndexDoc;
 use super::snapshot_doc::SnapshotDoc;
 use super::{AgentMemory, SessionId, SessionRow, Status};
 use crate::durable::Transaction;
-use crate::durable::{read_text_if_exists, remove_dead_temp_files};
+use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
 
 /// Options of [`AgentMemory::organize`].
@@ -71,6 +72,15 @@ pub struct OrganizeReport {
     pub kept_active: Vec<SessionId>,
     /// Rows left untouched because another session references them.
     pub protected: Vec<SessionId>,
+    /// Temp files of memory-core writers that died mid-write, found anywhere under the
+    /// root and removed (with `dry_run`, they would be).
+    pub removed_temp_files: Vec<PathBuf>,
+    /// Snapshot files (`sessions/<id>.md`) whose session has no row in the index:
+    /// reported, never deleted (archive or re-register them by hand).
+    pub orphan_snapshots: Vec<PathBuf>,
+    /// Temp, swap and conflict files of other programs (editors, sync clients) under the
+    /// root: reported, never deleted.
+    pub leftover_files: Vec<PathBuf>,
     /// Whether nothing was written.
     pub dry_run: bool,
 }
@@ -82,7 +92,8 @@ impl AgentMemory {
     /// becomes `stale` with `Updated At` unchanged. Referenced rows (by `Referenced By`,
     /// or by another snapshot's `Continues From` as the seed's fallback) are protected.
     /// Nothing is archived. Temp files left by writers that died mid-write are removed
-    /// (not in a dry run).
+    /// from every directory under the root (not in a dry run); snapshots without a row
+    /// and other programs' leftovers are reported, never deleted.
     ///
     /// ```
     /// use memory_core::{AgentMemory, OrganizeOptions};
@@ -141,16 +152,11 @@ impl AgentMemory {
                 Status::Stale => {}
             }
         }
-        if options.dry_run {
-            return Ok(report);
-        }
-        for dir in [
-            self.root.path().to_path_buf(),
-            self.root.path().join("sessions"),
-        ] {
-            remove_dead_temp_files(&dir)?;
-        }
-        if edits.is_empty() {
+        let scan = self.scan_tree(&index, options.dry_run)?;
+        report.removed_temp_files = scan.dead_temp_files;
+        report.orphan_snapshots = scan.orphan_snapshots;
+        report.leftover_files = scan.leftover_files;
+        if options.dry_run || edits.is_empty() {
             return Ok(report);
         }
         let new = index.prepare(edits)?;

@@ -16,7 +16,8 @@ pub enum Phase {
     Apply,
     /// Before the written files are read back (every step applied).
     Verify,
-    /// Before backups and journal are removed.
+    /// Before backups and journal are removed (`n` = 0), and before the backup of step
+    /// `n - 1` is removed.
     Clean,
 }
 

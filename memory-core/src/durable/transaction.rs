@@ -162,12 +162,21 @@ impl<'lock> Transaction<'lock> {
         let verified = fault::point(Phase::Verify, 0)
             .map_err(|e| Error::io(self.journal_path(), e))
             .and_then(|()| steps.iter().try_for_each(Step::verify));
-        // The new state is in place either way; a failed clean-up is finished by the
+        if let Err(error) = verified {
+            // What is on disk is not what was decided: put the old state back from the
+            // backups, so that a failure reported is a change not made.
+            journal.state = State::Rollback;
+            if journal.store(&self.journal_path()).is_ok() {
+                let _ = self.finish(&journal);
+            }
+            return Err(error);
+        }
+        // The new state is in place and verified; a failed clean-up is finished by the
         // next writer's recovery and does not make this commit fail.
         if fault::point(Phase::Clean, 0).is_ok() {
             let _ = self.finish(&journal);
         }
-        verified
+        Ok(())
     }
 
     fn stage(&self, steps: &mut Vec<Step>) -> Result<()> {
@@ -260,7 +269,8 @@ impl<'lock> Transaction<'lock> {
                 }
             }
         }
-        for step in &steps {
+        for (i, step) in steps.iter().enumerate() {
+            fault::point(Phase::Clean, i + 1).map_err(|e| Error::io(step.target(), e))?;
             step.discard_backup()?;
         }
         let path = self.journal_path();
