@@ -185,6 +185,7 @@ impl<'lock> Transaction<'lock> {
             let step = match change {
                 Change::Write { target, bytes } => {
                     self.relative(target)?;
+                    super::atomic::check_replaceable(target)?;
                     let backup = backup_of(target)?;
                     let staged = stage_bytes(target, bytes);
                     match staged {
@@ -617,7 +618,6 @@ fn rename_durably(from: &Path, to: &Path) -> Result<()> {
 /// Writes `bytes` to a flushed temp file beside `target`, with `target`'s mode when it
 /// exists.
 fn stage_bytes(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
-    super::atomic::check_replaceable(target)?;
     let dir = parent_dir(target);
     super::create_private_dir_all(&dir)?;
     let (temp, file) = create_temp(&dir, &file_name(target), "tmp")?;
