@@ -279,6 +279,15 @@ pub(crate) fn validate_text(what: &'static str, value: &str) -> Result<()> {
     Ok(())
 }
 
+/// The value a text reads back as once written into an index cell: trimmed, with line
+/// breaks as the reader gives them back (`\r\n` and a literal `<br>` read as `\n`). Rows
+/// are built from these values, so that the row read back equals the row written.
+pub(crate) fn cell_value(text: &str) -> String {
+    use crate::markdown::{escape_cell, unescape_cell};
+    let value = unescape_cell(&escape_cell(text.trim()));
+    value.trim().to_string()
+}
+
 /// Validates a keyword: like text, and without the `,` that separates keywords.
 pub(crate) fn validate_keyword(value: &str) -> Result<()> {
     validate_text("keyword", value)?;

@@ -5,7 +5,7 @@ use super::session_write::SnapshotWrite;
 use super::update::Continuation;
 use super::{
     AgentMemory, AgentName, MANUAL_FALLBACK_SUMMARY, MANUAL_KEYWORDS, SESSION_START_KEYWORDS,
-    SESSION_START_SUMMARY, SessionId, SessionRow, SessionUpdate, Status, UNSET_TOPIC,
+    SESSION_START_SUMMARY, SessionId, SessionRow, SessionUpdate, Status, UNSET_TOPIC, cell_value,
     validate_keyword, validate_text,
 };
 use crate::durable::Transaction;
@@ -149,7 +149,7 @@ impl AgentMemory {
         validate_text("topic", &registration.topic)?;
         validate_text("summary", &registration.summary)?;
         let keywords = match &registration.keywords {
-            Some(k) => k.iter().map(|k| k.trim().to_string()).collect(),
+            Some(k) => k.iter().map(|k| cell_value(k)).collect(),
             None => MANUAL_KEYWORDS
                 .iter()
                 .map(|k| k.to_string())
@@ -175,10 +175,11 @@ impl AgentMemory {
         let now = self.now();
         let id = self.fresh_id(&index, &agent)?;
         let non_empty = |s: &str, default: &str| {
-            if s.trim().is_empty() {
+            let value = cell_value(s);
+            if value.is_empty() {
                 default.to_string()
             } else {
-                s.trim().to_string()
+                value
             }
         };
         let row = SessionRow {

@@ -2,7 +2,9 @@
 
 use super::session_write::SnapshotWrite;
 use super::update::Continuation;
-use super::{AgentMemory, SessionId, SessionRow, SessionUpdate, Status, validate_update};
+use super::{
+    AgentMemory, SessionId, SessionRow, SessionUpdate, Status, cell_value, validate_update,
+};
 use crate::durable::Transaction;
 use crate::error::Result;
 
@@ -34,21 +36,21 @@ impl AgentMemory {
         if let Some(topic) = update
             .topic
             .as_deref()
-            .map(str::trim)
+            .map(cell_value)
             .filter(|t| !t.is_empty())
         {
-            row.topic = topic.to_string();
+            row.topic = topic;
         }
         if let Some(summary) = update
             .summary
             .as_deref()
-            .map(str::trim)
+            .map(cell_value)
             .filter(|s| !s.is_empty())
         {
-            row.summary = summary.to_string();
+            row.summary = summary;
         }
         if let Some(keywords) = &update.keywords {
-            row.keywords = keywords.iter().map(|k| k.trim().to_string()).collect();
+            row.keywords = keywords.iter().map(|k| cell_value(k)).collect();
         }
         row.status = Status::Active;
         row.updated_at = self.now();
