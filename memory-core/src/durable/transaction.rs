@@ -692,3 +692,145 @@ fn verify_written(path: &Path, bytes: &[u8]) -> Result<()> {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn locked(dir: &Path) -> MemoryLock {
+        MemoryLock::acquire(&dir.join(".memcore.lock"), Duration::from_secs(1)).unwrap()
+    }
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in fs::read_dir(&d).unwrap().flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if e.path().is_dir() {
+                    stack.push(e.path());
+                } else if name.contains(".tmp-")
+                    || name.contains(".bak-")
+                    || name == JOURNAL_FILE_NAME
+                {
+                    out.push(name);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn write_move_and_remove_commit_together_and_leave_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("a.md"), "old a").unwrap();
+        fs::write(root.join("b.md"), "b").unwrap();
+        fs::write(root.join("c.md"), "c").unwrap();
+        let lock = locked(root);
+        let mut tx = Transaction::new(&lock).unwrap();
+        tx.write(root.join("a.md"), b"new a".to_vec())
+            .write(root.join("sub/new.md"), b"created".to_vec())
+            .rename(root.join("b.md"), root.join("archive/x/b.md"))
+            .remove(root.join("c.md"));
+        tx.commit().unwrap();
+        assert_eq!(fs::read(root.join("a.md")).unwrap(), b"new a");
+        assert_eq!(fs::read(root.join("sub/new.md")).unwrap(), b"created");
+        assert_eq!(fs::read(root.join("archive/x/b.md")).unwrap(), b"b");
+        assert!(!root.join("b.md").exists() && !root.join("c.md").exists());
+        assert!(leftovers(root).is_empty(), "{:?}", leftovers(root));
+    }
+
+    #[test]
+    fn a_move_onto_an_existing_path_is_refused_before_anything_changes() {
+        // (Failures while applying are rolled back; the fault-injection tests in
+        // tests/interrupted.rs fail every step of every operation.)
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("a.md"), "old a").unwrap();
+        fs::write(root.join("b.md"), "b").unwrap();
+        fs::create_dir_all(root.join("d")).unwrap();
+        fs::write(root.join("d/b.md"), "in the way").unwrap();
+        let lock = locked(root);
+        let mut tx = Transaction::new(&lock).unwrap();
+        tx.write(root.join("a.md"), b"new a".to_vec())
+            .write(root.join("n.md"), b"new file".to_vec())
+            .rename(root.join("b.md"), root.join("d/b.md"));
+        let err = tx.commit().unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Io);
+        assert_eq!(fs::read(root.join("a.md")).unwrap(), b"old a");
+        assert_eq!(fs::read(root.join("d/b.md")).unwrap(), b"in the way");
+        assert!(!root.join("n.md").exists() && root.join("b.md").exists());
+        assert!(leftovers(root).is_empty(), "{:?}", leftovers(root));
+    }
+
+    #[test]
+    fn recovery_rolls_a_recorded_plan_forward_and_a_failed_one_back() {
+        for state in ["apply", "rollback"] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            // As a writer killed while applying leaves it: step 1 applied, step 2 staged.
+            fs::write(root.join("a.md"), "new a").unwrap();
+            fs::write(root.join(".a.md.bak-1-0"), "old a").unwrap();
+            fs::write(root.join("b.md"), "old b").unwrap();
+            fs::write(root.join(".b.md.bak-1-1"), "old b").unwrap();
+            fs::write(root.join(".b.md.tmp-1-2"), "new b").unwrap();
+            let journal = format!(
+                r#"{{"version": 1, "state": "{state}", "steps": [
+                  {{"op": "write", "target": "a.md", "staged": ".a.md.tmp-1-3", "backup": ".a.md.bak-1-0"}},
+                  {{"op": "write", "target": "b.md", "staged": ".b.md.tmp-1-2", "backup": ".b.md.bak-1-1"}}]}}"#
+            );
+            fs::write(root.join(JOURNAL_FILE_NAME), journal).unwrap();
+            let lock = locked(root);
+            assert!(recover(&lock).unwrap());
+            let expected: (&[u8], &[u8]) = if state == "apply" {
+                (b"new a", b"new b")
+            } else {
+                (b"old a", b"old b")
+            };
+            assert_eq!(fs::read(root.join("a.md")).unwrap(), expected.0, "{state}");
+            assert_eq!(fs::read(root.join("b.md")).unwrap(), expected.1, "{state}");
+            assert!(leftovers(root).is_empty(), "{state}: {:?}", leftovers(root));
+            assert!(!recover(&lock).unwrap(), "recovery runs once");
+        }
+    }
+
+    #[test]
+    fn a_journal_that_does_not_parse_or_leaves_the_root_changes_nothing() {
+        for journal in [
+            "{ not json".to_string(),
+            r#"{"version": 1, "state": "apply", "steps": [{"op": "remove", "path": "../outside.md", "backup": "x"}]}"#.to_string(),
+            r#"{"version": 1, "state": "apply", "steps": [{"op": "move", "from": "/etc/passwd", "to": "p"}]}"#.to_string(),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path().join("memory");
+            fs::create_dir_all(&root).unwrap();
+            fs::write(dir.path().join("outside.md"), "keep").unwrap();
+            fs::write(root.join(JOURNAL_FILE_NAME), &journal).unwrap();
+            let lock = locked(&root);
+            let err = recover(&lock).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::Malformed, "{journal}: {err}");
+            assert_eq!(err.path(), Some(root.join(JOURNAL_FILE_NAME).as_path()));
+            assert_eq!(fs::read(dir.path().join("outside.md")).unwrap(), b"keep");
+            assert_eq!(fs::read_to_string(root.join(JOURNAL_FILE_NAME)).unwrap(), journal);
+        }
+    }
+
+    #[test]
+    fn paths_outside_the_root_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("memory");
+        fs::create_dir_all(&root).unwrap();
+        let lock = locked(&root);
+        let mut tx = Transaction::new(&lock).unwrap();
+        tx.write(dir.path().join("elsewhere.md"), b"x".to_vec())
+            .write(root.join("in.md"), b"y".to_vec());
+        assert_eq!(
+            tx.commit().unwrap_err().kind(),
+            crate::ErrorKind::InvalidInput
+        );
+        assert!(!dir.path().join("elsewhere.md").exists() && !root.join("in.md").exists());
+    }
+}
