@@ -89,7 +89,7 @@ impl AgentMemory {
             if row.status == Status::Idle || !row.has_meaningful_summary() {
                 let new = index.prepare(vec![index.remove(position)])?;
                 new.expect_absent(&id)?;
-                let mut tx = Transaction::new(&lock)?;
+                let mut tx = Transaction::new(&lock);
                 new.stage(&mut tx);
                 tx.commit()?;
                 return Ok(ArchiveOutcome::Deleted { session_id: id });
@@ -135,7 +135,7 @@ impl AgentMemory {
         new.expect_rows(&released)?;
         // The archive index, the moved snapshot and the index without the row change as
         // one step: an interruption leaves the session either still live or archived.
-        let mut tx = Transaction::new(&lock)?;
+        let mut tx = Transaction::new(&lock);
         tx.write(&archive_index, archive_text.into_bytes());
         if live {
             tx.rename(&session_file, &archived_session);

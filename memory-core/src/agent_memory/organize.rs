@@ -165,7 +165,7 @@ impl AgentMemory {
             .iter()
             .try_for_each(|id| new.expect_absent(id))?;
         new.expect_rows(&stale_rows)?;
-        let mut tx = Transaction::new(&lock)?;
+        let mut tx = Transaction::new(&lock);
         new.stage(&mut tx);
         tx.commit()?;
         Ok(report)

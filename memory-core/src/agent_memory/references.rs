@@ -92,7 +92,7 @@ impl AgentMemory {
         }
         let new = index.prepare(edits)?;
         new.expect_rows(&[current_row.clone(), source_row.clone()])?;
-        let mut tx = Transaction::new(&lock)?;
+        let mut tx = Transaction::new(&lock);
         if let Some(snapshot) = &snapshot {
             snapshot.stage(&mut tx);
         }
@@ -141,7 +141,7 @@ impl AgentMemory {
         }
         // Both sides are prepared and checked first, then written as one step: a failure
         // never leaves one side released.
-        let mut tx = Transaction::new(&lock)?;
+        let mut tx = Transaction::new(&lock);
         let mut referenced_by_updated = false;
         if let Some(position) = source_position {
             let mut source_row = index.row(position)?;

@@ -135,7 +135,7 @@ impl AgentMemory {
         };
         let new = index.prepare(vec![index.append(&row)])?;
         new.expect_rows(std::slice::from_ref(&row))?;
-        let mut tx = Transaction::new(&lock)?;
+        let mut tx = Transaction::new(&lock);
         new.stage(&mut tx);
         tx.commit()?;
         Ok(id)
@@ -214,7 +214,7 @@ impl AgentMemory {
         }
         let new = index.prepare(edits)?;
         new.expect_rows(&expected)?;
-        let mut tx = Transaction::new(&lock)?;
+        let mut tx = Transaction::new(&lock);
         if let Some(snapshot) = &snapshot {
             snapshot.stage(&mut tx);
         }

@@ -49,7 +49,7 @@ enum Change {
 /// let dir = tempfile::tempdir().unwrap();
 /// let lock = MemoryLock::acquire(&dir.path().join(".memcore.lock"), Duration::from_secs(1)).unwrap();
 /// std::fs::write(dir.path().join("old.md"), "moved\n").unwrap();
-/// let mut tx = Transaction::new(&lock).unwrap();
+/// let mut tx = Transaction::new(&lock);
 /// tx.write(dir.path().join("index.md"), b"# Memory Index\n".to_vec());
 /// tx.rename(dir.path().join("old.md"), dir.path().join("archive/new.md"));
 /// tx.commit().unwrap();
@@ -66,13 +66,12 @@ pub struct Transaction<'lock> {
 impl<'lock> Transaction<'lock> {
     /// A transaction over the root `lock` guards (the lock file's directory). Holding the
     /// lock is what makes the plan safe: no other memory-core writer runs meanwhile.
-    pub fn new(lock: &'lock MemoryLock) -> Result<Self> {
-        let root = parent_dir(lock.path());
-        Ok(Transaction {
-            root,
+    pub fn new(lock: &'lock MemoryLock) -> Self {
+        Transaction {
+            root: parent_dir(lock.path()),
             changes: Vec::new(),
             _lock: lock,
-        })
+        }
     }
 
     /// Replaces (or creates) `target` with `bytes`. `target` must be under the root.
@@ -106,7 +105,7 @@ impl<'lock> Transaction<'lock> {
     /// ```
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let lock = memory_core::durable::MemoryLock::acquire(&dir.path().join("l"), std::time::Duration::from_secs(1)).unwrap();
-    /// assert!(memory_core::durable::Transaction::new(&lock).unwrap().is_empty());
+    /// assert!(memory_core::durable::Transaction::new(&lock).is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
@@ -730,7 +729,7 @@ mod tests {
         fs::write(root.join("b.md"), "b").unwrap();
         fs::write(root.join("c.md"), "c").unwrap();
         let lock = locked(root);
-        let mut tx = Transaction::new(&lock).unwrap();
+        let mut tx = Transaction::new(&lock);
         tx.write(root.join("a.md"), b"new a".to_vec())
             .write(root.join("sub/new.md"), b"created".to_vec())
             .rename(root.join("b.md"), root.join("archive/x/b.md"))
@@ -754,7 +753,7 @@ mod tests {
         fs::create_dir_all(root.join("d")).unwrap();
         fs::write(root.join("d/b.md"), "in the way").unwrap();
         let lock = locked(root);
-        let mut tx = Transaction::new(&lock).unwrap();
+        let mut tx = Transaction::new(&lock);
         tx.write(root.join("a.md"), b"new a".to_vec())
             .write(root.join("n.md"), b"new file".to_vec())
             .rename(root.join("b.md"), root.join("d/b.md"));
@@ -824,7 +823,7 @@ mod tests {
         let root = dir.path().join("memory");
         fs::create_dir_all(&root).unwrap();
         let lock = locked(&root);
-        let mut tx = Transaction::new(&lock).unwrap();
+        let mut tx = Transaction::new(&lock);
         tx.write(dir.path().join("elsewhere.md"), b"x".to_vec())
             .write(root.join("in.md"), b"y".to_vec());
         assert_eq!(
