@@ -58,13 +58,20 @@ impl ManualRegistration {
         }
     }
 
-    /// Sets the keywords.
+    /// Sets the keywords, each trimmed; empty ones are dropped (so `a,b,` split on
+    /// commas gives `a` and `b`).
+    ///
+    /// ```
+    /// use memory_core::ManualRegistration;
+    /// let registration = ManualRegistration::new("a", "t", "s").keywords(["x", " ", "y "]);
+    /// assert_eq!(registration.keywords.unwrap(), ["x", "y"]);
+    /// ```
     pub fn keywords<I: IntoIterator<Item = S>, S: Into<String>>(mut self, keywords: I) -> Self {
-        self.keywords = Some(keywords.into_iter().map(Into::into).collect());
+        self.keywords = Some(super::update::clean_keywords(keywords));
         self
     }
 
-    /// Sets the Current Context (defaults to the summary).
+    /// Sets the Current Context (it starts with the summary; this is added after it).
     pub fn context(mut self, context: impl Into<String>) -> Self {
         self.snapshot.context = Some(context.into());
         self
