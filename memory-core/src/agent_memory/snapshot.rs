@@ -57,6 +57,11 @@ impl Mark {
         (!before.ends_with('\\')).then(|| (mark, before.trim_end()))
     }
 
+    /// `text` without a marking at its end.
+    pub(crate) fn without_suffix(text: &str) -> &str {
+        Mark::parse_suffix(text).map_or(text, |(_, before)| before)
+    }
+
     /// The marking `text` ends with, escaped or not, and the text before the tag.
     fn suffix_tag(text: &str) -> Option<(Mark, &str)> {
         [Mark::Superseded, Mark::Resolved, Mark::Done]

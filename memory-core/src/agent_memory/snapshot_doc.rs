@@ -78,11 +78,24 @@ fn mark_raw(raw: &str, mark: Mark) -> String {
     };
     let text = body[bullet_len..].trim_start();
     let text = text.strip_prefix("[ ]").map_or(text, str::trim_start);
-    let text = Mark::split(text).1;
+    // The old marking: at the start of the first line, else at the end of the last.
+    let (text, rest) = match Mark::parse_prefix(text) {
+        Some((_, after)) => (after, rest.map(str::to_string)),
+        None => match rest {
+            None => (Mark::without_suffix(text), None),
+            Some(rest) => {
+                let rest = match rest.rsplit_once('\n') {
+                    Some((head, last)) => format!("{head}\n{}", Mark::without_suffix(last)),
+                    None => Mark::without_suffix(rest).to_string(),
+                };
+                (text, Some(rest))
+            }
+        },
+    };
     let mut out = format!("{indent}{bullet}{} {text}", mark.as_str());
     if let Some(rest) = rest {
         out.push('\n');
-        out.push_str(rest);
+        out.push_str(&rest);
     }
     out
 }
