@@ -572,3 +572,80 @@ proptest! {
         prop_assert_eq!(snapshot.next_actions.len(), 1);
     }
 }
+
+#[test]
+fn names_of_every_script_with_combining_marks_are_accepted() {
+    let f = Fixture::new();
+    for agent in [
+        "क्षत्रिय",
+        "cafe\u{301}-agent",
+        "ผู้ช่วย",
+        "עוזר\u{5B4}",
+        "文件助手",
+        "agent_1.v2",
+    ] {
+        let id = f.memory.register_session_start(agent).unwrap();
+        assert!(id.as_str().ends_with(agent), "{id}");
+        assert_eq!(f.memory.session(id.as_str()).unwrap().agent_name, agent);
+        let manual = f
+            .memory
+            .register_manual(ManualRegistration::new(agent, "T", "S.").decision("d"))
+            .unwrap();
+        assert!(f.memory.session_path(manual.as_str()).unwrap().exists());
+        assert_eq!(
+            f.memory
+                .snapshot(manual.as_str())
+                .unwrap()
+                .unwrap()
+                .agent_name,
+            agent
+        );
+    }
+    assert_eq!(f.memory.sessions().unwrap().len(), 12);
+}
+
+#[test]
+fn a_trailing_dot_and_other_characters_are_refused() {
+    let f = Fixture::new();
+    let before = f.tree();
+    for agent in [
+        "agent.",
+        "a..",
+        ".a",
+        "-a",
+        "a b",
+        "a/b",
+        "a\\b",
+        "a:b",
+        "",
+        "a\u{200B}",
+    ] {
+        let err = f.memory.register_session_start(agent).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            memory_core::ErrorKind::InvalidInput,
+            "{agent:?}"
+        );
+        assert!(memory_core::SessionId::parse(agent).is_err(), "{agent:?}");
+    }
+    assert_eq!(f.tree(), before);
+    let id = f.memory.register_session_start("a").unwrap();
+    let err = f.memory.continue_from(id.as_str(), "source.").unwrap_err();
+    assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput);
+}
+
+#[test]
+fn blank_keywords_are_dropped_even_when_the_field_is_set_directly() {
+    let f = Fixture::new();
+    let mut registration = ManualRegistration::new("a", "T", "S.");
+    registration.keywords = Some(vec!["x".into(), "".into(), " y ".into(), "  ".into()]);
+    let id = f.memory.register_manual(registration).unwrap();
+    assert_eq!(f.memory.session(id.as_str()).unwrap().keywords, ["x", "y"]);
+    let mut update = SessionUpdate::new();
+    update.keywords = Some(vec!["".into(), "z".into(), " ".into()]);
+    f.memory.update(id.as_str(), update).unwrap();
+    assert_eq!(f.memory.session(id.as_str()).unwrap().keywords, ["z"]);
+    let update = SessionUpdate::new().keywords("p,q,".split(','));
+    f.memory.update(id.as_str(), update).unwrap();
+    assert_eq!(f.memory.session(id.as_str()).unwrap().keywords, ["p", "q"]);
+}

@@ -152,7 +152,8 @@ impl AgentMemory {
         validate_text("topic", &registration.topic)?;
         validate_text("summary", &registration.summary)?;
         let keywords = match &registration.keywords {
-            Some(k) => k.iter().map(|k| k.trim().to_string()).collect(),
+            // Fields may be set directly (the bindings do): blank keywords are dropped here too.
+            Some(k) => super::update::clean_keywords(k.iter().map(String::as_str)),
             None => MANUAL_KEYWORDS
                 .iter()
                 .map(|k| k.to_string())

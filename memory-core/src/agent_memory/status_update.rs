@@ -47,7 +47,7 @@ impl AgentMemory {
             row.summary = summary.to_string();
         }
         if let Some(keywords) = &update.keywords {
-            row.keywords = keywords.iter().map(|k| k.trim().to_string()).collect();
+            row.keywords = super::update::clean_keywords(keywords.iter().map(String::as_str));
         }
         row.status = Status::Active;
         row.updated_at = self.now();
