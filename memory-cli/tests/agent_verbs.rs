@@ -77,7 +77,11 @@ fn register_prints_the_id_line_and_writes_row_and_snapshot() {
     assert_eq!(row["summary"], "-5% latency; release branch cut.");
     assert_eq!(row["keywords"], json!(["release", "ci"]));
     let snapshot = &shown["snapshot"];
-    assert_eq!(snapshot["current_context"], "CI is green.");
+    // Current Context starts with the summary (kept aligned with the row), then the context.
+    assert_eq!(
+        snapshot["current_context"],
+        "-5% latency; release branch cut.\n\nCI is green."
+    );
     let texts = |key: &str| -> Vec<String> {
         snapshot[key]
             .as_array()
@@ -556,4 +560,33 @@ fn show_json_is_row_and_snapshot_or_null() {
         shown["snapshot"]["files"],
         json!([{"text": "src/login.rs", "mark": null}])
     );
+}
+
+#[test]
+fn a_trailing_comma_or_empty_keywords_are_ignored() {
+    let fx = Fixture::new();
+    let stdout = fx
+        .run(&[
+            "agent",
+            "register",
+            "--agent",
+            "cli-agent",
+            "--topic",
+            "T",
+            "--summary",
+            "S.",
+            "--keywords",
+            "a,b,",
+        ])
+        .ok();
+    let id = stdout
+        .trim_end()
+        .strip_prefix("Your Memory Session ID is: ")
+        .unwrap_or_else(|| panic!("unexpected output {stdout:?}"))
+        .to_string();
+    assert_eq!(fx.show(&id)["row"]["keywords"], json!(["a", "b"]));
+    fx.run(&["agent", "update", &id, "--keywords", " c, ,d ,,"])
+        .ok();
+    assert_eq!(fx.show(&id)["row"]["keywords"], json!(["c", "d"]));
+    assert!(fx.index().contains("| c, d |"), "{}", fx.index());
 }
