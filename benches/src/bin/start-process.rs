@@ -3,14 +3,15 @@
 //! one run.
 //!
 //! Usage: `start-process [--memcore PATH] [--rows N] [--runs N] [--python PATH]
-//! [--naive PATH] [--no-python] [--iso-only]` (defaults: `target/release/memcore`, 10000
+//! [--naive PATH] [--no-python] [--iso-only] [--spellings I,J,…]` (defaults: `target/release/memcore`, 10000
 //! rows, 50 runs, the interpreter `python3` resolves to, `benches/compare/naive_append.py`).
 //! `benches/start_process.sh` builds everything and runs it.
 //!
 //! Method: one fixture per timestamp spelling the reader accepts (`build_index_spelled`,
 //! the same rows, a snapshot only for the 50 newest sessions: start reads no snapshot)
 //! in `$TMPDIR`; `cat` and `memcore agent start` run on each, the Python hooks on the
-//! RFC 3339 one (`--iso-only`: that fixture alone). Every run starts from the same bytes: `index.md` is
+//! first one (`--iso-only`: the RFC 3339 fixture alone; `--spellings 0,3`: those of
+//! `Spelling::ALL`, by index, e.g. to time a build that reads fewer spellings). Every run starts from the same bytes: `index.md` is
 //! restored and flushed before each run, outside the timing, so the index has exactly
 //! `--rows` rows every time (it does not grow). The commands are interleaved run by run,
 //! so that load on the machine hits them alike. Wall time is measured around
@@ -30,7 +31,8 @@ struct Options {
     python: Option<PathBuf>,
     naive: PathBuf,
     with_python: bool,
-    iso_only: bool,
+    /// Indexes into `Spelling::ALL`; all when empty.
+    spellings: Vec<usize>,
 }
 
 fn parse_options() -> Options {
@@ -42,7 +44,7 @@ fn parse_options() -> Options {
         python: None,
         naive: manifest.join("compare/naive_append.py"),
         with_python: true,
-        iso_only: false,
+        spellings: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -59,10 +61,20 @@ fn parse_options() -> Options {
             "--python" => options.python = Some(value().into()),
             "--naive" => options.naive = value().into(),
             "--no-python" => options.with_python = false,
-            "--iso-only" => options.iso_only = true,
+            "--iso-only" => options.spellings = vec![0],
+            "--spellings" => {
+                options.spellings = value()
+                    .split(',')
+                    .map(|i| {
+                        i.trim()
+                            .parse()
+                            .expect("--spellings takes indexes, e.g. 0,3")
+                    })
+                    .collect()
+            }
             _ => {
                 eprintln!(
-                    "usage: start-process [--memcore PATH] [--rows N] [--runs N] [--python PATH] [--naive PATH] [--no-python] [--iso-only]"
+                    "usage: start-process [--memcore PATH] [--rows N] [--runs N] [--python PATH] [--naive PATH] [--no-python] [--iso-only] [--spellings I,J,…]"
                 );
                 std::process::exit(2)
             }
@@ -186,10 +198,14 @@ fn main() {
         std::process::exit(1);
     }
     let python = resolve_python(options.python);
-    let spellings: &[Spelling] = if options.iso_only {
-        &Spelling::ALL[..1]
+    let spellings: Vec<Spelling> = if options.spellings.is_empty() {
+        Spelling::ALL.to_vec()
     } else {
-        &Spelling::ALL
+        options
+            .spellings
+            .iter()
+            .map(|&i| Spelling::ALL[i.min(Spelling::ALL.len() - 1)])
+            .collect()
     };
     let fixtures: Vec<TempFixture> = spellings
         .iter()
