@@ -479,6 +479,18 @@ pub(crate) fn verify_merge(
             return fail(format!("Continues From lost {lost}"));
         }
     }
+    let context = new.context();
+    for (what, text) in [("summary", &update.summary), ("context", &update.context)] {
+        let value = text
+            .as_deref()
+            .map_or_else(String::new, |t| value_lines(t).join("\n"));
+        if !value.is_empty()
+            && !(what == "summary" && value == super::SESSION_START_SUMMARY)
+            && !context.contains(&value)
+        {
+            return fail(format!("Current Context does not hold the new {what}"));
+        }
+    }
     let expected = [
         (SectionKind::Decisions, &update.decisions, &update.supersede),
         (SectionKind::Files, &update.files, &Vec::new()),
