@@ -484,10 +484,9 @@ pub(crate) fn verify_merge(
         let value = text
             .as_deref()
             .map_or_else(String::new, |t| value_lines(t).join("\n"));
-        if !value.is_empty()
-            && !(what == "summary" && value == super::SESSION_START_SUMMARY)
-            && !context.contains(&value)
-        {
+        let expected =
+            !value.is_empty() && (what != "summary" || value != super::SESSION_START_SUMMARY);
+        if expected && !context.contains(&value) {
             return fail(format!("Current Context does not hold the new {what}"));
         }
     }
