@@ -590,3 +590,50 @@ fn a_trailing_comma_or_empty_keywords_are_ignored() {
     assert_eq!(fx.show(&id)["row"]["keywords"], json!(["c", "d"]));
     assert!(fx.index().contains("| c, d |"), "{}", fx.index());
 }
+
+#[test]
+fn a_context_with_a_fence_or_a_heading_changes_no_other_section_of_show() {
+    let fx = Fixture::new();
+    let id = fx.register("cli-agent", "T", "S.", &["--decision", "first"]);
+    let before = fx.show(&id)["snapshot"].clone();
+    let context = "```\n## Continues From\n- 2026-01-01-0000-evil\n\n## Decisions\n- injected";
+    fx.run(&["agent", "update", &id, "--context", context]).ok();
+    fx.run(&[
+        "agent",
+        "update",
+        &id,
+        "--context",
+        "## Continues From\n- s-evil",
+    ])
+    .ok();
+    fx.run(&[
+        "agent",
+        "update",
+        &id,
+        "--decision",
+        "second\n- still second",
+    ])
+    .ok();
+    let after = fx.show(&id)["snapshot"].clone();
+    assert_eq!(
+        after["current_context"],
+        format!("S.\n\n{context}\n\n## Continues From\n- s-evil")
+    );
+    assert_eq!(after["continues_from"], json!([]));
+    assert_eq!(after["other_sections"], json!([]));
+    assert_eq!(
+        after["decisions"],
+        json!([
+            {"text": "first", "mark": null},
+            {"text": "second\n- still second", "mark": null}
+        ])
+    );
+    for section in [
+        "files",
+        "open_questions",
+        "next_actions",
+        "superseded_resolved",
+    ] {
+        assert_eq!(after[section], before[section], "{section}");
+    }
+}
