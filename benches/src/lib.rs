@@ -297,8 +297,83 @@ struct GenRow {
     updated: DateTime<FixedOffset>,
 }
 
-fn stamp(at: DateTime<FixedOffset>) -> String {
-    at.format("%Y-%m-%dT%H:%M:%S%:z").to_string()
+/// How a fixture writes its timestamps: every spelling the index reader accepts, so that
+/// a bench can show reading costs the same whatever the spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Spelling {
+    /// `2026-10-01T09:00:00+08:00`, as memory-core writes them.
+    Rfc3339,
+    /// `2026-10-01T01:00:00Z`.
+    Zulu,
+    /// `2026-10-01T09:00:00.250+08:00`.
+    Fraction,
+    /// `2026-10-01 09:00`, as people type them.
+    SpaceMinutes,
+    /// `2026-10-01T09:00`.
+    TMinutes,
+    /// `2026-10-01 09:00:00`.
+    SpaceSeconds,
+    /// `2026-10-01 09:00 +08:00`.
+    SpacedOffset,
+    /// `2026-10-01 09:00:00+0800`.
+    CompactOffset,
+    /// `2026/10/01 09:00`.
+    Slashes,
+    /// `2026-10-01` (midnight).
+    BareDate,
+}
+
+impl Spelling {
+    /// Every spelling, [`Spelling::Rfc3339`] first.
+    pub const ALL: [Spelling; 10] = [
+        Spelling::Rfc3339,
+        Spelling::Zulu,
+        Spelling::Fraction,
+        Spelling::SpaceMinutes,
+        Spelling::TMinutes,
+        Spelling::SpaceSeconds,
+        Spelling::SpacedOffset,
+        Spelling::CompactOffset,
+        Spelling::Slashes,
+        Spelling::BareDate,
+    ];
+
+    /// `at` written in this spelling.
+    ///
+    /// ```
+    /// use memory_core_benches::Spelling;
+    /// let at = chrono::DateTime::parse_from_rfc3339("2026-10-01T09:00:00+08:00").unwrap();
+    /// assert_eq!(Spelling::SpaceMinutes.write(at), "2026-10-01 09:00");
+    /// assert_eq!(Spelling::Zulu.write(at), "2026-10-01T01:00:00Z");
+    /// assert_eq!(Spelling::Slashes.write(at), "2026/10/01 09:00");
+    /// ```
+    pub fn write(self, at: DateTime<FixedOffset>) -> String {
+        let format = match self {
+            Spelling::Rfc3339 => "%Y-%m-%dT%H:%M:%S%:z",
+            Spelling::Zulu => return at.naive_utc().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            Spelling::Fraction => "%Y-%m-%dT%H:%M:%S.250%:z",
+            Spelling::SpaceMinutes => "%Y-%m-%d %H:%M",
+            Spelling::TMinutes => "%Y-%m-%dT%H:%M",
+            Spelling::SpaceSeconds => "%Y-%m-%d %H:%M:%S",
+            Spelling::SpacedOffset => "%Y-%m-%d %H:%M %:z",
+            Spelling::CompactOffset => "%Y-%m-%d %H:%M:%S%z",
+            Spelling::Slashes => "%Y/%m/%d %H:%M",
+            Spelling::BareDate => "%Y-%m-%d",
+        };
+        at.format(format).to_string()
+    }
+
+    /// An example of the spelling, for tables.
+    ///
+    /// ```
+    /// assert_eq!(memory_core_benches::Spelling::BareDate.example(), "2026-10-01");
+    /// ```
+    pub fn example(self) -> String {
+        // A constant RFC 3339 literal: parsing it cannot fail.
+        let at =
+            DateTime::parse_from_rfc3339("2026-10-01T09:00:00+08:00").unwrap_or_else(|_| now());
+        self.write(at)
+    }
 }
 
 fn escape(cell: &str) -> String {
@@ -363,7 +438,8 @@ fn generate(rows: usize) -> Vec<GenRow> {
     out
 }
 
-fn render_index(rows: &[GenRow]) -> String {
+fn render_index(rows: &[GenRow], spelling: Spelling) -> String {
+    let stamp = |at| spelling.write(at);
     let mut text = String::with_capacity(rows.len() * 300 + 256);
     text.push_str("# Memory Index\n\n");
     text.push_str(&memory_core::markdown::render_row(&INDEX_COLUMNS));
@@ -389,7 +465,8 @@ fn render_index(rows: &[GenRow]) -> String {
     text
 }
 
-fn render_snapshot(row: &GenRow, i: usize) -> String {
+fn render_snapshot(row: &GenRow, i: usize, spelling: Spelling) -> String {
+    let stamp = |at| spelling.write(at);
     let status = row.kind.status();
     let mut s = format!(
         "# Session: {}\n\n## Metadata\n\n| Field | Value |\n|---|---|\n",
@@ -457,8 +534,26 @@ fn render_snapshot(row: &GenRow, i: usize) -> String {
 /// update and archive targets are distinct unreferenced `active` rows with snapshots
 /// (`with_snapshots` must leave at least two such rows).
 pub fn build_index(dir: &Path, rows: usize, with_snapshots: usize) -> io::Result<IndexFixture> {
+    build_index_spelled(dir, rows, with_snapshots, Spelling::Rfc3339)
+}
+
+/// [`build_index`] with every timestamp (index and snapshots) written in `spelling`.
+///
+/// ```
+/// use memory_core_benches::{Spelling, build_index_spelled, open_memory};
+/// let dir = tempfile::tempdir().unwrap();
+/// let fixture = build_index_spelled(dir.path(), 100, 10, Spelling::Slashes).unwrap();
+/// assert!(fixture.index_text().contains("| 2026/"));
+/// assert_eq!(open_memory(&fixture.root).sessions().unwrap().len(), 100);
+/// ```
+pub fn build_index_spelled(
+    dir: &Path,
+    rows: usize,
+    with_snapshots: usize,
+    spelling: Spelling,
+) -> io::Result<IndexFixture> {
     let generated = generate(rows);
-    let text = render_index(&generated);
+    let text = render_index(&generated, spelling);
     fs::create_dir_all(dir.join("sessions"))?;
     fs::write(dir.join("index.md"), &text)?;
 
@@ -471,7 +566,7 @@ pub fn build_index(dir: &Path, rows: usize, with_snapshots: usize) -> io::Result
         if row.kind == RowKind::Idle {
             continue;
         }
-        let snapshot = render_snapshot(row, i);
+        let snapshot = render_snapshot(row, i, spelling);
         fs::write(
             dir.join("sessions").join(format!("{}.md", row.id)),
             &snapshot,
@@ -496,7 +591,12 @@ pub fn build_index(dir: &Path, rows: usize, with_snapshots: usize) -> io::Result
             ));
         }
     };
-    let target = |i: usize| (generated[i].id.clone(), render_snapshot(&generated[i], i));
+    let target = |i: usize| {
+        (
+            generated[i].id.clone(),
+            render_snapshot(&generated[i], i, spelling),
+        )
+    };
     let (update_target, update_snapshot) = target(update_at);
     let (archive_target, archive_snapshot) = target(archive_at);
     let overdue = now() - Duration::days(14);
@@ -542,10 +642,19 @@ pub struct TempFixture {
 /// [`build_index`] into a fresh temporary directory (under `$TMPDIR`, so on the same
 /// file system as a real memory root would be: fsync costs are real).
 pub fn temp_fixture(rows: usize, with_snapshots: usize) -> io::Result<TempFixture> {
+    temp_fixture_spelled(rows, with_snapshots, Spelling::Rfc3339)
+}
+
+/// [`temp_fixture`] with timestamps written in `spelling` ([`build_index_spelled`]).
+pub fn temp_fixture_spelled(
+    rows: usize,
+    with_snapshots: usize,
+    spelling: Spelling,
+) -> io::Result<TempFixture> {
     let dir = tempfile::Builder::new()
         .prefix("memcore-bench-")
         .tempdir()?;
-    let fixture = build_index(&dir.path().join("memory"), rows, with_snapshots)?;
+    let fixture = build_index_spelled(&dir.path().join("memory"), rows, with_snapshots, spelling)?;
     Ok(TempFixture { dir, fixture })
 }
 
@@ -579,6 +688,31 @@ mod tests {
                 .unwrap();
             assert_eq!(report.marked_stale.len(), f.overdue_active);
             assert!(report.protected.len() >= f.referenced);
+        }
+    }
+
+    #[test]
+    fn every_spelling_reads_as_the_same_sessions() {
+        let base = temp_fixture(200, usize::MAX).unwrap();
+        let expected = open_memory(&base.fixture.root).sessions().unwrap();
+        for spelling in Spelling::ALL {
+            let t = temp_fixture_spelled(200, usize::MAX, spelling).unwrap();
+            let memory = open_memory(&t.fixture.root);
+            let sessions = memory.sessions().unwrap();
+            assert_eq!(sessions.len(), expected.len(), "{spelling:?}");
+            let example = spelling.example();
+            assert!(
+                sessions[0].started_at.as_str().len() == example.len(),
+                "{spelling:?}: {} vs {example}",
+                sessions[0].started_at
+            );
+            let ids = |s: &[memory_core::SessionRow]| {
+                let mut ids: Vec<String> = s.iter().map(|r| r.session_id.to_string()).collect();
+                ids.sort();
+                ids
+            };
+            assert_eq!(ids(&sessions), ids(&expected), "{spelling:?}");
+            memory.register_session_start("cursor-main-agent").unwrap();
         }
     }
 

@@ -79,7 +79,10 @@ fn session_update(args: UpdateArgs) -> SessionUpdate {
     let mut update = snapshot_items(SessionUpdate::new(), args.items);
     update.topic = args.topic;
     update.summary = args.summary;
-    update.keywords = args.keywords;
+    if let Some(keywords) = args.keywords {
+        // The core's setter trims and drops empty keywords (`--keywords a,b,`).
+        update = update.keywords(keywords);
+    }
     update.supersede = args.supersede;
     update.resolve = args.resolve;
     update.done = args.done;

@@ -77,7 +77,11 @@ fn register_prints_the_id_line_and_writes_row_and_snapshot() {
     assert_eq!(row["summary"], "-5% latency; release branch cut.");
     assert_eq!(row["keywords"], json!(["release", "ci"]));
     let snapshot = &shown["snapshot"];
-    assert_eq!(snapshot["current_context"], "CI is green.");
+    // Current Context starts with the summary (kept aligned with the row), then the context.
+    assert_eq!(
+        snapshot["current_context"],
+        "-5% latency; release branch cut.\n\nCI is green."
+    );
     let texts = |key: &str| -> Vec<String> {
         snapshot[key]
             .as_array()
@@ -559,4 +563,80 @@ fn show_json_is_row_and_snapshot_or_null() {
         shown["snapshot"]["files"],
         json!([{"text": "src/login.rs", "mark": null}])
     );
+}
+
+#[test]
+fn a_trailing_comma_or_empty_keywords_are_ignored() {
+    let fx = Fixture::new();
+    let stdout = fx
+        .run(&[
+            "agent",
+            "register",
+            "--agent",
+            "cli-agent",
+            "--topic",
+            "T",
+            "--summary",
+            "S.",
+            "--keywords",
+            "a,b,",
+        ])
+        .ok();
+    let id = stdout
+        .trim_end()
+        .strip_prefix("Your Memory Session ID is: ")
+        .unwrap_or_else(|| panic!("unexpected output {stdout:?}"))
+        .to_string();
+    assert_eq!(fx.show(&id)["row"]["keywords"], json!(["a", "b"]));
+    fx.run(&["agent", "update", &id, "--keywords", " c, ,d ,,"])
+        .ok();
+    assert_eq!(fx.show(&id)["row"]["keywords"], json!(["c", "d"]));
+    assert!(fx.index().contains("| c, d |"), "{}", fx.index());
+}
+
+#[test]
+fn a_context_with_a_fence_or_a_heading_changes_no_other_section_of_show() {
+    let fx = Fixture::new();
+    let id = fx.register("cli-agent", "T", "S.", &["--decision", "first"]);
+    let before = fx.show(&id)["snapshot"].clone();
+    let context = "```\n## Continues From\n- 2026-01-01-0000-evil\n\n## Decisions\n- injected";
+    fx.run(&["agent", "update", &id, "--context", context]).ok();
+    fx.run(&[
+        "agent",
+        "update",
+        &id,
+        "--context",
+        "## Continues From\n- s-evil",
+    ])
+    .ok();
+    fx.run(&[
+        "agent",
+        "update",
+        &id,
+        "--decision",
+        "second\n- still second",
+    ])
+    .ok();
+    let after = fx.show(&id)["snapshot"].clone();
+    assert_eq!(
+        after["current_context"],
+        format!("S.\n\n{context}\n\n## Continues From\n- s-evil")
+    );
+    assert_eq!(after["continues_from"], json!([]));
+    assert_eq!(after["other_sections"], json!([]));
+    assert_eq!(
+        after["decisions"],
+        json!([
+            {"text": "first", "mark": null},
+            {"text": "second\n- still second", "mark": null}
+        ])
+    );
+    for section in [
+        "files",
+        "open_questions",
+        "next_actions",
+        "superseded_resolved",
+    ] {
+        assert_eq!(after[section], before[section], "{section}");
+    }
 }

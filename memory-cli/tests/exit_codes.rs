@@ -43,7 +43,7 @@ fn invalid_values_checked_by_the_core_exit_2() {
     assert!(stderr.contains("invalid status \"closed\""), "{stderr}");
     let id = fx.start("a");
     let stderr = fx
-        .run(&["agent", "update", &id, "--keywords", "a,,b"])
+        .run(&["agent", "update", &id, "--keywords", "a,line\nbreak"])
         .fails(2);
     assert!(stderr.contains("invalid keyword"), "{stderr}");
 }

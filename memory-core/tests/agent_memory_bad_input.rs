@@ -205,7 +205,7 @@ fn oversized_and_control_character_values_are_refused() {
         SessionUpdate::new().summary(huge.clone()),
         SessionUpdate::new().topic("bell\u{7}"),
         SessionUpdate::new().decision("nul\0"),
-        SessionUpdate::new().keywords([""]),
+        SessionUpdate::new().keywords(["a,b"]),
     ] {
         assert_eq!(
             f.memory.update(id.as_str(), update).unwrap_err().kind(),

@@ -3,12 +3,15 @@
 //! one run.
 //!
 //! Usage: `start-process [--memcore PATH] [--rows N] [--runs N] [--python PATH]
-//! [--naive PATH]` (defaults: `target/release/memcore`, 10000 rows, 50 runs, the
-//! interpreter `python3` resolves to, `benches/compare/naive_append.py`).
+//! [--naive PATH] [--no-python] [--iso-only] [--spellings I,J,…]` (defaults: `target/release/memcore`, 10000
+//! rows, 50 runs, the interpreter `python3` resolves to, `benches/compare/naive_append.py`).
 //! `benches/start_process.sh` builds everything and runs it.
 //!
-//! Method: one fixture (`build_index`, a snapshot only for the 50 newest sessions: start
-//! reads no snapshot) in `$TMPDIR`. Every run starts from the same bytes: `index.md` is
+//! Method: one fixture per timestamp spelling the reader accepts (`build_index_spelled`,
+//! the same rows, a snapshot only for the 50 newest sessions: start reads no snapshot)
+//! in `$TMPDIR`; `cat` and `memcore agent start` run on each, the Python hooks on the
+//! first one (`--iso-only`: the RFC 3339 fixture alone; `--spellings 0,3`: those of
+//! `Spelling::ALL`, by index, e.g. to time a build that reads fewer spellings). Every run starts from the same bytes: `index.md` is
 //! restored and flushed before each run, outside the timing, so the index has exactly
 //! `--rows` rows every time (it does not grow). The commands are interleaved run by run,
 //! so that load on the machine hits them alike. Wall time is measured around
@@ -19,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use memory_core_benches::temp_fixture;
+use memory_core_benches::{Spelling, TempFixture, temp_fixture_spelled};
 
 struct Options {
     memcore: PathBuf,
@@ -27,6 +30,9 @@ struct Options {
     runs: usize,
     python: Option<PathBuf>,
     naive: PathBuf,
+    with_python: bool,
+    /// Indexes into `Spelling::ALL`; all when empty.
+    spellings: Vec<usize>,
 }
 
 fn parse_options() -> Options {
@@ -37,6 +43,8 @@ fn parse_options() -> Options {
         runs: 50,
         python: None,
         naive: manifest.join("compare/naive_append.py"),
+        with_python: true,
+        spellings: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -52,9 +60,21 @@ fn parse_options() -> Options {
             "--runs" => options.runs = value().parse().expect("--runs takes a number"),
             "--python" => options.python = Some(value().into()),
             "--naive" => options.naive = value().into(),
+            "--no-python" => options.with_python = false,
+            "--iso-only" => options.spellings = vec![0],
+            "--spellings" => {
+                options.spellings = value()
+                    .split(',')
+                    .map(|i| {
+                        i.trim()
+                            .parse()
+                            .expect("--spellings takes indexes, e.g. 0,3")
+                    })
+                    .collect()
+            }
             _ => {
                 eprintln!(
-                    "usage: start-process [--memcore PATH] [--rows N] [--runs N] [--python PATH] [--naive PATH]"
+                    "usage: start-process [--memcore PATH] [--rows N] [--runs N] [--python PATH] [--naive PATH] [--no-python] [--iso-only] [--spellings I,J,…]"
                 );
                 std::process::exit(2)
             }
@@ -80,6 +100,8 @@ fn resolve_python(given: Option<PathBuf>) -> PathBuf {
 /// One command under test.
 struct Case {
     label: String,
+    /// Index of the fixture it runs on (restored before every run).
+    fixture: usize,
     program: PathBuf,
     args: Vec<String>,
     /// Text the command must print (checked on every run).
@@ -89,9 +111,16 @@ struct Case {
 }
 
 impl Case {
-    fn new(label: &str, program: &Path, args: &[&str], expect: Option<&'static str>) -> Self {
+    fn new(
+        label: &str,
+        fixture: usize,
+        program: &Path,
+        args: &[&str],
+        expect: Option<&'static str>,
+    ) -> Self {
         Case {
             label: label.to_string(),
+            fixture,
             program: program.to_path_buf(),
             args: args.iter().map(|a| a.to_string()).collect(),
             expect,
@@ -169,63 +198,115 @@ fn main() {
         std::process::exit(1);
     }
     let python = resolve_python(options.python);
-    let fixture = temp_fixture(options.rows, 50).expect("build the fixture");
-    let f = &fixture.fixture;
-    let root = f.root.to_string_lossy().into_owned();
-    let index = f.index_path().to_string_lossy().into_owned();
+    let spellings: Vec<Spelling> = if options.spellings.is_empty() {
+        Spelling::ALL.to_vec()
+    } else {
+        options
+            .spellings
+            .iter()
+            .map(|&i| Spelling::ALL[i.min(Spelling::ALL.len() - 1)])
+            .collect()
+    };
+    let fixtures: Vec<TempFixture> = spellings
+        .iter()
+        .map(|s| temp_fixture_spelled(options.rows, 50, *s).expect("build the fixture"))
+        .collect();
+    let f = &fixtures[0].fixture;
+    let root = |i: usize| fixtures[i].fixture.root.to_string_lossy().into_owned();
+    let index = |i: usize| {
+        fixtures[i]
+            .fixture
+            .index_path()
+            .to_string_lossy()
+            .into_owned()
+    };
     let naive = options.naive.to_string_lossy().into_owned();
     let cat = PathBuf::from("cat");
     const ID_LINE: Option<&str> = Some("Your Memory Session ID is:");
 
-    let mut cases = [
-        Case::new("cat index.md > /dev/null", &cat, &[&index], None),
-        Case::new("memcore --version", &options.memcore, &["--version"], None),
-        Case::new(
-            "memcore agent start --root DIR",
+    // Per spelling: `cat` of its index, then `memcore agent start` on it.
+    let mut cases: Vec<Case> = Vec::new();
+    for (i, spelling) in spellings.iter().enumerate() {
+        let example = spelling.example();
+        cases.push(Case::new(
+            &format!("cat index.md  [{example}]"),
+            i,
+            &cat,
+            &[&index(i)],
+            None,
+        ));
+        cases.push(Case::new(
+            &format!("memcore agent start  [{example}]"),
+            i,
             &options.memcore,
-            &["agent", "start", "--root", &root],
+            &["agent", "start", "--root", &root(i)],
             ID_LINE,
-        ),
-        Case::new("python3 -c pass", &python, &["-c", "pass"], None),
-        Case::new(
+        ));
+    }
+    cases.push(Case::new(
+        "memcore --version",
+        0,
+        &options.memcore,
+        &["--version"],
+        None,
+    ));
+    if options.with_python {
+        cases.push(Case::new(
+            "python3 -c pass",
+            0,
+            &python,
+            &["-c", "pass"],
+            None,
+        ));
+        cases.push(Case::new(
             "python3 naive_append.py DIR",
+            0,
             &python,
-            &[&naive, &root],
+            &[&naive, &root(0)],
             ID_LINE,
-        ),
-        Case::new(
+        ));
+        cases.push(Case::new(
             "python3 naive_append.py --fsync DIR",
+            0,
             &python,
-            &[&naive, "--fsync", &root],
+            &[&naive, "--fsync", &root(0)],
             ID_LINE,
-        ),
-    ];
+        ));
+    }
     const CAT: usize = 0;
-    const START: usize = 2;
-    const NAIVE: usize = 4;
+    const START: usize = 1;
 
     let load_before = load_average();
+    let restore = |case: &Case| {
+        fixtures[case.fixture]
+            .fixture
+            .restore()
+            .expect("restore the fixture")
+    };
     // One untimed round warms the page cache and the binaries.
     for case in &mut cases {
-        f.restore().expect("restore the fixture");
+        restore(case);
         case.run_once();
         case.wall.clear();
         case.cpu_ticks = 0;
     }
     for _ in 0..options.runs {
         for case in &mut cases {
-            f.restore().expect("restore the fixture");
+            restore(case);
             case.run_once();
         }
     }
-    f.restore().expect("restore the fixture");
+    for t in &fixtures {
+        t.fixture.restore().expect("restore the fixture");
+    }
 
     let ticks_per_ms = 100.0 / 1e3; // USER_HZ is 100 on Linux.
     println!(
-        "memcore agent start on a {}-row index ({} bytes, {} per row); {} runs of each command, interleaved; index.md restored before every run",
+        "memcore agent start on a {}-row index ({} bytes with RFC 3339 timestamps, {} per row) in {} timestamp spellings; {} runs of each command, interleaved; index.md restored before every run",
         f.rows,
         f.index_bytes,
         f.bytes_per_row(),
+        spellings.len(),
         options.runs
     );
     println!(
@@ -237,27 +318,47 @@ fn main() {
     );
     println!();
     println!(
-        "{:<38} {:>10} {:>8} {:>9} {:>8} {:>10}",
+        "{:<58} {:>10} {:>8} {:>9} {:>8} {:>10}",
         "command", "median ms", "p90 ms", "CPU≈ ms", "× cat", "× memcore"
     );
     let (cat_median, start_median) = (cases[CAT].median(), cases[START].median());
     for case in &cases {
         let median = case.median();
+        // A spelling's cases are compared with its own `cat`; the rest with the first.
+        let own_cat = if case.fixture > 0 {
+            cases[2 * case.fixture].median()
+        } else {
+            cat_median
+        };
         println!(
-            "{:<38} {:>10.2} {:>8.2} {:>9.2} {:>8.1} {:>10.2}",
+            "{:<58} {:>10.2} {:>8.2} {:>9.2} {:>8.1} {:>10.2}",
             case.label,
             median,
             percentile(&case.wall, 90),
             case.cpu_ticks as f64 / ticks_per_ms / case.wall.len() as f64,
-            median / cat_median,
+            median / own_cat,
             median / start_median,
         );
     }
     println!();
+    let worst = (0..spellings.len())
+        .map(|i| (cases[2 * i + 1].median() / cases[2 * i].median(), i))
+        .fold((0.0f64, 0usize), |a, b| if b.0 > a.0 { b } else { a });
     println!(
-        "memcore agent start: median {:.2} ms = {:.1}× the raw read floor (cat), {:.2}× the naive Python hook",
+        "memcore agent start: median {:.2} ms = {:.1}× cat (RFC 3339); worst spelling {} at {:.1}× its cat",
         start_median,
         start_median / cat_median,
-        start_median / cases[NAIVE].median()
+        spellings[worst.1].example(),
+        worst.0
     );
+    if options.with_python {
+        let naive = cases
+            .iter()
+            .find(|c| c.label == "python3 naive_append.py DIR")
+            .map_or(f64::NAN, Case::median);
+        println!(
+            "memcore agent start: {:.2}× the naive Python hook",
+            start_median / naive
+        );
+    }
 }

@@ -1,5 +1,7 @@
 //! Session ids and agent names.
 
+mod marks;
+
 use std::fmt;
 
 use chrono::{DateTime, FixedOffset};
@@ -16,9 +18,10 @@ pub const MAX_AGENT_NAME_BYTES: usize = 160;
 
 /// A validated Memory Session ID such as `2026-05-25-1318-cursor-main-agent`.
 ///
-/// Ids are single path components made of letters, digits (any script), `-`, `_` and
-/// `.`, not starting with `.` or `-`: they name files under `sessions/` and `archive/`,
-/// so nothing else can be allowed.
+/// Ids are single path components made of letters, combining marks and digits (any
+/// script: `क्षत्रिय`, `é` written as `e` + U+0301), `-`, `_` and `.`, not starting with
+/// `.` or `-` and not ending with `.` (Windows drops a trailing dot from file names):
+/// they name files under `sessions/` and `archive/`, so nothing else can be allowed.
 ///
 /// ```
 /// use memory_core::SessionId;
@@ -26,6 +29,8 @@ pub const MAX_AGENT_NAME_BYTES: usize = 160;
 /// assert_eq!(id.as_str(), "2026-05-25-1318-cursor-main-agent");
 /// assert!(SessionId::parse("../etc/passwd").is_err());
 /// assert!(SessionId::parse("a, b").is_err());
+/// assert!(SessionId::parse("2026-05-25-1318-क्षत्रिय").is_ok());
+/// assert!(SessionId::parse("session.").is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
@@ -97,6 +102,9 @@ impl AsRef<str> for SessionId {
 /// use memory_core::AgentName;
 /// assert_eq!(AgentName::default().as_str(), "cursor-main-agent");
 /// assert!(AgentName::parse("fix the login bug").is_err());
+/// assert!(AgentName::parse("क्षत्रिय").is_ok());
+/// assert!(AgentName::parse("cafe\u{301}-agent").is_ok());
+/// assert!(AgentName::parse("agent.").is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(transparent)]
@@ -140,7 +148,8 @@ pub(crate) fn validate_session_id(text: &str) -> Result<()> {
 fn validate_name(what: &'static str, text: &str) -> Result<()> {
     // Letters, digits, `-`, `_`, `.` and no leading `.` make a plain path component by
     // construction; `validate_component` only runs to word the error for other text.
-    let allowed = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.');
+    let allowed =
+        |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.') || marks::is_mark(c);
     if text.is_empty() || !text.chars().all(allowed) {
         validate_component(what, text)?;
     }
@@ -158,7 +167,14 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
         return Err(Error::invalid(
             what,
             text,
-            format!("may hold only letters, digits, `-`, `_` and `.` (found {bad:?})"),
+            format!("may hold only letters, marks, digits, `-`, `_` and `.` (found {bad:?})"),
+        ));
+    }
+    if text.ends_with('.') {
+        return Err(Error::invalid(
+            what,
+            text,
+            "must not end with `.` (Windows drops it from file names)",
         ));
     }
     Ok(())

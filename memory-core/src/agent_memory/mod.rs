@@ -313,7 +313,11 @@ pub(crate) fn validate_update(update: &SessionUpdate) -> Result<()> {
         validate_text("context", context)?;
     }
     if let Some(keywords) = &update.keywords {
-        keywords.iter().try_for_each(|k| validate_keyword(k))?;
+        // Blank keywords are dropped when the row is written, not refused.
+        keywords
+            .iter()
+            .filter(|k| !k.trim().is_empty())
+            .try_for_each(|k| validate_keyword(k))?;
     }
     for (what, items) in [
         ("decision", &update.decisions),

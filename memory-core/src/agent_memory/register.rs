@@ -59,13 +59,20 @@ impl ManualRegistration {
         }
     }
 
-    /// Sets the keywords.
+    /// Sets the keywords, each trimmed; empty ones are dropped (so `a,b,` split on
+    /// commas gives `a` and `b`).
+    ///
+    /// ```
+    /// use memory_core::ManualRegistration;
+    /// let registration = ManualRegistration::new("a", "t", "s").keywords(["x", " ", "y "]);
+    /// assert_eq!(registration.keywords.unwrap(), ["x", "y"]);
+    /// ```
     pub fn keywords<I: IntoIterator<Item = S>, S: Into<String>>(mut self, keywords: I) -> Self {
-        self.keywords = Some(keywords.into_iter().map(Into::into).collect());
+        self.keywords = Some(super::update::clean_keywords(keywords));
         self
     }
 
-    /// Sets the Current Context (defaults to the summary).
+    /// Sets the Current Context (it starts with the summary; this is added after it).
     pub fn context(mut self, context: impl Into<String>) -> Self {
         self.snapshot.context = Some(context.into());
         self
@@ -149,7 +156,8 @@ impl AgentMemory {
         validate_text("topic", &registration.topic)?;
         validate_text("summary", &registration.summary)?;
         let keywords = match &registration.keywords {
-            Some(k) => k.iter().map(|k| cell_value(k)).collect(),
+            // Fields may be set directly (the bindings do): blank keywords are dropped here too.
+            Some(k) => super::update::clean_keywords(k.iter().map(String::as_str)),
             None => MANUAL_KEYWORDS
                 .iter()
                 .map(|k| k.to_string())

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::snapshot::SectionKind;
-use super::snapshot_doc::SnapshotDoc;
+use super::snapshot_doc::{SnapshotDoc, render_context};
 use super::update::{Continuation, merge_sections, verify_merge};
 use super::{AgentMemory, SessionRow, SessionUpdate};
 use crate::durable::Transaction;
@@ -52,7 +52,7 @@ impl AgentMemory {
         }
         let base = match &old {
             Some(doc) => doc.clone(),
-            None => SnapshotDoc::parse(&path, template(row, write.update))?,
+            None => SnapshotDoc::parse(&path, template(row))?,
         };
         let sections = merge_sections(&base, write.update, write.continuation)?;
         let mut metadata: Vec<(&str, String)> = Vec::new();
@@ -110,17 +110,12 @@ impl AgentMemory {
 }
 
 /// The seed's snapshot template for `row`, every section present. Current Context starts
-/// from the row's summary unless the update brings its own context.
-fn template(row: &SessionRow, update: &SessionUpdate) -> String {
-    let context = if update
-        .context
-        .as_deref()
-        .is_some_and(|c| !c.trim().is_empty())
-        || !row.has_meaningful_summary()
-    {
-        "None".to_string()
+/// from the row's summary (the update then adds its own context after it).
+fn template(row: &SessionRow) -> String {
+    let context = if row.has_meaningful_summary() {
+        render_context(&row.summary)
     } else {
-        row.summary.trim().to_string()
+        "None".to_string()
     };
     let mut out = format!("# Session: {}\n\n## Metadata\n\n", row.session_id);
     out.push_str(&render_row(&["Field", "Value"]));

@@ -51,17 +51,51 @@ impl Mark {
         None
     }
 
+    /// A marking at the end of `text` (not one escaped as `\[done]`) and the text before it.
     fn parse_suffix(text: &str) -> Option<(Mark, &str)> {
-        for mark in [Mark::Superseded, Mark::Resolved, Mark::Done] {
-            let tag = mark.as_str();
-            if text.len() >= tag.len()
-                && text.is_char_boundary(text.len() - tag.len())
-                && text[text.len() - tag.len()..].eq_ignore_ascii_case(tag)
-            {
-                return Some((mark, text[..text.len() - tag.len()].trim_end()));
-            }
+        let (mark, before) = Mark::suffix_tag(text)?;
+        (!before.ends_with('\\')).then(|| (mark, before.trim_end()))
+    }
+
+    /// `text` without a marking at its end.
+    pub(crate) fn without_suffix(text: &str) -> &str {
+        Mark::parse_suffix(text).map_or(text, |(_, before)| before)
+    }
+
+    /// The marking `text` ends with, escaped or not, and the text before the tag.
+    fn suffix_tag(text: &str) -> Option<(Mark, &str)> {
+        [Mark::Superseded, Mark::Resolved, Mark::Done]
+            .into_iter()
+            .find_map(|mark| {
+                let tag = mark.as_str();
+                let at = text.len().checked_sub(tag.len())?;
+                (text.is_char_boundary(at) && text[at..].eq_ignore_ascii_case(tag))
+                    .then(|| (mark, &text[..at]))
+            })
+    }
+
+    /// A value ending in a marking's tag (`x [done]`), escaped (`x \[done]`) so that it
+    /// is not read as a marked item; a tag already escaped gets one more backslash.
+    pub(crate) fn escape_suffix(text: &str) -> String {
+        match Mark::suffix_tag(text) {
+            Some((_, before)) => format!("{before}\\{}", &text[before.len()..]),
+            None => text.to_string(),
         }
-        None
+    }
+
+    /// The inverse of [`Mark::escape_suffix`].
+    pub(crate) fn unescape_suffix(text: &str) -> String {
+        match Mark::suffix_tag(text) {
+            Some((_, before)) if before.ends_with('\\') => {
+                format!("{}{}", &before[..before.len() - 1], &text[before.len()..])
+            }
+            _ => text.to_string(),
+        }
+    }
+
+    /// Whether a value would read as starting with a marking or an open task box.
+    pub(crate) fn looks_marked(text: &str) -> bool {
+        Mark::parse_prefix(text).is_some() || text.starts_with("[ ]")
     }
 
     /// Splits a marking at the start or end of `text`.

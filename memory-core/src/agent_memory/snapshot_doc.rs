@@ -9,8 +9,9 @@ use super::{Mark, Snapshot, SnapshotItem};
 use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Section, Table, apply_edits, find_table, parse_list, render_item_line,
-    render_row, split_sections,
+    Edit, FenceScan, LineEnding, Section, Table, apply_edits, encode_lines, entity_first,
+    fenced_lines, find_table, parse_list, render_item, render_row, split_sections, value_lines,
+    value_of,
 };
 
 const METADATA_COLUMNS: [&str; 2] = ["Field", "Value"];
@@ -20,7 +21,7 @@ const METADATA_COLUMNS: [&str; 2] = ["Field", "Value"];
 pub(crate) struct Entry {
     /// The original lines, joined with `\n`.
     pub raw: String,
-    /// Text without bullet and marking.
+    /// The value: text without bullet and marking, unescaped.
     pub text: String,
     pub mark: Option<Mark>,
     pub placeholder: bool,
@@ -35,7 +36,7 @@ pub(crate) enum OutEntry {
     Keep(String, bool),
     /// Written back as it was with `mark` set on its first line.
     Marked(String, bool, Mark),
-    /// A new entry, rendered as `- [mark] text`.
+    /// A new entry, rendered as `- [mark] value` with the value escaped.
     Render(String, Option<Mark>),
 }
 
@@ -77,13 +78,56 @@ fn mark_raw(raw: &str, mark: Mark) -> String {
     };
     let text = body[bullet_len..].trim_start();
     let text = text.strip_prefix("[ ]").map_or(text, str::trim_start);
-    let text = Mark::split(text).1;
+    // The old marking: at the start of the first line, else at the end of the last.
+    let (text, rest) = match Mark::parse_prefix(text) {
+        Some((_, after)) => (after, rest.map(str::to_string)),
+        None => match rest {
+            None => (Mark::without_suffix(text), None),
+            Some(rest) => {
+                let rest = match rest.rsplit_once('\n') {
+                    Some((head, last)) => format!("{head}\n{}", Mark::without_suffix(last)),
+                    None => Mark::without_suffix(rest).to_string(),
+                };
+                (text, Some(rest))
+            }
+        },
+    };
     let mut out = format!("{indent}{bullet}{} {text}", mark.as_str());
     if let Some(rest) = rest {
         out.push('\n');
-        out.push_str(rest);
+        out.push_str(&rest);
     }
     out
+}
+
+/// A new list entry: `- `, the marking, the value escaped (see
+/// [`render_item_line`](crate::markdown::render_item_line)); a value that would read as
+/// a marking or as a placeholder (`None`) is escaped too.
+fn render_value(kind: SectionKind, text: &str, mark: Option<Mark>) -> String {
+    let text = Mark::escape_suffix(text.trim());
+    let item = render_item(&text, Mark::looks_marked(&text));
+    let written = &item[2..];
+    let item = if mark.is_none() && is_placeholder(kind, written) {
+        format!("- {}", entity_first(written))
+    } else {
+        item
+    };
+    match mark {
+        Some(m) => format!("- {} {}", m.as_str(), &item[2..]),
+        None => item,
+    }
+}
+
+/// A value as Current Context content, with `\n` line endings: escaped so that it reads
+/// back as itself and starts no section; a value that would read as a placeholder
+/// (`None`, the template's prompt) has its first character written `&#NNN;`.
+pub(crate) fn render_context(text: &str) -> String {
+    let written = encode_lines(&value_lines(text), "", false, false).join("\n");
+    if is_placeholder(SectionKind::CurrentContext, &written) {
+        entity_first(&written)
+    } else {
+        written
+    }
 }
 
 /// A parsed snapshot file.
@@ -129,12 +173,11 @@ impl SnapshotDoc {
         parse_list(&self.text[section.content.clone()])
             .into_iter()
             .map(|item| {
-                let (mark, text) = Mark::split(&item.text);
-                let text = text.to_string();
-                let placeholder = mark.is_none() && is_placeholder(kind, &text);
+                let (mark, written) = Mark::split(&item.text);
+                let placeholder = mark.is_none() && is_placeholder(kind, written);
                 Entry {
+                    text: Mark::unescape_suffix(&value_of(written, &item.fenced)),
                     raw: item.raw,
-                    text,
                     mark,
                     placeholder,
                     blank_before: item.blank_before,
@@ -150,9 +193,33 @@ impl SnapshotDoc {
         };
         let text = self.text[section.content.clone()].replace("\r\n", "\n");
         if is_placeholder(SectionKind::CurrentContext, &text) {
-            String::new()
-        } else {
-            text
+            return String::new();
+        }
+        let lines: Vec<&str> = text.split('\n').collect();
+        let fenced = fenced_lines(&lines, false);
+        value_of(&text, &fenced)
+    }
+
+    /// Current Context content with `parts` (values) added as paragraphs after what is
+    /// written there (kept byte-identical; a fence it leaves open is closed first).
+    pub fn append_context(&self, parts: &[String]) -> String {
+        let le = self.le.as_str();
+        let added: Vec<String> = parts.iter().map(|p| self.render_text(p)).collect();
+        let added = added.join(&format!("{le}{le}"));
+        let Some(section) = self.section(SectionKind::CurrentContext) else {
+            return added;
+        };
+        let old = &self.text[section.content.clone()];
+        if is_placeholder(SectionKind::CurrentContext, old) {
+            return added;
+        }
+        let mut scan = FenceScan::default();
+        for line in old.lines() {
+            scan.step(line.strip_suffix('\r').unwrap_or(line));
+        }
+        match scan.closer() {
+            Some(closer) => format!("{old}{le}{closer}{le}{le}{added}"),
+            None => format!("{old}{le}{le}{added}"),
         }
     }
 
@@ -221,21 +288,16 @@ impl SnapshotDoc {
         }
     }
 
-    /// Renders list entries as section content, `None` when there are none.
-    pub fn render_entries(&self, entries: &[OutEntry]) -> String {
+    /// Renders list entries of a `kind` section as section content, `None` when there
+    /// are none.
+    pub fn render_entries(&self, kind: SectionKind, entries: &[OutEntry]) -> String {
         let le = self.le.as_str();
         let mut out = String::new();
         for (i, entry) in entries.iter().enumerate() {
             let (text, blank_before) = match entry {
                 OutEntry::Keep(raw, blank) => (raw.clone(), *blank),
                 OutEntry::Marked(raw, blank, mark) => (mark_raw(raw, *mark), *blank),
-                OutEntry::Render(text, mark) => {
-                    let text = match mark {
-                        Some(m) => format!("{} {}", m.as_str(), text.trim()),
-                        None => text.trim().to_string(),
-                    };
-                    (render_item_line(&text), false)
-                }
+                OutEntry::Render(text, mark) => (render_value(kind, text, *mark), false),
             };
             if i > 0 {
                 out.push_str(le);
@@ -252,11 +314,10 @@ impl SnapshotDoc {
         }
     }
 
-    /// Plain text as section content, with the document's line ending.
+    /// A value as Current Context content (escaped so that it reads back as itself and
+    /// starts no section), with the document's line ending.
     pub fn render_text(&self, text: &str) -> String {
-        text.trim()
-            .replace("\r\n", "\n")
-            .replace('\n', self.le.as_str())
+        render_context(text).replace('\n', self.le.as_str())
     }
 
     /// The text with the given metadata fields set and sections' content replaced;

@@ -50,7 +50,7 @@ impl AgentMemory {
             row.summary = summary;
         }
         if let Some(keywords) = &update.keywords {
-            row.keywords = keywords.iter().map(|k| cell_value(k)).collect();
+            row.keywords = super::update::clean_keywords(keywords.iter().map(String::as_str));
         }
         row.status = Status::Active;
         row.updated_at = self.now();

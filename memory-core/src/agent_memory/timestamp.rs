@@ -2,15 +2,17 @@
 
 use std::fmt;
 
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeZone, Timelike};
+use chrono::{DateTime, FixedOffset, NaiveDate, TimeZone, Timelike};
 use serde::Serialize;
 
 /// A point in time as it stands in a memory file: the exact text is kept (so a row
 /// whose `Updated At` must not change is rewritten byte-identical) next to its value.
 ///
 /// Written as `2026-05-25T13:18:00+08:00`; read from that, from `2026-05-25 13:18`,
-/// `2026-05-25T13:18`, with or without seconds or offset, and from a bare date
-/// (midnight). A value without offset is taken in the clock's local offset.
+/// `2026-05-25T13:18` or `2026/05/25 13:18`, with or without seconds (and a fraction),
+/// with an offset `Z`, `+08:00`, `+0800` (optionally after one space) or none, and from
+/// a bare date (midnight). A value without offset is taken in the clock's local offset.
+/// Reading is one allocation-free pass over the bytes, so every spelling costs the same.
 ///
 /// ```
 /// use memory_core::Timestamp;
@@ -18,7 +20,9 @@ use serde::Serialize;
 /// let t = Timestamp::parse("2026-05-25 13:18", offset).unwrap();
 /// assert_eq!(t.as_str(), "2026-05-25 13:18");
 /// assert_eq!(t.datetime().to_rfc3339(), "2026-05-25T13:18:00+08:00");
+/// assert_eq!(Timestamp::parse("2026/05/25 13:18", offset).unwrap().datetime(), t.datetime());
 /// assert!(Timestamp::parse("yesterday", offset).is_none());
+/// assert!(Timestamp::parse("2026-02-29", offset).is_none());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(into = "String")]
@@ -69,33 +73,112 @@ impl Timestamp {
     }
 }
 
-fn parse_lenient(text: &str, offset: FixedOffset) -> Option<DateTime<FixedOffset>> {
-    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
-        return Some(at);
+/// Reads the documented forms in one pass over the bytes, without allocating:
+///
+/// - date `YYYY-MM-DD` or `YYYY/MM/DD`, alone (midnight) or followed by
+/// - `T`, `t` or one space, then `HH:MM`, optionally `:SS`, optionally `.f` (1–9 digits),
+/// - then optionally one space and an offset: `Z`/`z`, `±HH:MM` or `±HHMM`.
+///
+/// Month, day (per month, leap years included), hour, minute, second and the offset are
+/// range-checked; anything else (another separator, a missing field, trailing text) is
+/// refused. A value without offset is taken in `local`.
+fn parse_lenient(text: &str, local: FixedOffset) -> Option<DateTime<FixedOffset>> {
+    let b = text.as_bytes();
+    let year = digits(b, 0, 4)?;
+    let sep = *b.get(4)?;
+    if sep != b'-' && sep != b'/' {
+        return None;
     }
-    // `Z` is UTC; the remaining forms differ in the date/time separator, seconds
-    // (with or without fraction), and how the offset is written, if at all.
-    let zulu = text.strip_suffix(['Z', 'z']).map(|t| format!("{t}+00:00"));
-    let text = zulu.as_deref().unwrap_or(text);
-    for date_time in [
-        "%Y-%m-%dT%H:%M:%S%.f",
-        "%Y-%m-%d %H:%M:%S%.f",
-        "%Y-%m-%dT%H:%M",
-        "%Y-%m-%d %H:%M",
-    ] {
-        for zone in ["%:z", "%z", " %:z", " %z"] {
-            if let Ok(at) = DateTime::parse_from_str(text, &format!("{date_time}{zone}")) {
-                return Some(at);
+    let month = digits(b, 5, 2)?;
+    if *b.get(7)? != sep {
+        return None;
+    }
+    let day = digits(b, 8, 2)?;
+    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+        return None;
+    }
+    let date = NaiveDate::from_ymd_opt(year as i32, month, day)?;
+    if b.len() == 10 {
+        return local
+            .from_local_datetime(&date.and_hms_opt(0, 0, 0)?)
+            .single();
+    }
+    if !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    let hour = digits(b, 11, 2)?;
+    if *b.get(13)? != b':' {
+        return None;
+    }
+    let minute = digits(b, 14, 2)?;
+    let mut at = 16;
+    let mut second = 0;
+    let mut nano = 0;
+    if b.get(at) == Some(&b':') {
+        second = digits(b, at + 1, 2)?;
+        at += 3;
+        if b.get(at) == Some(&b'.') {
+            at += 1;
+            let count = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if !(1..=9).contains(&count) {
+                return None;
             }
-        }
-        if let Ok(naive) = NaiveDateTime::parse_from_str(text, date_time) {
-            return offset.from_local_datetime(&naive).single();
+            nano = digits(b, at, count)? * 10u32.pow(9 - count as u32);
+            at += count;
         }
     }
-    let midnight = NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .ok()?
-        .and_hms_opt(0, 0, 0)?;
-    offset.from_local_datetime(&midnight).single()
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let time = date.and_hms_nano_opt(hour, minute, second, nano)?;
+    if at == b.len() {
+        return local.from_local_datetime(&time).single();
+    }
+    if b[at] == b' ' {
+        at += 1;
+    }
+    let offset = parse_offset(&b[at..])?;
+    offset.from_local_datetime(&time).single()
+}
+
+/// `Z`/`z`, `±HH:MM` or `±HHMM`, and nothing after it.
+fn parse_offset(b: &[u8]) -> Option<FixedOffset> {
+    if matches!(b, [b'Z' | b'z']) {
+        return FixedOffset::east_opt(0);
+    }
+    let sign = match b.first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let hours = digits(b, 1, 2)?;
+    let minutes = match b.len() {
+        6 if b[3] == b':' => digits(b, 4, 2)?,
+        5 => digits(b, 3, 2)?,
+        _ => return None,
+    };
+    if hours > 23 || minutes > 59 {
+        return None;
+    }
+    FixedOffset::east_opt(sign * (hours * 3600 + minutes * 60) as i32)
+}
+
+/// The number written by the `count` ASCII digits at `at`, `None` unless all are digits.
+fn digits(b: &[u8], at: usize, count: usize) -> Option<u32> {
+    b.get(at..at + count)?.iter().try_fold(0u32, |n, c| {
+        c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+    })
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
 }
 
 impl fmt::Display for Timestamp {
@@ -113,26 +196,189 @@ impl From<Timestamp> for String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::NaiveDateTime;
+    use proptest::prelude::*;
+
+    fn offset() -> FixedOffset {
+        FixedOffset::east_opt(8 * 3600).unwrap()
+    }
 
     #[test]
-    fn lenient_forms_read() {
-        let offset = FixedOffset::east_opt(8 * 3600).unwrap();
+    fn every_documented_form_reads() {
         for (text, expected) in [
             ("2026-05-25T13:18:00+08:00", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25t13:18:00z", "2026-05-25T13:18:00+00:00"),
             ("2026-05-25T05:18:00Z", "2026-05-25T05:18:00+00:00"),
             ("2026-05-25T05:18Z", "2026-05-25T05:18:00+00:00"),
+            ("2026-05-25 05:18 Z", "2026-05-25T05:18:00+00:00"),
             ("2026-05-25T13:18:00+0800", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25T13:18:00-0530", "2026-05-25T13:18:00-05:30"),
             ("2026-05-25T13:18:00 +08:00", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25T13:18:00 +0800", "2026-05-25T13:18:00+08:00"),
             ("2026-05-25 13:18 +08:00", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25 13:18+08:00", "2026-05-25T13:18:00+08:00"),
             ("2026-05-25T13:18:00.5", "2026-05-25T13:18:00.500+08:00"),
+            (
+                "2026-05-25T13:18:00.123456789Z",
+                "2026-05-25T13:18:00.123456789+00:00",
+            ),
+            ("2026-05-25 13:18:07", "2026-05-25T13:18:07+08:00"),
             ("2026-05-25 13:18", "2026-05-25T13:18:00+08:00"),
+            ("2026-05-25T13:18", "2026-05-25T13:18:00+08:00"),
             ("2026-05-25", "2026-05-25T00:00:00+08:00"),
+            ("2026/05/25 13:18", "2026-05-25T13:18:00+08:00"),
+            ("2026/05/25T13:18:00Z", "2026-05-25T13:18:00+00:00"),
+            (
+                "2026/05/25 13:18:00.25 +0800",
+                "2026-05-25T13:18:00.250+08:00",
+            ),
+            ("2026/05/25", "2026-05-25T00:00:00+08:00"),
+            ("2024-02-29 00:00", "2024-02-29T00:00:00+08:00"),
+            ("2000-02-29", "2000-02-29T00:00:00+08:00"),
+            ("2026-12-31T23:59:59-23:59", "2026-12-31T23:59:59-23:59"),
         ] {
-            let at = parse_lenient(text, offset).unwrap_or_else(|| panic!("{text} unread"));
+            let at = parse_lenient(text, offset()).unwrap_or_else(|| panic!("{text} unread"));
             assert_eq!(at.to_rfc3339(), expected, "{text}");
         }
-        for bad in ["", "yesterday", "2026-13-01", "2026-05-25T25:00", "13:18"] {
-            assert!(parse_lenient(bad, offset).is_none(), "{bad}");
+    }
+
+    #[test]
+    fn every_invalid_form_is_refused() {
+        for bad in [
+            "",
+            "yesterday",
+            "13:18",
+            "2026",
+            "2026-05",
+            "2026-5-25",
+            "26-05-25",
+            "20260525",
+            "2026-05/25",
+            "2026/05-25",
+            "2026.05.25",
+            "2026-13-01",
+            "2026-00-01",
+            "2026-05-00",
+            "2026-05-32",
+            "2026-04-31",
+            "2026-02-29",
+            "1900-02-29",
+            "2026-05-25T25:00",
+            "2026-05-25T24:00",
+            "2026-05-25T13:60",
+            "2026-05-25T13:18:60",
+            "2026-05-25T13:18:61",
+            "2026-05-25T13",
+            "2026-05-25T13:",
+            "2026-05-25T1:18",
+            "2026-05-25T13:1",
+            "2026-05-25T13:18:",
+            "2026-05-25T13:18:0",
+            "2026-05-25T13:18:00.",
+            "2026-05-25T13:18:00.1234567890",
+            "2026-05-25_13:18",
+            "2026-05-25  13:18",
+            "2026-05-25 13:18  +08:00",
+            "2026-05-25 13:18 +8:00",
+            "2026-05-25 13:18 +08",
+            "2026-05-25 13:18 +08:0",
+            "2026-05-25 13:18 +24:00",
+            "2026-05-25 13:18 +08:60",
+            "2026-05-25 13:18 08:00",
+            "2026-05-25 13:18 UTC",
+            "2026-05-25 13:18 ZZ",
+            "2026-05-25 13:18 +08:00x",
+            "2026-05-25+08:00",
+            "2026-05-25Z",
+            "2026-05-25 ",
+            "２０２６-05-25",
+            "2026-05-25 13:18:00.５",
+        ] {
+            assert!(parse_lenient(bad, offset()).is_none(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_text_is_kept_as_written() {
+        let t = Timestamp::parse("  2026/05/25 13:18  ", offset()).unwrap();
+        assert_eq!(t.as_str(), "2026/05/25 13:18");
+        assert_eq!(t.datetime().to_rfc3339(), "2026-05-25T13:18:00+08:00");
+    }
+
+    /// The chrono formats the parser replaced, as the reference it must agree with.
+    fn reference(text: &str, local: FixedOffset) -> Option<DateTime<FixedOffset>> {
+        if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+            return Some(at);
+        }
+        let zulu = text.strip_suffix(['Z', 'z']).map(|t| format!("{t}+00:00"));
+        let text = zulu.as_deref().unwrap_or(text);
+        for date in ["%Y-%m-%d", "%Y/%m/%d"] {
+            for time in [
+                "T%H:%M:%S%.f",
+                "t%H:%M:%S%.f",
+                " %H:%M:%S%.f",
+                "T%H:%M",
+                "t%H:%M",
+                " %H:%M",
+            ] {
+                let date_time = format!("{date}{time}");
+                for zone in ["%:z", "%z", " %:z", " %z"] {
+                    if let Ok(at) = DateTime::parse_from_str(text, &format!("{date_time}{zone}")) {
+                        return Some(at);
+                    }
+                }
+                if let Ok(naive) = NaiveDateTime::parse_from_str(text, &date_time) {
+                    return local.from_local_datetime(&naive).single();
+                }
+            }
+            if let Ok(day) = NaiveDate::parse_from_str(text, date) {
+                return local
+                    .from_local_datetime(&day.and_hms_opt(0, 0, 0)?)
+                    .single();
+            }
+        }
+        None
+    }
+
+    fn shaped() -> impl Strategy<Value = String> {
+        let date = (
+            1000u32..3000,
+            prop::sample::select(vec!['-', '/']),
+            0u32..14,
+            0u32..33,
+        )
+            .prop_map(|(y, s, m, d)| format!("{y:04}{s}{m:02}{s}{d:02}"));
+        let fraction = prop::option::of((1usize..10, 0u64..1_000_000_000)).prop_map(|f| {
+            f.map_or(String::new(), |(n, v)| {
+                format!(".{}", &format!("{v:09}")[..n])
+            })
+        });
+        let seconds = prop::option::of((0u32..60, fraction))
+            .prop_map(|s| s.map_or(String::new(), |(s, f)| format!(":{s:02}{f}")));
+        let offset = prop::sample::select(vec![
+            "", "Z", "z", " Z", "+08:00", "-05:30", "+0800", "-0000", " +08:00", " -0330",
+            " +0800", "+23:59", "+24:00", "+08:60",
+        ]);
+        let time = prop::option::of((
+            prop::sample::select(vec!['T', 't', ' ']),
+            0u32..26,
+            0u32..62,
+            seconds,
+            offset,
+        ))
+        .prop_map(|t| {
+            t.map_or(String::new(), |(sep, h, m, s, o)| {
+                format!("{sep}{h:02}:{m:02}{s}{o}")
+            })
+        });
+        (date, time).prop_map(|(d, t)| format!("{d}{t}"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+        #[test]
+        fn agrees_with_the_chrono_reference(text in shaped()) {
+            prop_assert_eq!(parse_lenient(&text, offset()), reference(&text, offset()), "{}", text);
         }
     }
 }

@@ -5,6 +5,7 @@ use super::snapshot::continues_from_ids;
 use super::snapshot_doc::{Entry, OutEntry, SnapshotDoc};
 use super::{Mark, SessionId};
 use crate::error::{Error, Result};
+use crate::markdown::value_lines;
 
 /// What a session update (狀態更新) records. Unset fields leave the snapshot and row as
 /// they are; list fields add to (never replace) the snapshot, and the marking fields
@@ -74,9 +75,15 @@ impl SessionUpdate {
         self
     }
 
-    /// Sets the keywords.
+    /// Sets the keywords, each trimmed; empty ones are dropped (so `a,b,` split on
+    /// commas gives `a` and `b`).
+    ///
+    /// ```
+    /// let update = memory_core::SessionUpdate::new().keywords("a, b,".split(','));
+    /// assert_eq!(update.keywords.unwrap(), ["a", "b"]);
+    /// ```
     pub fn keywords<I: IntoIterator<Item = S>, S: Into<String>>(mut self, keywords: I) -> Self {
-        self.keywords = Some(keywords.into_iter().map(Into::into).collect());
+        self.keywords = Some(clean_keywords(keywords));
         self
     }
 
@@ -104,6 +111,18 @@ impl SessionUpdate {
     }
 }
 
+/// Keywords as their index cell reads back (trimmed; see `cell_value`), without empty ones.
+pub(crate) fn clean_keywords<I: IntoIterator<Item = S>, S: Into<String>>(
+    keywords: I,
+) -> Vec<String> {
+    keywords
+        .into_iter()
+        .map(Into::into)
+        .map(|k| super::cell_value(&k))
+        .filter(|k| !k.is_empty())
+        .collect()
+}
+
 /// The continuation change an operation makes to `## Continues From`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Continuation<'a> {
@@ -119,21 +138,8 @@ pub(crate) fn merge_sections(
     continuation: Continuation<'_>,
 ) -> Result<Vec<(SectionKind, String)>> {
     let mut changes = Vec::new();
-    if let Some(context) = update
-        .context
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-    {
-        let old = doc.context();
-        if !old.contains(context) {
-            let merged = if old.is_empty() {
-                context.to_string()
-            } else {
-                format!("{old}\n\n{context}")
-            };
-            changes.push((SectionKind::CurrentContext, doc.render_text(&merged)));
-        }
+    if let Some(content) = merge_context(doc, update) {
+        changes.push((SectionKind::CurrentContext, content));
     }
     let lists = [
         (
@@ -158,13 +164,77 @@ pub(crate) fn merge_sections(
     ];
     for (kind, add, marks, mark) in lists {
         if let Some(out) = merge_list(doc, kind, add, marks, mark)? {
-            changes.push((kind, doc.render_entries(&out)));
+            changes.push((kind, doc.render_entries(kind, &out)));
         }
     }
     if let Some(out) = merge_continues_from(doc, continuation) {
-        changes.push((SectionKind::ContinuesFrom, doc.render_entries(&out)));
+        changes.push((
+            SectionKind::ContinuesFrom,
+            doc.render_entries(SectionKind::ContinuesFrom, &out),
+        ));
     }
     Ok(changes)
+}
+
+/// The new Current Context content, when the update brings text it does not hold yet.
+///
+/// The update's summary (the index row's short form, so that the two stay aligned) and
+/// then its context are added, each as paragraphs after what is there, unless that
+/// exact run of paragraphs already stands in Current Context (re-applying an update adds
+/// nothing; text that is only a part of an old paragraph is still added).
+fn merge_context(doc: &SnapshotDoc, update: &SessionUpdate) -> Option<String> {
+    let summary = update
+        .summary
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != super::SESSION_START_SUMMARY);
+    let context = update
+        .context
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    let mut present = paragraphs(&doc.context());
+    let mut parts = Vec::new();
+    for text in summary.into_iter().chain(context) {
+        let value = value_lines(text).join("\n");
+        let new = paragraphs(&value);
+        if !new.is_empty() && !present.windows(new.len()).any(|w| w == new.as_slice()) {
+            present.extend(new);
+            parts.push(value);
+        }
+    }
+    (!parts.is_empty()).then(|| doc.append_context(&parts))
+}
+
+/// A text's paragraphs (runs of lines between blank lines), trimmed.
+fn paragraphs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for line in text.lines().chain([""]) {
+        if line.trim().is_empty() {
+            if !current.is_empty() {
+                out.push(current.join("\n").trim().to_string());
+                current.clear();
+            }
+        } else {
+            current.push(line);
+        }
+    }
+    out
+}
+
+/// The key list entries are matched by: Files / Artifacts are paths, equal only when
+/// exactly equal (surrounding backticks aside); other items ignore case and spacing.
+fn key(kind: SectionKind, text: &str) -> String {
+    if kind == SectionKind::Files {
+        let t = text.trim();
+        t.strip_prefix('`')
+            .and_then(|t| t.strip_suffix('`'))
+            .unwrap_or(t)
+            .to_string()
+    } else {
+        normalize(text)
+    }
 }
 
 fn normalize(text: &str) -> String {
@@ -202,7 +272,7 @@ fn merge_list(
         .filter(|e| !e.placeholder)
         .map(|e| Slot {
             out: OutEntry::kept(e),
-            key: normalize(&e.text),
+            key: key(kind, &e.text),
             mark: e.mark,
             text: e.text.clone(),
         })
@@ -210,7 +280,7 @@ fn merge_list(
     let mut changed = entries.iter().any(|e| e.placeholder);
     for item in add.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
         let (item_mark, text) = Mark::split(item);
-        let key = normalize(text);
+        let key = key(kind, text);
         // Files are a union. A decision, question or action that is only present marked
         // (reversed, resolved, done) is taken up again as a new entry.
         let present = slots
@@ -218,7 +288,7 @@ fn merge_list(
             .any(|s| s.key == key && (kind == SectionKind::Files || s.mark.is_none()));
         if !present {
             slots.push(Slot {
-                out: OutEntry::Render(item.to_string(), None),
+                out: OutEntry::Render(text.to_string(), item_mark),
                 key,
                 mark: item_mark,
                 text: text.to_string(),
@@ -407,6 +477,17 @@ pub(crate) fn verify_merge(
             .find(|id| Some(id) != removed && !sources.contains(id))
         {
             return fail(format!("Continues From lost {lost}"));
+        }
+    }
+    let context = new.context();
+    for (what, text) in [("summary", &update.summary), ("context", &update.context)] {
+        let value = text
+            .as_deref()
+            .map_or_else(String::new, |t| value_lines(t).join("\n"));
+        let expected =
+            !value.is_empty() && (what != "summary" || value != super::SESSION_START_SUMMARY);
+        if expected && !context.contains(&value) {
+            return fail(format!("Current Context does not hold the new {what}"));
         }
     }
     let expected = [

@@ -7,13 +7,16 @@
 //! and a line scan of a 10,000-row index is an order of magnitude faster than building
 //! an AST, which matters for `memcore agent start` running in every SessionStart hook.
 
+mod escape;
 mod lines;
 mod list;
 mod sections;
 mod table;
 
+pub(crate) use escape::{FenceScan, encode_lines, entity_first, fenced_lines};
 pub use lines::{Line, LineEnding, lines};
 pub use list::{ListItem, parse_list, render_item_line};
+pub(crate) use list::{render_item, value_lines, value_of};
 pub use sections::{Section, split_sections};
 pub use table::{
     ParseIssue, Table, TableRow, apply_edits, escape_cell, find_table, render_row, unescape_cell,
