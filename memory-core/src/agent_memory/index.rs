@@ -2,16 +2,18 @@
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
 
 use chrono::FixedOffset;
 
 use super::row::{INDEX_COLUMNS, validate_row};
-use super::{SessionId, SessionRow};
+use super::{SessionId, SessionRow, Warning};
 use crate::durable::{read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Table, apply_edits, find_table, render_row, without_new_final_newline,
+    Edit, LineEnding, Table, TableRow, apply_edits, render_row, scan_table,
+    without_new_final_newline,
 };
 
 /// The text of a new index file.
@@ -28,6 +30,8 @@ pub(crate) struct IndexDoc {
     pub table: Table,
     offset: FixedOffset,
     positions: HashMap<SessionId, usize>,
+    /// Ids of rows a lenient load could not read (empty after a strict load).
+    reserved: Vec<SessionId>,
 }
 
 impl IndexDoc {
@@ -38,30 +42,71 @@ impl IndexDoc {
         Self::parse(path, original, offset)
     }
 
+    /// The one strict reader every command uses: the whole table must be readable (every
+    /// row's cells, id, status, references and timestamps, no duplicate id, no row-shaped
+    /// line cut off from the table), else the error names the file and line.
     fn parse(path: &Path, text: String, offset: FixedOffset) -> Result<Self> {
-        let located = find_table(&text, &INDEX_COLUMNS)
+        Self::parse_with(path, text, offset, None)
+    }
+
+    /// Like [`IndexDoc::parse`], but a row that cannot be read is collected as a warning
+    /// (its id, when readable, stays reserved) instead of failing: SessionStart registers
+    /// beside such rows. Structural problems — no recognisable table, the table in a
+    /// callout, rows cut off from the table — still fail.
+    pub fn load_lenient(path: &Path, offset: FixedOffset) -> Result<(Self, Vec<Warning>)> {
+        let original = read_text_if_exists(path)?.unwrap_or_default();
+        let mut warnings = Vec::new();
+        let doc = Self::parse_with(path, original, offset, Some(&mut warnings))?;
+        Ok((doc, warnings))
+    }
+
+    fn parse_with(
+        path: &Path,
+        text: String,
+        offset: FixedOffset,
+        mut warnings: Option<&mut Vec<Warning>>,
+    ) -> Result<Self> {
+        let scan = scan_table(&text, &INDEX_COLUMNS)
             .map_err(|i| Error::malformed(path, i.line, i.message))?;
-        let (text, table) = match located {
-            Some(table) => (text, table),
+        let (text, table) = match scan.table {
+            Some(table) => {
+                check_loose_rows(path, &text, &table, &scan.loose)?;
+                (text, table)
+            }
             None => {
+                check_loose_rows_without_table(path, &text, &scan.loose)?;
                 let text = with_new_table(text);
-                let table = find_table(&text, &INDEX_COLUMNS)
+                let table = scan_table(&text, &INDEX_COLUMNS)
                     .map_err(|i| Error::malformed(path, i.line, i.message))?
+                    .table
                     .ok_or_else(|| Error::malformed(path, 0, "could not add the index table"))?;
                 (text, table)
             }
         };
         let mut positions = HashMap::with_capacity(table.rows.len());
+        let mut reserved = Vec::new();
         for (position, raw) in table.rows.iter().enumerate() {
-            let id = validate_row(&text, raw, offset)
-                .map_err(|m| Error::malformed(path, raw.line, m))?;
-            if positions.insert(id, position).is_some() {
-                return Err(Error::Duplicate {
-                    id: raw.raw_cell(&text, 0).to_string(),
-                    path: path.to_path_buf(),
-                    line: raw.line,
-                });
+            let problem = match validate_row(&text, raw, offset) {
+                Ok(id) => match positions.entry(id) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(position);
+                        continue;
+                    }
+                    Entry::Occupied(_) => Error::Duplicate {
+                        id: raw.raw_cell(&text, 0).to_string(),
+                        path: path.to_path_buf(),
+                        line: raw.line,
+                    },
+                },
+                Err(message) => Error::malformed(path, raw.line, message),
+            };
+            let Some(warnings) = warnings.as_deref_mut() else {
+                return Err(problem);
+            };
+            if let Ok(id) = SessionId::parse(raw.raw_cell(&text, 0)) {
+                reserved.push(id);
             }
+            warnings.push(Warning::from_error(&problem, raw.line));
         }
         Ok(IndexDoc {
             path: path.to_path_buf(),
@@ -69,7 +114,13 @@ impl IndexDoc {
             table,
             offset,
             positions,
+            reserved,
         })
+    }
+
+    /// Whether a row uses `id`, readable or not (a new id must avoid both).
+    pub fn uses_id(&self, id: &SessionId) -> bool {
+        self.positions.contains_key(id) || self.reserved.contains(id)
     }
 
     /// The number of rows.
@@ -227,6 +278,58 @@ fn file_holds(path: &Path, expected: &[u8]) -> Result<bool> {
             return Ok(false);
         }
         at += n;
+    }
+}
+
+/// Whether a line outside the table looks like an index row: the index's number of
+/// cells, or a session id as its first cell (on a line starting with `|`, or an id
+/// shaped like the seed's `YYYY-MM-DD-HHMM-…`).
+fn looks_like_row(text: &str, line: &TableRow) -> bool {
+    if line.cells.len() == INDEX_COLUMNS.len() {
+        return true;
+    }
+    let first = line.raw_cell(text, 0);
+    let starts_with_pipe = text[line.content.clone()].trim_start().starts_with('|');
+    SessionId::parse(first).is_ok()
+        && (starts_with_pipe || super::snapshot::looks_like_seed_id(first))
+}
+
+/// Rows are read whole or not at all: a row-shaped line before or after the table
+/// (cut off by a blank line, a heading, a `---`, a comment…) fails the read.
+fn check_loose_rows(path: &Path, text: &str, table: &Table, loose: &[TableRow]) -> Result<()> {
+    let Some(line) = loose.iter().find(|l| looks_like_row(text, l)) else {
+        return Ok(());
+    };
+    let last = table.rows.last().map_or(table.delimiter_line, |r| r.line);
+    let why = match table.ended_by {
+        Some(end) if line.line > last => format!(
+            "the index table (lines {}-{last}) ends at line {}, {}",
+            table.header_line, end.line, end.reason
+        ),
+        _ => format!(
+            "the index table starts at line {}, after it",
+            table.header_line
+        ),
+    };
+    Err(Error::malformed(
+        path,
+        line.line,
+        format!(
+            "this line looks like an index row but is not part of the index table: {why}; join it to the table (a GFM table ends at a blank line or another block) or remove it"
+        ),
+    ))
+}
+
+/// Without a table, a row-shaped line means the header was lost: a second table is
+/// never appended beside rows.
+fn check_loose_rows_without_table(path: &Path, text: &str, loose: &[TableRow]) -> Result<()> {
+    match loose.iter().find(|l| looks_like_row(text, l)) {
+        Some(line) => Err(Error::malformed(
+            path,
+            line.line,
+            "this line looks like an index row, but the file has no index table header (| Session ID | Agent Name | … | with a delimiter row) before it; restore the header",
+        )),
+        None => Ok(()),
     }
 }
 

@@ -24,6 +24,7 @@ mod snapshot_doc;
 mod status_update;
 mod timestamp;
 mod update;
+mod warning;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -38,6 +39,7 @@ pub use row::{INDEX_COLUMNS, SessionRow, Status};
 pub use snapshot::{Mark, OtherSection, Snapshot, SnapshotItem};
 pub use timestamp::Timestamp;
 pub use update::SessionUpdate;
+pub use warning::{SessionStart, Warning};
 
 use crate::durable::{Clock, MemoryLock, SafeRoot, SystemClock, create_private_dir_all};
 use crate::error::{Error, Result};
