@@ -336,6 +336,7 @@ fn organize_json_reports_four_groups_and_dry_run_writes_nothing() {
         "marked_stale": ["2020-01-01-0000-old"],
         "kept_active": ["2020-01-04-0000-cur"],
         "protected": ["2020-01-03-0000-src"],
+        "unreadable": [],
         "dry_run": true,
     });
     assert_eq!(report, expected);
