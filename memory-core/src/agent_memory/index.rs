@@ -12,7 +12,7 @@ use super::{SessionId, SessionRow, Warning};
 use crate::durable::{read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Table, TableRow, apply_edits, render_row, scan_table,
+    Edit, LineEnding, Table, TableRow, TableScan, apply_edits, render_row, scan_table,
     without_new_final_newline,
 };
 
@@ -68,13 +68,13 @@ impl IndexDoc {
     ) -> Result<Self> {
         let scan = scan_table(&text, &INDEX_COLUMNS)
             .map_err(|i| Error::malformed(path, i.line, i.message))?;
+        match &scan.table {
+            Some(table) => check_loose_rows(path, &text, table, &scan)?,
+            None => check_loose_rows_without_table(path, &text, &scan)?,
+        }
         let (text, table) = match scan.table {
-            Some(table) => {
-                check_loose_rows(path, &text, &table, &scan.loose)?;
-                (text, table)
-            }
+            Some(table) => (text, table),
             None => {
-                check_loose_rows_without_table(path, &text, &scan.loose)?;
                 let text = with_new_table(text);
                 let table = scan_table(&text, &INDEX_COLUMNS)
                     .map_err(|i| Error::malformed(path, i.line, i.message))?
@@ -296,10 +296,13 @@ fn looks_like_row(text: &str, line: &TableRow) -> bool {
 
 /// Rows are read whole or not at all: a row-shaped line before or after the table
 /// (cut off by a blank line, a heading, a `---`, a comment…) fails the read.
-fn check_loose_rows(path: &Path, text: &str, table: &Table, loose: &[TableRow]) -> Result<()> {
-    let Some(line) = loose.iter().find(|l| looks_like_row(text, l)) else {
+fn check_loose_rows(path: &Path, text: &str, table: &Table, scan: &TableScan) -> Result<()> {
+    let Some(line) = scan.loose.iter().find(|l| looks_like_row(text, l)) else {
         return Ok(());
     };
+    if let Some(error) = hidden_by_unclosed(path, scan, line) {
+        return Err(error);
+    }
     let last = table.rows.last().map_or(table.delimiter_line, |r| r.line);
     let why = match table.ended_by {
         Some(end) if line.line > last => format!(
@@ -320,10 +323,26 @@ fn check_loose_rows(path: &Path, text: &str, table: &Table, loose: &[TableRow]) 
     ))
 }
 
+/// A row-shaped line hidden by a fence or comment that never closes.
+fn hidden_by_unclosed(path: &Path, scan: &TableScan, line: &TableRow) -> Option<Error> {
+    let (opened, context) = scan.unclosed?;
+    (line.line > opened).then(|| {
+        Error::malformed(
+            path,
+            line.line,
+            format!(
+                "this line looks like an index row but is hidden: {} opened at line {opened} is never closed; close it or remove its opening line",
+                context.describe()
+            ),
+        )
+    })
+}
+
 /// Without a table, a row-shaped line means the header was lost: a second table is
 /// never appended beside rows.
-fn check_loose_rows_without_table(path: &Path, text: &str, loose: &[TableRow]) -> Result<()> {
-    match loose.iter().find(|l| looks_like_row(text, l)) {
+fn check_loose_rows_without_table(path: &Path, text: &str, scan: &TableScan) -> Result<()> {
+    match scan.loose.iter().find(|l| looks_like_row(text, l)) {
+        Some(line) if let Some(error) = hidden_by_unclosed(path, scan, line) => Err(error),
         Some(line) => Err(Error::malformed(
             path,
             line.line,

@@ -52,6 +52,9 @@ pub struct BlockLine<'a> {
     pub line: Line<'a>,
     /// Where it stands.
     pub context: Context,
+    /// Whether the line is a lazy continuation of a blockquote's or list item's
+    /// paragraph (written without `>` or indentation, rendered inside it).
+    pub lazy: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -74,13 +77,37 @@ enum State {
 ///     Context::Comment, Context::Comment, Context::Indented]);
 /// ```
 pub fn block_lines(text: &str) -> impl Iterator<Item = BlockLine<'_>> {
+    classify(text).lines.into_iter()
+}
+
+/// The lines of a document with their contexts, and the fence, comment or HTML block
+/// still open at the end of the document (it hides every line after its opening line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocks<'a> {
+    /// Every line, in order (`lines[i].line.number == i + 1`).
+    pub lines: Vec<BlockLine<'a>>,
+    /// The 1-based line and context of a region never closed, if any.
+    pub unclosed: Option<(usize, Context)>,
+}
+
+/// Classifies every line of `text`; see [`block_lines`].
+///
+/// ```
+/// let blocks = memory_core::markdown::classify("| a |\n<!--\n| b |\n");
+/// assert_eq!(blocks.unclosed, Some((2, memory_core::markdown::Context::Comment)));
+/// assert!(memory_core::markdown::classify("```\nx\n```\n").unclosed.is_none());
+/// ```
+pub fn classify(text: &str) -> Blocks<'_> {
     let mut state = State::Open;
     // The container whose paragraph a following plain line would lazily continue.
     let mut lazy: Option<Context> = None;
     // Whether the previous line was paragraph text (indented lines then continue it).
     let mut paragraph = false;
-    lines(text).map(move |line| {
+    let mut opened_at = 0;
+    let mut out = Vec::new();
+    for line in lines(text) {
         let t = line.text;
+        let mut is_lazy = false;
         let context = match state {
             State::Fence(ch, len) => {
                 if closes_fence(t, ch, len) {
@@ -111,40 +138,62 @@ pub fn block_lines(text: &str) -> impl Iterator<Item = BlockLine<'_>> {
                 Context::Text
             }
             State::Html(None) => Context::Html,
-            State::Open => open_line(t, &mut state, &mut lazy, paragraph),
+            State::Open => {
+                let (context, lazy_line) = open_line(t, &mut state, &mut lazy, paragraph);
+                if !matches!(state, State::Open) {
+                    opened_at = line.number;
+                }
+                is_lazy = lazy_line;
+                context
+            }
         };
-        paragraph = context == Context::Text && !is_blank(t) && block_start(t).is_none()
-            || (context == Context::Indented && paragraph);
-        if context == Context::Indented && paragraph {
-            // An indented line continues a paragraph instead of starting code.
-            return BlockLine {
-                line,
-                context: Context::Text,
-            };
-        }
-        BlockLine { line, context }
-    })
+        let continues = context == Context::Indented && paragraph;
+        paragraph =
+            context == Context::Text && !is_blank(t) && block_start(t).is_none() || continues;
+        // An indented line continues a paragraph instead of starting code.
+        let context = if continues { Context::Text } else { context };
+        out.push(BlockLine {
+            line,
+            context,
+            lazy: is_lazy,
+        });
+    }
+    let unclosed = match state {
+        State::Open | State::Html(None) => None,
+        State::Fence(..) => Some((opened_at, Context::Fence)),
+        State::HtmlComment | State::Obsidian => Some((opened_at, Context::Comment)),
+        State::Html(Some(_)) => Some((opened_at, Context::Html)),
+    };
+    Blocks {
+        lines: out,
+        unclosed,
+    }
 }
 
-fn open_line(t: &str, state: &mut State, lazy: &mut Option<Context>, paragraph: bool) -> Context {
+fn open_line(
+    t: &str,
+    state: &mut State,
+    lazy: &mut Option<Context>,
+    paragraph: bool,
+) -> (Context, bool) {
     if is_blank(t) {
         *lazy = None;
-        return Context::Text;
+        return (Context::Text, false);
     }
     let (columns, rest) = indent(t);
     if columns >= 4 {
         if paragraph {
-            return Context::Indented; // turned into Text by the caller
+            return (Context::Indented, false); // turned into Text by the caller
         }
         if let Some(kind) = *lazy {
-            return kind;
+            return (kind, true);
         }
-        return Context::Indented;
+        return (Context::Indented, false);
     }
     if let Some((ch, len)) = opens_fence(t) {
         *state = State::Fence(ch, len);
         *lazy = None;
-        return Context::Fence;
+        return (Context::Fence, false);
     }
     if let Some(inner) = rest.strip_prefix('>') {
         let inner = inner.strip_prefix(' ').unwrap_or(inner);
@@ -152,28 +201,28 @@ fn open_line(t: &str, state: &mut State, lazy: &mut Option<Context>, paragraph: 
         *lazy =
             (!is_blank(inner) && !inner.trim_start().starts_with('|')).then_some(Context::Quote);
         open_comments(t, state);
-        return Context::Quote;
+        return (Context::Quote, false);
     }
     if let Some(comment) = rest.strip_prefix("<!--") {
         if !comment.contains("-->") {
             *state = State::HtmlComment;
         }
         *lazy = None;
-        return Context::Comment;
+        return (Context::Comment, false);
     }
     if rest.starts_with("%%") {
         if t.matches("%%").count() % 2 == 1 {
             *state = State::Obsidian;
         }
         *lazy = None;
-        return Context::Comment;
+        return (Context::Comment, false);
     }
     if let Some(end) = html_block_start(rest) {
         if !end.is_some_and(|e| contains_ignore_case(rest, e)) {
             *state = State::Html(end);
         }
         *lazy = None;
-        return Context::Html;
+        return (Context::Html, false);
     }
     if let Some(start) = block_start(t) {
         *lazy = match start {
@@ -181,16 +230,16 @@ fn open_line(t: &str, state: &mut State, lazy: &mut Option<Context>, paragraph: 
             _ => None,
         };
         return match start {
-            BlockStart::ListItem => Context::List,
-            _ => Context::Text,
+            BlockStart::ListItem => (Context::List, false),
+            _ => (Context::Text, false),
         };
     }
     if let Some(kind) = *lazy {
         open_comments(t, state);
-        return kind;
+        return (kind, true);
     }
     open_comments(t, state);
-    Context::Text
+    (Context::Text, false)
 }
 
 /// A comment opened inside a line and not closed on it hides the lines that follow

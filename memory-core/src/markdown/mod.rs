@@ -18,7 +18,7 @@ mod sections;
 mod table;
 mod table_scan;
 
-pub use blocks::{BlockLine, BlockStart, Context, block_lines, block_start};
+pub use blocks::{BlockLine, BlockStart, Blocks, Context, block_lines, block_start, classify};
 pub use lines::{Line, LineEnding, lines};
 pub use list::{ListItem, parse_list, render_item_line};
 pub use sections::{Section, split_sections};

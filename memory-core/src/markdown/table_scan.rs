@@ -5,7 +5,9 @@
 //! tables (in code, blockquotes and callouts, comments, HTML blocks) are not found; a table
 //! that resembles the wanted one but cannot be read as it is an error naming its line.
 
-use super::blocks::{BlockLine, BlockStart, Context, block_lines, block_start, indent, is_blank};
+use super::blocks::{
+    BlockLine, BlockStart, Blocks, Context, block_start, classify, indent, is_blank,
+};
 use super::table::{
     MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, cell_ranges, split_cells,
 };
@@ -19,7 +21,12 @@ pub struct TableScan {
     /// Lines holding an unescaped `|` that belong to no table GFM recognises and stand in
     /// text or indented code (not in fences, quotes, comments or HTML), with their cells —
     /// before or after the table. A reader decides which of them look like lost rows.
+    /// Lazy continuation lines of a quote or list item, lines of an HTML block and lines
+    /// hidden by a fence or comment that is never closed are included: they are not rows.
     pub loose: Vec<TableRow>,
+    /// A fence, comment or HTML block opened at this line and never closed: it hides the
+    /// rest of the document.
+    pub unclosed: Option<(usize, Context)>,
 }
 
 /// Compares header cells as people write them: case and inner spacing ignored
@@ -68,7 +75,7 @@ pub fn header_matches(cell: &str, expected: &str) -> bool {
 /// assert_eq!(scan_table(quoted, &["Session ID", "Topic"]).unwrap_err().line, 2);
 /// ```
 pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> {
-    let lines: Vec<BlockLine<'_>> = block_lines(text).collect();
+    let Blocks { lines, unclosed } = classify(text);
     let line_ending = LineEnding::detect(text);
     let first = header.first().copied().unwrap_or_default();
     let mut tables: Vec<Table> = Vec::new();
@@ -79,6 +86,7 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
     while i < lines.len() {
         let l = &lines[i];
         check_length(l)?;
+        let in_unclosed = unclosed.is_some_and(|(n, _)| l.line.number > n);
         match l.context {
             Context::Text if can_start_table(l) => {
                 if let Some(table) = table_at(&lines, i, line_ending)? {
@@ -95,10 +103,15 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
                     loose.push(row_of(l));
                 }
             }
-            Context::Fence => {}
+            Context::Fence if !in_unclosed => {}
             other => {
-                if hidden.is_none() && first_cell_of_hidden(l.line.text, first) {
-                    hidden = Some((l.line.number, other));
+                if first_cell_of_hidden(l.line.text, first) {
+                    hidden.get_or_insert((l.line.number, other));
+                } else if (l.lazy || in_unclosed || other == Context::Html) && has_pipe(l.line.text)
+                {
+                    // Rendered as paragraph or raw text, or hidden by a region that never
+                    // ends: not rows, and not to be dropped silently.
+                    loose.push(row_of(l));
                 }
             }
         }
@@ -197,7 +210,11 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
             check_row_length(row)?;
         }
     }
-    Ok(TableScan { table, loose })
+    Ok(TableScan {
+        table,
+        loose,
+        unclosed,
+    })
 }
 
 /// [`scan_table`], then every body row must have exactly `header.len()` cells: for
@@ -401,7 +418,7 @@ mod tests {
     type Seen = (usize, usize, Vec<Vec<String>>);
 
     fn our_tables(text: &str) -> Vec<Seen> {
-        let lines: Vec<BlockLine<'_>> = block_lines(text).collect();
+        let lines = classify(text).lines;
         let mut out = Vec::new();
         let mut i = 0;
         while i < lines.len() {
