@@ -82,10 +82,15 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
     let mut loose: Vec<TableRow> = Vec::new();
     // The first line, in a context where it is not rendered, that starts like the header.
     let mut hidden: Option<(usize, Context)> = None;
+    // The first line over the length limit: an error up to the end of the table (and
+    // anywhere when there is no table); prose after the table may be long.
+    let mut overlong: Option<usize> = None;
     let mut i = 0;
     while i < lines.len() {
         let l = &lines[i];
-        check_length(l)?;
+        if overlong.is_none() && check_length(l).is_err() {
+            overlong = Some(l.line.number);
+        }
         let in_unclosed = unclosed.is_some_and(|(n, _)| l.line.number > n);
         match l.context {
             Context::Text if can_start_table(l) => {
@@ -205,10 +210,23 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
         }
     }
     let table = table_index.map(|t| tables.swap_remove(t));
-    if let Some(table) = &table {
-        for row in &table.rows {
-            check_row_length(row)?;
-        }
+    let table_end = table.as_ref().map_or(usize::MAX, |t| {
+        t.rows.last().map_or(t.delimiter_line, |r| r.line)
+    });
+    let rows = table.iter().flat_map(|t| t.rows.iter());
+    let loose_overlong = rows
+        .chain(&loose)
+        .find(|r| r.content.len() > MAX_LINE_BYTES)
+        .map(|r| r.line);
+    if let Some(line) = [overlong.filter(|&n| n <= table_end), loose_overlong]
+        .into_iter()
+        .flatten()
+        .min()
+    {
+        return Err(ParseIssue {
+            line,
+            message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
+        });
     }
     Ok(TableScan {
         table,
@@ -251,16 +269,6 @@ fn check_length(l: &BlockLine<'_>) -> Result<(), ParseIssue> {
     if l.line.text.len() > MAX_LINE_BYTES && l.context != Context::Fence {
         return Err(ParseIssue {
             line: l.line.number,
-            message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
-        });
-    }
-    Ok(())
-}
-
-fn check_row_length(row: &TableRow) -> Result<(), ParseIssue> {
-    if row.content.len() > MAX_LINE_BYTES {
-        return Err(ParseIssue {
-            line: row.line,
             message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
         });
     }
@@ -399,7 +407,6 @@ fn table_at(
             });
             break;
         }
-        check_length(l)?;
         table.insert_at = l.line.end;
         table.last_line_terminated = l.line.end > l.line.content.end;
         table.rows.push(row_of(l));
