@@ -4,6 +4,7 @@
 use memory_core::{
     AgentMemory, ArchiveOutcome, ContinueOutcome, ManualRegistration, OrganizeOptions,
     OrganizeReport, ReleaseOutcome, Result, SessionId, SessionRow, SessionUpdate, Snapshot, Status,
+    Warning,
 };
 
 use crate::args::{AgentCommand, OrganizeArgs, RegisterArgs, SnapshotItems, UpdateArgs};
@@ -11,8 +12,9 @@ use crate::args::{AgentCommand, OrganizeArgs, RegisterArgs, SnapshotItems, Updat
 /// What an `agent` verb returns, for printing.
 #[derive(Debug)]
 pub enum Reply {
-    /// `start` and `register`: the verified new session id.
-    Registered(SessionId),
+    /// `start` and `register`: the verified new session id, and the rows of other
+    /// sessions `start` could not read (printed as warnings on stderr).
+    Registered(SessionId, Vec<Warning>),
     /// `update`: the row after the verified write.
     Updated(SessionRow),
     /// `continue`: both rows after the verified write.
@@ -37,9 +39,12 @@ pub enum Reply {
 /// Runs one `agent` verb against `memory`.
 pub fn run(memory: &AgentMemory, command: AgentCommand) -> Result<Reply> {
     Ok(match command {
-        AgentCommand::Start { agent } => Reply::Registered(memory.register_session_start(&agent)?),
+        AgentCommand::Start { agent } => {
+            let start = memory.register_session_start_with_warnings(&agent)?;
+            Reply::Registered(start.session_id, start.warnings)
+        }
         AgentCommand::Register(args) => {
-            Reply::Registered(memory.register_manual(registration(args))?)
+            Reply::Registered(memory.register_manual(registration(args))?, Vec::new())
         }
         AgentCommand::Update(args) => {
             let id = args.id.clone();

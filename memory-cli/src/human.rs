@@ -12,7 +12,7 @@ use crate::agent::Reply;
 /// The text printed for `reply`, ending with a newline.
 pub fn render(reply: &Reply) -> String {
     let mut out = match reply {
-        Reply::Registered(id) => format!("Your Memory Session ID is: {id}"),
+        Reply::Registered(id, _) => format!("Your Memory Session ID is: {id}"),
         Reply::Updated(row) => format!(
             "Updated {} (status {}, updated at {})",
             row.session_id, row.status, row.updated_at

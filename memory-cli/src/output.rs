@@ -3,14 +3,21 @@
 
 use std::io::{self, Write};
 
-use memory_core::{Error, ErrorKind, SessionId, SessionRow, Snapshot};
+use memory_core::{Error, ErrorKind, SessionId, SessionRow, Snapshot, Warning};
 use serde::Serialize;
 
 use crate::agent::Reply;
 use crate::{human, json};
 
-/// Renders `reply` completely, then writes it to stdout in one go.
+/// Renders `reply` completely, then writes it to stdout in one go. Warnings (rows
+/// `start` went on past, snapshots `organize` could not read) go to stderr first, one `warning: <path>:<line>: <message>`
+/// line each, with or without `--json` (stdout keeps exactly the one JSON value).
 pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
+    match reply {
+        Reply::Registered(_, warnings) => print_warnings(warnings),
+        Reply::Organized(report) => print_warnings(&report.unreadable),
+        _ => {}
+    }
     let text = if as_json {
         let mut line = reply_json(reply).map_err(|e| stdout_error(e.into()))?;
         line.push('\n');
@@ -25,12 +32,21 @@ pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
         .map_err(stdout_error)
 }
 
+fn print_warnings(warnings: &[Warning]) {
+    if warnings.is_empty() {
+        return;
+    }
+    let text: String = warnings.iter().map(|w| format!("warning: {w}\n")).collect();
+    // A warning that cannot be shown must not undo a verified registration.
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
 fn reply_json(reply: &Reply) -> serde_json::Result<String> {
     fn line<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
         json::to_line(value)
     }
     match reply {
-        Reply::Registered(id) => line(&Registered { session_id: id }),
+        Reply::Registered(id, _) => line(&Registered { session_id: id }),
         Reply::Updated(row) => line(row),
         Reply::Continued(outcome) => line(outcome),
         Reply::Released(outcome) => line(outcome),

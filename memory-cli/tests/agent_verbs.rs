@@ -343,6 +343,7 @@ fn organize_json_reports_four_groups_and_dry_run_writes_nothing() {
         "removed_temp_files": [],
         "orphan_snapshots": [],
         "leftover_files": [],
+        "unreadable": [],
         "dry_run": true,
     });
     assert_eq!(report, expected);

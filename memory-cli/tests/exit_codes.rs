@@ -194,7 +194,8 @@ fn malformed_index_exits_5_naming_file_and_line() {
         "{stderr}"
     );
     assert!(stderr.contains("8 cells"), "{stderr}");
-    let error = fx.run(&["agent", "start", "--json"]).fails_json(5);
+    // `organize` must read every row (SessionStart registers beside it: hand_tables.rs).
+    let error = fx.run(&["agent", "organize", "--json"]).fails_json(5);
     assert_eq!(error["kind"], "malformed");
     assert_eq!(error["code"], "ERR_MEMORY_MALFORMED");
     assert_eq!(error["path"], index.to_str().unwrap());

@@ -48,7 +48,7 @@ pub mod markdown;
 pub use agent_memory::{
     AgentMemory, AgentMemoryBuilder, AgentName, ArchiveOutcome, ContinueOutcome,
     ManualRegistration, Mark, OrganizeOptions, OrganizeReport, ReleaseOutcome, SessionId,
-    SessionRow, SessionUpdate, Snapshot, SnapshotItem, Status, Timestamp,
+    SessionRow, SessionStart, SessionUpdate, Snapshot, SnapshotItem, Status, Timestamp, Warning,
 };
 pub use error::{Error, ErrorKind, Result};
 

@@ -15,9 +15,36 @@ fn every_operation_refuses(index: &[u8], kind: ErrorKind, line: Option<usize>) {
     std::fs::create_dir_all(f.root()).unwrap();
     std::fs::write(f.index(), index).unwrap();
     let before = f.tree();
+    let err = f.memory.register_session_start("a").unwrap_err();
+    assert_eq!(err.kind(), kind, "SessionStart: {err}");
+    assert_eq!(err.path(), Some(f.index().as_path()));
+    if line.is_some() {
+        assert_eq!(err.line(), line, "SessionStart: {err}");
+    }
+    every_other_operation_refuses(&f, kind, line);
+    assert_eq!(f.tree(), before, "nothing was written");
+}
+
+/// A malformed *row*: SessionStart registers beside it (warning about that line), every
+/// other operation refuses with `kind` at `line`.
+fn every_operation_but_session_start_refuses(index: &[u8], kind: ErrorKind, line: usize) {
+    let f = Fixture::new();
+    std::fs::create_dir_all(f.root()).unwrap();
+    std::fs::write(f.index(), index).unwrap();
+    let before = f.tree();
+    every_other_operation_refuses(&f, kind, Some(line));
+    assert_eq!(f.tree(), before, "nothing was written");
+    let start = f.memory.register_session_start_with_warnings("a").unwrap();
+    assert_eq!(start.warnings.len(), 1, "{:?}", start.warnings);
+    assert_eq!(start.warnings[0].line, line);
+    assert_eq!(start.warnings[0].path, f.index());
+    let after = std::fs::read(f.index()).unwrap();
+    assert!(after.starts_with(index), "the bad row stays byte-identical");
+}
+
+fn every_other_operation_refuses(f: &Fixture, kind: ErrorKind, line: Option<usize>) {
     let m = &f.memory;
     let results = [
-        m.register_session_start("a").map(|_| ()),
         m.register_manual(ManualRegistration::new("a", "T", "S"))
             .map(|_| ()),
         m.update("s-1", SessionUpdate::new().summary("x"))
@@ -42,7 +69,6 @@ fn every_operation_refuses(index: &[u8], kind: ErrorKind, line: Option<usize>) {
         }
         assert!(err.to_string().contains("index.md"), "{err}");
     }
-    assert_eq!(f.tree(), before, "nothing was written");
 }
 
 #[test]
@@ -66,28 +92,28 @@ fn a_row_with_missing_cells_is_malformed() {
     let index = format!(
         "{HEADER}| s-1 | a | T | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n| s-2 | a | T | S |\n"
     );
-    every_operation_refuses(index.as_bytes(), ErrorKind::Malformed, Some(4));
+    every_operation_but_session_start_refuses(index.as_bytes(), ErrorKind::Malformed, 4);
 }
 
 #[test]
 fn an_unknown_status_is_malformed() {
     let index = format!("{HEADER}| s-1 | a | T | S | k | closed | - | 2026-05-01 | 2026-05-01 |\n");
-    every_operation_refuses(index.as_bytes(), ErrorKind::Malformed, Some(3));
+    every_operation_but_session_start_refuses(index.as_bytes(), ErrorKind::Malformed, 3);
 }
 
 #[test]
 fn an_unreadable_timestamp_is_malformed() {
     let index = format!("{HEADER}| s-1 | a | T | S | k | idle | - | last tuesday | 2026-05-01 |\n");
-    every_operation_refuses(index.as_bytes(), ErrorKind::Malformed, Some(3));
+    every_operation_but_session_start_refuses(index.as_bytes(), ErrorKind::Malformed, 3);
 }
 
 #[test]
 fn duplicate_ids_are_a_conflict() {
     let row = "| s-1 | a | T | S | k | idle | - | 2026-05-01 | 2026-05-01 |\n";
-    every_operation_refuses(
+    every_operation_but_session_start_refuses(
         format!("{HEADER}{row}{row}").as_bytes(),
         ErrorKind::Conflict,
-        Some(4),
+        4,
     );
 }
 

@@ -64,7 +64,12 @@ impl AgentMemory {
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
         let row = index.row(position)?;
         if let Some(referrers) = self
-            .referrers(&index, std::slice::from_ref(&row), Some(&id))?
+            .referrers(
+                &index,
+                std::slice::from_ref(&row),
+                Some(&id),
+                &mut Vec::new(),
+            )?
             .remove(&id)
         {
             return Err(Error::Referenced {

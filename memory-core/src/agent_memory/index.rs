@@ -1,16 +1,18 @@
 //! `memory/index.md`: loading, single-row edits, atomic commit and read-back.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
 
 use chrono::FixedOffset;
 
 use super::row::{INDEX_COLUMNS, validate_row};
-use super::{SessionId, SessionRow};
+use super::{SessionId, SessionRow, Warning};
 use crate::durable::{Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Table, apply_edits, find_table, render_row, without_new_final_newline,
+    Edit, LineEnding, Table, TableRow, TableScan, apply_edits, render_row, scan_table,
+    without_new_final_newline,
 };
 
 /// The text of a new index file.
@@ -27,6 +29,11 @@ pub(crate) struct IndexDoc {
     pub table: Table,
     offset: FixedOffset,
     positions: HashMap<SessionId, usize>,
+    /// Ids of rows a lenient load could not read (empty after a strict load).
+    reserved: Vec<SessionId>,
+    /// The rows a lenient load could not read, `None` after a strict load: a new text of
+    /// a leniently read index is checked leniently, and must not add to them.
+    lenient: Option<Vec<Warning>>,
 }
 
 impl IndexDoc {
@@ -37,30 +44,72 @@ impl IndexDoc {
         Self::parse(path, original, offset)
     }
 
+    /// The one strict reader every command uses: the whole table must be readable (every
+    /// row's cells, id, status, references and timestamps, no duplicate id, no row-shaped
+    /// line cut off from the table), else the error names the file and line.
     fn parse(path: &Path, text: String, offset: FixedOffset) -> Result<Self> {
-        let located = find_table(&text, &INDEX_COLUMNS)
+        Self::parse_with(path, text, offset, None)
+    }
+
+    /// Like [`IndexDoc::parse`], but a row that cannot be read is collected as a warning
+    /// (its id, when readable, stays reserved) instead of failing: SessionStart registers
+    /// beside such rows. Structural problems — no recognisable table, the table in a
+    /// callout, rows cut off from the table — still fail.
+    pub fn load_lenient(path: &Path, offset: FixedOffset) -> Result<(Self, Vec<Warning>)> {
+        let original = read_text_if_exists(path)?.unwrap_or_default();
+        let mut warnings = Vec::new();
+        let mut doc = Self::parse_with(path, original, offset, Some(&mut warnings))?;
+        doc.lenient = Some(warnings.clone());
+        Ok((doc, warnings))
+    }
+
+    fn parse_with(
+        path: &Path,
+        text: String,
+        offset: FixedOffset,
+        mut warnings: Option<&mut Vec<Warning>>,
+    ) -> Result<Self> {
+        let scan = scan_table(&text, &INDEX_COLUMNS)
             .map_err(|i| Error::malformed(path, i.line, i.message))?;
-        let (text, table) = match located {
+        match &scan.table {
+            Some(table) => check_loose_rows(path, &text, table, &scan)?,
+            None => check_loose_rows_without_table(path, &text, &scan)?,
+        }
+        let (text, table) = match scan.table {
             Some(table) => (text, table),
             None => {
                 let text = with_new_table(text);
-                let table = find_table(&text, &INDEX_COLUMNS)
+                let table = scan_table(&text, &INDEX_COLUMNS)
                     .map_err(|i| Error::malformed(path, i.line, i.message))?
+                    .table
                     .ok_or_else(|| Error::malformed(path, 0, "could not add the index table"))?;
                 (text, table)
             }
         };
         let mut positions = HashMap::with_capacity(table.rows.len());
+        let mut reserved = Vec::new();
         for (position, raw) in table.rows.iter().enumerate() {
-            let id = validate_row(&text, raw, offset)
-                .map_err(|m| Error::malformed(path, raw.line, m))?;
-            if positions.insert(id, position).is_some() {
-                return Err(Error::Duplicate {
-                    id: raw.raw_cell(&text, 0).to_string(),
-                    path: path.to_path_buf(),
-                    line: raw.line,
-                });
+            let problem = match validate_row(&text, raw, offset) {
+                Ok(id) => match positions.entry(id) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(position);
+                        continue;
+                    }
+                    Entry::Occupied(_) => Error::Duplicate {
+                        id: raw.raw_cell(&text, 0).to_string(),
+                        path: path.to_path_buf(),
+                        line: raw.line,
+                    },
+                },
+                Err(message) => Error::malformed(path, raw.line, message),
+            };
+            let Some(warnings) = warnings.as_deref_mut() else {
+                return Err(problem);
+            };
+            if let Ok(id) = SessionId::parse(raw.raw_cell(&text, 0)) {
+                reserved.push(id);
             }
+            warnings.push(Warning::from_error(&problem, raw.line));
         }
         Ok(IndexDoc {
             path: path.to_path_buf(),
@@ -68,7 +117,14 @@ impl IndexDoc {
             table,
             offset,
             positions,
+            reserved,
+            lenient: None,
         })
+    }
+
+    /// Whether a row uses `id`, readable or not (a new id must avoid both).
+    pub fn uses_id(&self, id: &SessionId) -> bool {
+        self.positions.contains_key(id) || self.reserved.contains(id)
     }
 
     /// The number of rows.
@@ -121,11 +177,29 @@ impl IndexDoc {
     /// Applies `edits` and checks the result with the reader every command uses (the
     /// whole table, [`IndexDoc::parse`]), before anything is written: a text that reader
     /// would refuse is never written, and the operation fails with
-    /// [`Error::InvalidInput`] (or the reader's [`Error::Duplicate`] conflict).
+    /// [`Error::InvalidInput`] (or the reader's [`Error::Duplicate`] conflict). A
+    /// leniently read index (SessionStart beside unreadable rows) is checked leniently,
+    /// and the change must leave exactly the same rows unreadable.
     pub fn prepare(&self, edits: Vec<Edit>) -> Result<NewIndex> {
         let text = without_new_final_newline(&self.text, apply_edits(&self.text, edits));
-        let doc = IndexDoc::parse(&self.path, text, self.offset)
-            .map_err(|e| unreadable_result(&self.path, e))?;
+        let doc = match &self.lenient {
+            None => IndexDoc::parse(&self.path, text, self.offset),
+            Some(before) => {
+                let mut after = Vec::new();
+                Self::parse_with(&self.path, text, self.offset, Some(&mut after)).and_then(|doc| {
+                    if after == *before {
+                        Ok(doc)
+                    } else {
+                        Err(Error::malformed(
+                            &self.path,
+                            after.first().map_or(0, |w| w.line),
+                            "the change would make other rows unreadable",
+                        ))
+                    }
+                })
+            }
+        }
+        .map_err(|e| unreadable_result(&self.path, e))?;
         Ok(NewIndex { doc })
     }
 
@@ -191,6 +265,77 @@ pub(crate) fn unreadable_result(path: &Path, error: Error) -> Error {
             ),
         ),
         other => other,
+    }
+}
+
+/// Whether a line outside the table looks like an index row: the index's number of
+/// cells, or a session id as its first cell (on a line starting with `|`, or an id
+/// shaped like the seed's `YYYY-MM-DD-HHMM-…`).
+fn looks_like_row(text: &str, line: &TableRow) -> bool {
+    if line.cells.len() == INDEX_COLUMNS.len() {
+        return true;
+    }
+    let first = line.raw_cell(text, 0);
+    let starts_with_pipe = text[line.content.clone()].trim_start().starts_with('|');
+    SessionId::parse(first).is_ok()
+        && (starts_with_pipe || super::snapshot::looks_like_seed_id(first))
+}
+
+/// Rows are read whole or not at all: a row-shaped line before or after the table
+/// (cut off by a blank line, a heading, a `---`, a comment…) fails the read.
+fn check_loose_rows(path: &Path, text: &str, table: &Table, scan: &TableScan) -> Result<()> {
+    let Some(line) = scan.loose.iter().find(|l| looks_like_row(text, l)) else {
+        return Ok(());
+    };
+    if let Some(error) = hidden_by_unclosed(path, scan, line) {
+        return Err(error);
+    }
+    let last = table.rows.last().map_or(table.delimiter_line, |r| r.line);
+    let why = match table.ended_by {
+        Some(end) if line.line > last => format!(
+            "the index table (lines {}-{last}) ends at line {}, {}",
+            table.header_line, end.line, end.reason
+        ),
+        _ => format!(
+            "the index table starts at line {}, after it",
+            table.header_line
+        ),
+    };
+    Err(Error::malformed(
+        path,
+        line.line,
+        format!(
+            "this line looks like an index row but is not part of the index table: {why}; join it to the table (a GFM table ends at a blank line or another block) or remove it"
+        ),
+    ))
+}
+
+/// A row-shaped line hidden by a fence or comment that never closes.
+fn hidden_by_unclosed(path: &Path, scan: &TableScan, line: &TableRow) -> Option<Error> {
+    let (opened, context) = scan.unclosed?;
+    (line.line > opened).then(|| {
+        Error::malformed(
+            path,
+            line.line,
+            format!(
+                "this line looks like an index row but is hidden: {} opened at line {opened} is never closed; close it or remove its opening line",
+                context.describe()
+            ),
+        )
+    })
+}
+
+/// Without a table, a row-shaped line means the header was lost: a second table is
+/// never appended beside rows.
+fn check_loose_rows_without_table(path: &Path, text: &str, scan: &TableScan) -> Result<()> {
+    match scan.loose.iter().find(|l| looks_like_row(text, l)) {
+        Some(line) if let Some(error) = hidden_by_unclosed(path, scan, line) => Err(error),
+        Some(line) => Err(Error::malformed(
+            path,
+            line.line,
+            "this line looks like an index row, but the file has no index table header (| Session ID | Agent Name | … | with a delimiter row) before it; restore the header",
+        )),
+        None => Ok(()),
     }
 }
 

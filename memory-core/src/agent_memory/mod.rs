@@ -25,6 +25,7 @@ mod status_update;
 mod timestamp;
 mod tree_scan;
 mod update;
+mod warning;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -39,6 +40,7 @@ pub use row::{INDEX_COLUMNS, SessionRow, Status};
 pub use snapshot::{Mark, OtherSection, Snapshot, SnapshotItem};
 pub use timestamp::Timestamp;
 pub use update::SessionUpdate;
+pub use warning::{SessionStart, Warning};
 
 use crate::durable::{
     Clock, MemoryLock, SafeRoot, SystemClock, create_private_dir_all, has_journal, recover,

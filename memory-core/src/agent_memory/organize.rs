@@ -8,9 +8,8 @@ use serde::Serialize;
 
 use super::index::IndexDoc;
 use super::snapshot_doc::SnapshotDoc;
-use super::{AgentMemory, SessionId, SessionRow, Status};
-use crate::durable::Transaction;
-use crate::durable::read_text_if_exists;
+use super::{AgentMemory, SessionId, SessionRow, Status, Warning};
+use crate::durable::{Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 
 /// Options of [`AgentMemory::organize`].
@@ -81,6 +80,10 @@ pub struct OrganizeReport {
     /// Temp, swap and conflict files of other programs (editors, sync clients) under the
     /// root: reported, never deleted.
     pub leftover_files: Vec<PathBuf>,
+    /// Snapshots of other sessions that could not be read (invalid UTF-8, a NUL byte…):
+    /// reported, not fatal. The `Continues From` ids still legible in them protect
+    /// their sources all the same.
+    pub unreadable: Vec<Warning>,
     /// Whether nothing was written.
     pub dry_run: bool,
 }
@@ -108,11 +111,13 @@ impl AgentMemory {
         let lock = self.lock()?;
         let index = self.load_index()?;
         let rows = index.rows()?;
-        let referrers = self.referrers(&index, &rows, None)?;
+        let mut unreadable = Vec::new();
+        let referrers = self.referrers(&index, &rows, None, &mut unreadable)?;
         let now = self.clock.now();
         let threshold = TimeDelta::days(i64::from(options.stale_after_days));
         let mut report = OrganizeReport {
             dry_run: options.dry_run,
+            unreadable,
             ..OrganizeReport::default()
         };
         let mut edits = Vec::new();
@@ -175,11 +180,17 @@ impl AgentMemory {
     /// index's `Referenced By`, plus (the seed's fallback for incompletely recorded
     /// continuations) the `Continues From` of every indexed session's snapshot. With
     /// `only`, snapshots that do not mention that id are not parsed.
+    ///
+    /// A snapshot that cannot be read as text (invalid UTF-8, a NUL byte, too large) is
+    /// added to `unreadable` and read as far as it is legible, so that the sources it
+    /// names stay protected; with `only`, one that mentions that id fails the call (it
+    /// may reference it), while one that does not is no concern of it.
     pub(crate) fn referrers(
         &self,
         index: &IndexDoc,
         rows: &[SessionRow],
         only: Option<&SessionId>,
+        unreadable: &mut Vec<Warning>,
     ) -> Result<BTreeMap<SessionId, Vec<SessionId>>> {
         let mut map: BTreeMap<SessionId, Vec<SessionId>> = BTreeMap::new();
         let mut add = |source: &SessionId, referrer: &SessionId| {
@@ -213,8 +224,21 @@ impl AgentMemory {
             if !entry.file_type().is_ok_and(|t| t.is_file()) {
                 continue; // a link or directory is never read (see SafeRoot)
             }
-            let Some(text) = read_text_if_exists(&entry.path())? else {
-                continue;
+            let text = match read_text_if_exists(&entry.path()) {
+                Ok(Some(text)) => text,
+                Ok(None) => continue,
+                Err(error @ Error::Malformed { .. }) => {
+                    let legible = match std::fs::read(entry.path()) {
+                        Ok(bytes) => String::from_utf8_lossy(&bytes).replace('\0', " "),
+                        Err(e) => return Err(Error::io(entry.path(), e)),
+                    };
+                    if only.is_some_and(|id| legible.contains(id.as_str())) {
+                        return Err(error);
+                    }
+                    unreadable.push(Warning::from_error(&error, 0));
+                    legible
+                }
+                Err(other) => return Err(other),
             };
             if only.is_some_and(|id| !text.contains(id.as_str())) {
                 continue;

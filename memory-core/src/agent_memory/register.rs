@@ -5,8 +5,8 @@ use super::session_write::SnapshotWrite;
 use super::update::Continuation;
 use super::{
     AgentMemory, AgentName, MANUAL_FALLBACK_SUMMARY, MANUAL_KEYWORDS, SESSION_START_KEYWORDS,
-    SESSION_START_SUMMARY, SessionId, SessionRow, SessionUpdate, Status, UNSET_TOPIC, cell_value,
-    validate_keyword, validate_text,
+    SESSION_START_SUMMARY, SessionId, SessionRow, SessionStart, SessionUpdate, Status, UNSET_TOPIC,
+    cell_value, validate_keyword, validate_text,
 };
 use crate::durable::Transaction;
 use crate::error::Result;
@@ -112,7 +112,9 @@ impl ManualRegistration {
 impl AgentMemory {
     /// SessionStart registration: appends an `idle` row with the seed's defaults (topic
     /// `未設定`, summary `sessionStart 自動註冊，尚未整理主題。`), creates no snapshot, and
-    /// returns the id only after the row was read back.
+    /// returns the id only after the row was read back. Rows of other sessions it cannot
+    /// read do not stop it: see [`AgentMemory::register_session_start_with_warnings`],
+    /// which also returns them.
     ///
     /// ```
     /// # let dir = tempfile::tempdir().unwrap();
@@ -121,9 +123,28 @@ impl AgentMemory {
     /// assert!(!memory.session_path(id.as_str()).unwrap().exists());
     /// ```
     pub fn register_session_start(&self, agent_name: &str) -> Result<SessionId> {
+        Ok(self
+            .register_session_start_with_warnings(agent_name)?
+            .session_id)
+    }
+
+    /// SessionStart registration that goes on past rows of other sessions it cannot read
+    /// (a bad status, timestamp, id or cell count, a duplicate id): the new row is appended
+    /// after the table's last row, those rows stay byte-identical, and each is reported as
+    /// a [`Warning`](crate::Warning) naming the file and line. Problems with the table itself (no readable
+    /// header, the table in a callout, rows cut off from the table) still fail.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = memory_core::AgentMemory::open(dir.path()).unwrap();
+    /// let start = memory.register_session_start_with_warnings("cursor-main-agent").unwrap();
+    /// assert!(start.warnings.is_empty());
+    /// assert!(memory.session(start.session_id.as_str()).is_ok());
+    /// ```
+    pub fn register_session_start_with_warnings(&self, agent_name: &str) -> Result<SessionStart> {
         let agent = AgentName::parse(agent_name)?;
         let lock = self.lock()?;
-        let index = self.load_index()?;
+        let (index, warnings) = IndexDoc::load_lenient(&self.index_path(), self.offset())?;
         let now = self.now();
         let id = self.fresh_id(&index, &agent)?;
         let row = SessionRow {
@@ -145,7 +166,10 @@ impl AgentMemory {
         let mut tx = Transaction::new(&lock);
         new.stage(&mut tx);
         tx.commit()?;
-        Ok(id)
+        Ok(SessionStart {
+            session_id: id,
+            warnings,
+        })
     }
 
     /// Manual registration: writes the snapshot from the template, then appends an
@@ -236,7 +260,7 @@ impl AgentMemory {
         let sessions = self.root.path().join("sessions");
         let archive = self.root.path().join("archive");
         let id = SessionId::generate(self.clock.now(), agent, |candidate| {
-            SessionId::parse(candidate).is_ok_and(|c| index.position(&c).is_some())
+            SessionId::parse(candidate).is_ok_and(|c| index.uses_id(&c))
                 || sessions.join(format!("{candidate}.md")).exists()
                 || archive.join(candidate).exists()
         });

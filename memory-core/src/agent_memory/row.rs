@@ -75,6 +75,27 @@ impl FromStr for Status {
     }
 }
 
+impl Status {
+    /// Reads a status cell as people write it by hand: any case, and wrapped in `**…**`,
+    /// `*…*`, `__…__`, `_…_` or `` `…` `` (one wrapper, matched on both sides). The error
+    /// is the message for the row's line.
+    pub(crate) fn read_cell(cell: &str) -> std::result::Result<Status, String> {
+        let mut value = cell.trim();
+        for wrapper in ["**", "__", "*", "_", "`"] {
+            if let Some(inner) = value
+                .strip_prefix(wrapper)
+                .and_then(|v| v.strip_suffix(wrapper))
+            {
+                value = inner.trim();
+                break;
+            }
+        }
+        value
+            .parse::<Status>()
+            .map_err(|_| format!("Status {cell:?} is not one of idle, active, stale"))
+    }
+}
+
 /// One session as the index records it.
 ///
 /// ```
@@ -155,8 +176,8 @@ impl SessionRow {
             return Err(format!("row has {} cells, expected 9", cells.len()));
         };
         let session_id = SessionId::parse(id).map_err(|e| e.to_string())?;
-        let status = status.parse::<Status>().map_err(|e| e.to_string())?;
-        let referenced_by = split_list(referenced)
+        let status = Status::read_cell(status)?;
+        let referenced_by = split_references(referenced)
             .into_iter()
             .map(|r| SessionId::parse(&r).map_err(|e| format!("Referenced By: {e}")))
             .collect::<std::result::Result<Vec<_>, _>>()?;
@@ -230,11 +251,18 @@ pub(crate) fn validate_row(
 ) -> std::result::Result<SessionId, String> {
     // Raw (still escaped) cells suffice: an escape in any of these cells makes it invalid
     // whether it is unescaped or not.
+    if row.cells.len() != INDEX_COLUMNS.len() {
+        return Err(format!(
+            "table row has {} cells, expected {}",
+            row.cells.len(),
+            INDEX_COLUMNS.len()
+        ));
+    }
     let cell = |i| row.raw_cell(text, i);
     let id = SessionId::parse(cell(0)).map_err(|e| e.to_string())?;
-    cell(5).parse::<Status>().map_err(|e| e.to_string())?;
+    Status::read_cell(cell(5))?;
     let referenced = cell(6).trim();
-    if !(referenced.is_empty() || referenced == "-") {
+    if !is_empty_marker(referenced) {
         for r in referenced
             .split(',')
             .map(str::trim)
@@ -249,6 +277,23 @@ pub(crate) fn validate_row(
         }
     }
     Ok(id)
+}
+
+/// Whether a cell or entry says "nothing": empty, `-`, `—`, `–` or `None` (any case).
+///
+/// Written back as `-`; read in `Referenced By` and a snapshot's `Continues From`.
+pub(crate) fn is_empty_marker(text: &str) -> bool {
+    let t = text.trim();
+    t.is_empty() || matches!(t, "-" | "—" | "–") || t.eq_ignore_ascii_case("none")
+}
+
+/// Splits a `Referenced By` cell: the empty markers of [`is_empty_marker`] are the empty
+/// list.
+pub(crate) fn split_references(cell: &str) -> Vec<String> {
+    if is_empty_marker(cell) {
+        return Vec::new();
+    }
+    split_list(cell)
 }
 
 /// Splits a comma-separated cell; `-` and blanks are the empty list.

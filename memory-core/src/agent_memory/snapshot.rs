@@ -286,7 +286,7 @@ pub(crate) fn is_placeholder(kind: SectionKind, text: &str) -> bool {
     t.is_empty()
         || t.eq_ignore_ascii_case("none")
         || t.eq_ignore_ascii_case("n/a")
-        || t == "-"
+        || super::row::is_empty_marker(t)
         || t == "無"
         || text.trim() == kind.prompt()
 }
@@ -314,7 +314,7 @@ pub(crate) fn continues_from_ids(text: &str) -> Vec<SessionId> {
         .collect()
 }
 
-fn looks_like_seed_id(word: &str) -> bool {
+pub(crate) fn looks_like_seed_id(word: &str) -> bool {
     let b = word.as_bytes();
     b.len() > 16
         && b[..16].iter().enumerate().all(|(i, c)| match i {

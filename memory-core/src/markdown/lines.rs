@@ -132,7 +132,7 @@ fn fence_run(line: &str) -> Option<(u8, usize, &str)> {
     (len >= 3).then(|| (ch, len, &rest[len..]))
 }
 
-fn opens_fence(line: &str) -> Option<(u8, usize)> {
+pub(super) fn opens_fence(line: &str) -> Option<(u8, usize)> {
     let (ch, len, info) = fence_run(line)?;
     if ch == b'`' && info.contains('`') {
         return None;
@@ -140,6 +140,6 @@ fn opens_fence(line: &str) -> Option<(u8, usize)> {
     Some((ch, len))
 }
 
-fn closes_fence(line: &str, ch: u8, len: usize) -> bool {
+pub(super) fn closes_fence(line: &str, ch: u8, len: usize) -> bool {
     matches!(fence_run(line), Some((c, l, rest)) if c == ch && l >= len && rest.trim().is_empty())
 }

@@ -2,26 +2,34 @@
 //! list items. Everything is located by byte range and edited in place, so bytes outside
 //! the edited row, line or section stay identical (CRLF, BOM, prose, other rows' spacing).
 //!
-//! The scanner is line-based and fence-aware rather than a full CommonMark parse: the
-//! structures the protocols use (pipe tables, `##` headings, `-` lists) are line-shaped,
-//! and a line scan of a 10,000-row index is an order of magnitude faster than building
-//! an AST, which matters for `memcore agent start` running in every SessionStart hook.
+//! The scanner is line-based rather than a full CommonMark parse: the structures the
+//! protocols use (pipe tables, `##` headings, `-` lists) are line-shaped, and a line scan
+//! of a 10,000-row index is far faster than building an AST with the `markdown` crate
+//! (see `benches/benches/table_scan.rs`), which matters for `memcore agent start` running
+//! in every SessionStart hook. It still classifies every line's block context
+//! ([`block_lines`]: fences, indented code, blockquotes and callouts, list items, HTML
+//! blocks, `<!-- -->` and `%% %%` comments) and recognises tables by GFM's rules; the GFM
+//! spec's table examples and a comparison with `markdown::to_mdast` are its tests.
 
+mod blocks;
 mod escape;
 mod lines;
 mod list;
 mod sections;
 mod table;
+mod table_scan;
 
+pub use blocks::{BlockLine, BlockStart, Blocks, Context, block_lines, block_start, classify};
 pub(crate) use escape::{FenceScan, encode_lines, entity_first, fenced_lines};
 pub use lines::{Line, LineEnding, lines};
 pub use list::{ListItem, parse_list, render_item_line};
 pub(crate) use list::{render_item, value_lines, value_of};
 pub use sections::{Section, split_sections};
 pub use table::{
-    ParseIssue, Table, TableRow, apply_edits, escape_cell, find_table, render_row, unescape_cell,
+    ParseIssue, Table, TableEnd, TableRow, apply_edits, escape_cell, render_row, unescape_cell,
     without_new_final_newline,
 };
+pub use table_scan::{TableScan, find_table, header_matches, scan_table};
 
 /// One replacement of a byte range by new text.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,9 @@
 
 use std::ops::Range;
 
-use super::{Edit, LineEnding, lines};
+#[cfg(test)]
+use super::find_table;
+use super::{Edit, LineEnding};
 
 /// The longest line the table scanner accepts (1 MiB): a longer line is junk, not memory.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
@@ -40,8 +42,12 @@ impl TableRow {
     /// let table = find_table(text, &["A", "B"]).unwrap().unwrap();
     /// assert_eq!(table.rows[0].raw_cell(text, 0), "x \\| y");
     /// ```
+    /// A cell the row does not have reads as empty, as GFM fills missing cells.
     pub fn raw_cell<'t>(&self, text: &'t str, index: usize) -> &'t str {
-        &text[self.cells[index].clone()]
+        self.cells
+            .get(index)
+            .and_then(|r| text.get(r.clone()))
+            .unwrap_or("")
     }
 
     /// Cell `index`, unescaped.
@@ -83,114 +89,25 @@ pub struct Table {
     pub last_line_terminated: bool,
     /// The document's line ending, used for inserted lines.
     pub line_ending: LineEnding,
+    /// 1-based line of the delimiter row.
+    pub delimiter_line: usize,
+    /// The line that ended the table, with the reason (GFM: a blank line or the start of
+    /// another block); `None` when the table runs to the end of the document.
+    pub ended_by: Option<TableEnd>,
 }
 
-/// Finds the first table (outside code fences) whose header's first cell is
-/// `header[0]`, and reads it. A header with other columns, a missing delimiter row or a
-/// body row with the wrong number of cells is a [`ParseIssue`]; no such table is `None`.
-///
-/// ```
-/// use memory_core::markdown::find_table;
-/// let text = "# Notes\n\n| Field | Value |\n|---|---|\n| Topic | a \\| b |\n\nmore prose\n";
-/// let table = find_table(text, &["Field", "Value"]).unwrap().unwrap();
-/// assert_eq!(table.rows[0].values(text), vec!["Topic", "a | b"]);
-/// assert_eq!(table.rows[0].line, 5);
-/// ```
-pub fn find_table(text: &str, header: &[&str]) -> Result<Option<Table>, ParseIssue> {
-    let line_ending = LineEnding::detect(text);
-    let mut iter = lines(text).peekable();
-    while let Some(line) = iter.next() {
-        check_length(line.number, line.text)?;
-        if line.in_fence || !is_row(line.text) {
-            continue;
-        }
-        let cells = split_cells(line.text);
-        if cells.first().map(String::as_str) != Some(header[0]) {
-            continue;
-        }
-        if cells.iter().map(String::as_str).ne(header.iter().copied()) {
-            return Err(ParseIssue {
-                line: line.number,
-                message: format!("table header has columns {cells:?}, expected {header:?}"),
-            });
-        }
-        let delimiter = match iter.next() {
-            Some(d) if is_delimiter(d.text, header.len()) => d,
-            other => {
-                return Err(ParseIssue {
-                    line: other.map_or(line.number + 1, |d| d.number),
-                    message: format!(
-                        "expected a delimiter row of {} columns after the table header",
-                        header.len()
-                    ),
-                });
-            }
-        };
-        let mut table = Table {
-            header_line: line.number,
-            rows: Vec::new(),
-            insert_at: delimiter.end,
-            last_line_terminated: delimiter.end > delimiter.content.end,
-            line_ending,
-        };
-        while let Some(row) = iter.next_if(|l| !l.in_fence && is_row(l.text)) {
-            check_length(row.number, row.text)?;
-            let cells = cell_ranges(row.text, row.content.start);
-            if cells.len() != header.len() {
-                return Err(ParseIssue {
-                    line: row.number,
-                    message: format!(
-                        "table row has {} cells, expected {}",
-                        cells.len(),
-                        header.len()
-                    ),
-                });
-            }
-            table.insert_at = row.end;
-            table.last_line_terminated = row.end > row.content.end;
-            table.rows.push(TableRow {
-                line: row.number,
-                content: row.content,
-                end: row.end,
-                cells,
-            });
-        }
-        return Ok(Some(table));
-    }
-    Ok(None)
-}
-
-fn check_length(line: usize, text: &str) -> Result<(), ParseIssue> {
-    if text.len() > MAX_LINE_BYTES {
-        return Err(ParseIssue {
-            line,
-            message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
-        });
-    }
-    Ok(())
-}
-
-fn is_row(line: &str) -> bool {
-    let trimmed = line.trim_start_matches(' ');
-    line.len() - trimmed.len() <= 3 && trimmed.starts_with('|')
-}
-
-fn is_delimiter(line: &str, columns: usize) -> bool {
-    if !is_row(line) {
-        return false;
-    }
-    let cells = split_cells(line);
-    cells.len() == columns
-        && cells.iter().all(|c| {
-            let inner = c.strip_prefix(':').unwrap_or(c);
-            let inner = inner.strip_suffix(':').unwrap_or(inner);
-            !inner.is_empty() && inner.bytes().all(|b| b == b'-')
-        })
+/// Where and why a table ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableEnd {
+    /// 1-based line of the first line after the table.
+    pub line: usize,
+    /// What that line is: `a blank line`, `a heading`, `a blockquote`…
+    pub reason: &'static str,
 }
 
 /// The byte ranges (offset by `base`) of a table line's trimmed, still escaped cells; the
 /// outer pipes are not cells and `\|` does not end a cell.
-fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
+pub(super) fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
     let bytes = line.as_bytes();
     let end = line.trim_end().len();
     let mut i = line.len() - line.trim_start().len();
@@ -227,7 +144,7 @@ fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
 }
 
 /// Splits a table line into unescaped, trimmed cells (the outer pipes are not cells).
-fn split_cells(line: &str) -> Vec<String> {
+pub(super) fn split_cells(line: &str) -> Vec<String> {
     cell_ranges(line, 0)
         .into_iter()
         .map(|r| unescape_cell(&line[r]))

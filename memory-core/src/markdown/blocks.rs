@@ -1,0 +1,516 @@
+//! The block context of every line, as GFM — and Obsidian, for its `%% … %%` comments —
+//! renders it: plain text, indented code, a fenced code block, a blockquote or callout (with
+//! its lazy continuation lines), a list item's lazy paragraph, an HTML block, or a comment.
+//! Only lines in [`Context::Text`] can hold a table that is rendered as one.
+
+use super::lines::{closes_fence, opens_fence};
+use super::{Line, lines};
+
+/// Where a line stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// Ordinary top-level text: paragraphs, tables, headings, blank lines.
+    Text,
+    /// Indented code (4 columns or more, not continuing a paragraph).
+    Indented,
+    /// Inside a fenced code block, fence lines included.
+    Fence,
+    /// A blockquote or callout line (`>`, `> [!note]`), or a lazy continuation of one.
+    Quote,
+    /// A list item line or a lazy continuation of its paragraph.
+    List,
+    /// An HTML block (`<div>`, `<pre>`, a lone tag…).
+    Html,
+    /// Inside an HTML comment `<!-- … -->` or an Obsidian comment `%% … %%`.
+    Comment,
+}
+
+impl Context {
+    /// How the context is named in messages.
+    ///
+    /// ```
+    /// use memory_core::markdown::Context;
+    /// assert_eq!(Context::Quote.describe(), "a blockquote or callout");
+    /// ```
+    pub fn describe(self) -> &'static str {
+        match self {
+            Context::Text => "text",
+            Context::Indented => "an indented code block",
+            Context::Fence => "a fenced code block",
+            Context::Quote => "a blockquote or callout",
+            Context::List => "a list item",
+            Context::Html => "an HTML block",
+            Context::Comment => "a comment (<!-- … --> or %% … %%)",
+        }
+    }
+}
+
+/// A line with its context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockLine<'a> {
+    /// The line.
+    pub line: Line<'a>,
+    /// Where it stands.
+    pub context: Context,
+    /// Whether the line is a lazy continuation of a blockquote's or list item's
+    /// paragraph (written without `>` or indentation, rendered inside it).
+    pub lazy: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum State {
+    Open,
+    Fence(u8, usize),
+    HtmlComment,
+    Obsidian,
+    /// An HTML block that ends at a line containing the text, or (None) at a blank line.
+    Html(Option<&'static str>),
+}
+
+/// Every line of `text` with its [`Context`].
+///
+/// ```
+/// use memory_core::markdown::{Context, block_lines};
+/// let text = "a\n> [!note]\n> | x |\n%%\n| y |\n%%\n    code\n";
+/// let contexts: Vec<Context> = block_lines(text).map(|l| l.context).collect();
+/// assert_eq!(contexts, [Context::Text, Context::Quote, Context::Quote, Context::Comment,
+///     Context::Comment, Context::Comment, Context::Indented]);
+/// ```
+pub fn block_lines(text: &str) -> impl Iterator<Item = BlockLine<'_>> {
+    classify(text).lines.into_iter()
+}
+
+/// The lines of a document with their contexts, and the fence, comment or HTML block
+/// still open at the end of the document (it hides every line after its opening line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocks<'a> {
+    /// Every line, in order (`lines[i].line.number == i + 1`).
+    pub lines: Vec<BlockLine<'a>>,
+    /// The 1-based line and context of a region never closed, if any.
+    pub unclosed: Option<(usize, Context)>,
+}
+
+/// Classifies every line of `text`; see [`block_lines`].
+///
+/// ```
+/// let blocks = memory_core::markdown::classify("| a |\n<!--\n| b |\n");
+/// assert_eq!(blocks.unclosed, Some((2, memory_core::markdown::Context::Comment)));
+/// assert!(memory_core::markdown::classify("```\nx\n```\n").unclosed.is_none());
+/// ```
+pub fn classify(text: &str) -> Blocks<'_> {
+    let mut state = State::Open;
+    // The container whose paragraph a following plain line would lazily continue.
+    let mut lazy: Option<Context> = None;
+    // Whether the previous line was paragraph text (indented lines then continue it).
+    let mut paragraph = false;
+    let mut opened_at = 0;
+    let mut out = Vec::new();
+    for line in lines(text) {
+        let t = line.text;
+        let mut is_lazy = false;
+        let context = match state {
+            State::Fence(ch, len) => {
+                if closes_fence(t, ch, len) {
+                    state = State::Open;
+                }
+                Context::Fence
+            }
+            State::HtmlComment => {
+                if t.contains("-->") {
+                    state = State::Open;
+                }
+                Context::Comment
+            }
+            State::Obsidian => {
+                if t.matches("%%").count() % 2 == 1 {
+                    state = State::Open;
+                }
+                Context::Comment
+            }
+            State::Html(Some(end)) => {
+                if contains_ignore_case(t, end) {
+                    state = State::Open;
+                }
+                Context::Html
+            }
+            State::Html(None) if is_blank(t) => {
+                state = State::Open;
+                Context::Text
+            }
+            State::Html(None) => Context::Html,
+            State::Open => {
+                let (context, lazy_line) = open_line(t, &mut state, &mut lazy, paragraph);
+                if !matches!(state, State::Open) {
+                    opened_at = line.number;
+                }
+                is_lazy = lazy_line;
+                context
+            }
+        };
+        let continues = context == Context::Indented && paragraph;
+        paragraph =
+            context == Context::Text && !is_blank(t) && block_start(t).is_none() || continues;
+        // An indented line continues a paragraph instead of starting code.
+        let context = if continues { Context::Text } else { context };
+        out.push(BlockLine {
+            line,
+            context,
+            lazy: is_lazy,
+        });
+    }
+    let unclosed = match state {
+        State::Open | State::Html(None) => None,
+        State::Fence(..) => Some((opened_at, Context::Fence)),
+        State::HtmlComment | State::Obsidian => Some((opened_at, Context::Comment)),
+        State::Html(Some(_)) => Some((opened_at, Context::Html)),
+    };
+    Blocks {
+        lines: out,
+        unclosed,
+    }
+}
+
+fn open_line(
+    t: &str,
+    state: &mut State,
+    lazy: &mut Option<Context>,
+    paragraph: bool,
+) -> (Context, bool) {
+    if is_blank(t) {
+        *lazy = None;
+        return (Context::Text, false);
+    }
+    let (columns, rest) = indent(t);
+    if columns >= 4 {
+        if paragraph {
+            return (Context::Indented, false); // turned into Text by the caller
+        }
+        if let Some(kind) = *lazy {
+            return (kind, true);
+        }
+        return (Context::Indented, false);
+    }
+    if let Some((ch, len)) = opens_fence(t) {
+        *state = State::Fence(ch, len);
+        *lazy = None;
+        return (Context::Fence, false);
+    }
+    if let Some(inner) = rest.strip_prefix('>') {
+        let inner = inner.strip_prefix(' ').unwrap_or(inner);
+        // A quoted table row cannot be continued lazily; a quoted paragraph can.
+        *lazy =
+            (!is_blank(inner) && !inner.trim_start().starts_with('|')).then_some(Context::Quote);
+        open_comments(t, state);
+        return (Context::Quote, false);
+    }
+    if let Some(comment) = rest.strip_prefix("<!--") {
+        if !comment.contains("-->") {
+            *state = State::HtmlComment;
+        }
+        *lazy = None;
+        return (Context::Comment, false);
+    }
+    if rest.starts_with("%%") {
+        if t.matches("%%").count() % 2 == 1 {
+            *state = State::Obsidian;
+        }
+        *lazy = None;
+        return (Context::Comment, false);
+    }
+    if let Some(end) = html_block_start(rest) {
+        if !end.is_some_and(|e| contains_ignore_case(rest, e)) {
+            *state = State::Html(end);
+        }
+        *lazy = None;
+        return (Context::Html, false);
+    }
+    if let Some(start) = block_start(t) {
+        *lazy = match start {
+            BlockStart::ListItem => Some(Context::List),
+            _ => None,
+        };
+        return match start {
+            BlockStart::ListItem => (Context::List, false),
+            _ => (Context::Text, false),
+        };
+    }
+    if let Some(kind) = *lazy {
+        open_comments(t, state);
+        return (kind, true);
+    }
+    open_comments(t, state);
+    (Context::Text, false)
+}
+
+/// A comment opened inside a line and not closed on it hides the lines that follow
+/// (Obsidian does not render them), even where GFM would see a new block.
+fn open_comments(t: &str, state: &mut State) {
+    if let Some(at) = t.rfind("<!--")
+        && !t[at + 4..].contains("-->")
+    {
+        *state = State::HtmlComment;
+    } else if t.matches("%%").count() % 2 == 1 {
+        *state = State::Obsidian;
+    }
+}
+
+/// The kind of block a line starts, for the lines that end a table (GFM: "the table is
+/// broken at the first empty line, or beginning of another block-level structure").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockStart {
+    /// `> …`
+    Quote,
+    /// `# …` to `###### …`
+    Heading,
+    /// ```` ``` ```` or `~~~`
+    Fence,
+    /// `---`, `***`, `___`
+    ThematicBreak,
+    /// `<div>`, `<!-- …`, a lone tag…
+    Html,
+    /// `- `, `* `, `+ `, `1. `, `1) `
+    ListItem,
+    /// Indented by 4 columns or more.
+    Indented,
+}
+
+impl BlockStart {
+    /// How the block is named in messages.
+    ///
+    /// ```
+    /// assert_eq!(memory_core::markdown::BlockStart::Heading.describe(), "a heading");
+    /// ```
+    pub fn describe(self) -> &'static str {
+        match self {
+            BlockStart::Quote => "a blockquote",
+            BlockStart::Heading => "a heading",
+            BlockStart::Fence => "a code fence",
+            BlockStart::ThematicBreak => "a thematic break",
+            BlockStart::Html => "an HTML block",
+            BlockStart::ListItem => "a list item",
+            BlockStart::Indented => "an indented code line",
+        }
+    }
+}
+
+/// The block a (non-blank) line starts, if any.
+///
+/// ```
+/// use memory_core::markdown::{BlockStart, block_start};
+/// assert_eq!(block_start("## Notes"), Some(BlockStart::Heading));
+/// assert_eq!(block_start("- item"), Some(BlockStart::ListItem));
+/// assert_eq!(block_start("| a | b |"), None);
+/// assert_eq!(block_start("#hashtag"), None);
+/// ```
+pub fn block_start(t: &str) -> Option<BlockStart> {
+    let (columns, rest) = indent(t);
+    if columns >= 4 {
+        return Some(BlockStart::Indented);
+    }
+    let first = *rest.as_bytes().first()?;
+    match first {
+        b'|' => None,
+        b'>' => Some(BlockStart::Quote),
+        b'#' => {
+            let hashes = rest.bytes().take_while(|&b| b == b'#').count();
+            let after = rest.as_bytes().get(hashes);
+            (hashes <= 6 && matches!(after, None | Some(b' ' | b'\t')))
+                .then_some(BlockStart::Heading)
+        }
+        b'`' | b'~' => opens_fence(t).map(|_| BlockStart::Fence),
+        b'<' => (rest.starts_with("<!--") || html_block_start(rest).is_some())
+            .then_some(BlockStart::Html),
+        b'-' | b'*' | b'_' | b'+' => {
+            if first != b'+' && is_thematic_break(rest, first) {
+                Some(BlockStart::ThematicBreak)
+            } else if first != b'_' && matches!(rest.as_bytes().get(1), None | Some(b' ' | b'\t')) {
+                Some(BlockStart::ListItem)
+            } else {
+                None
+            }
+        }
+        b'0'..=b'9' => {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let bytes = rest.as_bytes();
+            (digits <= 9
+                && matches!(bytes.get(digits), Some(b'.' | b')'))
+                && matches!(bytes.get(digits + 1), None | Some(b' ' | b'\t')))
+            .then_some(BlockStart::ListItem)
+        }
+        _ => None,
+    }
+}
+
+fn is_thematic_break(rest: &str, ch: u8) -> bool {
+    let mut count = 0;
+    for b in rest.bytes() {
+        match b {
+            b' ' | b'\t' => {}
+            b if b == ch => count += 1,
+            _ => return false,
+        }
+    }
+    count >= 3
+}
+
+/// Whether a line is empty or only spaces and tabs.
+pub(crate) fn is_blank(t: &str) -> bool {
+    t.bytes().all(|b| b == b' ' || b == b'\t')
+}
+
+/// The indentation in columns (a tab advances to the next multiple of 4) and the rest.
+pub(crate) fn indent(t: &str) -> (usize, &str) {
+    let mut columns = 0;
+    for (i, b) in t.bytes().enumerate() {
+        match b {
+            b' ' => columns += 1,
+            b'\t' => columns += 4 - columns % 4,
+            _ => return (columns, &t[i..]),
+        }
+        if columns >= 4 {
+            return (columns, &t[i + 1..]);
+        }
+    }
+    (columns, "")
+}
+
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    haystack.to_ascii_lowercase().contains(needle)
+}
+
+/// HTML block tags of CommonMark's start condition 6.
+const BLOCK_TAGS: [&str; 62] = [
+    "address",
+    "article",
+    "aside",
+    "base",
+    "basefont",
+    "blockquote",
+    "body",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hr",
+    "html",
+    "iframe",
+    "legend",
+    "li",
+    "link",
+    "main",
+    "menu",
+    "menuitem",
+    "nav",
+    "noframes",
+    "ol",
+    "optgroup",
+    "option",
+    "p",
+    "param",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "track",
+    "ul",
+];
+
+/// Whether `rest` (a line without its indentation) starts an HTML block, and the text
+/// that ends it (`None`: a blank line ends it).
+fn html_block_start(rest: &str) -> Option<Option<&'static str>> {
+    let after = rest.strip_prefix('<')?;
+    let lower = after
+        .get(..after.len().min(12))
+        .unwrap_or(after)
+        .to_ascii_lowercase();
+    for (tag, end) in [
+        ("script", "</script>"),
+        ("pre", "</pre>"),
+        ("style", "</style>"),
+        ("textarea", "</textarea>"),
+    ] {
+        if lower.starts_with(tag)
+            && matches!(
+                lower.as_bytes().get(tag.len()),
+                None | Some(b' ' | b'\t' | b'>')
+            )
+        {
+            return Some(Some(end));
+        }
+    }
+    if after.starts_with("!--") {
+        return Some(Some("-->"));
+    }
+    if after.starts_with('?') {
+        return Some(Some("?>"));
+    }
+    if after.starts_with("![CDATA[") {
+        return Some(Some("]]>"));
+    }
+    if after.starts_with('!') && after.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic) {
+        return Some(Some(">"));
+    }
+    let name_part = lower.strip_prefix('/').unwrap_or(&lower);
+    let name_len = name_part
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'-')
+        .count();
+    let name = &name_part[..name_len];
+    let next = name_part.as_bytes().get(name_len);
+    if BLOCK_TAGS.contains(&name)
+        && (matches!(next, None | Some(b' ' | b'\t' | b'>'))
+            || name_part[name_len..].starts_with("/>"))
+    {
+        return Some(None);
+    }
+    is_lone_tag(rest).then_some(None)
+}
+
+/// CommonMark's start condition 7 (simplified): a complete open or closing tag alone
+/// on the line.
+fn is_lone_tag(rest: &str) -> bool {
+    let t = rest.trim_end();
+    let Some(inner) = t.strip_prefix('<').and_then(|s| s.strip_suffix('>')) else {
+        return false;
+    };
+    let inner = inner.strip_prefix('/').unwrap_or(inner);
+    let inner = inner.strip_suffix('/').unwrap_or(inner);
+    let name_len = inner
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'-')
+        .count();
+    name_len > 0
+        && inner.as_bytes()[0].is_ascii_alphabetic()
+        && !inner.contains('<')
+        && !inner.contains('>')
+        && (name_len == inner.len() || inner.as_bytes()[name_len].is_ascii_whitespace())
+}

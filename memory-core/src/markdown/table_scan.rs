@@ -1,0 +1,708 @@
+//! Finding a GFM pipe table by its header, exactly as GFM recognises tables (spec
+//! "Tables (extension)"): a header row, a delimiter row with the same number of cells, then
+//! body rows — with or without leading and trailing pipes, and without any pipe at all —
+//! until a blank line or the start of another block. Tables Obsidian does not render as
+//! tables (in code, blockquotes and callouts, comments, HTML blocks) are not found; a table
+//! that resembles the wanted one but cannot be read as it is an error naming its line.
+
+use super::blocks::{
+    BlockLine, BlockStart, Blocks, Context, block_start, classify, indent, is_blank,
+};
+use super::table::{
+    MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, cell_ranges, split_cells,
+};
+use super::{LineEnding, unescape_cell};
+
+/// A table found by its header, and the pipe lines outside every table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableScan {
+    /// The table whose header is the wanted one, if the document has it.
+    pub table: Option<Table>,
+    /// Lines holding an unescaped `|` that belong to no table GFM recognises and stand in
+    /// text or indented code (not in fences, quotes, comments or HTML), with their cells —
+    /// before or after the table. A reader decides which of them look like lost rows.
+    /// Lazy continuation lines of a quote or list item, lines of an HTML block and lines
+    /// hidden by a fence or comment that is never closed are included: they are not rows.
+    pub loose: Vec<TableRow>,
+    /// A fence, comment or HTML block opened at this line and never closed: it hides the
+    /// rest of the document.
+    pub unclosed: Option<(usize, Context)>,
+}
+
+/// Compares header cells as people write them: case and inner spacing ignored
+/// (`Session ID`, `session  id`, `SESSION ID`).
+///
+/// ```
+/// use memory_core::markdown::header_matches;
+/// assert!(header_matches("session  ID", "Session ID"));
+/// assert!(header_matches("Referenced by", "Referenced By"));
+/// assert!(!header_matches("SessionID", "Session ID"));
+/// ```
+pub fn header_matches(cell: &str, expected: &str) -> bool {
+    let mut a = cell.split_whitespace();
+    let mut b = expected.split_whitespace();
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.to_lowercase() == y.to_lowercase() => {}
+            _ => return false,
+        }
+    }
+}
+
+/// Finds the table whose header is `header` and reads its structure: body rows are
+/// reported with whatever cells they have (check their number yourself, or use
+/// [`find_table`]).
+///
+/// A [`ParseIssue`] names the line when the document holds something that resembles the
+/// table (a line whose first cell is `header[0]`) but cannot be read as it: other columns,
+/// a missing or mismatched delimiter row, a second such header, or the only such table
+/// standing in a blockquote, callout, comment, HTML block or indented code, where it is
+/// not rendered as a table. A copy inside a fenced code block is documentation and is
+/// ignored. No such table at all is `table: None`.
+///
+/// ```
+/// use memory_core::markdown::scan_table;
+/// let text = "Session ID | Topic\n:--|--\na | b\nno pipe here\n\n| c | d |\n";
+/// let scan = scan_table(text, &["Session ID", "Topic"]).unwrap();
+/// let table = scan.table.unwrap();
+/// assert_eq!(table.rows.len(), 2);
+/// assert_eq!(table.rows[1].values(text), ["no pipe here"]);
+/// assert_eq!(table.ended_by.unwrap().line, 5);
+/// assert_eq!(scan.loose[0].line, 6);
+///
+/// let quoted = "> [!note]\n> | Session ID | Topic |\n> |---|---|\n";
+/// assert_eq!(scan_table(quoted, &["Session ID", "Topic"]).unwrap_err().line, 2);
+/// ```
+pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> {
+    let Blocks { lines, unclosed } = classify(text);
+    let line_ending = LineEnding::detect(text);
+    let first = header.first().copied().unwrap_or_default();
+    let mut tables: Vec<Table> = Vec::new();
+    let mut loose: Vec<TableRow> = Vec::new();
+    // The first line, in a context where it is not rendered, that starts like the header.
+    let mut hidden: Option<(usize, Context)> = None;
+    // The first line over the length limit: an error up to the end of the table (and
+    // anywhere when there is no table); prose after the table may be long.
+    let mut overlong: Option<usize> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let l = &lines[i];
+        if overlong.is_none() && check_length(l).is_err() {
+            overlong = Some(l.line.number);
+        }
+        let in_unclosed = unclosed.is_some_and(|(n, _)| l.line.number > n);
+        match l.context {
+            Context::Text if can_start_table(l) => {
+                if let Some(table) = table_at(&lines, i, line_ending)? {
+                    i = table.rows.last().map_or(table.delimiter_line, |r| r.line);
+                    tables.push(table);
+                    continue;
+                }
+                if has_pipe(l.line.text) {
+                    loose.push(row_of(l));
+                }
+            }
+            Context::Text | Context::Indented => {
+                if has_pipe(l.line.text) {
+                    loose.push(row_of(l));
+                }
+            }
+            Context::Fence if !in_unclosed => {}
+            other => {
+                if first_cell_of_hidden(l.line.text, first) {
+                    hidden.get_or_insert((l.line.number, other));
+                } else if (l.lazy || in_unclosed || other == Context::Html) && has_pipe(l.line.text)
+                {
+                    // Rendered as paragraph or raw text, or hidden by a region that never
+                    // ends: not rows, and not to be dropped silently.
+                    loose.push(row_of(l));
+                }
+            }
+        }
+        i += 1;
+    }
+
+    let first_cell_is = |text: &str, row: &TableRow| header_matches(row.raw_cell(text, 0), first);
+    let mut table_index = None;
+    let mut resembling: Vec<(usize, Option<usize>)> = Vec::new();
+    for (t, table) in tables.iter().enumerate() {
+        if header_cell_matches(text, &lines, table.header_line, first) {
+            resembling.push((table.header_line, Some(t)));
+        }
+    }
+    for row in &loose {
+        if first_cell_is(text, row) {
+            resembling.push((row.line, None));
+        }
+    }
+    for (t, table) in tables.iter().enumerate() {
+        if resembling.iter().any(|r| r.1 == Some(t)) {
+            // A row of the table that repeats the header (two tables run together).
+            for row in table.rows.iter().filter(|r| first_cell_is(text, r)) {
+                resembling.push((row.line, Some(usize::MAX)));
+            }
+        }
+    }
+    resembling.sort_unstable();
+    match resembling.first() {
+        None => {
+            if let Some((line, context)) = hidden {
+                return Err(ParseIssue {
+                    line,
+                    message: format!(
+                        "the table with header {first:?} stands in {}, which is not rendered as a table; move it out (as plain lines) so it can be read",
+                        context.describe()
+                    ),
+                });
+            }
+        }
+        Some(&(line, None))
+            if block_start(lines[line - 1].line.text) == Some(BlockStart::Indented) =>
+        {
+            return Err(ParseIssue {
+                line,
+                message: format!(
+                    "the table with header {first:?} is indented by 4 columns or more, which makes it a code block; remove the indentation so it can be read"
+                ),
+            });
+        }
+        Some(&(line, None)) => {
+            let cells = split_cells(lines[line - 1].line.text);
+            let same = cells.len() == header.len()
+                && cells.iter().zip(header).all(|(c, h)| header_matches(c, h));
+            return Err(if same {
+                ParseIssue {
+                    line: line + 1,
+                    message: format!(
+                        "expected a delimiter row of {} columns after the table header at line {line}",
+                        header.len()
+                    ),
+                }
+            } else {
+                ParseIssue {
+                    line,
+                    message: format!(
+                        "table header has columns {cells:?}, expected {header:?} (with a delimiter row of as many columns)"
+                    ),
+                }
+            });
+        }
+        Some(&(line, Some(t))) => {
+            let cells = split_cells(lines[line - 1].line.text);
+            let same = cells.len() == header.len()
+                && cells.iter().zip(header).all(|(c, h)| header_matches(c, h));
+            if !same {
+                return Err(ParseIssue {
+                    line,
+                    message: format!("table header has columns {cells:?}, expected {header:?}"),
+                });
+            }
+            if let Some(&(second, _)) = resembling.get(1) {
+                return Err(ParseIssue {
+                    line: second,
+                    message: format!(
+                        "a second {first:?} header; the table starting at line {line} is the one read: merge the two into one table"
+                    ),
+                });
+            }
+            table_index = Some(t);
+        }
+    }
+    let table = table_index.map(|t| tables.swap_remove(t));
+    let table_end = table.as_ref().map_or(usize::MAX, |t| {
+        t.rows.last().map_or(t.delimiter_line, |r| r.line)
+    });
+    let rows = table.iter().flat_map(|t| t.rows.iter());
+    let loose_overlong = rows
+        .chain(&loose)
+        .find(|r| r.content.len() > MAX_LINE_BYTES)
+        .map(|r| r.line);
+    if let Some(line) = [overlong.filter(|&n| n <= table_end), loose_overlong]
+        .into_iter()
+        .flatten()
+        .min()
+    {
+        return Err(ParseIssue {
+            line,
+            message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
+        });
+    }
+    Ok(TableScan {
+        table,
+        loose,
+        unclosed,
+    })
+}
+
+/// [`scan_table`], then every body row must have exactly `header.len()` cells: for
+/// tables whose rows are read by position (a snapshot's `Field | Value`).
+///
+/// ```
+/// use memory_core::markdown::find_table;
+/// let text = "# Notes\n\n| Field | Value |\n|---|---|\n| Topic | a \\| b |\n\nmore prose\n";
+/// let table = find_table(text, &["Field", "Value"]).unwrap().unwrap();
+/// assert_eq!(table.rows[0].values(text), vec!["Topic", "a | b"]);
+/// assert_eq!(table.rows[0].line, 5);
+/// assert_eq!(find_table("| Field | Value |\n|--|--|\n| x |\n", &["Field", "Value"]).unwrap_err().line, 3);
+/// ```
+pub fn find_table(text: &str, header: &[&str]) -> Result<Option<Table>, ParseIssue> {
+    let scan = scan_table(text, header)?;
+    if let Some(table) = &scan.table {
+        for row in &table.rows {
+            if row.cells.len() != header.len() {
+                return Err(ParseIssue {
+                    line: row.line,
+                    message: format!(
+                        "table row has {} cells, expected {}",
+                        row.cells.len(),
+                        header.len()
+                    ),
+                });
+            }
+        }
+    }
+    Ok(scan.table)
+}
+
+fn check_length(l: &BlockLine<'_>) -> Result<(), ParseIssue> {
+    if l.line.text.len() > MAX_LINE_BYTES && l.context != Context::Fence {
+        return Err(ParseIssue {
+            line: l.line.number,
+            message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
+        });
+    }
+    Ok(())
+}
+
+/// Whether a line can be a table's header row: plain text, not indented code and not
+/// the start of another block.
+fn can_start_table(l: &BlockLine<'_>) -> bool {
+    !is_blank(l.line.text) && block_start(l.line.text).is_none()
+}
+
+/// Whether a line holds a `|` that is not escaped.
+fn has_pipe(t: &str) -> bool {
+    let bytes = t.as_bytes();
+    let mut i = 0;
+    while let Some(at) = bytes[i..].iter().position(|&b| b == b'|') {
+        let at = i + at;
+        let backslashes = bytes[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if backslashes % 2 == 0 {
+            return true;
+        }
+        i = at + 1;
+    }
+    false
+}
+
+fn row_of(l: &BlockLine<'_>) -> TableRow {
+    TableRow {
+        line: l.line.number,
+        content: l.line.content.clone(),
+        end: l.line.end,
+        cells: cell_ranges(l.line.text, l.line.content.start),
+    }
+}
+
+fn header_cell_matches(text: &str, lines: &[BlockLine<'_>], line: usize, first: &str) -> bool {
+    let l = &lines[line - 1];
+    let cells = cell_ranges(l.line.text, l.line.content.start);
+    cells
+        .first()
+        .and_then(|r| text.get(r.clone()))
+        .is_some_and(|c| header_matches(&unescape_cell(c), first))
+}
+
+/// Whether a line that is not rendered as text (quoted, commented…) starts like the
+/// header: quote markers and comment openers are stripped first.
+fn first_cell_of_hidden(t: &str, first: &str) -> bool {
+    let mut rest = t.trim_start();
+    loop {
+        let next = ["> ", ">", "%%", "<!--", "- ", "* ", "+ "]
+            .iter()
+            .find_map(|marker| rest.strip_prefix(marker));
+        match next {
+            Some(r) => rest = r.trim_start(),
+            None => break,
+        }
+    }
+    if !has_pipe(rest) {
+        return false;
+    }
+    split_cells(rest)
+        .first()
+        .is_some_and(|c| header_matches(c, first))
+}
+
+/// The GFM delimiter row's cell count, if `t` is one: cells of `-` with optional colons,
+/// separated by pipes (at least one pipe: a lone `---` is a setext underline).
+fn delimiter_cells(t: &str) -> Option<usize> {
+    let (columns, rest) = indent(t);
+    if columns >= 4 || !rest.contains('|') || !rest.contains('-') {
+        return None;
+    }
+    if !rest
+        .bytes()
+        .all(|b| matches!(b, b'|' | b':' | b'-' | b' ' | b'\t'))
+    {
+        return None;
+    }
+    let cells = split_cells(rest);
+    cells
+        .iter()
+        .all(|c| {
+            let inner = c.strip_prefix(':').unwrap_or(c);
+            let inner = inner.strip_suffix(':').unwrap_or(inner);
+            !inner.is_empty() && inner.bytes().all(|b| b == b'-')
+        })
+        .then_some(cells.len())
+}
+
+/// The table whose header row is line index `i`, if line `i + 1` is a matching
+/// delimiter row.
+fn table_at(
+    lines: &[BlockLine<'_>],
+    i: usize,
+    line_ending: LineEnding,
+) -> Result<Option<Table>, ParseIssue> {
+    let Some(delimiter) = lines.get(i + 1) else {
+        return Ok(None);
+    };
+    if delimiter.context != Context::Text {
+        return Ok(None);
+    }
+    let header = &lines[i];
+    let Some(count) = delimiter_cells(delimiter.line.text) else {
+        return Ok(None);
+    };
+    if split_cells(header.line.text).len() != count {
+        return Ok(None);
+    }
+    let mut table = Table {
+        header_line: header.line.number,
+        rows: Vec::new(),
+        insert_at: delimiter.line.end,
+        last_line_terminated: delimiter.line.end > delimiter.line.content.end,
+        line_ending,
+        delimiter_line: delimiter.line.number,
+        ended_by: None,
+    };
+    for l in &lines[i + 2..] {
+        let reason = if l.context != Context::Text && l.context != Context::Indented {
+            Some(l.context.describe())
+        } else if is_blank(l.line.text) {
+            Some("a blank line")
+        } else {
+            block_start(l.line.text).map(|s| s.describe())
+        };
+        if let Some(reason) = reason {
+            table.ended_by = Some(TableEnd {
+                line: l.line.number,
+                reason,
+            });
+            break;
+        }
+        table.insert_at = l.line.end;
+        table.last_line_terminated = l.line.end > l.line.content.end;
+        table.rows.push(row_of(l));
+    }
+    Ok(Some(table))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::TableRow;
+
+    /// Every table our scanner sees in `text` (whatever its header) as rows of unescaped
+    /// cells, header first, with the lines it spans.
+    /// A table as (first line, last line, rows of cells, header first).
+    type Seen = (usize, usize, Vec<Vec<String>>);
+
+    fn our_tables(text: &str) -> Vec<Seen> {
+        let lines = classify(text).lines;
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < lines.len() {
+            if lines[i].context == Context::Text
+                && can_start_table(&lines[i])
+                && let Some(table) = table_at(&lines, i, LineEnding::Lf).unwrap()
+            {
+                let mut rows = vec![split_cells(lines[i].line.text)];
+                rows.extend(table.rows.iter().map(|r: &TableRow| r.values(text)));
+                let last = table.rows.last().map_or(table.delimiter_line, |r| r.line);
+                out.push((table.header_line, last, rows));
+                i = last;
+                continue;
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The top-level tables `markdown::to_mdast` (GFM) sees, in the same shape. Cell text
+    /// is the source between the cell's content bounds, trimmed and unescaped.
+    fn mdast_tables(text: &str) -> Vec<Seen> {
+        use markdown::mdast::Node;
+        let tree = markdown::to_mdast(text, &markdown::ParseOptions::gfm()).unwrap();
+        let mut out = Vec::new();
+        for node in tree.children().into_iter().flatten() {
+            let Node::Table(table) = node else { continue };
+            let position = table.position.as_ref().unwrap();
+            let rows = table
+                .children
+                .iter()
+                .map(|row| {
+                    let row_pos = row.position().unwrap();
+                    let line = &text[row_pos.start.offset..row_pos.end.offset];
+                    split_cells(line)
+                })
+                .collect();
+            out.push((position.start.line, position.end.line, rows));
+        }
+        out
+    }
+
+    /// The GFM spec's table examples (198–205), with the tables they define.
+    #[test]
+    fn gfm_spec_table_examples() {
+        let s = |v: &[&str]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let cases: Vec<(&str, Vec<Seen>)> = vec![
+            // 198
+            (
+                "| foo | bar |\n| --- | --- |\n| baz | bim |\n",
+                vec![(1, 3, vec![s(&["foo", "bar"]), s(&["baz", "bim"])])],
+            ),
+            // 199: no leading or trailing pipes on some lines, alignments
+            (
+                "| abc | defghi |\n:-: | -----------:\nbar | baz\n",
+                vec![(1, 3, vec![s(&["abc", "defghi"]), s(&["bar", "baz"])])],
+            ),
+            // 200: escaped pipes, also inside code and emphasis
+            (
+                "| f\\|oo  |\n| ------ |\n| b `\\|` az |\n| b **\\|** im |\n",
+                vec![(
+                    1,
+                    4,
+                    vec![s(&["f|oo"]), s(&["b `|` az"]), s(&["b **|** im"])],
+                )],
+            ),
+            // 201: a blockquote ends the table
+            (
+                "| abc | def |\n| --- | --- |\n| bar | baz |\n> bar\n",
+                vec![(1, 3, vec![s(&["abc", "def"]), s(&["bar", "baz"])])],
+            ),
+            // 202: a line without pipes is a row; a blank line ends the table
+            (
+                "| abc | def |\n| --- | --- |\n| bar | baz |\nbar\n\nbar\n",
+                vec![(
+                    1,
+                    4,
+                    vec![s(&["abc", "def"]), s(&["bar", "baz"]), s(&["bar"])],
+                )],
+            ),
+            // 203: delimiter row with another cell count: no table
+            ("| abc | def |\n| --- |\n| bar |\n", vec![]),
+            // 204: rows with fewer or more cells are still rows
+            (
+                "| abc | def |\n| --- | --- |\n| bar |\n| bar | baz | boo |\n",
+                vec![(
+                    1,
+                    4,
+                    vec![s(&["abc", "def"]), s(&["bar"]), s(&["bar", "baz", "boo"])],
+                )],
+            ),
+            // 205: a header and delimiter only
+            (
+                "| abc | def |\n| --- | --- |\n",
+                vec![(1, 2, vec![s(&["abc", "def"])])],
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(our_tables(text), expected, "{text:?}");
+            assert_eq!(mdast_tables(text), expected, "markdown crate on {text:?}");
+        }
+    }
+
+    /// Where tables end and which lines cannot be table lines, checked against the
+    /// `markdown` crate's GFM parse of the same text.
+    #[test]
+    fn table_boundaries_agree_with_the_markdown_crate() {
+        let head = "| a | b |\n|---|---|\n| 1 | 2 |\n";
+        let tails = [
+            "    | 3 | 4 |\n",
+            "\t| 3 | 4 |\n",
+            "   | 3 | 4 |\n",
+            "- | 3 | 4 |\n",
+            "1. x\n",
+            "2) x\n",
+            "-\n",
+            "---\n| 3 | 4 |\n",
+            "***\n",
+            " - - -\n",
+            "# h\n| 3 | 4 |\n",
+            "```\nx\n```\n| 3 | 4 |\n",
+            "~~~\n",
+            "<div>\n| 3 | 4 |\n",
+            "<span>\n| 3 | 4 |\n",
+            "<a href=\"x\"> text\n",
+            "</div>\n",
+            "<!-- x -->\n| 3 | 4 |\n",
+            "<?php\n",
+            "<pre>\n",
+            "=\n",
+            "[x]: /url\n",
+            "12345678901. x\n",
+            " \n| 3 |\n",
+            "> q\n| 3 | 4 |\n",
+            "plain\n| 3 | 4 |\n\n| 5 | 6 |\n",
+            "| 3 | 4 | 5 |\n|---|---|---|\n",
+            "a \\| b\n",
+        ];
+        for tail in tails {
+            let text = format!("{head}{tail}");
+            assert_eq!(our_tables(&text), mdast_tables(&text), "{text:?}");
+        }
+        let others = [
+            "| a |\n---\n",
+            "abc\n| --- |\n| x |\n",
+            "text\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+            "    | a | b |\n|---|---|\n",
+            "   | a | b |\n   |---|---|\n   | 1 | 2 |\n",
+            "| a | b |\n    |---|---|\n",
+            "> x\n| a | b |\n|---|---|\n",
+            "- x\n| a | b |\n|---|---|\n",
+            "- x\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+            "a | b\n-|-\n",
+            "# H\n| a | b |\n|---|---|\n",
+            "| a | b |\n| -- - | --- |\n",
+            "| a | b |\n|\t---\t|---|\n",
+            "| a | b |\n| ---: | :--- |\n",
+            "\u{feff}| a | b |\r\n|---|---|\r\n| 1 | 2 |\r\n",
+            "| a |\n|---|\n| `x | y` |\n",
+            "> [!note]\n> | a | b |\n> |---|---|\n| 1 | 2 |\n",
+        ];
+        for text in others {
+            assert_eq!(our_tables(text), mdast_tables(text), "{text:?}");
+        }
+    }
+
+    /// Lines that start no block are rows, as the spec says and cmark-gfm (GitHub) reads
+    /// them; the `markdown` crate ends the table at these few, where it departs from the spec.
+    #[test]
+    fn lines_that_start_no_block_are_rows() {
+        for tail in ["__", "#hashtag", "######## x", "``", "=", "[x]: /url"] {
+            let text = format!("| a | b |\n|---|---|\n| 1 | 2 |\n{tail}\n");
+            let tables = our_tables(&text);
+            assert_eq!(tables[0].1, 4, "{text:?}");
+        }
+    }
+
+    /// Obsidian hides `%% … %%` comments: a comment line is no row, and it ends the table
+    /// (GFM would read it as a row).
+    #[test]
+    fn an_obsidian_comment_line_ends_the_table() {
+        let text = "| a | b |\n|---|---|\n| 1 | 2 |\n%% x %%\n| 3 | 4 |\n";
+        let scan = scan_table(text, &["a", "b"]).unwrap();
+        let table = scan.table.unwrap();
+        assert_eq!(table.rows.len(), 1);
+        assert_eq!(table.ended_by.unwrap().line, 4);
+        assert_eq!(scan.loose[0].line, 5);
+    }
+
+    const HEADER: [&str; 3] = ["Session ID", "Topic", "Status"];
+
+    #[test]
+    fn header_cells_match_in_any_case_and_spacing() {
+        let text = "|  session   id | TOPIC |status|\n|---|---|---|\n| a | b | c |\n";
+        let table = find_table(text, &HEADER).unwrap().unwrap();
+        assert_eq!(table.rows.len(), 1);
+    }
+
+    #[test]
+    fn a_table_only_in_a_callout_or_comment_is_refused_naming_its_line() {
+        for (text, line, context) in [
+            (
+                "> [!note]\n> | Session ID | Topic | Status |\n> |---|---|---|\n",
+                2,
+                "blockquote",
+            ),
+            (
+                "> | session id | Topic | Status |\n> |---|---|---|\n",
+                1,
+                "blockquote",
+            ),
+            (
+                "x\n%%\n| Session ID | Topic | Status |\n|---|---|---|\n%%\n",
+                3,
+                "comment",
+            ),
+            (
+                "<!--\n| Session ID | Topic | Status |\n|---|---|---|\n-->\n",
+                2,
+                "comment",
+            ),
+            ("%% | Session ID | Topic | Status | %%\n", 1, "comment"),
+            (
+                "<div>\n| Session ID | Topic | Status |\n|---|---|---|\n</div>\n",
+                2,
+                "HTML",
+            ),
+            ("- | Session ID | Topic | Status |\n", 1, "list"),
+        ] {
+            let issue = scan_table(text, &HEADER);
+            let issue = issue.expect_err(text);
+            assert_eq!(issue.line, line, "{text:?}: {issue:?}");
+            assert!(issue.message.contains(context), "{text:?}: {issue:?}");
+        }
+        // A copy in a fenced code block is documentation.
+        let fenced = "```\n| Session ID | Topic | Status |\n|---|---|---|\n```\n";
+        assert_eq!(scan_table(fenced, &HEADER).unwrap().table, None);
+        // Indented by four spaces it is code, and still resembles the index.
+        let indented = "    | Session ID | Topic | Status |\n    |---|---|---|\n";
+        assert_eq!(scan_table(indented, &HEADER).unwrap_err().line, 1);
+    }
+
+    #[test]
+    fn resembling_headers_are_refused_naming_their_line() {
+        for (text, line) in [
+            ("| Session ID | Topic |\n|---|---|\n", 1),
+            ("| SESSION ID | Topic | Status |\n\n| a | b | c |\n", 2),
+            ("| Session ID | Topic | Status |\n|---|---|\n", 2),
+            ("| Session ID | Topic | Status |\n", 2),
+            (
+                "| Session ID | Topic | Status |\n|---|---|---|\n\n| Session ID | Topic | Status |\n|---|---|---|\n",
+                4,
+            ),
+            (
+                "| Session ID | Topic | Status |\n|---|---|---|\n| session id | x | y |\n",
+                3,
+            ),
+            ("Session ID | x\n", 1),
+        ] {
+            let issue = scan_table(text, &HEADER).unwrap_err();
+            assert_eq!(issue.line, line, "{text:?}: {issue:?}");
+        }
+    }
+
+    #[test]
+    fn loose_pipe_lines_are_reported_before_and_after_the_table() {
+        let text = "| s-0 | x | y |\n\n| Session ID | Topic | Status |\n|---|---|---|\n| a | b | c |\n\n| d | e | f |\n> | quoted | q | q |\n```\n| code | c | c |\n```\nprose a | b\n| Other | Table |\n|---|---|\n| o | t |\n";
+        let scan = scan_table(text, &HEADER).unwrap();
+        let lines: Vec<usize> = scan.loose.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [1, 7, 12]);
+        let table = scan.table.unwrap();
+        assert_eq!(
+            table.ended_by,
+            Some(TableEnd {
+                line: 6,
+                reason: "a blank line"
+            })
+        );
+    }
+}
