@@ -171,6 +171,8 @@ fn starts_block(rest: &str) -> bool {
         b':' => only(b"-|:") && b.contains(&b'-'),
         b'`' | b'~' => b.iter().take_while(|&&x| x == c).count() >= 3,
         b'&' => entity_len(rest).is_some(),
+        // An Obsidian comment (`%% … %%`) hides what follows it.
+        b'%' => rest.starts_with("%%"),
         b'0'..=b'9' => ordered_marker_at(rest).is_some(),
         _ => false,
     }
@@ -393,6 +395,8 @@ mod tests {
             ("<!-- hidden", "\\<!-- hidden"),
             ("&#78;one", "\\&#78;one"),
             ("&amp;", "&amp;"),
+            ("%% hidden", "\\%% hidden"),
+            ("50% done", "50% done"),
             ("  - nested", "  \\- nested"),
             ("\t# tab", "\t\\# tab"),
             ("None", "None"),
