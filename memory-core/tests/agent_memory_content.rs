@@ -649,3 +649,41 @@ fn blank_keywords_are_dropped_even_when_the_field_is_set_directly() {
     f.memory.update(id.as_str(), update).unwrap();
     assert_eq!(f.memory.session(id.as_str()).unwrap().keywords, ["p", "q"]);
 }
+
+#[test]
+fn a_hand_written_item_opening_a_fence_on_its_line_keeps_it_when_marked() {
+    let f = Fixture::new();
+    let id = register(&f, "ctx", "first");
+    let path = f.memory.session_path(&id).unwrap();
+    let text = f.snapshot_text(&id).replace(
+        "## Next Actions\n\n- first\n",
+        "## Next Actions\n\n- ```sh\n  make\n\n  \\- literal\n  ```\n  \\- after\n- first\n",
+    );
+    std::fs::write(&path, &text).unwrap();
+    let before = f.memory.snapshot(&id).unwrap().unwrap();
+    assert_eq!(before.next_actions.len(), 2);
+    // Inside the fence nothing is unescaped; after it, escapes are read.
+    assert_eq!(
+        before.next_actions[0].text,
+        "```sh\nmake\n\n\\- literal\n```\n- after"
+    );
+    assert!(before.other_sections.is_empty());
+    assert_eq!(before.continues_from, Vec::<memory_core::SessionId>::new());
+    f.memory
+        .update(&id, SessionUpdate::new().done("make"))
+        .unwrap();
+    let written = f.snapshot_text(&id);
+    assert!(
+        written
+            .contains("- [done]\n  ```sh\n  make\n\n  \\- literal\n  ```\n  \\- after\n- first\n"),
+        "{written}"
+    );
+    let after = f.memory.snapshot(&id).unwrap().unwrap();
+    assert_eq!(after.next_actions[0].mark, Some(Mark::Done));
+    assert_eq!(after.next_actions[0].text, before.next_actions[0].text);
+    let headings: Vec<String> = memory_core::markdown::split_sections(&written)
+        .into_iter()
+        .map(|s| s.heading)
+        .collect();
+    assert_eq!(headings, TEMPLATE_HEADINGS);
+}

@@ -92,12 +92,25 @@ fn mark_raw(raw: &str, mark: Mark) -> String {
             }
         },
     };
-    let mut out = format!("{indent}{bullet}{} {text}", mark.as_str());
+    let mut out = if opens_fence(text) {
+        // A fence on the item's line (`- ```sh`) stays a fence only at the start of the
+        // item's text: the marking gets the first line and the fence moves to the next.
+        let pad = " ".repeat(indent.len() + bullet.len());
+        format!("{indent}{bullet}{}\n{pad}{text}", mark.as_str())
+    } else {
+        format!("{indent}{bullet}{} {text}", mark.as_str())
+    };
     if let Some(rest) = rest {
         out.push('\n');
         out.push_str(&rest);
     }
     out
+}
+
+/// Whether `text` starts with a code fence (three or more `` ` `` or `~`).
+fn opens_fence(text: &str) -> bool {
+    let mut scan = FenceScan::default();
+    scan.step(text) && scan.is_open()
 }
 
 /// A new list entry: `- `, the marking, the value escaped (see
@@ -175,8 +188,15 @@ impl SnapshotDoc {
             .map(|item| {
                 let (mark, written) = Mark::split(&item.text);
                 let placeholder = mark.is_none() && is_placeholder(kind, written);
+                // `written` is a part of `text`: its lines' fence flags start at the line
+                // it starts on (a marking alone on the first line is skipped).
+                let start = (written.as_ptr() as usize)
+                    .saturating_sub(item.text.as_ptr() as usize)
+                    .min(item.text.len());
+                let skipped = item.text[..start].matches('\n').count();
+                let fenced = item.fenced.get(skipped..).unwrap_or_default();
                 Entry {
-                    text: Mark::unescape_suffix(&value_of(written, &item.fenced)),
+                    text: Mark::unescape_suffix(&value_of(written, fenced)),
                     raw: item.raw,
                     mark,
                     placeholder,

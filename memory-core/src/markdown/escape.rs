@@ -13,28 +13,63 @@
 
 /// The fence state of one line, with the rules of [`lines`](super::lines): a fence is
 /// three or more `` ` `` or `~` indented by at most three spaces.
+///
+/// [`FenceScan::step_list`] also knows CommonMark's fences that start a list item
+/// (`- ```` `): such a fence belongs to the item, closes at the item's indentation and
+/// ends where the item ends (a non-blank line indented less than its text).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct FenceScan {
-    open: Option<(u8, usize)>,
+    /// The fence character, its run length and the indentation of the item holding it.
+    open: Option<(u8, usize, usize)>,
 }
 
 impl FenceScan {
     /// Whether `line` is inside a fence (fence lines included), advancing the state.
     pub fn step(&mut self, line: &str) -> bool {
         match self.open {
-            Some((ch, len)) => {
+            Some((ch, len, _)) => {
                 if closes_fence(line, ch, len) {
                     self.open = None;
                 }
                 true
             }
             None => match opens_fence(line) {
-                Some(open) => {
-                    self.open = Some(open);
+                Some((ch, len)) => {
+                    self.open = Some((ch, len, 0));
                     true
                 }
                 None => false,
             },
+        }
+    }
+
+    /// [`FenceScan::step`] that also reads a fence opened on a list item's first line.
+    pub fn step_list(&mut self, line: &str) -> bool {
+        if let Some((ch, len, base)) = self.open {
+            let indent = line.len() - line.trim_start_matches(' ').len();
+            if base > 0 && indent < base && !line.trim().is_empty() {
+                // The item ended, and its fence with it: the line is outside.
+                self.open = None;
+            } else {
+                if closes_fence(&line[indent.min(base)..], ch, len) {
+                    self.open = None;
+                }
+                return true;
+            }
+        }
+        if let Some((ch, len)) = opens_fence(line) {
+            self.open = Some((ch, len, 0));
+            return true;
+        }
+        match item_content(line) {
+            Some((content, base)) => match opens_fence(content) {
+                Some((ch, len)) => {
+                    self.open = Some((ch, len, base));
+                    true
+                }
+                None => false,
+            },
+            None => false,
         }
     }
 
@@ -46,8 +81,35 @@ impl FenceScan {
     /// A line that closes the open fence, if one is open.
     pub fn closer(&self) -> Option<String> {
         self.open
-            .map(|(ch, len)| char::from(ch).to_string().repeat(len))
+            .map(|(ch, len, _)| char::from(ch).to_string().repeat(len))
     }
+}
+
+/// A list item's first line: its text and the indentation of that text (CommonMark: the
+/// marker, then 1–4 spaces).
+fn item_content(line: &str) -> Option<(&str, usize)> {
+    let lead = line.len() - line.trim_start_matches(' ').len();
+    if lead > 3 {
+        return None;
+    }
+    let rest = &line[lead..];
+    let b = rest.as_bytes();
+    let marker = match b.first()? {
+        b'-' | b'*' | b'+' => 1,
+        _ => {
+            let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            if !(1..=9).contains(&digits) || !matches!(b.get(digits), Some(b'.' | b')')) {
+                return None;
+            }
+            digits + 1
+        }
+    };
+    let after = &rest[marker..];
+    let content = after.trim_start_matches(' ');
+    let spaces = after.len() - content.len();
+    (1..=4)
+        .contains(&spaces)
+        .then_some((content, lead + marker + spaces))
 }
 
 fn fence_run(line: &str) -> Option<(u8, usize, &str)> {
@@ -109,6 +171,8 @@ fn starts_block(rest: &str) -> bool {
         b':' => only(b"-|:") && b.contains(&b'-'),
         b'`' | b'~' => b.iter().take_while(|&&x| x == c).count() >= 3,
         b'&' => entity_len(rest).is_some(),
+        // An Obsidian comment (`%% … %%`) hides what follows it.
+        b'%' => rest.starts_with("%%"),
         b'0'..=b'9' => ordered_marker_at(rest).is_some(),
         _ => false,
     }
@@ -331,6 +395,8 @@ mod tests {
             ("<!-- hidden", "\\<!-- hidden"),
             ("&#78;one", "\\&#78;one"),
             ("&amp;", "&amp;"),
+            ("%% hidden", "\\%% hidden"),
+            ("50% done", "50% done"),
             ("  - nested", "  \\- nested"),
             ("\t# tab", "\t\\# tab"),
             ("None", "None"),
@@ -360,6 +426,29 @@ mod tests {
             encode_lines(&item, "  ", true, false),
             ["\\```", "code", "\\```"]
         );
+    }
+
+    #[test]
+    fn a_fence_on_an_item_line_belongs_to_the_item() {
+        let mut scan = FenceScan::default();
+        let text = [
+            "- ```bash",
+            "  make",
+            "",
+            "  ## not a heading",
+            "  ```",
+            "## Heading",
+        ];
+        let flags: Vec<bool> = text.iter().map(|l| scan.step_list(l)).collect();
+        assert_eq!(flags, [true, true, true, true, true, false]);
+        // The item ends at a line indented less than its text, and the fence with it.
+        let mut scan = FenceScan::default();
+        let text = ["1. ~~~", "   x", "## Heading", "```", "## inside"];
+        let flags: Vec<bool> = text.iter().map(|l| scan.step_list(l)).collect();
+        assert_eq!(flags, [true, true, false, true, true]);
+        // `step` follows `lines`: no fence on an item line.
+        let mut scan = FenceScan::default();
+        assert!(!scan.step("- ```"));
     }
 
     fn line() -> impl Strategy<Value = String> {

@@ -69,7 +69,7 @@ pub fn parse_list(body: &str) -> Vec<ListItem> {
     for line in body.lines() {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let was_open = scan.is_open();
-        let fenced = scan.step(line);
+        let fenced = scan.step_list(line);
         if was_open && fence_in_item {
             // Inside a fence an entry opened: part of it whatever it holds.
             if let (Some(item), Some(indent)) = (items.last_mut(), open) {
@@ -109,6 +109,8 @@ pub fn parse_list(body: &str) -> Vec<ListItem> {
                     text: text.to_string(),
                     raw: line.to_string(),
                     blank_before,
+                    // A fence opened on the item's line: the rest of that line is the
+                    // fence's info, not code; read it as text.
                     fenced: vec![fenced && bullet(line).is_none()],
                 });
                 open = Some(indent);

@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use super::escape::FenceScan;
 use super::lines;
 
 /// A level-2 (`## `) section of a document.
@@ -20,7 +21,8 @@ pub struct Section {
     pub content: Range<usize>,
 }
 
-/// Splits `text` at its `## ` headings outside code fences.
+/// Splits `text` at its `## ` headings outside code fences (including a fence that a
+/// list item opens on its first line, `- ```` `, which CommonMark reads as the item's).
 ///
 /// ```
 /// let text = "# Title\n\n## A\n\none\n\n## B\n- x\n";
@@ -33,8 +35,10 @@ pub fn split_sections(text: &str) -> Vec<Section> {
     let mut sections: Vec<Section> = Vec::new();
     let mut last_content_end: Option<usize> = None;
     let mut first_content_start: Option<usize> = None;
+    let mut fences = FenceScan::default();
     for line in lines(text) {
-        let heading = if line.in_fence {
+        let in_fence = fences.step_list(line.text);
+        let heading = if in_fence {
             None
         } else {
             heading_text(line.text)
