@@ -428,3 +428,15 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_stray_pipe_line_of_prose_is_not_taken_for_a_row() {
+    let text = format!(
+        "# Index\n\n| Legend | what the columns mean |\n\n{HEADER}{}\n\nUse a | b for alternatives.\n",
+        row("s-1")
+    );
+    let f = Fixture::with_index(&text);
+    assert_eq!(ids(&f), ["s-1"]);
+    f.memory.register_session_start("a").unwrap();
+    assert_eq!(ids(&f).len(), 2);
+}
