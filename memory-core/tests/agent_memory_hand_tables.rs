@@ -401,7 +401,7 @@ proptest! {
         }
         // A region opened twice may close again and hide rows on purpose (a commented-out
         // row); one opener that never closes must not hide rows silently.
-        let openers = inserts.iter().filter(|(_, l)| ["%%", "<!--", "```"].contains(&l.as_str())).count();
+        let openers = inserts.iter().filter(|(_, l)| ["%%", "<!--", "-->", "```"].contains(&l.as_str())).count();
         prop_assume!(openers <= 1);
         let f = Fixture::with_index(&text);
         let total_lines = lines.len();
@@ -427,4 +427,16 @@ proptest! {
             Err(err) => prop_assert!(err.line().unwrap_or(0) >= 1, "{}", err),
         }
     }
+}
+
+#[test]
+fn a_stray_pipe_line_of_prose_is_not_taken_for_a_row() {
+    let text = format!(
+        "# Index\n\n| Legend | what the columns mean |\n\n{HEADER}{}\n\nUse a | b for alternatives.\n",
+        row("s-1")
+    );
+    let f = Fixture::with_index(&text);
+    assert_eq!(ids(&f), ["s-1"]);
+    f.memory.register_session_start("a").unwrap();
+    assert_eq!(ids(&f).len(), 2);
 }

@@ -157,25 +157,42 @@ impl AgentMemory {
 }
 
 /// Reads an archive index text as the archive's reader does: a `Field | Value` metadata
-/// table whose `Session ID` is `id`. A text that fails is never written.
+/// table that holds every template field, in order, the first naming `id`. A text that
+/// fails (a value that would end or hide part of the table) is never written.
 fn check_archive_index(path: &std::path::Path, text: &str, id: &SessionId) -> Result<()> {
     let table = find_table(text, &["Field", "Value"])
         .map_err(|i| Error::malformed(path, i.line, i.message))
         .and_then(|t| t.ok_or_else(|| Error::malformed(path, 0, "no metadata table")))
         .map_err(|e| super::index::unreadable_result(path, e))?;
-    let recorded = table
-        .rows
-        .iter()
-        .find(|r| r.cell(text, 0) == "Session ID")
-        .map(|r| r.cell(text, 1));
-    if recorded.as_deref() != Some(id.as_str()) {
+    let fields: Vec<String> = table.rows.iter().map(|r| r.cell(text, 0)).collect();
+    let recorded = table.rows.first().map(|r| r.cell(text, 1));
+    if fields != ARCHIVE_FIELDS || recorded.as_deref() != Some(id.as_str()) {
+        let line = table.rows.last().map_or(table.header_line, |r| r.line);
         return Err(super::index::unreadable_result(
             path,
-            Error::malformed(path, 0, "the metadata table does not name the session"),
+            Error::malformed(
+                path,
+                line,
+                format!("the metadata table reads as fields {fields:?}, not the template's"),
+            ),
         ));
     }
     Ok(())
 }
+
+/// The fields of the seed's Archive Index Template, in order.
+const ARCHIVE_FIELDS: [&str; 10] = [
+    "Session ID",
+    "Agent Name",
+    "Topic",
+    "Summary",
+    "Keywords",
+    "Original Status",
+    "Referenced By",
+    "Started At",
+    "Updated At",
+    "Archived At",
+];
 
 /// The seed's Archive Index Template filled from `row`.
 fn archive_index_text(row: &SessionRow, archived_at: &str) -> String {

@@ -269,16 +269,20 @@ pub(crate) fn unreadable_result(path: &Path, error: Error) -> Error {
 }
 
 /// Whether a line outside the table looks like an index row: the index's number of
-/// cells, or a session id as its first cell (on a line starting with `|`, or an id
-/// shaped like the seed's `YYYY-MM-DD-HHMM-…`).
+/// cells, or a session id as its first cell — one shaped like the seed's
+/// (`YYYY-MM-DD-HHMM-…`), or a hand-made one with a `-` or a digit (`s-1`) on a line
+/// starting with `|`. A plain word in a stray pipe line of prose (`| Legend | … |`) is not.
 fn looks_like_row(text: &str, line: &TableRow) -> bool {
     if line.cells.len() == INDEX_COLUMNS.len() {
         return true;
     }
     let first = line.raw_cell(text, 0);
+    if SessionId::parse(first).is_err() {
+        return false;
+    }
     let starts_with_pipe = text[line.content.clone()].trim_start().starts_with('|');
-    SessionId::parse(first).is_ok()
-        && (starts_with_pipe || super::snapshot::looks_like_seed_id(first))
+    super::snapshot::looks_like_seed_id(first)
+        || (starts_with_pipe && first.chars().any(|c| c == '-' || c.is_ascii_digit()))
 }
 
 /// Rows are read whole or not at all: a row-shaped line before or after the table

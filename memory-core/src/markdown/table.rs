@@ -151,12 +151,15 @@ pub(super) fn split_cells(line: &str) -> Vec<String> {
         .collect()
 }
 
-/// Escapes a value for a table cell: `|` becomes `\|`, line breaks become `<br>`.
+/// Escapes a value for a table cell: `|` becomes `\|`, line breaks become `<br>`, and
+/// the comment openers that would hide the rest of the file in Obsidian are written as
+/// the entities they render as: `<!--` as `&lt;!--`, `%%` as `%&#37;`.
 ///
 /// ```
 /// use memory_core::markdown::{escape_cell, unescape_cell};
 /// assert_eq!(escape_cell("a|b\nc"), "a\\|b<br>c");
-/// assert_eq!(unescape_cell(&escape_cell("x | y\r\nz")), "x | y\nz");
+/// assert_eq!(escape_cell("see <!-- and %%"), "see &lt;!-- and %&#37;");
+/// assert_eq!(unescape_cell(&escape_cell("x | y\r\nz <!-- %%")), "x | y\nz <!-- %%");
 /// ```
 pub fn escape_cell(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
@@ -174,21 +177,28 @@ pub fn escape_cell(value: &str) -> String {
             _ => out.push(c),
         }
     }
+    if out.contains("<!--") || out.contains("%%") {
+        out = out.replace("<!--", "&lt;!--").replace("%%", "%&#37;");
+    }
     out
 }
 
-/// Reverses [`escape_cell`]: `\|` is `|`, `<br>`, `<br/>` and `<br />` are line breaks.
+/// Reverses [`escape_cell`]: `\|` is `|`, `<br>`, `<br/>` and `<br />` are line breaks,
+/// `&lt;!--` is `<!--` and `%&#37;` is `%%` (what they render as).
 ///
 /// ```
-/// assert_eq!(memory_core::markdown::unescape_cell("a<br/>b \\| c"), "a\nb | c");
+/// assert_eq!(memory_core::markdown::unescape_cell("a<br/>b \\| c &lt;!--"), "a\nb | c <!--");
 /// ```
 pub fn unescape_cell(raw: &str) -> String {
-    if !raw.contains('\\') && !raw.contains('<') {
+    if !raw.contains('\\') && !raw.contains('<') && !raw.contains('&') {
         return raw.to_string();
     }
     let mut out = raw.replace("\\|", "|");
     for br in ["<br />", "<br/>", "<br>"] {
         out = out.replace(br, "\n");
+    }
+    if out.contains('&') {
+        out = out.replace("&lt;!--", "<!--").replace("%&#37;", "%%");
     }
     out
 }
