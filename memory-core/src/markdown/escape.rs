@@ -11,6 +11,8 @@
 //! is structure); an opening fence the value never closes is escaped. Reading removes
 //! exactly the backslashes writing added.
 
+use super::lines::{closes_fence, opens_fence};
+
 /// The fence state of one line, with the rules of [`lines`](super::lines): a fence is
 /// three or more `` ` `` or `~` indented by at most three spaces.
 ///
@@ -110,32 +112,6 @@ fn item_content(line: &str) -> Option<(&str, usize)> {
     (1..=4)
         .contains(&spaces)
         .then_some((content, lead + marker + spaces))
-}
-
-fn fence_run(line: &str) -> Option<(u8, usize, &str)> {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    if indent > 3 {
-        return None;
-    }
-    let rest = &line[indent..];
-    let ch = *rest.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = rest.bytes().take_while(|&b| b == ch).count();
-    (len >= 3).then(|| (ch, len, &rest[len..]))
-}
-
-fn opens_fence(line: &str) -> Option<(u8, usize)> {
-    let (ch, len, info) = fence_run(line)?;
-    if ch == b'`' && info.contains('`') {
-        return None;
-    }
-    Some((ch, len))
-}
-
-fn closes_fence(line: &str, ch: u8, len: usize) -> bool {
-    matches!(fence_run(line), Some((c, l, rest)) if c == ch && l >= len && rest.trim().is_empty())
 }
 
 /// Where a line's first non-blank character is (spaces and tabs skipped).
