@@ -129,13 +129,17 @@ impl<'lock> Transaction<'lock> {
             discard_staged(&steps);
             return Err(error);
         }
-        let mut journal = Journal {
-            version: 1,
-            state: State::Apply,
-            steps: steps
-                .iter()
-                .map(|s| s.record(&self.root))
-                .collect::<Result<_>>()?,
+        let records = steps.iter().map(|s| s.record(&self.root)).collect();
+        let mut journal = match records {
+            Ok(records) => Journal {
+                version: 1,
+                state: State::Apply,
+                steps: records,
+            },
+            Err(error) => {
+                discard_staged(&steps);
+                return Err(error);
+            }
         };
         let recorded = fault::point(Phase::Record, 0)
             .map_err(|e| Error::io(self.journal_path(), e))
