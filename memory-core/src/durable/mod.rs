@@ -12,5 +12,5 @@ pub use atomic::{
     replace_atomically,
 };
 pub use clock::{Clock, FixedClock, SystemClock};
-pub use lock::MemoryLock;
+pub use lock::{MemoryLock, WaitCheck, WaitCheckError};
 pub use safe_path::{SafeRoot, validate_component};
