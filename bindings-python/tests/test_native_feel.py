@@ -430,3 +430,16 @@ def test_help_shows_the_documentation(root: pathlib.Path) -> None:
     assert "未設定" in (memory_core.SessionRow.topic.__doc__ or "")
     method: typing.Any = AgentMemory.register_session_start
     assert method.__text_signature__ == "($self, agent_name)"
+
+
+def test_the_readme_quick_start_runs(tmp_path: pathlib.Path) -> None:
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python quick start", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Your Memory Session ID is: " in done.stdout
+    assert "session_id: expected a str, got int 42" in done.stdout
+    assert done.stdout.rstrip().endswith("archived")
