@@ -36,6 +36,22 @@ for file in LICENSE-MIT LICENSE-APACHE; do
   cmp "../$file" "$file"
 done
 
+echo "== npm pack ships the entry, loader, types, native module, README and licences"
+npm pack --dry-run --json 2>/dev/null | node -e '
+  let text = ""
+  process.stdin.on("data", (chunk) => (text += chunk)).on("end", () => {
+    const files = new Set(JSON.parse(text)[0].files.map((f) => f.path))
+    const wanted = ["index.js", "index.d.ts", "native.js", "README.md", "LICENSE-MIT", "LICENSE-APACHE"]
+    const missing = wanted.filter((f) => !files.has(f))
+    if (![...files].some((f) => f.endsWith(".node"))) missing.push("*.node")
+    if (missing.length) {
+      console.error("error: npm pack leaves out " + missing.join(", "))
+      process.exit(1)
+    }
+    console.log("packed: " + [...files].sort().join(", "))
+  })
+'
+
 echo "== node --test __test__/*.test.mjs"
 node --test __test__/*.test.mjs
 

@@ -472,6 +472,19 @@ mod tests {
         assert_eq!(ErrorKind::Aborted.code(), "ERR_MEMORY_ABORTED");
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_refused_link_names_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("sessions")).unwrap();
+        let root = crate::durable::SafeRoot::new(dir.path());
+        let err = root.join(&["sessions", "a.md"]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert_eq!(err.path(), Some(dir.path().join("sessions").as_path()));
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+    }
+
     #[test]
     fn item_errors_carry_the_session() {
         let err = Error::ItemNotFound {
