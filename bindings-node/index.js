@@ -37,13 +37,16 @@ class MemoryCoreError extends Error {
 /**
  * Rebuilds the rows of `sessions`, `sessionsWithStatus` and `find` from the native
  * `[text, layout]` pair (see `PackedRows` in src/types.rs): `layout` is the row count,
- * each row's keyword and `Referenced By` counts, then the end of every field in `text`.
+ * each row's keyword count, `Referenced By` count and status, then the end of every
+ * field in `text`.
  */
+const STATUSES = ['idle', 'active', 'stale']
+
 function unpackRows([text, layout]) {
   const count = layout[0]
   const rows = new Array(count)
   let shape = 1
-  let end = 1 + 2 * count
+  let end = 1 + 3 * count
   let at = 0
   const next = () => {
     const stop = layout[end++]
@@ -54,13 +57,13 @@ function unpackRows([text, layout]) {
   for (let i = 0; i < count; i++) {
     const keywordCount = layout[shape++]
     const referenceCount = layout[shape++]
+    const status = STATUSES[layout[shape++]]
     const sessionId = next()
     const agentName = next()
     const topic = next()
     const summary = next()
     const keywords = new Array(keywordCount)
     for (let k = 0; k < keywordCount; k++) keywords[k] = next()
-    const status = next()
     const referencedBy = new Array(referenceCount)
     for (let k = 0; k < referenceCount; k++) referencedBy[k] = next()
     const startedAt = next()

@@ -312,3 +312,27 @@ test('the README quick start runs', async () => {
   assert.match(done.stdout, /ERR_MEMORY_CONFLICT/)
   assert.match(done.stdout.trimEnd(), /archived$/)
 })
+
+test('packed row lists equal the rows read one by one, for every field and script', async () => {
+  const memory = new AgentMemory(memoryRoot(), { fixedTime: '2026-05-25T13:18:00+08:00' })
+  const source = memory.registerManual({
+    agentName: '文件助手', topic: '登入流程重構 — naïve café 🚀', summary: 'Résumé: 修正已送審。',
+    keywords: ['效能', 'ascii', 'ü'],
+  })
+  const idle = memory.registerSessionStart('cursor-main-agent')
+  const follower = memory.registerManual({ agentName: 'b', topic: '', summary: 'x', continuesFrom: [source] })
+  memory.update(idle, { keywords: [] })
+  const later = new AgentMemory(memory.root, { fixedTime: '2026-09-01T09:00:00+08:00' })
+  later.organize({ staleAfterDays: 14 })
+  const placeholder = later.registerSessionStart('later')
+  for (const rows of [memory.sessions(), await memory.sessionsAsync(), memory.find(''), memory.sessionsWithStatus('stale')]) {
+    for (const row of rows) assert.deepEqual(row, memory.session(row.sessionId))
+  }
+  const all = memory.sessions()
+  assert.equal(all.length, 4)
+  assert.deepEqual(all.find((r) => r.sessionId === source).referencedBy, [follower])
+  assert.deepEqual(all.map((r) => r.status).sort(), ['active', 'idle', 'stale', 'stale'])
+  assert.equal(all.find((r) => r.sessionId === placeholder).status, 'idle')
+  assert.deepEqual(memory.find('🚀').map((r) => r.sessionId), [source])
+  assert.deepEqual(memory.find('no such text'), [])
+})

@@ -719,8 +719,9 @@ impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
 }
 
 /// A list of rows packed for the entry module: one string holding every field of every
-/// row one after another, and a `Uint32Array` with the row count, each row's keyword and
-/// `Referenced By` counts, and the end of every field in the string. `index.js` rebuilds
+/// row one after another, and a `Uint32Array` with the row count, each row's keyword
+/// count, `Referenced By` count and status (0 idle, 1 active, 2 stale), and the end of
+/// every field in the string. `index.js` rebuilds
 /// the row objects with `String.prototype.slice` (V8 makes long slices views into the
 /// one string, not copies): building them through napi property by property, or
 /// parsing JSON, costs several times more per row. Returned as `[text, layout]`.
@@ -729,8 +730,8 @@ pub struct PackedRows {
     layout: Vec<u32>,
 }
 
-/// Packs `rows` (field order: id, agent, topic, summary, keywords…, status, referenced
-/// by…, started, updated — the order of [`SessionRow`]'s properties).
+/// Packs `rows` (field order: id, agent, topic, summary, keywords…, referenced by…,
+/// started, updated — the order of [`SessionRow`]'s properties, status aside).
 pub fn packed_rows(rows: Vec<memory_core::SessionRow>) -> Arg<PackedRows> {
     let count = |n: usize| {
         u32::try_from(n).map_err(|_| {
@@ -738,14 +739,23 @@ pub fn packed_rows(rows: Vec<memory_core::SessionRow>) -> Arg<PackedRows> {
         })
     };
     let mut text: Vec<u16> = Vec::with_capacity(rows.len() * 200);
-    let mut counts = Vec::with_capacity(1 + rows.len() * 2);
+    let mut counts = Vec::with_capacity(1 + rows.len() * 3);
     let mut ends = Vec::with_capacity(rows.len() * 12);
     counts.push(count(rows.len())?);
     for row in &rows {
         counts.push(count(row.keywords.len())?);
         counts.push(count(row.referenced_by.len())?);
+        counts.push(match row.status {
+            memory_core::Status::Idle => 0,
+            memory_core::Status::Active => 1,
+            memory_core::Status::Stale => 2,
+        });
         let mut push = |s: &str| -> Arg<()> {
-            text.extend(s.encode_utf16());
+            if s.is_ascii() {
+                text.extend(s.bytes().map(u16::from));
+            } else {
+                text.extend(s.encode_utf16());
+            }
             ends.push(count(text.len())?);
             Ok(())
         };
@@ -756,7 +766,6 @@ pub fn packed_rows(rows: Vec<memory_core::SessionRow>) -> Arg<PackedRows> {
         for keyword in &row.keywords {
             push(keyword)?;
         }
-        push(row.status.as_str())?;
         for id in &row.referenced_by {
             push(id.as_str())?;
         }
