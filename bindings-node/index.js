@@ -132,9 +132,10 @@ function withCause(err, signal) {
 
 /** Runs `attempt` until it is not refused for a busy lock, the deadline, or an abort. */
 function retrying(memory, attempt, args, options, parse) {
-  const signal = options !== null && typeof options === 'object' ? options.signal : undefined
+  let signal
   let pending
   try {
+    signal = options !== null && typeof options === 'object' ? options.signal : undefined
     pending = attempt.apply(memory, args)
   } catch (err) {
     return Promise.reject(withCause(err, signal))

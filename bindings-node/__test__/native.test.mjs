@@ -336,3 +336,18 @@ test('packed row lists equal the rows read one by one, for every field and scrip
   assert.deepEqual(memory.find('🚀').map((r) => r.sessionId), [source])
   assert.deepEqual(memory.find('no such text'), [])
 })
+
+test('a Promise form rejects, never throws, even for a detached method or a throwing options getter', async () => {
+  const memory = new AgentMemory(memoryRoot())
+  const detached = memory.sessionsAsync
+  let pending
+  assert.doesNotThrow(() => (pending = detached()))
+  await assert.rejects(pending)
+  const hostile = {
+    get signal() {
+      throw new Error('getter failed')
+    },
+  }
+  assert.doesNotThrow(() => (pending = memory.sessionsAsync(hostile)))
+  await assert.rejects(pending, /getter failed/)
+})
