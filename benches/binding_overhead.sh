@@ -61,7 +61,7 @@ if [ "$build" = 1 ]; then
   echo "== building the Node binding (napi build --release)" >&2
   (
     cd bindings-node
-    CARGO_TARGET_DIR="$repo/target/node" npx napi build --platform --release -- --locked >/dev/null 2>&1
+    CARGO_TARGET_DIR="$repo/target/node" npx napi build --platform --release --js native.js -- --locked >/dev/null 2>&1
   )
 fi
 

@@ -9,9 +9,16 @@ export type ErrorCode =
   | 'ERR_MEMORY_MALFORMED'
   | 'ERR_MEMORY_LOCK_TIMEOUT'
   | 'ERR_MEMORY_IO'
+  | 'ERR_MEMORY_ABORTED'
 
-/** An error memory-core throws (sync methods) or rejects with (`…Async` methods). */
-export interface MemoryCoreError extends Error {
+/**
+ * An error memory-core throws (sync methods) or rejects with (`…Async` methods). Use
+ * `err instanceof MemoryCoreError` or `isMemoryCoreError(err)` to recognise one; the
+ * objects themselves are plain `Error`s with these properties (an aborted wait is named
+ * `AbortError`).
+ */
+export declare class MemoryCoreError extends Error {
+  private constructor()
   code: ErrorCode
   /** The file the error concerns, when there is one. */
   path?: string
@@ -19,7 +26,21 @@ export interface MemoryCoreError extends Error {
   line?: number
   /** The session the error concerns, when there is one. */
   sessionId?: string
+  /** The OS error number of an I/O error, negative as in Node's `fs` errors (`util.getSystemErrorName(errno)`). */
+  errno?: number
+  /** For an aborted wait (`ERR_MEMORY_ABORTED`): the signal's `reason`. */
+  cause?: unknown
 }
+
+/** Whether `value` is an error memory-core threw or rejected with. */
+export declare function isMemoryCoreError(value: unknown): value is MemoryCoreError
+
+/** The values of `Status` at run time: `Status.Active === 'active'`. */
+export declare const Status: { readonly Idle: 'idle'; readonly Active: 'active'; readonly Stale: 'stale' }
+/** The values of `Mark` at run time. */
+export declare const Mark: { readonly Superseded: 'superseded'; readonly Resolved: 'resolved'; readonly Done: 'done' }
+/** The values of `ArchiveKind` at run time. */
+export declare const ArchiveKind: { readonly Archived: 'archived'; readonly Deleted: 'deleted' }
 
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
@@ -35,38 +56,47 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  * holds a cross-process lock, replaces files atomically and reads them back before
  * returning.
  *
- * Every operation has a sync form and a Promise form (`…Async`, run on the libuv
- * thread pool). Failures are `Error`s with `code` (`ERR_MEMORY_INVALID_INPUT`,
- * `ERR_MEMORY_NOT_FOUND`, `ERR_MEMORY_CONFLICT`, `ERR_MEMORY_MALFORMED`,
- * `ERR_MEMORY_LOCK_TIMEOUT`, `ERR_MEMORY_IO`) and, when known, `path`, `line` and
- * `sessionId`.
+ * Every operation has a sync form and a Promise form (`…Async`) whose last argument
+ * is `{ signal?: AbortSignal }`; a Promise form never throws (bad arguments reject too)
+ * and waits for the memory lock on a timer, holding no libuv pool thread. Failures are
+ * `MemoryCoreError`s with `code` (`ERR_MEMORY_INVALID_INPUT`, `ERR_MEMORY_NOT_FOUND`,
+ * `ERR_MEMORY_CONFLICT`, `ERR_MEMORY_MALFORMED`, `ERR_MEMORY_LOCK_TIMEOUT`,
+ * `ERR_MEMORY_IO`, `ERR_MEMORY_ABORTED`) and, when known, `path`, `line`, `sessionId`
+ * and `errno`. A relative `root` is made absolute when the handle is opened (a later
+ * `process.chdir` does not move it); `~` is not expanded.
  */
 export declare class AgentMemory {
   /**
-   * Opens the memory root `root` (the `memory/` directory). Nothing is created until
-   * the first write. Throws `ERR_MEMORY_INVALID_INPUT` when `root` is empty or is not
-   * a directory, or when `lockTimeoutMs` or `fixedTime` is invalid.
+   * Opens the memory root `root` (the `memory/` directory), made absolute against the
+   * current directory now; `~` is not expanded. Nothing is created until the first
+   * write. Throws `ERR_MEMORY_INVALID_INPUT` when `root` is empty, not a string or not
+   * a directory, or when `options` is invalid.
    */
-  constructor(root: string, options?: AgentMemoryOptions | undefined | null)
-  /** The memory root directory. */
+  constructor(root: string, options?: AgentMemoryOptions)
+  /** The memory root directory (absolute). */
   get root(): string
   /** The index file, `<root>/index.md`. */
   get indexPath(): string
+  /**
+   * The longest wait for the memory lock, in milliseconds (`lockTimeoutMs` of the
+   * options, default 10000).
+   */
+  get lockTimeoutMs(): number
   /** The snapshot file of `sessionId`, `<root>/sessions/<id>.md` (it may not exist). */
   sessionPath(sessionId: string): string
   /** Promise form of `sessionPath`. */
-  sessionPathAsync(sessionId: string): Promise<string>
+  sessionPathAsync(sessionId: string, options?: AsyncOptions): Promise<string>
   /** The archive directory of `sessionId`, `<root>/archive/<id>/` (it may not exist). */
   archiveDir(sessionId: string): string
   /** Promise form of `archiveDir`. */
-  archiveDirAsync(sessionId: string): Promise<string>
+  archiveDirAsync(sessionId: string, options?: AsyncOptions): Promise<string>
   /**
    * SessionStart registration: appends an `idle` row (topic `未設定`), creates no
    * snapshot, and returns the new session id once the row was read back.
    */
   registerSessionStart(agentName: string): string
   /** Promise form of `registerSessionStart`. */
-  registerSessionStartAsync(agentName: string): Promise<string>
+  registerSessionStartAsync(agentName: string, options?: AsyncOptions): Promise<string>
   /**
    * Manual registration: writes the snapshot, appends an `active` row (and adds the
    * new id to each `continuesFrom` source's `referencedBy`), verifies both, and
@@ -74,68 +104,68 @@ export declare class AgentMemory {
    */
   registerManual(registration: ManualRegistration): string
   /** Promise form of `registerManual`. */
-  registerManualAsync(registration: ManualRegistration): Promise<string>
+  registerManualAsync(registration: ManualRegistration, options?: AsyncOptions): Promise<string>
   /**
    * A status update: merges into the snapshot (never dropping items), promotes the
    * session to `active`, and returns the row as read back.
    */
-  update(sessionId: string, update: SessionUpdate): SessionRow
+  update(sessionId: string, update?: SessionUpdate): SessionRow
   /** Promise form of `update`. */
-  updateAsync(sessionId: string, update: SessionUpdate): Promise<SessionRow>
+  updateAsync(sessionId: string, update?: SessionUpdate, options?: AsyncOptions): Promise<SessionRow>
   /**
    * Records that session `current` continues work from `source`: both sides of the
    * link are written and read back.
    */
   continueFrom(current: string, source: string): ContinueOutcome
   /** Promise form of `continueFrom`. */
-  continueFromAsync(current: string, source: string): Promise<ContinueOutcome>
+  continueFromAsync(current: string, source: string, options?: AsyncOptions): Promise<ContinueOutcome>
   /**
    * Releases the reference of `current` on `source` (both sides). Releasing a link
    * that is already gone is not an error; the outcome says which side changed.
    */
   release(current: string, source: string): ReleaseOutcome
   /** Promise form of `release`. */
-  releaseAsync(current: string, source: string): Promise<ReleaseOutcome>
+  releaseAsync(current: string, source: string, options?: AsyncOptions): Promise<ReleaseOutcome>
   /**
    * Organizes the index: deletes unreferenced `idle` rows and marks overdue `active`
    * rows `stale`; referenced rows are protected. Nothing is archived.
    */
-  organize(options?: OrganizeOptions | undefined | null): OrganizeReport
+  organize(options?: OrganizeOptions): OrganizeReport
   /** Promise form of `organize`. */
-  organizeAsync(options?: OrganizeOptions | undefined | null): Promise<OrganizeReport>
+  organizeAsync(options?: OrganizeOptions, asyncOptions?: AsyncOptions): Promise<OrganizeReport>
   /**
    * Archives one session (or deletes an idle placeholder without snapshot). Refused
    * with `ERR_MEMORY_CONFLICT` while another session references it.
    */
   archive(sessionId: string): ArchiveOutcome
   /** Promise form of `archive`. */
-  archiveAsync(sessionId: string): Promise<ArchiveOutcome>
+  archiveAsync(sessionId: string, options?: AsyncOptions): Promise<ArchiveOutcome>
   /**
    * Every row, in reading order: meaningful `active`/`stale` rows first, then other
    * `active`/`stale` rows, then `idle` placeholders; most recently updated first.
    */
   sessions(): Array<SessionRow>
   /** Promise form of `sessions`. */
-  sessionsAsync(): Promise<Array<SessionRow>>
+  sessionsAsync(options?: AsyncOptions): Promise<Array<SessionRow>>
   /** The rows with `status` (`idle`, `active` or `stale`), in reading order. */
   sessionsWithStatus(status: Status): Array<SessionRow>
   /** Promise form of `sessionsWithStatus`. */
-  sessionsWithStatusAsync(status: Status): Promise<Array<SessionRow>>
+  sessionsWithStatusAsync(status: Status, options?: AsyncOptions): Promise<Array<SessionRow>>
   /** The row of session `sessionId`; `ERR_MEMORY_NOT_FOUND` when the index has none. */
   session(sessionId: string): SessionRow
   /** Promise form of `session`. */
-  sessionAsync(sessionId: string): Promise<SessionRow>
+  sessionAsync(sessionId: string, options?: AsyncOptions): Promise<SessionRow>
   /** The snapshot of session `sessionId`, `null` when it has no snapshot file. */
   snapshot(sessionId: string): Snapshot | null
   /** Promise form of `snapshot`. */
-  snapshotAsync(sessionId: string): Promise<Snapshot | null>
+  snapshotAsync(sessionId: string, options?: AsyncOptions): Promise<Snapshot | null>
   /**
    * Rows whose id, agent name, topic, summary or keywords contain `query`
    * (case-insensitive), in reading order.
    */
   find(query: string): Array<SessionRow>
   /** Promise form of `find`. */
-  findAsync(query: string): Promise<Array<SessionRow>>
+  findAsync(query: string, options?: AsyncOptions): Promise<Array<SessionRow>>
 }
 
 /** Options of `new AgentMemory(root, options)`. */
@@ -163,11 +193,24 @@ export interface ArchiveOutcome {
   /** The session that was archived or deleted. */
   sessionId: string
   /** `archive/<id>/index.md` (archived only). */
-  archiveIndex?: string
+  archiveIndex: string | null
   /** `archive/<id>/session.md` (archived only). */
-  sessionFile?: string
+  sessionFile: string | null
   /** Sources whose `referencedBy` no longer lists the archived session. */
   releasedFrom: Array<string>
+}
+
+/**
+ * The last argument of every `…Async` method. Declared for `index.d.ts` only: the
+ * methods read it with [`args::aborted`] and `index.js` reads `signal` itself.
+ */
+export interface AsyncOptions {
+  /**
+   * Stops waiting for the memory lock when it fires: the Promise rejects with an
+   * `AbortError` (`code` `ERR_MEMORY_ABORTED`, `cause` the signal's reason) and
+   * nothing is written. A write already running when it fires completes.
+   */
+  signal?: AbortSignal
 }
 
 /** The result of `continueFrom`: both rows after the verified write. */
@@ -340,8 +383,8 @@ export interface Snapshot {
 export interface SnapshotItem {
   /** The text without bullet and marking. */
   text: string
-  /** The marking, if the item is outdated. */
-  mark?: Mark
+  /** The marking of an outdated item, `null` for a current one. */
+  mark: Mark | null
 }
 
 /** A session's lifecycle status. */

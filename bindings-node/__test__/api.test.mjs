@@ -116,10 +116,10 @@ test('registerManual writes the snapshot and the active row, sync and async', as
   assert.equal(snapshot.topic, 'Login follow-up')
   assert.equal(snapshot.status, 'active')
   assert.match(snapshot.currentContext, /The fix is in review\./)
-  assert.deepEqual(snapshot.decisions, [{ text: 'Rotate cookies on login' }])
-  assert.deepEqual(snapshot.files, [{ text: 'src/auth.rs' }])
-  assert.deepEqual(snapshot.openQuestions, [{ text: 'Do we need a migration?' }])
-  assert.deepEqual(snapshot.nextActions, [{ text: 'Merge the fix' }])
+  assert.deepEqual(snapshot.decisions, [{ text: 'Rotate cookies on login', mark: null }])
+  assert.deepEqual(snapshot.files, [{ text: 'src/auth.rs', mark: null }])
+  assert.deepEqual(snapshot.openQuestions, [{ text: 'Do we need a migration?', mark: null }])
+  assert.deepEqual(snapshot.nextActions, [{ text: 'Merge the fix', mark: null }])
   assert.deepEqual(snapshot.continuesFrom, [source])
   assert.deepEqual(snapshot.supersededResolved, [])
   assert.deepEqual(snapshot.otherSections, [])
@@ -159,11 +159,11 @@ test('update merges into the snapshot and marks items, sync and async', async ()
   assert.match(snapshot.currentContext, /Reproduced on staging\.[\s\S]*Fix in review\./)
   assert.deepEqual(snapshot.decisions, [
     { text: 'Use bcrypt', mark: 'superseded' },
-    { text: 'Use argon2id' },
+    { text: 'Use argon2id', mark: null },
   ])
   assert.deepEqual(snapshot.openQuestions, [{ text: 'Which browsers?', mark: 'resolved' }])
   assert.deepEqual(snapshot.nextActions, [{ text: 'Reproduce the bug', mark: 'done' }])
-  assert.deepEqual(snapshot.files, [{ text: 'src/auth.rs' }])
+  assert.deepEqual(snapshot.files, [{ text: 'src/auth.rs', mark: null }])
 
   const empty = memory.update(id, {})
   assert.equal(empty.topic, 'Login bug')
@@ -269,7 +269,13 @@ test('archive moves a snapshot into the archive or deletes a placeholder, sync a
   assert.equal(existsSync(memory.sessionPath(worker)), false)
   assert.deepEqual(memory.session(source).referencedBy, [])
 
-  assert.deepEqual(await memory.archiveAsync(idle), { outcome: 'deleted', sessionId: idle, releasedFrom: [] })
+  assert.deepEqual(await memory.archiveAsync(idle), {
+    outcome: 'deleted',
+    sessionId: idle,
+    archiveIndex: null,
+    sessionFile: null,
+    releasedFrom: [],
+  })
   const last = await memory.archiveAsync(source)
   assert.equal(last.outcome, 'archived')
   assert.deepEqual(memory.sessions(), [])

@@ -69,9 +69,8 @@ function asJson(value) {
 
 /**
  * Whether `actual` matches `expected`: objects by the keys given, arrays element-wise,
- * the rest by strict equality. The Node binding omits an optional property it has no
- * value for (`mark?: Mark`, `archiveIndex?: string`) where the core's JSON writes `null`,
- * so an expected `null` matches an absent property; any present value must equal it.
+ * the rest by strict equality. Absent values are `null` in every surface, so an expected
+ * `null` needs a present `null` (no leniency for a missing property).
  */
 function matches(expected, actual) {
   if (Array.isArray(expected)) {
@@ -86,9 +85,7 @@ function matches(expected, actual) {
       actual !== null &&
       typeof actual === 'object' &&
       !Array.isArray(actual) &&
-      Object.entries(expected).every(([k, v]) =>
-        k in actual ? matches(v, actual[k]) : v === null,
-      )
+      Object.entries(expected).every(([k, v]) => k in actual && matches(v, actual[k]))
     )
   }
   return expected === actual

@@ -88,6 +88,7 @@ test('ERR_MEMORY_NOT_FOUND: an unknown session or snapshot item, with path and s
   await assertFailsBoth((form) => memory[`update${form}`](id, { supersede: ['Use bcrypt'] }), {
     code: 'ERR_MEMORY_NOT_FOUND',
     path: memory.sessionPath(id),
+    sessionId: id,
     message: /Use bcrypt/,
   })
 })
@@ -184,6 +185,7 @@ test('index.d.ts declares exactly the error codes the binding produces', () => {
   assert.ok(union, 'index.d.ts declares ErrorCode')
   const declared = [...union[1].matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]).sort()
   assert.deepEqual(declared, [
+    'ERR_MEMORY_ABORTED',
     'ERR_MEMORY_CONFLICT',
     'ERR_MEMORY_INVALID_INPUT',
     'ERR_MEMORY_IO',

@@ -8,7 +8,12 @@
 //!
 //! The code comes from [`memory_core::ErrorKind::code`], the one exhaustive `match` over
 //! the core's error kinds (no wildcard arm: a new kind breaks the core's build until it has
-//! a code). `index.d.ts` declares the codes as `ErrorCode` (see `dts-header.d.ts`).
+//! a code). `index.d.ts` declares the codes as `ErrorCode` (see `dts-header.txt`).
+//!
+//! An I/O error also carries `errno` (negative, as in Node's own `fs` errors, so
+//! `util.getSystemErrorName(err.errno)` names it) when the OS reported one; the core does
+//! not record which system call failed, so there is no `syscall`. An aborted wait is
+//! named `AbortError`, like the errors Node's own APIs reject with on an `AbortSignal`.
 
 use napi::bindgen_prelude::JsObjectValue;
 use napi::{Env, JsValue, Status};
@@ -31,6 +36,13 @@ fn build(env: &Env, err: &memory_core::Error) -> napi::Result<napi::Error> {
     }
     if let Some(id) = err.id() {
         object.set_named_property("sessionId", id)?;
+    }
+    let io = std::error::Error::source(err).and_then(|s| s.downcast_ref::<std::io::Error>());
+    if let Some(errno) = io.and_then(std::io::Error::raw_os_error) {
+        object.set_named_property("errno", -f64::from(errno))?;
+    }
+    if err.kind() == memory_core::ErrorKind::Aborted {
+        object.set_named_property("name", "AbortError")?;
     }
     Ok(napi::Error::from(object.to_unknown()))
 }

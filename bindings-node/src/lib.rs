@@ -1,22 +1,35 @@
 //! Node bindings of memory-core (npm package `memory-core`, napi-rs v3).
 //!
-//! Thin delegation: every method converts its arguments, calls the core, and converts
-//! the result. Each operation has a sync form and a Promise form (`…Async`) that runs on
-//! the libuv thread pool, so editor extension hosts never block on file I/O or the
-//! memory lock. Errors are JS `Error`s with a stable `code` (see [`error`]).
+//! Thin delegation: every method converts its arguments ([`args`]), calls the core, and
+//! converts the result ([`types`]). The native module is wrapped by the hand-written
+//! entry module `index.js`, which parses the JSON results, exports `MemoryCoreError` /
+//! `isMemoryCoreError`, and gives each Promise form (`…Async`) its lock wait:
+//!
+//! - a `…Async` method here converts and checks its arguments on the JS thread (a bad
+//!   argument or an aborted `options.signal` throws, which `index.js` turns into a
+//!   rejection), then makes **one** attempt on the libuv pool with a zero lock timeout;
+//! - while another writer holds the lock, `index.js` retries on a timer with backoff
+//!   until `lockTimeoutMs`, so a waiting call holds no pool thread (an unrelated
+//!   `fs.promises.readFile` is not delayed), and the `AbortSignal` stops the wait.
+//!
+//! Errors are JS `Error`s with a stable `code` (see [`error`]).
 
 #![deny(missing_docs)]
 
+mod args;
 mod error;
 mod types;
 
-use napi::bindgen_prelude::AsyncTask;
+use std::time::Duration;
+
+use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::{Env, Result, Task};
 use napi_derive::napi;
 
+use args::Arg;
 use types::{
-    AgentMemoryOptions, ArchiveOutcome, ContinueOutcome, ManualRegistration, OrganizeOptions,
-    OrganizeReport, ReleaseOutcome, SessionRow, SessionUpdate, Snapshot,
+    AgentMemoryOptions, ArchiveOutcome, ContinueOutcome, JsonText, ManualRegistration,
+    OrganizeReport, PackedRows, ReleaseOutcome, SessionRow, SessionUpdate, Snapshot, json,
 };
 
 /// Why an operation failed: a core error (thrown with its `ERR_MEMORY_*` code) or a
@@ -52,8 +65,14 @@ impl Failure {
 
 type Op<T> = Box<dyn FnOnce(&memory_core::AgentMemory) -> std::result::Result<T, Failure> + Send>;
 
-/// One operation run on the libuv thread pool: the core call happens in `compute`, the
-/// error (if any) becomes a JS `Error` in `resolve`, on the JS thread.
+fn op<T>(
+    f: impl FnOnce(&memory_core::AgentMemory) -> std::result::Result<T, Failure> + Send + 'static,
+) -> Op<T> {
+    Box::new(f)
+}
+
+/// One attempt of an operation on the libuv thread pool: the core call happens in
+/// `compute`, the error (if any) becomes a JS `Error` in `resolve`, on the JS thread.
 pub struct Call<T> {
     memory: memory_core::AgentMemory,
     op: Option<Op<T>>,
@@ -79,57 +98,93 @@ where
     }
 }
 
+/// Throws the core's lock-timeout error for a Promise form that waited `waited_ms` in
+/// total (called by `index.js` when its retries reach `lockTimeoutMs`).
+#[napi(skip_typescript, js_name = "throwLockTimeout")]
+pub fn throw_lock_timeout(env: Env, path: String, waited_ms: f64) -> Result<()> {
+    let waited = Duration::try_from_secs_f64(waited_ms / 1000.0).unwrap_or_default();
+    Err(error::to_js(
+        &env,
+        memory_core::Error::LockTimeout {
+            path: path.into(),
+            waited,
+        },
+    ))
+}
+
 /// A memory root (`memory/`) following the Agent Memory protocol: `index.md` with one
 /// row per agent session, `sessions/<id>.md` snapshots, `archive/<id>/`. Every write
 /// holds a cross-process lock, replaces files atomically and reads them back before
 /// returning.
 ///
-/// Every operation has a sync form and a Promise form (`…Async`, run on the libuv
-/// thread pool). Failures are `Error`s with `code` (`ERR_MEMORY_INVALID_INPUT`,
-/// `ERR_MEMORY_NOT_FOUND`, `ERR_MEMORY_CONFLICT`, `ERR_MEMORY_MALFORMED`,
-/// `ERR_MEMORY_LOCK_TIMEOUT`, `ERR_MEMORY_IO`) and, when known, `path`, `line` and
-/// `sessionId`.
+/// Every operation has a sync form and a Promise form (`…Async`) whose last argument
+/// is `{ signal?: AbortSignal }`; a Promise form never throws (bad arguments reject too)
+/// and waits for the memory lock on a timer, holding no libuv pool thread. Failures are
+/// `MemoryCoreError`s with `code` (`ERR_MEMORY_INVALID_INPUT`, `ERR_MEMORY_NOT_FOUND`,
+/// `ERR_MEMORY_CONFLICT`, `ERR_MEMORY_MALFORMED`, `ERR_MEMORY_LOCK_TIMEOUT`,
+/// `ERR_MEMORY_IO`, `ERR_MEMORY_ABORTED`) and, when known, `path`, `line`, `sessionId`
+/// and `errno`. A relative `root` is made absolute when the handle is opened (a later
+/// `process.chdir` does not move it); `~` is not expanded.
 #[napi]
 pub struct AgentMemory {
     inner: memory_core::AgentMemory,
 }
 
 impl AgentMemory {
-    fn sync<T>(
-        &self,
-        env: &Env,
-        op: impl FnOnce(&memory_core::AgentMemory) -> std::result::Result<T, Failure>,
-    ) -> Result<T> {
-        op(&self.inner).map_err(|failure| failure.into_js(env))
+    fn sync<T>(&self, env: &Env, f: impl FnOnce(&memory_core::AgentMemory) -> Arg<T>) -> Result<T> {
+        f(&self.inner).map_err(|failure| failure.into_js(env))
     }
 
-    fn spawn<T>(
+    /// Converts the arguments (`prepare`), checks `options`, and queues one attempt of
+    /// the operation with a zero lock timeout; errors are thrown on the JS thread.
+    fn attempt<T>(
         &self,
-        op: impl FnOnce(&memory_core::AgentMemory) -> std::result::Result<T, Failure> + Send + 'static,
-    ) -> AsyncTask<Call<T>>
+        env: &Env,
+        options: Option<Unknown<'_>>,
+        prepare: impl FnOnce() -> Arg<Op<T>>,
+    ) -> Result<AsyncTask<Call<T>>>
     where
         T: napi::bindgen_prelude::ToNapiValue + napi::bindgen_prelude::TypeName + Send + 'static,
     {
-        AsyncTask::new(Call {
-            memory: self.inner.clone(),
-            op: Some(Box::new(op)),
-        })
+        let run = || -> Arg<AsyncTask<Call<T>>> {
+            let op = prepare()?;
+            if args::aborted(options)? {
+                return Err(Failure::Core(memory_core::Error::Aborted {
+                    path: self
+                        .inner
+                        .root()
+                        .join(memory_core::agent_memory::LOCK_FILE_NAME),
+                    waited: Duration::ZERO,
+                    source: Some("the AbortSignal was aborted".into()),
+                }));
+            }
+            Ok(AsyncTask::new(Call {
+                memory: self.inner.with_lock_timeout(Duration::ZERO),
+                op: Some(op),
+            }))
+        };
+        run().map_err(|failure| failure.into_js(env))
     }
 }
 
 #[napi]
 impl AgentMemory {
-    /// Opens the memory root `root` (the `memory/` directory). Nothing is created until
-    /// the first write. Throws `ERR_MEMORY_INVALID_INPUT` when `root` is empty or is not
-    /// a directory, or when `lockTimeoutMs` or `fixedTime` is invalid.
-    #[napi(constructor)]
-    pub fn new(env: Env, root: String, options: Option<AgentMemoryOptions>) -> Result<Self> {
-        let open = || -> std::result::Result<Self, Failure> {
-            let mut builder = memory_core::AgentMemory::builder(root);
+    /// Opens the memory root `root` (the `memory/` directory), made absolute against the
+    /// current directory now; `~` is not expanded. Nothing is created until the first
+    /// write. Throws `ERR_MEMORY_INVALID_INPUT` when `root` is empty, not a string or not
+    /// a directory, or when `options` is invalid.
+    #[napi(
+        constructor,
+        ts_args_type = "root: string, options?: AgentMemoryOptions"
+    )]
+    pub fn new(env: Env, root: Unknown<'_>, options: Option<Unknown<'_>>) -> Result<Self> {
+        let open = || -> Arg<Self> {
+            let root = args::text(root, "root")?;
             let AgentMemoryOptions {
                 lock_timeout_ms,
                 fixed_time,
-            } = options.unwrap_or_default();
+            } = AgentMemoryOptions::read(options)?;
+            let mut builder = memory_core::AgentMemory::builder(root);
             if let Some(ms) = lock_timeout_ms {
                 builder = builder.lock_timeout(types::lock_timeout(ms)?);
             }
@@ -143,237 +198,457 @@ impl AgentMemory {
         open().map_err(|failure| failure.into_js(&env))
     }
 
-    /// The memory root directory.
+    /// The memory root directory (absolute).
     #[napi(getter)]
     pub fn root(&self) -> String {
-        self.inner.root().to_string_lossy().into_owned()
+        path_text(self.inner.root().to_path_buf())
     }
 
     /// The index file, `<root>/index.md`.
     #[napi(getter)]
     pub fn index_path(&self) -> String {
-        self.inner.index_path().to_string_lossy().into_owned()
+        path_text(self.inner.index_path())
+    }
+
+    /// The longest wait for the memory lock, in milliseconds (`lockTimeoutMs` of the
+    /// options, default 10000).
+    #[napi(getter)]
+    pub fn lock_timeout_ms(&self) -> f64 {
+        self.inner.lock_timeout().as_secs_f64() * 1000.0
     }
 
     /// The snapshot file of `sessionId`, `<root>/sessions/<id>.md` (it may not exist).
-    #[napi]
-    pub fn session_path(&self, env: Env, session_id: String) -> Result<String> {
-        self.sync(&env, |m| Ok(path_text(m.session_path(&session_id)?)))
+    #[napi(ts_args_type = "sessionId: string")]
+    pub fn session_path(&self, env: Env, session_id: Unknown<'_>) -> Result<String> {
+        self.sync(&env, |m| {
+            Ok(path_text(
+                m.session_path(&args::text(session_id, "sessionId")?)?,
+            ))
+        })
     }
 
     /// Promise form of `sessionPath`.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn session_path_async(&self, session_id: String) -> AsyncTask<Call<String>> {
-        self.spawn(move |m| Ok(path_text(m.session_path(&session_id)?)))
+    #[napi(
+        ts_args_type = "sessionId: string, options?: AsyncOptions",
+        ts_return_type = "Promise<string>"
+    )]
+    pub fn session_path_async(
+        &self,
+        env: Env,
+        session_id: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<String>>> {
+        self.attempt(&env, options, || {
+            let id = args::text(session_id, "sessionId")?;
+            Ok(op(move |m| Ok(path_text(m.session_path(&id)?))))
+        })
     }
 
     /// The archive directory of `sessionId`, `<root>/archive/<id>/` (it may not exist).
-    #[napi]
-    pub fn archive_dir(&self, env: Env, session_id: String) -> Result<String> {
-        self.sync(&env, |m| Ok(path_text(m.archive_dir(&session_id)?)))
+    #[napi(ts_args_type = "sessionId: string")]
+    pub fn archive_dir(&self, env: Env, session_id: Unknown<'_>) -> Result<String> {
+        self.sync(&env, |m| {
+            Ok(path_text(
+                m.archive_dir(&args::text(session_id, "sessionId")?)?,
+            ))
+        })
     }
 
     /// Promise form of `archiveDir`.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn archive_dir_async(&self, session_id: String) -> AsyncTask<Call<String>> {
-        self.spawn(move |m| Ok(path_text(m.archive_dir(&session_id)?)))
+    #[napi(
+        ts_args_type = "sessionId: string, options?: AsyncOptions",
+        ts_return_type = "Promise<string>"
+    )]
+    pub fn archive_dir_async(
+        &self,
+        env: Env,
+        session_id: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<String>>> {
+        self.attempt(&env, options, || {
+            let id = args::text(session_id, "sessionId")?;
+            Ok(op(move |m| Ok(path_text(m.archive_dir(&id)?))))
+        })
     }
 
     /// SessionStart registration: appends an `idle` row (topic `未設定`), creates no
     /// snapshot, and returns the new session id once the row was read back.
-    #[napi]
-    pub fn register_session_start(&self, env: Env, agent_name: String) -> Result<String> {
+    #[napi(ts_args_type = "agentName: string")]
+    pub fn register_session_start(&self, env: Env, agent_name: Unknown<'_>) -> Result<String> {
         self.sync(&env, |m| {
-            Ok(m.register_session_start(&agent_name)?.to_string())
+            Ok(
+                m.register_session_start(&args::text(agent_name, "agentName")?)?
+                    .to_string(),
+            )
         })
     }
 
     /// Promise form of `registerSessionStart`.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn register_session_start_async(&self, agent_name: String) -> AsyncTask<Call<String>> {
-        self.spawn(move |m| Ok(m.register_session_start(&agent_name)?.to_string()))
+    #[napi(
+        ts_args_type = "agentName: string, options?: AsyncOptions",
+        ts_return_type = "Promise<string>"
+    )]
+    pub fn register_session_start_async(
+        &self,
+        env: Env,
+        agent_name: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<String>>> {
+        self.attempt(&env, options, || {
+            let name = args::text(agent_name, "agentName")?;
+            Ok(op(move |m| {
+                Ok(m.register_session_start(&name)?.to_string())
+            }))
+        })
     }
 
     /// Manual registration: writes the snapshot, appends an `active` row (and adds the
     /// new id to each `continuesFrom` source's `referencedBy`), verifies both, and
     /// returns the new session id.
-    #[napi]
-    pub fn register_manual(&self, env: Env, registration: ManualRegistration) -> Result<String> {
+    #[napi(ts_args_type = "registration: ManualRegistration")]
+    pub fn register_manual(&self, env: Env, registration: Unknown<'_>) -> Result<String> {
         self.sync(&env, |m| {
+            let registration = ManualRegistration::read(registration)?;
             Ok(m.register_manual(registration.into())?.to_string())
         })
     }
 
     /// Promise form of `registerManual`.
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(
+        ts_args_type = "registration: ManualRegistration, options?: AsyncOptions",
+        ts_return_type = "Promise<string>"
+    )]
     pub fn register_manual_async(
         &self,
-        registration: ManualRegistration,
-    ) -> AsyncTask<Call<String>> {
-        self.spawn(move |m| Ok(m.register_manual(registration.into())?.to_string()))
+        env: Env,
+        registration: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<String>>> {
+        self.attempt(&env, options, || {
+            let registration = ManualRegistration::read(registration)?;
+            Ok(op(move |m| {
+                Ok(m.register_manual(registration.into())?.to_string())
+            }))
+        })
     }
 
     /// A status update: merges into the snapshot (never dropping items), promotes the
     /// session to `active`, and returns the row as read back.
-    #[napi]
+    #[napi(
+        ts_args_type = "sessionId: string, update?: SessionUpdate",
+        ts_return_type = "SessionRow"
+    )]
     pub fn update(
         &self,
         env: Env,
-        session_id: String,
-        update: SessionUpdate,
-    ) -> Result<SessionRow> {
-        self.sync(&env, |m| Ok(m.update(&session_id, update.into())?.into()))
+        session_id: Unknown<'_>,
+        update: Option<Unknown<'_>>,
+    ) -> Result<JsonText> {
+        self.sync(&env, |m| {
+            let id = args::text(session_id, "sessionId")?;
+            let update = SessionUpdate::read(update)?;
+            json(&SessionRow::from(m.update(&id, update.into())?))
+        })
     }
 
     /// Promise form of `update`.
-    #[napi(ts_return_type = "Promise<SessionRow>")]
+    #[napi(
+        ts_args_type = "sessionId: string, update?: SessionUpdate, options?: AsyncOptions",
+        ts_return_type = "Promise<SessionRow>"
+    )]
     pub fn update_async(
         &self,
-        session_id: String,
-        update: SessionUpdate,
-    ) -> AsyncTask<Call<SessionRow>> {
-        self.spawn(move |m| Ok(m.update(&session_id, update.into())?.into()))
+        env: Env,
+        session_id: Unknown<'_>,
+        update: Option<Unknown<'_>>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<JsonText>>> {
+        self.attempt(&env, options, || {
+            let id = args::text(session_id, "sessionId")?;
+            let update = SessionUpdate::read(update)?;
+            Ok(op(move |m| {
+                json(&SessionRow::from(m.update(&id, update.into())?))
+            }))
+        })
     }
 
     /// Records that session `current` continues work from `source`: both sides of the
     /// link are written and read back.
-    #[napi]
+    #[napi(
+        ts_args_type = "current: string, source: string",
+        ts_return_type = "ContinueOutcome"
+    )]
     pub fn continue_from(
         &self,
         env: Env,
-        current: String,
-        source: String,
-    ) -> Result<ContinueOutcome> {
-        self.sync(&env, |m| Ok(m.continue_from(&current, &source)?.into()))
+        current: Unknown<'_>,
+        source: Unknown<'_>,
+    ) -> Result<JsonText> {
+        self.sync(&env, |m| {
+            let (current, source) = (
+                args::text(current, "current")?,
+                args::text(source, "source")?,
+            );
+            json(&ContinueOutcome::from(m.continue_from(&current, &source)?))
+        })
     }
 
     /// Promise form of `continueFrom`.
-    #[napi(ts_return_type = "Promise<ContinueOutcome>")]
+    #[napi(
+        ts_args_type = "current: string, source: string, options?: AsyncOptions",
+        ts_return_type = "Promise<ContinueOutcome>"
+    )]
     pub fn continue_from_async(
         &self,
-        current: String,
-        source: String,
-    ) -> AsyncTask<Call<ContinueOutcome>> {
-        self.spawn(move |m| Ok(m.continue_from(&current, &source)?.into()))
+        env: Env,
+        current: Unknown<'_>,
+        source: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<JsonText>>> {
+        self.attempt(&env, options, || {
+            let (current, source) = (
+                args::text(current, "current")?,
+                args::text(source, "source")?,
+            );
+            Ok(op(move |m| {
+                json(&ContinueOutcome::from(m.continue_from(&current, &source)?))
+            }))
+        })
     }
 
     /// Releases the reference of `current` on `source` (both sides). Releasing a link
     /// that is already gone is not an error; the outcome says which side changed.
-    #[napi]
-    pub fn release(&self, env: Env, current: String, source: String) -> Result<ReleaseOutcome> {
-        self.sync(&env, |m| Ok(m.release(&current, &source)?.into()))
+    #[napi(
+        ts_args_type = "current: string, source: string",
+        ts_return_type = "ReleaseOutcome"
+    )]
+    pub fn release(&self, env: Env, current: Unknown<'_>, source: Unknown<'_>) -> Result<JsonText> {
+        self.sync(&env, |m| {
+            let (current, source) = (
+                args::text(current, "current")?,
+                args::text(source, "source")?,
+            );
+            json(&ReleaseOutcome::from(m.release(&current, &source)?))
+        })
     }
 
     /// Promise form of `release`.
-    #[napi(ts_return_type = "Promise<ReleaseOutcome>")]
+    #[napi(
+        ts_args_type = "current: string, source: string, options?: AsyncOptions",
+        ts_return_type = "Promise<ReleaseOutcome>"
+    )]
     pub fn release_async(
         &self,
-        current: String,
-        source: String,
-    ) -> AsyncTask<Call<ReleaseOutcome>> {
-        self.spawn(move |m| Ok(m.release(&current, &source)?.into()))
+        env: Env,
+        current: Unknown<'_>,
+        source: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<JsonText>>> {
+        self.attempt(&env, options, || {
+            let (current, source) = (
+                args::text(current, "current")?,
+                args::text(source, "source")?,
+            );
+            Ok(op(move |m| {
+                json(&ReleaseOutcome::from(m.release(&current, &source)?))
+            }))
+        })
     }
 
     /// Organizes the index: deletes unreferenced `idle` rows and marks overdue `active`
     /// rows `stale`; referenced rows are protected. Nothing is archived.
-    #[napi]
-    pub fn organize(&self, env: Env, options: Option<OrganizeOptions>) -> Result<OrganizeReport> {
+    #[napi(
+        ts_args_type = "options?: OrganizeOptions",
+        ts_return_type = "OrganizeReport"
+    )]
+    pub fn organize(&self, env: Env, options: Option<Unknown<'_>>) -> Result<JsonText> {
         self.sync(&env, |m| {
-            Ok(m.organize(types::organize_options(options)?)?.into())
+            json(&OrganizeReport::from(
+                m.organize(types::organize_options(options)?)?,
+            ))
         })
     }
 
     /// Promise form of `organize`.
-    #[napi(ts_return_type = "Promise<OrganizeReport>")]
+    #[napi(
+        ts_args_type = "options?: OrganizeOptions, asyncOptions?: AsyncOptions",
+        ts_return_type = "Promise<OrganizeReport>"
+    )]
     pub fn organize_async(
         &self,
-        options: Option<OrganizeOptions>,
-    ) -> AsyncTask<Call<OrganizeReport>> {
-        self.spawn(move |m| Ok(m.organize(types::organize_options(options)?)?.into()))
+        env: Env,
+        options: Option<Unknown<'_>>,
+        async_options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<JsonText>>> {
+        self.attempt(&env, async_options, || {
+            let options = types::organize_options(options)?;
+            Ok(op(move |m| {
+                json(&OrganizeReport::from(m.organize(options)?))
+            }))
+        })
     }
 
     /// Archives one session (or deletes an idle placeholder without snapshot). Refused
     /// with `ERR_MEMORY_CONFLICT` while another session references it.
-    #[napi]
-    pub fn archive(&self, env: Env, session_id: String) -> Result<ArchiveOutcome> {
-        self.sync(&env, |m| Ok(m.archive(&session_id)?.try_into()?))
+    #[napi(ts_args_type = "sessionId: string", ts_return_type = "ArchiveOutcome")]
+    pub fn archive(&self, env: Env, session_id: Unknown<'_>) -> Result<JsonText> {
+        self.sync(&env, |m| {
+            let outcome: ArchiveOutcome = m
+                .archive(&args::text(session_id, "sessionId")?)?
+                .try_into()?;
+            json(&outcome)
+        })
     }
 
     /// Promise form of `archive`.
-    #[napi(ts_return_type = "Promise<ArchiveOutcome>")]
-    pub fn archive_async(&self, session_id: String) -> AsyncTask<Call<ArchiveOutcome>> {
-        self.spawn(move |m| Ok(m.archive(&session_id)?.try_into()?))
+    #[napi(
+        ts_args_type = "sessionId: string, options?: AsyncOptions",
+        ts_return_type = "Promise<ArchiveOutcome>"
+    )]
+    pub fn archive_async(
+        &self,
+        env: Env,
+        session_id: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<JsonText>>> {
+        self.attempt(&env, options, || {
+            let id = args::text(session_id, "sessionId")?;
+            Ok(op(move |m| {
+                let outcome: ArchiveOutcome = m.archive(&id)?.try_into()?;
+                json(&outcome)
+            }))
+        })
     }
 
     /// Every row, in reading order: meaningful `active`/`stale` rows first, then other
     /// `active`/`stale` rows, then `idle` placeholders; most recently updated first.
-    #[napi]
-    pub fn sessions(&self, env: Env) -> Result<Vec<SessionRow>> {
-        self.sync(&env, |m| Ok(types::rows(m.sessions()?)))
+    #[napi(ts_return_type = "Array<SessionRow>")]
+    pub fn sessions(&self, env: Env) -> Result<PackedRows> {
+        self.sync(&env, |m| types::packed_rows(m.sessions()?))
     }
 
     /// Promise form of `sessions`.
-    #[napi(ts_return_type = "Promise<Array<SessionRow>>")]
-    pub fn sessions_async(&self) -> AsyncTask<Call<Vec<SessionRow>>> {
-        self.spawn(move |m| Ok(types::rows(m.sessions()?)))
+    #[napi(
+        ts_args_type = "options?: AsyncOptions",
+        ts_return_type = "Promise<Array<SessionRow>>"
+    )]
+    pub fn sessions_async(
+        &self,
+        env: Env,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<PackedRows>>> {
+        self.attempt(&env, options, || {
+            Ok(op(move |m| types::packed_rows(m.sessions()?)))
+        })
     }
 
     /// The rows with `status` (`idle`, `active` or `stale`), in reading order.
-    #[napi]
-    pub fn sessions_with_status(
-        &self,
-        env: Env,
-        #[napi(ts_arg_type = "Status")] status: String,
-    ) -> Result<Vec<SessionRow>> {
+    #[napi(ts_args_type = "status: Status", ts_return_type = "Array<SessionRow>")]
+    pub fn sessions_with_status(&self, env: Env, status: Unknown<'_>) -> Result<PackedRows> {
         self.sync(&env, |m| {
-            Ok(types::rows(m.sessions_with_status(status.parse()?)?))
+            let status = args::text(status, "status")?.parse()?;
+            types::packed_rows(m.sessions_with_status(status)?)
         })
     }
 
     /// Promise form of `sessionsWithStatus`.
-    #[napi(ts_return_type = "Promise<Array<SessionRow>>")]
+    #[napi(
+        ts_args_type = "status: Status, options?: AsyncOptions",
+        ts_return_type = "Promise<Array<SessionRow>>"
+    )]
     pub fn sessions_with_status_async(
         &self,
-        #[napi(ts_arg_type = "Status")] status: String,
-    ) -> AsyncTask<Call<Vec<SessionRow>>> {
-        self.spawn(move |m| Ok(types::rows(m.sessions_with_status(status.parse()?)?)))
+        env: Env,
+        status: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<PackedRows>>> {
+        self.attempt(&env, options, || {
+            let status: memory_core::Status = args::text(status, "status")?.parse()?;
+            Ok(op(move |m| {
+                types::packed_rows(m.sessions_with_status(status)?)
+            }))
+        })
     }
 
     /// The row of session `sessionId`; `ERR_MEMORY_NOT_FOUND` when the index has none.
-    #[napi]
-    pub fn session(&self, env: Env, session_id: String) -> Result<SessionRow> {
-        self.sync(&env, |m| Ok(m.session(&session_id)?.into()))
+    #[napi(ts_args_type = "sessionId: string", ts_return_type = "SessionRow")]
+    pub fn session(&self, env: Env, session_id: Unknown<'_>) -> Result<JsonText> {
+        self.sync(&env, |m| {
+            json(&SessionRow::from(
+                m.session(&args::text(session_id, "sessionId")?)?,
+            ))
+        })
     }
 
     /// Promise form of `session`.
-    #[napi(ts_return_type = "Promise<SessionRow>")]
-    pub fn session_async(&self, session_id: String) -> AsyncTask<Call<SessionRow>> {
-        self.spawn(move |m| Ok(m.session(&session_id)?.into()))
+    #[napi(
+        ts_args_type = "sessionId: string, options?: AsyncOptions",
+        ts_return_type = "Promise<SessionRow>"
+    )]
+    pub fn session_async(
+        &self,
+        env: Env,
+        session_id: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<JsonText>>> {
+        self.attempt(&env, options, || {
+            let id = args::text(session_id, "sessionId")?;
+            Ok(op(move |m| json(&SessionRow::from(m.session(&id)?))))
+        })
     }
 
     /// The snapshot of session `sessionId`, `null` when it has no snapshot file.
-    #[napi]
-    pub fn snapshot(&self, env: Env, session_id: String) -> Result<Option<Snapshot>> {
-        self.sync(&env, |m| Ok(m.snapshot(&session_id)?.map(Snapshot::from)))
+    #[napi(ts_args_type = "sessionId: string", ts_return_type = "Snapshot | null")]
+    pub fn snapshot(&self, env: Env, session_id: Unknown<'_>) -> Result<JsonText> {
+        self.sync(&env, |m| {
+            json(
+                &m.snapshot(&args::text(session_id, "sessionId")?)?
+                    .map(Snapshot::from),
+            )
+        })
     }
 
     /// Promise form of `snapshot`.
-    #[napi(ts_return_type = "Promise<Snapshot | null>")]
-    pub fn snapshot_async(&self, session_id: String) -> AsyncTask<Call<Option<Snapshot>>> {
-        self.spawn(move |m| Ok(m.snapshot(&session_id)?.map(Snapshot::from)))
+    #[napi(
+        ts_args_type = "sessionId: string, options?: AsyncOptions",
+        ts_return_type = "Promise<Snapshot | null>"
+    )]
+    pub fn snapshot_async(
+        &self,
+        env: Env,
+        session_id: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<JsonText>>> {
+        self.attempt(&env, options, || {
+            let id = args::text(session_id, "sessionId")?;
+            Ok(op(move |m| json(&m.snapshot(&id)?.map(Snapshot::from))))
+        })
     }
 
     /// Rows whose id, agent name, topic, summary or keywords contain `query`
     /// (case-insensitive), in reading order.
-    #[napi]
-    pub fn find(&self, env: Env, query: String) -> Result<Vec<SessionRow>> {
-        self.sync(&env, |m| Ok(types::rows(m.find(&query)?)))
+    #[napi(ts_args_type = "query: string", ts_return_type = "Array<SessionRow>")]
+    pub fn find(&self, env: Env, query: Unknown<'_>) -> Result<PackedRows> {
+        self.sync(&env, |m| {
+            types::packed_rows(m.find(&args::text(query, "query")?)?)
+        })
     }
 
     /// Promise form of `find`.
-    #[napi(ts_return_type = "Promise<Array<SessionRow>>")]
-    pub fn find_async(&self, query: String) -> AsyncTask<Call<Vec<SessionRow>>> {
-        self.spawn(move |m| Ok(types::rows(m.find(&query)?)))
+    #[napi(
+        ts_args_type = "query: string, options?: AsyncOptions",
+        ts_return_type = "Promise<Array<SessionRow>>"
+    )]
+    pub fn find_async(
+        &self,
+        env: Env,
+        query: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<PackedRows>>> {
+        self.attempt(&env, options, || {
+            let query = args::text(query, "query")?;
+            Ok(op(move |m| types::packed_rows(m.find(&query)?)))
+        })
     }
 }
 

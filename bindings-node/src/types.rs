@@ -1,14 +1,25 @@
 //! The plain JS objects the binding accepts and returns, and their conversions to and
 //! from the core's types. Conversions only: no defaults or rules beyond the core's own.
+//!
+//! Arguments are read property by property ([`crate::args`]), so that a wrong type names
+//! its property. Results are serialized to JSON text with serde (`null` for every absent
+//! value, as in Rust and Python) and parsed by the entry module `index.js`: one
+//! `JSON.parse` builds the objects several times faster than setting their properties
+//! one by one through napi. The `#[napi(object)]` declarations give `index.d.ts` its
+//! interfaces.
 
 use std::path::Path;
 use std::time::Duration;
 
 use memory_core::agent_memory::OtherSection as CoreOtherSection;
+use napi::bindgen_prelude::Unknown;
 use napi_derive::napi;
+use serde::Serialize;
+
+use crate::args::{self, Arg};
 
 /// Options of `new AgentMemory(root, options)`.
-#[napi(object, js_name = "AgentMemoryOptions")]
+#[napi(object, object_to_js = false, js_name = "AgentMemoryOptions")]
 #[derive(Default)]
 pub struct AgentMemoryOptions {
     /// How long a write waits for the memory lock before failing with
@@ -18,6 +29,34 @@ pub struct AgentMemoryOptions {
     /// still at that time for every timestamp and id this handle writes (reproducible runs
     /// and tests). Default: the system clock.
     pub fixed_time: Option<String>,
+}
+
+impl AgentMemoryOptions {
+    /// Reads the options object (`undefined`/`null` for none).
+    pub fn read(value: Option<Unknown<'_>>) -> Arg<Self> {
+        let Some(object) = args::opt_object(value, "options")? else {
+            return Ok(Self::default());
+        };
+        Ok(AgentMemoryOptions {
+            lock_timeout_ms: args::opt_number(
+                args::field(&object, "lockTimeoutMs")?,
+                "options.lockTimeoutMs",
+            )?,
+            fixed_time: args::opt_text(args::field(&object, "fixedTime")?, "options.fixedTime")?,
+        })
+    }
+}
+
+/// The last argument of every `…Async` method. Declared for `index.d.ts` only: the
+/// methods read it with [`args::aborted`] and `index.js` reads `signal` itself.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false, js_name = "AsyncOptions")]
+pub struct AsyncOptions {
+    /// Stops waiting for the memory lock when it fires: the Promise rejects with an
+    /// `AbortError` (`code` `ERR_MEMORY_ABORTED`, `cause` the signal's reason) and
+    /// nothing is written. A write already running when it fires completes.
+    #[napi(ts_type = "AbortSignal")]
+    pub signal: Option<()>,
 }
 
 /// Converts `lockTimeoutMs` (a JS number) to a duration; a negative, infinite or NaN
@@ -32,7 +71,8 @@ pub fn lock_timeout(ms: f64) -> memory_core::Result<Duration> {
 
 /// A session's lifecycle status.
 #[napi(string_enum = "lowercase")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Registered, no meaningful work yet (SessionStart).
     Idle,
@@ -54,7 +94,8 @@ impl From<memory_core::Status> for Status {
 
 /// The marking that keeps an outdated snapshot item instead of dropping it.
 #[napi(string_enum = "lowercase")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mark {
     /// A decision that was reversed or replaced (`[superseded]`).
     Superseded,
@@ -100,6 +141,45 @@ pub struct ManualRegistration {
     pub continues_from: Option<Vec<String>>,
 }
 
+impl ManualRegistration {
+    /// Reads the registration object.
+    pub fn read(value: Unknown<'_>) -> Arg<Self> {
+        let o = args::object(value, "registration")?;
+        let f = |key| args::field(&o, key);
+        Ok(ManualRegistration {
+            agent_name: args::text(
+                required(f("agentName")?, "registration.agentName")?,
+                "registration.agentName",
+            )?,
+            topic: args::text(
+                required(f("topic")?, "registration.topic")?,
+                "registration.topic",
+            )?,
+            summary: args::text(
+                required(f("summary")?, "registration.summary")?,
+                "registration.summary",
+            )?,
+            keywords: args::opt_texts(f("keywords")?, "registration.keywords")?,
+            context: args::opt_text(f("context")?, "registration.context")?,
+            decisions: args::opt_texts(f("decisions")?, "registration.decisions")?,
+            files: args::opt_texts(f("files")?, "registration.files")?,
+            open_questions: args::opt_texts(f("openQuestions")?, "registration.openQuestions")?,
+            next_actions: args::opt_texts(f("nextActions")?, "registration.nextActions")?,
+            continues_from: args::opt_texts(f("continuesFrom")?, "registration.continuesFrom")?,
+        })
+    }
+}
+
+/// A property that must be there.
+fn required<'env>(value: Option<Unknown<'env>>, name: &'static str) -> Arg<Unknown<'env>> {
+    value.ok_or_else(|| {
+        crate::Failure::Core(memory_core::Error::Argument {
+            name,
+            message: "is missing (expected a string)".to_string(),
+        })
+    })
+}
+
 impl From<ManualRegistration> for memory_core::ManualRegistration {
     fn from(js: ManualRegistration) -> Self {
         let mut registration =
@@ -118,6 +198,7 @@ impl From<ManualRegistration> for memory_core::ManualRegistration {
 /// What a status update records. Omitted fields leave the session as it is; lists add
 /// to the snapshot, and `supersede` / `resolve` / `done` mark existing items.
 #[napi(object, object_to_js = false, js_name = "SessionUpdate")]
+#[derive(Default)]
 pub struct SessionUpdate {
     /// New topic.
     pub topic: Option<String>,
@@ -141,6 +222,29 @@ pub struct SessionUpdate {
     pub resolve: Option<Vec<String>>,
     /// Existing next actions to mark `[done]`.
     pub done: Option<Vec<String>>,
+}
+
+impl SessionUpdate {
+    /// Reads the update object (`undefined`/`null` for an empty update).
+    pub fn read(value: Option<Unknown<'_>>) -> Arg<Self> {
+        let Some(o) = args::opt_object(value, "update")? else {
+            return Ok(SessionUpdate::default());
+        };
+        let f = |key| args::field(&o, key);
+        Ok(SessionUpdate {
+            topic: args::opt_text(f("topic")?, "update.topic")?,
+            summary: args::opt_text(f("summary")?, "update.summary")?,
+            keywords: args::opt_texts(f("keywords")?, "update.keywords")?,
+            context: args::opt_text(f("context")?, "update.context")?,
+            decisions: Some(args::list(f("decisions")?, "update.decisions")?),
+            files: Some(args::list(f("files")?, "update.files")?),
+            open_questions: Some(args::list(f("openQuestions")?, "update.openQuestions")?),
+            next_actions: Some(args::list(f("nextActions")?, "update.nextActions")?),
+            supersede: Some(args::list(f("supersede")?, "update.supersede")?),
+            resolve: Some(args::list(f("resolve")?, "update.resolve")?),
+            done: Some(args::list(f("done")?, "update.done")?),
+        })
+    }
 }
 
 impl From<SessionUpdate> for memory_core::SessionUpdate {
@@ -173,12 +277,17 @@ pub struct OrganizeOptions {
 
 /// Converts the JS options (omitted ones keep the core's defaults); `staleAfterDays`
 /// must be a whole number that fits `u32`.
-pub fn organize_options(
-    js: Option<OrganizeOptions>,
-) -> memory_core::Result<memory_core::OrganizeOptions> {
+pub fn organize_options(value: Option<Unknown<'_>>) -> Arg<memory_core::OrganizeOptions> {
     let mut options = memory_core::OrganizeOptions::default();
-    let Some(js) = js else {
+    let Some(o) = args::opt_object(value, "options")? else {
         return Ok(options);
+    };
+    let js = OrganizeOptions {
+        stale_after_days: args::opt_number(
+            args::field(&o, "staleAfterDays")?,
+            "options.staleAfterDays",
+        )?,
+        dry_run: args::opt_bool(args::field(&o, "dryRun")?, "options.dryRun")?,
     };
     if let Some(days) = js.stale_after_days {
         if days.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&days) {
@@ -186,7 +295,8 @@ pub fn organize_options(
                 what: "staleAfterDays",
                 value: days.to_string(),
                 message: format!("must be a whole number from 0 to {}", u32::MAX),
-            });
+            }
+            .into());
         }
         options.stale_after_days = days as u32;
     }
@@ -205,7 +315,15 @@ fn ids(ids: Vec<memory_core::SessionId>) -> Vec<String> {
 }
 
 /// One session as the index records it.
-#[napi(object, object_from_js = false, js_name = "SessionRow")]
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "SessionRow"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SessionRow {
     /// The Memory Session ID.
     pub session_id: String,
@@ -243,17 +361,98 @@ impl From<memory_core::SessionRow> for SessionRow {
     }
 }
 
-/// Converts a list of core rows.
-pub fn rows(rows: Vec<memory_core::SessionRow>) -> Vec<SessionRow> {
-    rows.into_iter().map(SessionRow::from).collect()
+/// A result as the JSON text the entry module parses: ASCII only (every other character
+/// is a `\\uXXXX` escape), so that it becomes a one-byte JS string with a plain copy
+/// (`napi_create_string_latin1`) and `JSON.parse` takes its fast path, instead of a UTF-8
+/// decode into a two-byte string.
+pub struct JsonText(Vec<u8>);
+
+/// Serializes `value` as [`JsonText`].
+pub fn json<T: Serialize>(value: &T) -> Arg<JsonText> {
+    let mut out = Vec::with_capacity(256);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, AsciiFormatter);
+    value.serialize(&mut serializer).map_err(|e| {
+        crate::Failure::Binding(napi::Error::from_reason(format!(
+            "could not serialize a result: {e}"
+        )))
+    })?;
+    Ok(JsonText(out))
+}
+
+/// serde_json's compact output with non-ASCII characters escaped.
+struct AsciiFormatter;
+
+impl serde_json::ser::Formatter for AsciiFormatter {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut plain = 0;
+        for (at, c) in fragment.char_indices() {
+            if !c.is_ascii() {
+                writer.write_all(&fragment.as_bytes()[plain..at])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                plain = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[plain..])
+    }
+}
+
+impl napi::bindgen_prelude::TypeName for JsonText {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> napi::ValueType {
+        napi::ValueType::String
+    }
+}
+
+impl napi::bindgen_prelude::ToNapiValue for JsonText {
+    unsafe fn to_napi_value(
+        env: napi::sys::napi_env,
+        value: Self,
+    ) -> napi::Result<napi::sys::napi_value> {
+        let mut out = std::ptr::null_mut();
+        // SAFETY: `env` is the live env napi passed in; the bytes are ASCII (so valid
+        // Latin-1) and outlive the call, which copies them into the JS heap.
+        let status = unsafe {
+            napi::sys::napi_create_string_latin1(
+                env,
+                value.0.as_ptr().cast(),
+                value.0.len() as isize,
+                &mut out,
+            )
+        };
+        if status == napi::sys::Status::napi_ok {
+            Ok(out)
+        } else {
+            Err(napi::Error::from_reason(
+                "could not create the result string",
+            ))
+        }
+    }
 }
 
 /// One entry of a list section of a snapshot.
-#[napi(object, object_from_js = false, js_name = "SnapshotItem")]
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "SnapshotItem"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SnapshotItem {
     /// The text without bullet and marking.
     pub text: String,
-    /// The marking, if the item is outdated.
+    /// The marking of an outdated item, `null` for a current one.
     pub mark: Option<Mark>,
 }
 
@@ -268,7 +467,15 @@ fn items(items: Vec<memory_core::SnapshotItem>) -> Vec<SnapshotItem> {
 }
 
 /// A snapshot section the template does not define, kept verbatim.
-#[napi(object, object_from_js = false, js_name = "OtherSection")]
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "OtherSection"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OtherSection {
     /// The heading text after `## `.
     pub heading: String,
@@ -286,7 +493,15 @@ impl From<CoreOtherSection> for OtherSection {
 }
 
 /// The typed content of a session snapshot (`sessions/<id>.md`).
-#[napi(object, object_from_js = false, js_name = "Snapshot")]
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "Snapshot"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Snapshot {
     /// Metadata `Session ID`.
     pub session_id: String,
@@ -344,7 +559,15 @@ impl From<memory_core::Snapshot> for Snapshot {
 }
 
 /// The result of `continueFrom`: both rows after the verified write.
-#[napi(object, object_from_js = false, js_name = "ContinueOutcome")]
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "ContinueOutcome"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ContinueOutcome {
     /// The continuing session (now `active`).
     pub current: SessionRow,
@@ -362,7 +585,15 @@ impl From<memory_core::ContinueOutcome> for ContinueOutcome {
 }
 
 /// The result of `release`: which side held the link.
-#[napi(object, object_from_js = false, js_name = "ReleaseOutcome")]
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "ReleaseOutcome"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReleaseOutcome {
     /// The referencing session.
     pub current: String,
@@ -386,7 +617,15 @@ impl From<memory_core::ReleaseOutcome> for ReleaseOutcome {
 }
 
 /// What `organize` did (or, with `dryRun`, would do).
-#[napi(object, object_from_js = false, js_name = "OrganizeReport")]
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "OrganizeReport"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OrganizeReport {
     /// `idle` rows deleted from the index.
     pub deleted_idle: Vec<String>,
@@ -414,7 +653,8 @@ impl From<memory_core::OrganizeReport> for OrganizeReport {
 
 /// Which way `archive` ended a session.
 #[napi(string_enum = "lowercase")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ArchiveKind {
     /// The snapshot moved to `archive/<id>/session.md` beside a new `archive/<id>/index.md`.
     Archived,
@@ -423,7 +663,15 @@ pub enum ArchiveKind {
 }
 
 /// What `archive` did.
-#[napi(object, object_from_js = false, js_name = "ArchiveOutcome")]
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "ArchiveOutcome"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ArchiveOutcome {
     /// `archived` or `deleted`.
     pub outcome: ArchiveKind,
@@ -466,6 +714,143 @@ impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
             other => Err(napi::Error::from_reason(format!(
                 "this build of memory-core-node does not know the archive outcome {other:?}"
             ))),
+        }
+    }
+}
+
+/// A list of rows packed for the entry module: one string holding every field of every
+/// row one after another, and a `Uint32Array` with the row count, each row's keyword
+/// count, `Referenced By` count and status (0 idle, 1 active, 2 stale), and the end of
+/// every field in the string. `index.js` rebuilds
+/// the row objects with `String.prototype.slice` (V8 makes long slices views into the
+/// one string, not copies): building them through napi property by property, or
+/// parsing JSON, costs several times more per row. Returned as `[text, layout]`.
+pub struct PackedRows {
+    text: Vec<u16>,
+    layout: Vec<u32>,
+}
+
+/// Packs `rows` (field order: id, agent, topic, summary, keywords…, referenced by…,
+/// started, updated — the order of [`SessionRow`]'s properties, status aside).
+pub fn packed_rows(rows: Vec<memory_core::SessionRow>) -> Arg<PackedRows> {
+    let count = |n: usize| {
+        u32::try_from(n).map_err(|_| {
+            crate::Failure::Binding(napi::Error::from_reason("too many rows to return"))
+        })
+    };
+    let mut text: Vec<u16> = Vec::with_capacity(rows.len() * 200);
+    let mut counts = Vec::with_capacity(1 + rows.len() * 3);
+    let mut ends = Vec::with_capacity(rows.len() * 12);
+    counts.push(count(rows.len())?);
+    for row in &rows {
+        counts.push(count(row.keywords.len())?);
+        counts.push(count(row.referenced_by.len())?);
+        counts.push(match row.status {
+            memory_core::Status::Idle => 0,
+            memory_core::Status::Active => 1,
+            memory_core::Status::Stale => 2,
+        });
+        let mut push = |s: &str| -> Arg<()> {
+            if s.is_ascii() {
+                text.extend(s.bytes().map(u16::from));
+            } else {
+                text.extend(s.encode_utf16());
+            }
+            ends.push(count(text.len())?);
+            Ok(())
+        };
+        push(row.session_id.as_str())?;
+        push(&row.agent_name)?;
+        push(&row.topic)?;
+        push(&row.summary)?;
+        for keyword in &row.keywords {
+            push(keyword)?;
+        }
+        for id in &row.referenced_by {
+            push(id.as_str())?;
+        }
+        push(row.started_at.as_str())?;
+        push(row.updated_at.as_str())?;
+    }
+    counts.extend(ends);
+    Ok(PackedRows {
+        text,
+        layout: counts,
+    })
+}
+
+impl napi::bindgen_prelude::TypeName for PackedRows {
+    fn type_name() -> &'static str {
+        "Array"
+    }
+
+    fn value_type() -> napi::ValueType {
+        napi::ValueType::Object
+    }
+}
+
+fn check(status: napi::sys::napi_status, what: &str) -> napi::Result<()> {
+    if status == napi::sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(napi::Error::from_reason(format!("could not create {what}")))
+    }
+}
+
+impl napi::bindgen_prelude::ToNapiValue for PackedRows {
+    unsafe fn to_napi_value(
+        env: napi::sys::napi_env,
+        value: Self,
+    ) -> napi::Result<napi::sys::napi_value> {
+        use napi::sys;
+        // SAFETY: `env` is the live env napi passed in. Each call gets pointers to data
+        // that outlives it (napi copies the string; the array buffer is written within
+        // its `byte_len` bytes right after creation).
+        unsafe {
+            let mut text = std::ptr::null_mut();
+            check(
+                sys::napi_create_string_utf16(
+                    env,
+                    value.text.as_ptr(),
+                    value.text.len() as isize,
+                    &mut text,
+                ),
+                "the rows' text",
+            )?;
+            let byte_len = value.layout.len() * std::mem::size_of::<u32>();
+            let mut data = std::ptr::null_mut();
+            let mut buffer = std::ptr::null_mut();
+            check(
+                sys::napi_create_arraybuffer(env, byte_len, &mut data, &mut buffer),
+                "the rows' layout",
+            )?;
+            if byte_len > 0 {
+                std::ptr::copy_nonoverlapping(
+                    value.layout.as_ptr().cast::<u8>(),
+                    data.cast::<u8>(),
+                    byte_len,
+                );
+            }
+            let mut layout = std::ptr::null_mut();
+            check(
+                sys::napi_create_typedarray(
+                    env,
+                    sys::TypedarrayType::uint32_array,
+                    value.layout.len(),
+                    buffer,
+                    0,
+                    &mut layout,
+                ),
+                "the rows' layout",
+            )?;
+            let mut pair = std::ptr::null_mut();
+            check(
+                sys::napi_create_array_with_length(env, 2, &mut pair),
+                "a pair",
+            )?;
+            check(sys::napi_set_element(env, pair, 0, text), "a pair")?;
+            check(sys::napi_set_element(env, pair, 1, layout), "a pair")?;
+            Ok(pair)
         }
     }
 }

@@ -25,7 +25,36 @@ echo "== building and installing memory_core (maturin develop --release)"
 maturin develop --release --locked -m bindings-python/Cargo.toml
 
 echo "== stubtest: _native.pyi matches the compiled module"
-python -m mypy.stubtest memory_core
+python -m mypy.stubtest memory_core --allowlist bindings-python/stubtest-allowlist.txt
+
+echo "== stub docstrings are the runtime (Rust ///) docstrings"
+python bindings-python/scripts/stub_docs.py --check
+
+echo "== licence files are the repository's"
+for file in LICENSE-MIT LICENSE-APACHE; do
+  cmp "$file" "bindings-python/$file"
+done
+
+echo "== the wheel's metadata: README as long description, both licences"
+wheels=$(mktemp -d)
+trap 'rm -rf "$wheels"' EXIT
+maturin build --release --locked -m bindings-python/Cargo.toml --out "$wheels" >/dev/null 2>&1
+python - "$wheels" bindings-python/README.md <<'PY'
+import pathlib, sys, zipfile
+wheel, = pathlib.Path(sys.argv[1]).glob("*.whl")
+readme = pathlib.Path(sys.argv[2]).read_text(encoding="utf-8")
+with zipfile.ZipFile(wheel) as z:
+    names = z.namelist()
+    metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    for licence in ("LICENSE-MIT", "LICENSE-APACHE"):
+        packed = next(n for n in names if n.endswith(f".dist-info/licenses/{licence}"))
+        assert z.read(packed) == pathlib.Path(licence).read_bytes(), licence
+header, _, body = metadata.partition("\n\n")
+assert "Description-Content-Type: text/markdown" in header, header
+assert body.strip() == readme.strip(), "the wheel's long description is not bindings-python/README.md"
+assert "License-Expression: MIT OR Apache-2.0" in header, header
+print(f"{wheel.name}: README and licences present")
+PY
 
 echo "== mypy --strict: the tests use the stubs correctly"
 python -m mypy --strict bindings-python/tests

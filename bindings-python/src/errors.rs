@@ -1,12 +1,18 @@
 //! memory-core errors as Python exceptions: `MemoryCoreError` and one subclass per
-//! [`ErrorKind`], each also inheriting the builtin exception that fits the kind.
+//! [`ErrorKind`], each also inheriting the builtin exception that fits the kind. An I/O
+//! error whose OS error kind has a builtin subclass (`FileNotFoundError`,
+//! `PermissionError`, `IsADirectoryError`, `NotADirectoryError`, `FileExistsError`) is
+//! raised as a subclass of `MemoryIOError` and that builtin. Every instance pickles with
+//! its fields.
 
 use std::path::Path;
 
 use memory_core::{Error, ErrorKind};
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyException, PyLookupError, PyOSError, PyRuntimeError, PyTimeoutError, PyValueError,
+    PyException, PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyLookupError,
+    PyNotADirectoryError, PyOSError, PyPermissionError, PyRuntimeError, PyTimeoutError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -16,19 +22,70 @@ create_exception!(
     memory_core,
     MemoryCoreError,
     PyException,
-    "Base class of every error memory-core raises. Carries `path`, `line` and `session_id` \
-     (None when they do not apply); the subclasses also carry `kind` and `code`."
+    "Base class of every error memory-core raises. ``str(error)`` is the core's message, \
+which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), \
+``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. \
+``kind`` and ``code`` are set on the subclasses (``code`` is the stable ``ERR_MEMORY_*`` \
+code the Node binding uses too). Every instance pickles with its fields."
 );
 
 /// Every kind, in the order the exception classes are created.
-const KINDS: [ErrorKind; 6] = [
+const KINDS: [ErrorKind; 7] = [
     ErrorKind::InvalidInput,
     ErrorKind::NotFound,
     ErrorKind::Conflict,
     ErrorKind::Malformed,
     ErrorKind::LockTimeout,
     ErrorKind::Io,
+    ErrorKind::Aborted,
 ];
+
+/// The I/O subclasses: `(class name, builtin, OS error kind)`, each a subclass of
+/// `MemoryIOError` and the builtin Python raises for that kind.
+type IoSpec = (
+    &'static str,
+    fn(Python<'_>) -> Bound<'_, PyType>,
+    std::io::ErrorKind,
+);
+const IO_CLASSES: [IoSpec; 5] = [
+    (
+        "MemoryFileNotFoundError",
+        |py| py.get_type::<PyFileNotFoundError>(),
+        std::io::ErrorKind::NotFound,
+    ),
+    (
+        "MemoryPermissionError",
+        |py| py.get_type::<PyPermissionError>(),
+        std::io::ErrorKind::PermissionDenied,
+    ),
+    (
+        "MemoryIsADirectoryError",
+        |py| py.get_type::<PyIsADirectoryError>(),
+        std::io::ErrorKind::IsADirectory,
+    ),
+    (
+        "MemoryNotADirectoryError",
+        |py| py.get_type::<PyNotADirectoryError>(),
+        std::io::ErrorKind::NotADirectory,
+    ),
+    (
+        "MemoryFileExistsError",
+        |py| py.get_type::<PyFileExistsError>(),
+        std::io::ErrorKind::AlreadyExists,
+    ),
+];
+
+/// `__reduce__` of every memory-core exception: the class, the message and every field
+/// (the `OSError` ones too, which `OSError.__reduce__` would turn into constructor
+/// arguments and lose the message).
+const REDUCE: &std::ffi::CStr = c"
+def __reduce__(self):
+    from memory_core._native import _restore_error
+    state = dict(self.__dict__)
+    if isinstance(self, OSError):
+        state.update(errno=self.errno, strerror=self.strerror, filename=self.filename)
+    return (_restore_error, (type(self), str(self), state))
+";
 
 /// How Python sees one [`ErrorKind`].
 struct KindSpec {
@@ -48,12 +105,14 @@ fn spec(kind: ErrorKind) -> KindSpec {
         ErrorKind::InvalidInput => KindSpec {
             class_name: "InvalidInputError",
             builtin: |py| py.get_type::<PyValueError>(),
-            doc: "An argument was rejected before anything was read or written (also a ValueError).",
+            doc: "An argument was rejected before anything was read or written, including an argument \
+                  of the wrong type, whose message names the parameter (also a ValueError).",
         },
         ErrorKind::NotFound => KindSpec {
             class_name: "NotFoundError",
             builtin: |py| py.get_type::<PyLookupError>(),
-            doc: "A session or snapshot item does not exist (also a LookupError).",
+            doc: "A session or snapshot item does not exist; ``session_id`` names the session (also a \
+                  LookupError).",
         },
         ErrorKind::Conflict => KindSpec {
             class_name: "ConflictError",
@@ -64,84 +123,206 @@ fn spec(kind: ErrorKind) -> KindSpec {
         ErrorKind::Malformed => KindSpec {
             class_name: "MalformedFileError",
             builtin: |py| py.get_type::<PyValueError>(),
-            doc: "A memory file does not have the shape the protocol requires; `path` and `line` \
+            doc: "A memory file does not have the shape the protocol requires; ``path`` and ``line`` \
                   locate the problem. Nothing was written (also a ValueError).",
         },
         ErrorKind::LockTimeout => KindSpec {
             class_name: "LockTimeoutError",
             builtin: |py| py.get_type::<PyTimeoutError>(),
-            doc: "Another writer held the memory lock longer than `lock_timeout`; `path` is the lock \
-                  file (also a TimeoutError).",
+            doc: "Another writer held the memory lock longer than ``lock_timeout``; ``path`` and \
+                  ``filename`` are the lock file (also a TimeoutError).",
         },
         ErrorKind::Io => KindSpec {
             class_name: "MemoryIOError",
             builtin: |py| py.get_type::<PyOSError>(),
-            doc: "An operating-system I/O error, or a write whose read-back did not verify (also an \
-                  OSError; `errno` is set when the OS reported one).",
+            doc: "An operating-system I/O error (``errno``/``strerror`` set when the OS reported one, \
+                  ``filename`` is ``path``), or a write whose read-back did not verify (also an \
+                  OSError). Raised as one of its subclasses when the OS error has a builtin \
+                  one: MemoryFileNotFoundError, MemoryPermissionError, MemoryIsADirectoryError, \
+                  MemoryNotADirectoryError, MemoryFileExistsError.",
+        },
+        ErrorKind::Aborted => KindSpec {
+            class_name: "AbortedError",
+            builtin: |py| py.get_type::<PyRuntimeError>(),
+            doc: "The caller stopped a wait for the memory lock; nothing was written. Ctrl-C \
+                  raises KeyboardInterrupt itself, not this (also a RuntimeError).",
         },
     }
 }
 
-/// The subclass of each kind, created once per interpreter.
-static CLASSES: PyOnceLock<Vec<(ErrorKind, Py<PyType>)>> = PyOnceLock::new();
+/// The classes, created once per interpreter.
+struct Classes {
+    /// The subclass of each kind.
+    kinds: Vec<(ErrorKind, Py<PyType>)>,
+    /// The `MemoryIOError` subclasses per OS error kind.
+    io: Vec<(std::io::ErrorKind, &'static str, Py<PyType>)>,
+}
 
-fn classes(py: Python<'_>) -> PyResult<&Vec<(ErrorKind, Py<PyType>)>> {
+static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
+
+fn classes(py: Python<'_>) -> PyResult<&Classes> {
     CLASSES.get_or_try_init(py, || create_classes(py))
+}
+
+/// `class <name>(*bases)` with the memory-core class attributes.
+fn new_class<'py>(
+    py: Python<'py>,
+    name: &str,
+    doc: &str,
+    kind: ErrorKind,
+    bases: &[&Bound<'py, PyAny>],
+) -> PyResult<Bound<'py, PyType>> {
+    let namespace = PyDict::new(py);
+    namespace.set_item("__module__", "memory_core")?;
+    namespace.set_item("__qualname__", name)?;
+    namespace.set_item("__doc__", doc)?;
+    namespace.set_item("kind", kind.as_str())?;
+    namespace.set_item("code", kind.code())?;
+    // str() is the core's message even for the OSError subclasses, whose own
+    // __str__ would render "[Errno …]" from `errno`/`filename`.
+    namespace.set_item("__str__", py.get_type::<PyException>().getattr("__str__")?)?;
+    let bases = PyTuple::new(py, bases)?;
+    py.get_type::<PyType>()
+        .call1((name, bases, namespace))?
+        .cast_into::<PyType>()
+        .map_err(Into::into)
 }
 
 /// Creates `class <Name>(MemoryCoreError, <builtin>)` for every kind with `type(...)`:
 /// PyO3's `create_exception!` allows a single base only.
-fn create_classes(py: Python<'_>) -> PyResult<Vec<(ErrorKind, Py<PyType>)>> {
+fn create_classes(py: Python<'_>) -> PyResult<Classes> {
     let base = py.get_type::<MemoryCoreError>();
     for attr in ["path", "line", "session_id"] {
         base.setattr(attr, py.None())?;
     }
-    let base_str = py.get_type::<PyException>().getattr("__str__")?;
-    KINDS
+    let reduce = PyModule::from_code(
+        py,
+        REDUCE,
+        c"memory_core/_reduce.py",
+        c"memory_core._reduce",
+    )?
+    .getattr("__reduce__")?;
+    base.setattr("__reduce__", reduce)?;
+    let kinds = KINDS
         .iter()
         .map(|&kind| {
             let spec = spec(kind);
-            let namespace = PyDict::new(py);
-            namespace.set_item("__module__", "memory_core")?;
-            namespace.set_item("__qualname__", spec.class_name)?;
-            namespace.set_item("__doc__", spec.doc)?;
-            namespace.set_item("kind", kind.as_str())?;
-            namespace.set_item("code", kind.code())?;
-            // str() is the core's message even for the OSError subclasses, whose own
-            // __str__ would render "[Errno …]" from `errno`/`filename`.
-            namespace.set_item("__str__", &base_str)?;
-            let bases = PyTuple::new(py, [base.as_any(), (spec.builtin)(py).as_any()])?;
-            let class = py
-                .get_type::<PyType>()
-                .call1((spec.class_name, bases, namespace))?
-                .cast_into::<PyType>()?;
+            let builtin = (spec.builtin)(py);
+            let class = new_class(
+                py,
+                spec.class_name,
+                spec.doc,
+                kind,
+                &[base.as_any(), builtin.as_any()],
+            )?;
             Ok((kind, class.unbind()))
         })
-        .collect()
+        .collect::<PyResult<Vec<_>>>()?;
+    let io_base = kinds
+        .iter()
+        .find(|(kind, _)| *kind == ErrorKind::Io)
+        .map(|(_, class)| class.bind(py).clone())
+        .ok_or_else(|| PyRuntimeError::new_err("no MemoryIOError class"))?;
+    let io = IO_CLASSES
+        .iter()
+        .map(|&(name, builtin, io_kind)| {
+            let builtin = builtin(py);
+            let doc = format!(
+                "An I/O error the OS reported as {io_kind:?} (a MemoryIOError and a {}).",
+                builtin.name()?
+            );
+            let class = new_class(
+                py,
+                name,
+                &doc,
+                ErrorKind::Io,
+                &[io_base.as_any(), builtin.as_any()],
+            )?;
+            Ok((io_kind, name, class.unbind()))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(Classes { kinds, io })
+}
+
+/// Rebuilds a pickled memory-core exception (what `__reduce__` names).
+#[pyfunction]
+pub(crate) fn _restore_error<'py>(
+    class: &Bound<'py, PyType>,
+    message: &str,
+    state: &Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let error = class.call1((message,))?;
+    for (key, value) in state.iter() {
+        error.setattr(key.cast::<pyo3::types::PyString>()?, value)?;
+    }
+    Ok(error)
 }
 
 /// Adds `MemoryCoreError` and every subclass to `module`.
 pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add("MemoryCoreError", py.get_type::<MemoryCoreError>())?;
-    for (kind, class) in classes(py)? {
+    let classes = classes(py)?;
+    for (kind, class) in &classes.kinds {
         module.add(spec(*kind).class_name, class.bind(py))?;
     }
+    for (_, name, class) in &classes.io {
+        module.add(*name, class.bind(py))?;
+    }
+    module.add_function(pyo3::wrap_pyfunction!(_restore_error, module)?)?;
     Ok(())
 }
 
 /// Converts a memory-core error into the exception of its kind, with `path`, `line` and
 /// `session_id` set (and `filename`/`errno` for the `OSError` subclasses).
+/// A wait stopped by a Python exception (Ctrl-C's `KeyboardInterrupt`, raised by the
+/// signal check the handle installs) re-raises that exception itself.
 pub(crate) fn to_py_err(py: Python<'_>, err: Error) -> PyErr {
+    let err = match err {
+        Error::Aborted {
+            path,
+            waited,
+            source: Some(source),
+        } => match source.downcast::<PyErr>() {
+            Ok(interrupt) => return *interrupt,
+            Err(source) => Error::Aborted {
+                path,
+                waited,
+                source: Some(source),
+            },
+        },
+        other => other,
+    };
     build(py, &err).unwrap_or_else(|failure| failure)
+}
+
+fn io_kind(err: &Error) -> Option<std::io::ErrorKind> {
+    std::error::Error::source(err)
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .map(std::io::Error::kind)
 }
 
 fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     let kind = err.kind();
-    let class = classes(py)?
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map(|(_, class)| class.bind(py).clone())
+    let classes = classes(py)?;
+    let io_class = match kind {
+        ErrorKind::Io => io_kind(err).and_then(|k| {
+            classes
+                .io
+                .iter()
+                .find(|(io_kind, _, _)| *io_kind == k)
+                .map(|(_, _, class)| class.bind(py).clone())
+        }),
+        _ => None,
+    };
+    let class = io_class
+        .or_else(|| {
+            classes
+                .kinds
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map(|(_, class)| class.bind(py).clone())
+        })
         .unwrap_or_else(|| py.get_type::<MemoryCoreError>());
     let value = class.call1((err.to_string(),))?;
     value.setattr("path", err.path())?;

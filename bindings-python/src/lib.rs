@@ -1,11 +1,12 @@
 //! Python bindings of memory-core: the native module `memory_core._native`, re-exported by
 //! the `memory_core` package.
 //!
-//! No logic lives here: every method converts its arguments, calls the core with the GIL
-//! released, and converts the result (frozen classes) or the error (one exception class
-//! per [`memory_core::ErrorKind`]).
+//! No logic lives here: every method converts its arguments ([`args`]), calls the core
+//! with the GIL released, and converts the result (frozen classes, [`results`]) or the
+//! error (one exception class per [`memory_core::ErrorKind`], [`errors`]).
 #![deny(missing_docs)]
 
+mod args;
 mod errors;
 mod memory;
 mod results;
@@ -25,6 +26,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::ArchiveOutcome>()?;
     m.add_class::<results::ContinueOutcome>()?;
     m.add_class::<results::ReleaseOutcome>()?;
+    m.add_function(wrap_pyfunction!(results::_restore, m)?)?;
     errors::register(m)?;
     Ok(())
 }

@@ -1,13 +1,14 @@
 //! `memory_core.AgentMemory`: converts arguments, calls the core with the GIL released,
 //! converts the result.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
+use memory_core::durable::WaitCheck;
 use memory_core::{ManualRegistration, OrganizeOptions, SessionUpdate, Status};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
 
+use crate::args;
 use crate::errors::{invalid, to_py_err};
 use crate::results::{
     ArchiveOutcome, ContinueOutcome, OrganizeReport, ReleaseOutcome, SessionRow, Snapshot,
@@ -23,84 +24,150 @@ fn detached<T: Send>(
 }
 
 fn rows(rows: Vec<memory_core::SessionRow>) -> Vec<SessionRow> {
-    rows.into_iter().map(SessionRow).collect()
+    rows.into_iter().map(SessionRow::from).collect()
 }
 
-/// A memory root (the `memory/` directory) following the Agent Memory protocol.
+/// The check a lock wait runs between attempts: the interpreter's signal handlers, so
+/// that Ctrl-C raises `KeyboardInterrupt` in the waiting call (only the main thread runs
+/// handlers; elsewhere this is a no-op).
+fn signal_check() -> WaitCheck {
+    WaitCheck::new(|| {
+        Python::attach(|py| py.check_signals())
+            .map_err(|err| Box::new(err) as memory_core::durable::WaitCheckError)
+    })
+}
+
+/// A memory root (the ``memory/`` directory) following the Agent Memory protocol.
+///
+/// Every write holds the root's cross-process lock (``<root>/.memcore.lock``), re-reads
+/// under it, changes only its own rows, replaces files atomically and reads them back
+/// before returning. Nothing is created until the first write. A relative ``root`` is
+/// made absolute when the handle is opened (a later ``os.chdir`` does not move it); ``~``
+/// is not expanded, as with ``open()``. Handles pickle and copy (by root and options).
+///
+/// ``AgentMemory(root, *, lock_timeout=None, fixed_time=None)`` opens ``root`` (a ``str``
+/// or ``os.PathLike``). ``lock_timeout`` (seconds, default 10) bounds the wait for the
+/// lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an RFC 3339
+/// string such as ``"2026-05-25T13:18:00+08:00"``, or an aware ``datetime``) stops this
+/// handle's clock at that time, for tests and reproducible runs; by default the system
+/// clock in the local time zone is used. InvalidInputError for a negative or non-finite
+/// ``lock_timeout``, a ``fixed_time`` without offset, an argument of the wrong type, or a
+/// ``root`` that exists but is not a directory.
 #[pyclass(frozen, module = "memory_core")]
 pub struct AgentMemory {
     inner: memory_core::AgentMemory,
+    fixed_time: Option<String>,
 }
 
 #[pymethods]
 impl AgentMemory {
-    /// Opens the memory root `root`; nothing is created until the first write.
-    /// `lock_timeout` is the longest wait for the cross-process lock, in seconds;
-    /// `fixed_time` (an RFC 3339 string or an aware `datetime`) stops the clock at that
-    /// time for every timestamp and id this handle writes.
+    /// Opens ``root``. ``lock_timeout`` (seconds, default 10) bounds the wait for the
+    /// lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an RFC 3339
+    /// string such as ``"2026-05-25T13:18:00+08:00"``, or an aware ``datetime``) stops this
+    /// handle's clock at that time, for tests and reproducible runs; by default the system
+    /// clock in the local time zone is used. InvalidInputError for a negative or
+    /// non-finite ``lock_timeout``, a ``fixed_time`` without offset, an argument of the
+    /// wrong type, or a ``root`` that exists but is not a directory.
     #[new]
     #[pyo3(signature = (root, *, lock_timeout = None, fixed_time = None))]
     fn new(
         py: Python<'_>,
-        root: PathBuf,
-        lock_timeout: Option<f64>,
+        root: &Bound<'_, PyAny>,
+        lock_timeout: Option<Bound<'_, PyAny>>,
         fixed_time: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mut builder = memory_core::AgentMemory::builder(root);
-        if let Some(seconds) = lock_timeout {
-            let timeout = Duration::try_from_secs_f64(seconds)
-                .map_err(|e| invalid(py, "lock timeout", seconds.to_string(), format!("{e}")))?;
+        let root = args::path(root, "root")?;
+        let mut builder = memory_core::AgentMemory::builder(root).wait_check(signal_check());
+        if let Some(seconds) = args::opt_number(lock_timeout.as_ref(), "lock_timeout")? {
+            let timeout = Duration::try_from_secs_f64(seconds).map_err(|_| {
+                invalid(
+                    py,
+                    "lock timeout",
+                    seconds.to_string(),
+                    "must be a finite number of seconds, at least 0",
+                )
+            })?;
             builder = builder.lock_timeout(timeout);
         }
-        if let Some(time) = fixed_time {
-            let text: String = match time.extract::<String>() {
-                Ok(text) => text,
-                Err(_) => time
-                    .call_method0("isoformat")
-                    .and_then(|iso| iso.extract())
-                    .map_err(|_| {
-                        PyTypeError::new_err("fixed_time must be a str or a datetime.datetime")
-                    })?,
-            };
-            builder = builder.fixed_time(&text).map_err(|e| to_py_err(py, e))?;
+        let fixed_time = match fixed_time.as_ref().filter(|t| !t.is_none()) {
+            None => None,
+            Some(time) if time.is_instance_of::<pyo3::types::PyString>() => {
+                Some(args::text(time, "fixed_time")?)
+            }
+            Some(time) if time.is_instance_of::<pyo3::types::PyDateTime>() => {
+                Some(time.call_method0("isoformat")?.extract::<String>()?)
+            }
+            Some(time) => {
+                return Err(to_py_err(
+                    py,
+                    memory_core::Error::Argument {
+                        name: "fixed_time",
+                        message: format!(
+                            "expected a str or a datetime.datetime, got {}",
+                            time.get_type().name()?
+                        ),
+                    },
+                ));
+            }
+        };
+        if let Some(text) = &fixed_time {
+            builder = builder.fixed_time(text).map_err(|e| to_py_err(py, e))?;
         }
         let inner = detached(py, || builder.open())?;
-        Ok(AgentMemory { inner })
+        Ok(AgentMemory { inner, fixed_time })
     }
 
-    /// The memory root directory.
+    /// The memory root directory (absolute).
     #[getter]
-    fn root(&self) -> PathBuf {
+    fn root(&self) -> std::path::PathBuf {
         self.inner.root().to_path_buf()
     }
 
-    /// The index file, `<root>/index.md`.
+    /// ``<root>/index.md``.
     #[getter]
-    fn index_path(&self) -> PathBuf {
+    fn index_path(&self) -> std::path::PathBuf {
         self.inner.index_path()
     }
 
-    /// The snapshot file of `session_id`, `<root>/sessions/<id>.md` (it may not exist).
-    fn session_path(&self, py: Python<'_>, session_id: &str) -> PyResult<PathBuf> {
-        detached(py, || self.inner.session_path(session_id))
+    /// ``<root>/sessions/<id>.md`` (it may not exist). InvalidInputError for a bad id.
+    fn session_path(
+        &self,
+        py: Python<'_>,
+        session_id: &Bound<'_, PyAny>,
+    ) -> PyResult<std::path::PathBuf> {
+        let session_id = args::text(session_id, "session_id")?;
+        detached(py, || self.inner.session_path(&session_id))
     }
 
-    /// The archive directory of `session_id`, `<root>/archive/<id>/` (it may not exist).
-    fn archive_dir(&self, py: Python<'_>, session_id: &str) -> PyResult<PathBuf> {
-        detached(py, || self.inner.archive_dir(session_id))
+    /// ``<root>/archive/<id>/`` (it may not exist). InvalidInputError for a bad id.
+    fn archive_dir(
+        &self,
+        py: Python<'_>,
+        session_id: &Bound<'_, PyAny>,
+    ) -> PyResult<std::path::PathBuf> {
+        let session_id = args::text(session_id, "session_id")?;
+        detached(py, || self.inner.archive_dir(&session_id))
     }
 
-    /// SessionStart registration: appends an `idle` row and returns the new id.
-    fn register_session_start(&self, py: Python<'_>, agent: &str) -> PyResult<String> {
-        detached(py, || self.inner.register_session_start(agent)).map(|id| id.to_string())
+    /// SessionStart registration: appends an ``idle`` row (topic ``未設定``) and returns
+    /// the new Memory Session ID once the row was read back. Creates no snapshot.
+    fn register_session_start(
+        &self,
+        py: Python<'_>,
+        agent_name: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        let agent_name = args::text(agent_name, "agent_name")?;
+        detached(py, || self.inner.register_session_start(&agent_name)).map(|id| id.to_string())
     }
 
-    /// Manual registration: writes the snapshot, appends an `active` row, and records the
-    /// continuations; returns the new id.
+    /// Manual registration: writes ``sessions/<id>.md`` from the template, appends an
+    /// ``active`` row, adds the id to the ``referenced_by`` of every ``continues_from``
+    /// source, verifies all of it and returns the new id. ``keywords=None`` uses the
+    /// protocol's manual-registration defaults; ``context`` defaults to the summary.
     #[pyo3(
         signature = (agent_name, topic, summary, *, keywords = None, context = None,
-                     decisions = Vec::new(), files = Vec::new(), open_questions = Vec::new(),
-                     next_actions = Vec::new(), continues_from = Vec::new()),
+                     decisions = None, files = None, open_questions = None,
+                     next_actions = None, continues_from = None),
         text_signature = "($self, agent_name, topic, summary, *, keywords=None, context=None, \
                           decisions=(), files=(), open_questions=(), next_actions=(), \
                           continues_from=())"
@@ -109,35 +176,44 @@ impl AgentMemory {
     fn register_manual(
         &self,
         py: Python<'_>,
-        agent_name: String,
-        topic: String,
-        summary: String,
-        keywords: Option<Vec<String>>,
-        context: Option<String>,
-        decisions: Vec<String>,
-        files: Vec<String>,
-        open_questions: Vec<String>,
-        next_actions: Vec<String>,
-        continues_from: Vec<String>,
+        agent_name: &Bound<'_, PyAny>,
+        topic: &Bound<'_, PyAny>,
+        summary: &Bound<'_, PyAny>,
+        keywords: Option<Bound<'_, PyAny>>,
+        context: Option<Bound<'_, PyAny>>,
+        decisions: Option<Bound<'_, PyAny>>,
+        files: Option<Bound<'_, PyAny>>,
+        open_questions: Option<Bound<'_, PyAny>>,
+        next_actions: Option<Bound<'_, PyAny>>,
+        continues_from: Option<Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        let mut registration = ManualRegistration::new(agent_name, topic, summary);
-        registration.keywords = keywords;
-        registration.snapshot.context = context;
-        registration.snapshot.decisions = decisions;
-        registration.snapshot.files = files;
-        registration.snapshot.open_questions = open_questions;
-        registration.snapshot.next_actions = next_actions;
-        registration.continues_from = continues_from;
+        let mut registration = ManualRegistration::new(
+            args::text(agent_name, "agent_name")?,
+            args::text(topic, "topic")?,
+            args::text(summary, "summary")?,
+        );
+        registration.keywords = args::opt_texts(keywords.as_ref(), "keywords")?;
+        registration.snapshot.context = args::opt_text(context.as_ref(), "context")?;
+        registration.snapshot.decisions = args::list(decisions.as_ref(), "decisions")?;
+        registration.snapshot.files = args::list(files.as_ref(), "files")?;
+        registration.snapshot.open_questions =
+            args::list(open_questions.as_ref(), "open_questions")?;
+        registration.snapshot.next_actions = args::list(next_actions.as_ref(), "next_actions")?;
+        registration.continues_from = args::list(continues_from.as_ref(), "continues_from")?;
         detached(py, || self.inner.register_manual(registration)).map(|id| id.to_string())
     }
 
-    /// A status update: merges into the snapshot (never dropping items), promotes the
-    /// session to `active`, and returns the row as written.
+    /// A status update, merged by the Snapshot Merge Policy: ``None`` leaves a field as
+    /// it is, list items are added (never replacing), ``context`` is appended to Current
+    /// Context, and ``supersede``/``resolve``/``done`` mark existing decisions, questions
+    /// and actions (matched exactly, else by unique substring; NotFoundError when none
+    /// matches, InvalidInputError when several do) instead of deleting them. Promotes the
+    /// session to ``active`` and returns its row as written.
     #[pyo3(
         signature = (session_id, *, topic = None, summary = None, keywords = None,
-                     context = None, decisions = Vec::new(), files = Vec::new(),
-                     open_questions = Vec::new(), next_actions = Vec::new(),
-                     supersede = Vec::new(), resolve = Vec::new(), done = Vec::new()),
+                     context = None, decisions = None, files = None,
+                     open_questions = None, next_actions = None,
+                     supersede = None, resolve = None, done = None),
         text_signature = "($self, session_id, *, topic=None, summary=None, keywords=None, \
                           context=None, decisions=(), files=(), open_questions=(), \
                           next_actions=(), supersede=(), resolve=(), done=())"
@@ -146,106 +222,150 @@ impl AgentMemory {
     fn update(
         &self,
         py: Python<'_>,
-        session_id: &str,
-        topic: Option<String>,
-        summary: Option<String>,
-        keywords: Option<Vec<String>>,
-        context: Option<String>,
-        decisions: Vec<String>,
-        files: Vec<String>,
-        open_questions: Vec<String>,
-        next_actions: Vec<String>,
-        supersede: Vec<String>,
-        resolve: Vec<String>,
-        done: Vec<String>,
+        session_id: &Bound<'_, PyAny>,
+        topic: Option<Bound<'_, PyAny>>,
+        summary: Option<Bound<'_, PyAny>>,
+        keywords: Option<Bound<'_, PyAny>>,
+        context: Option<Bound<'_, PyAny>>,
+        decisions: Option<Bound<'_, PyAny>>,
+        files: Option<Bound<'_, PyAny>>,
+        open_questions: Option<Bound<'_, PyAny>>,
+        next_actions: Option<Bound<'_, PyAny>>,
+        supersede: Option<Bound<'_, PyAny>>,
+        resolve: Option<Bound<'_, PyAny>>,
+        done: Option<Bound<'_, PyAny>>,
     ) -> PyResult<SessionRow> {
+        let session_id = args::text(session_id, "session_id")?;
         let mut update = SessionUpdate::new();
-        update.topic = topic;
-        update.summary = summary;
-        update.keywords = keywords;
-        update.context = context;
-        update.decisions = decisions;
-        update.files = files;
-        update.open_questions = open_questions;
-        update.next_actions = next_actions;
-        update.supersede = supersede;
-        update.resolve = resolve;
-        update.done = done;
-        detached(py, || self.inner.update(session_id, update)).map(SessionRow)
+        update.topic = args::opt_text(topic.as_ref(), "topic")?;
+        update.summary = args::opt_text(summary.as_ref(), "summary")?;
+        update.keywords = args::opt_texts(keywords.as_ref(), "keywords")?;
+        update.context = args::opt_text(context.as_ref(), "context")?;
+        update.decisions = args::list(decisions.as_ref(), "decisions")?;
+        update.files = args::list(files.as_ref(), "files")?;
+        update.open_questions = args::list(open_questions.as_ref(), "open_questions")?;
+        update.next_actions = args::list(next_actions.as_ref(), "next_actions")?;
+        update.supersede = args::list(supersede.as_ref(), "supersede")?;
+        update.resolve = args::list(resolve.as_ref(), "resolve")?;
+        update.done = args::list(done.as_ref(), "done")?;
+        detached(py, || self.inner.update(&session_id, update)).map(SessionRow::from)
     }
 
-    /// Records that session `current` continues work from `source` (both sides).
+    /// Records that ``current`` continues work from ``source``: ``Continues From`` of
+    /// the current snapshot and ``referenced_by`` of the source row, both verified.
     fn continue_from(
         &self,
         py: Python<'_>,
-        current: &str,
-        source: &str,
+        current: &Bound<'_, PyAny>,
+        source: &Bound<'_, PyAny>,
     ) -> PyResult<ContinueOutcome> {
-        detached(py, || self.inner.continue_from(current, source)).map(ContinueOutcome)
+        let current = args::text(current, "current")?;
+        let source = args::text(source, "source")?;
+        detached(py, || self.inner.continue_from(&current, &source)).map(ContinueOutcome::from)
     }
 
-    /// Releases the reference of `current` on `source` (both sides; already-gone links
-    /// are not an error).
-    fn release(&self, py: Python<'_>, current: &str, source: &str) -> PyResult<ReleaseOutcome> {
-        detached(py, || self.inner.release(current, source)).map(ReleaseOutcome)
+    /// Releases the reference of ``current`` on ``source`` on both sides. A link that
+    /// is already gone is not an error; the outcome tells which side changed.
+    fn release(
+        &self,
+        py: Python<'_>,
+        current: &Bound<'_, PyAny>,
+        source: &Bound<'_, PyAny>,
+    ) -> PyResult<ReleaseOutcome> {
+        let current = args::text(current, "current")?;
+        let source = args::text(source, "source")?;
+        detached(py, || self.inner.release(&current, &source)).map(ReleaseOutcome::from)
     }
 
-    /// Organize Memory: deletes unreferenced `idle` rows and marks overdue `active` rows
-    /// `stale`; with `dry_run` only reports.
-    #[pyo3(signature = (*, stale_after_days = 14, dry_run = false))]
+    /// Organize Memory: deletes unreferenced ``idle`` rows and marks unreferenced
+    /// ``active`` rows older than ``stale_after_days`` ``stale``; referenced rows are
+    /// protected. ``dry_run=True`` only reports. ConflictError when an idle row has a
+    /// snapshot file.
+    #[pyo3(signature = (*, stale_after_days = None, dry_run = None), text_signature = "($self, *, stale_after_days=14, dry_run=False)")]
     fn organize(
         &self,
         py: Python<'_>,
-        stale_after_days: i64,
-        dry_run: bool,
+        stale_after_days: Option<Bound<'_, PyAny>>,
+        dry_run: Option<Bound<'_, PyAny>>,
     ) -> PyResult<OrganizeReport> {
-        let days = u32::try_from(stale_after_days).map_err(|_| {
-            invalid(
-                py,
-                "stale_after_days",
-                stale_after_days.to_string(),
-                format!("must be between 0 and {}", u32::MAX),
-            )
-        })?;
-        let options = OrganizeOptions::default()
-            .stale_after_days(days)
-            .dry_run(dry_run);
-        detached(py, || self.inner.organize(options)).map(OrganizeReport)
+        let mut options = OrganizeOptions::default();
+        if let Some(days) = stale_after_days.as_ref() {
+            let value = args::integer(days, "stale_after_days")?;
+            let days = u32::try_from(value).map_err(|_| {
+                invalid(
+                    py,
+                    "stale_after_days",
+                    value.to_string(),
+                    format!("must be between 0 and {}", u32::MAX),
+                )
+            })?;
+            options = options.stale_after_days(days);
+        }
+        if let Some(dry_run) = dry_run.as_ref() {
+            options = options.dry_run(args::boolean(dry_run, "dry_run")?);
+        }
+        detached(py, || self.inner.organize(options)).map(OrganizeReport::from)
     }
 
-    /// Archives one session (or deletes an idle placeholder without snapshot).
-    fn archive(&self, py: Python<'_>, session_id: &str) -> PyResult<ArchiveOutcome> {
-        detached(py, || self.inner.archive(session_id))?.try_into()
+    /// Archives one session into ``archive/<id>/`` and removes its row, or deletes an
+    /// idle placeholder without snapshot. ConflictError while another session references
+    /// it, or when its row has a real summary but no snapshot.
+    fn archive(&self, py: Python<'_>, session_id: &Bound<'_, PyAny>) -> PyResult<ArchiveOutcome> {
+        let session_id = args::text(session_id, "session_id")?;
+        detached(py, || self.inner.archive(&session_id))?.try_into()
     }
 
-    /// Every row, in the protocol's reading order.
+    /// Every row, in reading order: meaningful active/stale rows first, then other
+    /// active/stale rows, then idle ones; most recently updated first in each group.
     fn sessions(&self, py: Python<'_>) -> PyResult<Vec<SessionRow>> {
         detached(py, || self.inner.sessions()).map(rows)
     }
 
-    /// The rows with `status` (`idle`, `active` or `stale`), in reading order.
-    fn sessions_with_status(&self, py: Python<'_>, status: &str) -> PyResult<Vec<SessionRow>> {
-        let status = status.parse::<Status>().map_err(|e| to_py_err(py, e))?;
+    /// The rows with ``status``, in reading order. InvalidInputError for another string.
+    fn sessions_with_status(
+        &self,
+        py: Python<'_>,
+        status: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<SessionRow>> {
+        let status = args::text(status, "status")?
+            .parse::<Status>()
+            .map_err(|e| to_py_err(py, e))?;
         detached(py, || self.inner.sessions_with_status(status)).map(rows)
     }
 
-    /// The row of `session_id`.
-    fn session(&self, py: Python<'_>, session_id: &str) -> PyResult<SessionRow> {
-        detached(py, || self.inner.session(session_id)).map(SessionRow)
+    /// The row of ``session_id``; NotFoundError when the index has none.
+    fn session(&self, py: Python<'_>, session_id: &Bound<'_, PyAny>) -> PyResult<SessionRow> {
+        let session_id = args::text(session_id, "session_id")?;
+        detached(py, || self.inner.session(&session_id)).map(SessionRow::from)
     }
 
-    /// The snapshot of `session_id`, None when it has no snapshot file.
-    fn snapshot(&self, py: Python<'_>, session_id: &str) -> PyResult<Option<Snapshot>> {
-        detached(py, || self.inner.snapshot(session_id)).map(|s| s.map(Snapshot))
+    /// The parsed ``sessions/<id>.md``, or None when the session has no snapshot file.
+    fn snapshot(
+        &self,
+        py: Python<'_>,
+        session_id: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Snapshot>> {
+        let session_id = args::text(session_id, "session_id")?;
+        detached(py, || self.inner.snapshot(&session_id)).map(|s| s.map(Snapshot::from))
     }
 
-    /// Rows whose id, agent name, topic, summary or keywords contain `query`
+    /// Rows whose id, agent name, topic, summary or keywords contain ``query``
     /// (case-insensitive), in reading order.
-    fn find(&self, py: Python<'_>, query: &str) -> PyResult<Vec<SessionRow>> {
-        detached(py, || self.inner.find(query)).map(rows)
+    fn find(&self, py: Python<'_>, query: &Bound<'_, PyAny>) -> PyResult<Vec<SessionRow>> {
+        let query = args::text(query, "query")?;
+        detached(py, || self.inner.find(&query)).map(rows)
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
         Ok(format!("AgentMemory({})", slf.getattr("root")?.repr()?))
+    }
+
+    /// Pickle and copy: the same root and options.
+    fn __getnewargs_ex__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("lock_timeout", self.inner.lock_timeout().as_secs_f64())?;
+        kwargs.set_item("fixed_time", self.fixed_time.as_deref())?;
+        let args = PyTuple::new(py, [self.inner.root()])?;
+        PyTuple::new(py, [args.into_any(), kwargs.into_any()])
     }
 }

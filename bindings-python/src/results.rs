@@ -1,444 +1,376 @@
-//! The frozen result classes: each wraps the core value it was converted from and exposes
-//! its fields as read-only attributes, with `__repr__`, `__eq__`, `__hash__` and
-//! `to_dict()` (plain builtins only, ready for `json.dumps`).
+//! The frozen result classes. One macro, [`result_class!`], writes everything the
+//! classes share — read-only attributes, `__repr__`, `__eq__`, `__hash__`, `to_dict()`
+//! (plain builtins only, ready for `json.dumps`) and pickle/copy support — so each class
+//! here is only its field list and its conversion from the core value.
+//!
+//! The classes hold plain values (not the core's `#[non_exhaustive]` structs), so that an
+//! unpickled result is rebuilt from its fields: `__reduce__` gives
+//! `memory_core._native._restore(class name, fields)`.
 
-use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
-use memory_core::{Mark, SessionId};
-use pyo3::exceptions::PyNotImplementedError;
+use memory_core::SessionId;
+use pyo3::IntoPyObjectExt;
+use pyo3::exceptions::{PyNotImplementedError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
-/// `Name(field=repr(value), …)` from the object's own attributes.
-fn repr_of(object: &Bound<'_, PyAny>, name: &str, fields: &[&str]) -> PyResult<String> {
-    let parts = fields
-        .iter()
-        .map(|field| Ok(format!("{field}={}", object.getattr(*field)?.repr()?)))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok(format!("{name}({})", parts.join(", ")))
+/// A field value as plain builtins for `to_dict()`: results become dicts, paths `str`.
+pub(crate) trait Plain {
+    /// The plain form.
+    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
 }
 
-fn ids(ids: &[SessionId]) -> Vec<String> {
-    ids.iter().map(ToString::to_string).collect()
+impl Plain for String {
+    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.into_bound_py_any(py)
+    }
+}
+
+impl Plain for bool {
+    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.into_bound_py_any(py)
+    }
+}
+
+impl Plain for PathBuf {
+    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.as_os_str().into_bound_py_any(py)
+    }
+}
+
+impl<T: Plain> Plain for Option<T> {
+    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Some(value) => value.plain(py),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+}
+
+impl<T: Plain> Plain for Vec<T> {
+    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let items = self
+            .iter()
+            .map(|item| item.plain(py))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyList::new(py, items)?.into_any())
+    }
+}
+
+/// Declares one result class: the struct (public fields become read-only attributes,
+/// `hidden` ones are kept for methods and pickling only) and its shared methods.
+macro_rules! result_class {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)?
+        }
+        $( hidden { $( $hfield:ident : $hty:ty ),* $(,)? } )?
+        $( methods { $($methods:tt)* } )?
+    ) => {
+        $(#[$meta])*
+        #[pyclass(frozen, eq, hash, from_py_object, module = "memory_core")]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct $name {
+            $( $(#[$fmeta])* #[pyo3(get)] pub(crate) $field: $ty, )*
+            $( $( pub(crate) $hfield: $hty, )* )?
+        }
+
+        impl Plain for $name {
+            fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                let dict = PyDict::new(py);
+                $( dict.set_item(stringify!($field), self.$field.plain(py)?)?; )*
+                Ok(dict.into_any())
+            }
+        }
+
+        impl $name {
+            /// The attribute names, in order.
+            const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// Rebuilds the value from the tuple `__reduce__` gave.
+            fn from_state(state: &Bound<'_, PyTuple>) -> PyResult<Self> {
+                let mut items = state.iter();
+                let mut next = || {
+                    items.next().ok_or_else(|| {
+                        PyValueError::new_err(concat!("truncated pickle state of ", stringify!($name)))
+                    })
+                };
+                Ok($name {
+                    $( $field: next()?.extract()?, )*
+                    $( $( $hfield: next()?.extract()?, )* )?
+                })
+            }
+
+            fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+                PyTuple::new(py, [
+                    $( self.$field.clone().into_bound_py_any(py)?, )*
+                    $( $( self.$hfield.clone().into_bound_py_any(py)?, )* )?
+                ])
+            }
+        }
+
+        #[pymethods]
+        impl $name {
+            /// The fields as a dict of plain builtins (nested results as dicts, paths as
+            /// `str`), ready for `json.dumps`.
+            fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                self.plain(py)
+            }
+
+            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                let parts = Self::FIELDS
+                    .iter()
+                    .map(|f| Ok(format!("{f}={}", slf.getattr(*f)?.repr()?)))
+                    .collect::<PyResult<Vec<_>>>()?;
+                Ok(format!("{}({})", stringify!($name), parts.join(", ")))
+            }
+
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+                let restore = py.import("memory_core._native")?.getattr("_restore")?;
+                PyTuple::new(py, [
+                    restore,
+                    PyTuple::new(py, [
+                        stringify!($name).into_bound_py_any(py)?,
+                        self.state(py)?.into_any(),
+                    ])?.into_any(),
+                ])
+            }
+
+            $( $($methods)* )?
+        }
+    };
+}
+
+/// Rebuilds a pickled result (what each class's `__reduce__` names).
+#[pyfunction]
+pub(crate) fn _restore<'py>(
+    py: Python<'py>,
+    class: &str,
+    state: &Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match class {
+        "SessionRow" => SessionRow::from_state(state)?.into_bound_py_any(py),
+        "SnapshotItem" => SnapshotItem::from_state(state)?.into_bound_py_any(py),
+        "OtherSection" => OtherSection::from_state(state)?.into_bound_py_any(py),
+        "Snapshot" => Snapshot::from_state(state)?.into_bound_py_any(py),
+        "OrganizeReport" => OrganizeReport::from_state(state)?.into_bound_py_any(py),
+        "ArchiveOutcome" => ArchiveOutcome::from_state(state)?.into_bound_py_any(py),
+        "ContinueOutcome" => ContinueOutcome::from_state(state)?.into_bound_py_any(py),
+        "ReleaseOutcome" => ReleaseOutcome::from_state(state)?.into_bound_py_any(py),
+        other => Err(PyValueError::new_err(format!(
+            "no memory_core result class {other:?}"
+        ))),
+    }
 }
 
 /// A marking's Python name: `superseded`, `resolved` or `done`.
-fn mark_name(mark: Mark) -> &'static str {
+fn mark_name(mark: memory_core::Mark) -> &'static str {
     match mark {
-        Mark::Superseded => "superseded",
-        Mark::Resolved => "resolved",
-        Mark::Done => "done",
+        memory_core::Mark::Superseded => "superseded",
+        memory_core::Mark::Resolved => "resolved",
+        memory_core::Mark::Done => "done",
     }
 }
 
-/// One row of `index.md`.
-#[pyclass(frozen, eq, hash, module = "memory_core")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionRow(pub(crate) memory_core::SessionRow);
+fn ids(ids: Vec<SessionId>) -> Vec<String> {
+    ids.into_iter().map(|id| id.to_string()).collect()
+}
 
-impl Hash for SessionRow {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.session_id.hash(state);
-        self.0.updated_at.as_str().hash(state);
+result_class! {
+    /// One row of ``index.md``.
+    SessionRow {
+        /// The Memory Session ID.
+        session_id: String,
+        /// The stable agent name.
+        agent_name: String,
+        /// What the session is about (``未設定`` until known).
+        topic: String,
+        /// One or two sentences other agents read to judge relevance.
+        summary: String,
+        /// The keywords.
+        keywords: Vec<String>,
+        /// ``idle``, ``active`` or ``stale``.
+        status: String,
+        /// The sessions continuing from this one (empty for ``-``).
+        referenced_by: Vec<String>,
+        /// ``Started At`` exactly as written in the index.
+        started_at: String,
+        /// ``Updated At`` exactly as written in the index.
+        updated_at: String,
+    }
+    hidden { meaningful_summary: bool, meaningful: bool }
+    methods {
+        /// Whether the summary says more than a registration placeholder.
+        fn has_meaningful_summary(&self) -> bool {
+            self.meaningful_summary
+        }
+
+        /// Whether topic, summary or keywords carry real content.
+        fn is_meaningful(&self) -> bool {
+            self.meaningful
+        }
     }
 }
 
-#[pymethods]
-impl SessionRow {
-    /// The Memory Session ID.
-    #[getter]
-    fn session_id(&self) -> &str {
-        self.0.session_id.as_str()
-    }
-    /// The stable agent name.
-    #[getter]
-    fn agent_name(&self) -> &str {
-        &self.0.agent_name
-    }
-    /// What the session is about.
-    #[getter]
-    fn topic(&self) -> &str {
-        &self.0.topic
-    }
-    /// The row's summary.
-    #[getter]
-    fn summary(&self) -> &str {
-        &self.0.summary
-    }
-    /// The keywords.
-    #[getter]
-    fn keywords(&self) -> Vec<String> {
-        self.0.keywords.clone()
-    }
-    /// `idle`, `active` or `stale`.
-    #[getter]
-    fn status(&self) -> &'static str {
-        self.0.status.as_str()
-    }
-    /// The sessions continuing from this one.
-    #[getter]
-    fn referenced_by(&self) -> Vec<String> {
-        ids(&self.0.referenced_by)
-    }
-    /// `Started At` exactly as written in the index.
-    #[getter]
-    fn started_at(&self) -> &str {
-        self.0.started_at.as_str()
-    }
-    /// `Updated At` exactly as written in the index.
-    #[getter]
-    fn updated_at(&self) -> &str {
-        self.0.updated_at.as_str()
-    }
-    /// Whether the summary says more than a registration placeholder.
-    fn has_meaningful_summary(&self) -> bool {
-        self.0.has_meaningful_summary()
-    }
-    /// Whether topic, summary or keywords carry real content.
-    fn is_meaningful(&self) -> bool {
-        self.0.is_meaningful()
-    }
-    /// The fields as a plain dict.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("session_id", self.session_id())?;
-        dict.set_item("agent_name", self.agent_name())?;
-        dict.set_item("topic", self.topic())?;
-        dict.set_item("summary", self.summary())?;
-        dict.set_item("keywords", self.keywords())?;
-        dict.set_item("status", self.status())?;
-        dict.set_item("referenced_by", self.referenced_by())?;
-        dict.set_item("started_at", self.started_at())?;
-        dict.set_item("updated_at", self.updated_at())?;
-        Ok(dict)
-    }
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(
-            slf.as_any(),
-            "SessionRow",
-            &[
-                "session_id",
-                "agent_name",
-                "topic",
-                "summary",
-                "keywords",
-                "status",
-                "referenced_by",
-                "started_at",
-                "updated_at",
-            ],
-        )
+impl From<memory_core::SessionRow> for SessionRow {
+    fn from(row: memory_core::SessionRow) -> Self {
+        SessionRow {
+            meaningful_summary: row.has_meaningful_summary(),
+            meaningful: row.is_meaningful(),
+            session_id: row.session_id.to_string(),
+            agent_name: row.agent_name,
+            topic: row.topic,
+            summary: row.summary,
+            keywords: row.keywords,
+            status: row.status.as_str().to_string(),
+            referenced_by: ids(row.referenced_by),
+            started_at: row.started_at.as_str().to_string(),
+            updated_at: row.updated_at.as_str().to_string(),
+        }
     }
 }
 
-/// One entry of a list section of a snapshot.
-#[pyclass(frozen, eq, hash, module = "memory_core")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SnapshotItem(pub(crate) memory_core::SnapshotItem);
-
-impl Hash for SnapshotItem {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.text.hash(state);
-        self.0.mark.hash(state);
+result_class! {
+    /// One entry of a list section of a snapshot.
+    SnapshotItem {
+        /// The text without bullet and marking.
+        text: String,
+        /// ``superseded``, ``resolved`` or ``done`` for an outdated item, None for a current one.
+        mark: Option<String>,
     }
 }
 
-#[pymethods]
-impl SnapshotItem {
-    /// The text without bullet and marking.
-    #[getter]
-    fn text(&self) -> &str {
-        &self.0.text
-    }
-    /// `superseded`, `resolved`, `done`, or None when the item is current.
-    #[getter]
-    fn mark(&self) -> Option<&'static str> {
-        self.0.mark.map(mark_name)
-    }
-    /// The fields as a plain dict.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("text", self.text())?;
-        dict.set_item("mark", self.mark())?;
-        Ok(dict)
-    }
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(slf.as_any(), "SnapshotItem", &["text", "mark"])
+impl From<memory_core::SnapshotItem> for SnapshotItem {
+    fn from(item: memory_core::SnapshotItem) -> Self {
+        SnapshotItem {
+            text: item.text,
+            mark: item.mark.map(|m| mark_name(m).to_string()),
+        }
     }
 }
 
-/// A snapshot section the template does not define, kept verbatim.
-#[pyclass(frozen, eq, hash, module = "memory_core")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OtherSection(pub(crate) memory_core::agent_memory::OtherSection);
-
-impl Hash for OtherSection {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.heading.hash(state);
-        self.0.body.hash(state);
+result_class! {
+    /// A snapshot section the template does not define, kept verbatim.
+    OtherSection {
+        /// The heading text after ``## ``.
+        heading: String,
+        /// The body, trimmed of blank lines.
+        body: String,
     }
 }
 
-#[pymethods]
-impl OtherSection {
-    /// The heading text after `## `.
-    #[getter]
-    fn heading(&self) -> &str {
-        &self.0.heading
-    }
-    /// The body, trimmed of blank lines.
-    #[getter]
-    fn body(&self) -> &str {
-        &self.0.body
-    }
-    /// The fields as a plain dict.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("heading", self.heading())?;
-        dict.set_item("body", self.body())?;
-        Ok(dict)
-    }
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(slf.as_any(), "OtherSection", &["heading", "body"])
-    }
-}
-
-/// The typed content of `sessions/<id>.md`.
-#[pyclass(frozen, eq, hash, module = "memory_core")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot(pub(crate) memory_core::Snapshot);
-
-impl Hash for Snapshot {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.session_id.hash(state);
-        self.0.updated_at.hash(state);
-        self.0.current_context.hash(state);
+result_class! {
+    /// The typed content of ``sessions/<id>.md``. Metadata fields are the text as written.
+    Snapshot {
+        /// Metadata ``Session ID``.
+        session_id: String,
+        /// Metadata ``Agent Name``.
+        agent_name: String,
+        /// Metadata ``Topic``.
+        topic: String,
+        /// Metadata ``Status``, as written.
+        status: String,
+        /// Metadata ``Started At``, as written.
+        started_at: String,
+        /// Metadata ``Updated At``, as written.
+        updated_at: String,
+        /// ``## Current Context`` ("" when it holds only the template prompt or ``None``).
+        current_context: String,
+        /// ``## Decisions``.
+        decisions: Vec<SnapshotItem>,
+        /// ``## Files / Artifacts``.
+        files: Vec<SnapshotItem>,
+        /// ``## Open Questions``.
+        open_questions: Vec<SnapshotItem>,
+        /// ``## Next Actions``.
+        next_actions: Vec<SnapshotItem>,
+        /// ``## Continues From``: the source session ids.
+        continues_from: Vec<String>,
+        /// ``## Superseded / Resolved``.
+        superseded_resolved: Vec<SnapshotItem>,
+        /// Sections the template does not define, kept verbatim.
+        other_sections: Vec<OtherSection>,
     }
 }
 
-fn items(items: &[memory_core::SnapshotItem]) -> Vec<SnapshotItem> {
-    items.iter().cloned().map(SnapshotItem).collect()
+fn items(items: Vec<memory_core::SnapshotItem>) -> Vec<SnapshotItem> {
+    items.into_iter().map(SnapshotItem::from).collect()
 }
 
-fn item_dicts<'py>(
-    py: Python<'py>,
-    items: &[memory_core::SnapshotItem],
-) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    items
-        .iter()
-        .map(|i| SnapshotItem(i.clone()).to_dict(py))
-        .collect()
-}
-
-const SNAPSHOT_FIELDS: [&str; 14] = [
-    "session_id",
-    "agent_name",
-    "topic",
-    "status",
-    "started_at",
-    "updated_at",
-    "current_context",
-    "decisions",
-    "files",
-    "open_questions",
-    "next_actions",
-    "continues_from",
-    "superseded_resolved",
-    "other_sections",
-];
-
-#[pymethods]
-impl Snapshot {
-    /// Metadata `Session ID`.
-    #[getter]
-    fn session_id(&self) -> &str {
-        &self.0.session_id
-    }
-    /// Metadata `Agent Name`.
-    #[getter]
-    fn agent_name(&self) -> &str {
-        &self.0.agent_name
-    }
-    /// Metadata `Topic`.
-    #[getter]
-    fn topic(&self) -> &str {
-        &self.0.topic
-    }
-    /// Metadata `Status`, as written.
-    #[getter]
-    fn status(&self) -> &str {
-        &self.0.status
-    }
-    /// Metadata `Started At`, as written.
-    #[getter]
-    fn started_at(&self) -> &str {
-        &self.0.started_at
-    }
-    /// Metadata `Updated At`, as written.
-    #[getter]
-    fn updated_at(&self) -> &str {
-        &self.0.updated_at
-    }
-    /// `## Current Context` (empty when it holds only a placeholder).
-    #[getter]
-    fn current_context(&self) -> &str {
-        &self.0.current_context
-    }
-    /// `## Decisions`.
-    #[getter]
-    fn decisions(&self) -> Vec<SnapshotItem> {
-        items(&self.0.decisions)
-    }
-    /// `## Files / Artifacts`.
-    #[getter]
-    fn files(&self) -> Vec<SnapshotItem> {
-        items(&self.0.files)
-    }
-    /// `## Open Questions`.
-    #[getter]
-    fn open_questions(&self) -> Vec<SnapshotItem> {
-        items(&self.0.open_questions)
-    }
-    /// `## Next Actions`.
-    #[getter]
-    fn next_actions(&self) -> Vec<SnapshotItem> {
-        items(&self.0.next_actions)
-    }
-    /// `## Continues From`: source session ids.
-    #[getter]
-    fn continues_from(&self) -> Vec<String> {
-        ids(&self.0.continues_from)
-    }
-    /// `## Superseded / Resolved`.
-    #[getter]
-    fn superseded_resolved(&self) -> Vec<SnapshotItem> {
-        items(&self.0.superseded_resolved)
-    }
-    /// Sections the template does not define, kept verbatim.
-    #[getter]
-    fn other_sections(&self) -> Vec<OtherSection> {
-        self.0
-            .other_sections
-            .iter()
-            .cloned()
-            .map(OtherSection)
-            .collect()
-    }
-    /// The fields as a plain dict (items as dicts).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = &self.0;
-        let dict = PyDict::new(py);
-        dict.set_item("session_id", &s.session_id)?;
-        dict.set_item("agent_name", &s.agent_name)?;
-        dict.set_item("topic", &s.topic)?;
-        dict.set_item("status", &s.status)?;
-        dict.set_item("started_at", &s.started_at)?;
-        dict.set_item("updated_at", &s.updated_at)?;
-        dict.set_item("current_context", &s.current_context)?;
-        dict.set_item("decisions", item_dicts(py, &s.decisions)?)?;
-        dict.set_item("files", item_dicts(py, &s.files)?)?;
-        dict.set_item("open_questions", item_dicts(py, &s.open_questions)?)?;
-        dict.set_item("next_actions", item_dicts(py, &s.next_actions)?)?;
-        dict.set_item("continues_from", ids(&s.continues_from))?;
-        dict.set_item(
-            "superseded_resolved",
-            item_dicts(py, &s.superseded_resolved)?,
-        )?;
-        let others = self
-            .other_sections()
-            .iter()
-            .map(|o| o.to_dict(py))
-            .collect::<PyResult<Vec<_>>>()?;
-        dict.set_item("other_sections", others)?;
-        Ok(dict)
-    }
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(slf.as_any(), "Snapshot", &SNAPSHOT_FIELDS)
+impl From<memory_core::Snapshot> for Snapshot {
+    fn from(s: memory_core::Snapshot) -> Self {
+        Snapshot {
+            session_id: s.session_id,
+            agent_name: s.agent_name,
+            topic: s.topic,
+            status: s.status,
+            started_at: s.started_at,
+            updated_at: s.updated_at,
+            current_context: s.current_context,
+            decisions: items(s.decisions),
+            files: items(s.files),
+            open_questions: items(s.open_questions),
+            next_actions: items(s.next_actions),
+            continues_from: ids(s.continues_from),
+            superseded_resolved: items(s.superseded_resolved),
+            other_sections: s
+                .other_sections
+                .into_iter()
+                .map(|o| OtherSection {
+                    heading: o.heading,
+                    body: o.body,
+                })
+                .collect(),
+        }
     }
 }
 
-/// What `organize()` did (or, with `dry_run`, would do).
-#[pyclass(frozen, eq, hash, module = "memory_core")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OrganizeReport(pub(crate) memory_core::OrganizeReport);
-
-impl Hash for OrganizeReport {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let r = &self.0;
-        (
-            &r.deleted_idle,
-            &r.marked_stale,
-            &r.kept_active,
-            &r.protected,
-            r.dry_run,
-        )
-            .hash(state);
+result_class! {
+    /// What ``organize()`` did (or, with ``dry_run``, would do).
+    OrganizeReport {
+        /// ``idle`` rows deleted from the index.
+        deleted_idle: Vec<String>,
+        /// ``active`` rows marked ``stale`` (their ``updated_at`` kept).
+        marked_stale: Vec<String>,
+        /// ``active`` rows kept as they are.
+        kept_active: Vec<String>,
+        /// Rows left untouched because another session references them.
+        protected: Vec<String>,
+        /// Whether nothing was written.
+        dry_run: bool,
     }
 }
 
-#[pymethods]
-impl OrganizeReport {
-    /// `idle` rows deleted from the index.
-    #[getter]
-    fn deleted_idle(&self) -> Vec<String> {
-        ids(&self.0.deleted_idle)
-    }
-    /// `active` rows marked `stale`.
-    #[getter]
-    fn marked_stale(&self) -> Vec<String> {
-        ids(&self.0.marked_stale)
-    }
-    /// `active` rows kept as they are.
-    #[getter]
-    fn kept_active(&self) -> Vec<String> {
-        ids(&self.0.kept_active)
-    }
-    /// Rows left untouched because another session references them.
-    #[getter]
-    fn protected(&self) -> Vec<String> {
-        ids(&self.0.protected)
-    }
-    /// Whether nothing was written.
-    #[getter]
-    fn dry_run(&self) -> bool {
-        self.0.dry_run
-    }
-    /// The fields as a plain dict.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("deleted_idle", self.deleted_idle())?;
-        dict.set_item("marked_stale", self.marked_stale())?;
-        dict.set_item("kept_active", self.kept_active())?;
-        dict.set_item("protected", self.protected())?;
-        dict.set_item("dry_run", self.dry_run())?;
-        Ok(dict)
-    }
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(
-            slf.as_any(),
-            "OrganizeReport",
-            &[
-                "deleted_idle",
-                "marked_stale",
-                "kept_active",
-                "protected",
-                "dry_run",
-            ],
-        )
+impl From<memory_core::OrganizeReport> for OrganizeReport {
+    fn from(r: memory_core::OrganizeReport) -> Self {
+        OrganizeReport {
+            deleted_idle: ids(r.deleted_idle),
+            marked_stale: ids(r.marked_stale),
+            kept_active: ids(r.kept_active),
+            protected: ids(r.protected),
+            dry_run: r.dry_run,
+        }
     }
 }
 
-/// What `archive()` did: `outcome` is `archived` (snapshot moved into `archive/<id>/`) or
-/// `deleted` (an idle placeholder without snapshot; no archive made, paths None).
-#[pyclass(frozen, eq, hash, module = "memory_core")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ArchiveOutcome {
-    outcome: &'static str,
-    session_id: SessionId,
-    archive_index: Option<PathBuf>,
-    session_file: Option<PathBuf>,
-    released_from: Vec<SessionId>,
+result_class! {
+    /// What ``archive()`` did: ``outcome == "archived"`` (snapshot moved to
+    /// ``archive/<id>/session.md``, ``archive/<id>/index.md`` written) or ``"deleted"`` (an
+    /// idle placeholder without snapshot; no archive, paths None).
+    ArchiveOutcome {
+        /// ``archived`` or ``deleted``.
+        outcome: String,
+        /// The archived or deleted session.
+        session_id: String,
+        /// ``archive/<id>/index.md`` (None when deleted).
+        archive_index: Option<PathBuf>,
+        /// ``archive/<id>/session.md`` (None when deleted).
+        session_file: Option<PathBuf>,
+        /// Sources whose ``referenced_by`` no longer lists the archived session.
+        released_from: Vec<String>,
+    }
 }
 
 impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
@@ -452,15 +384,15 @@ impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
                 session_file,
                 released_from,
             } => Ok(ArchiveOutcome {
-                outcome: "archived",
-                session_id,
+                outcome: "archived".to_string(),
+                session_id: session_id.to_string(),
                 archive_index: Some(archive_index),
                 session_file: Some(session_file),
-                released_from,
+                released_from: ids(released_from),
             }),
             memory_core::ArchiveOutcome::Deleted { session_id } => Ok(ArchiveOutcome {
-                outcome: "deleted",
-                session_id,
+                outcome: "deleted".to_string(),
+                session_id: session_id.to_string(),
                 archive_index: None,
                 session_file: None,
                 released_from: Vec::new(),
@@ -474,159 +406,46 @@ impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
     }
 }
 
-#[pymethods]
-impl ArchiveOutcome {
-    /// `archived` or `deleted`.
-    #[getter]
-    fn outcome(&self) -> &'static str {
-        self.outcome
-    }
-    /// The archived or deleted session.
-    #[getter]
-    fn session_id(&self) -> &str {
-        self.session_id.as_str()
-    }
-    /// `archive/<id>/index.md` (None when deleted).
-    #[getter]
-    fn archive_index(&self) -> Option<PathBuf> {
-        self.archive_index.clone()
-    }
-    /// `archive/<id>/session.md` (None when deleted).
-    #[getter]
-    fn session_file(&self) -> Option<PathBuf> {
-        self.session_file.clone()
-    }
-    /// Sources whose `Referenced By` no longer lists the archived session.
-    #[getter]
-    fn released_from(&self) -> Vec<String> {
-        ids(&self.released_from)
-    }
-    /// The fields as a plain dict (paths as `str`).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("outcome", self.outcome)?;
-        dict.set_item("session_id", self.session_id())?;
-        dict.set_item(
-            "archive_index",
-            self.archive_index.as_ref().map(|p| p.as_os_str()),
-        )?;
-        dict.set_item(
-            "session_file",
-            self.session_file.as_ref().map(|p| p.as_os_str()),
-        )?;
-        dict.set_item("released_from", self.released_from())?;
-        Ok(dict)
-    }
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(
-            slf.as_any(),
-            "ArchiveOutcome",
-            &[
-                "outcome",
-                "session_id",
-                "archive_index",
-                "session_file",
-                "released_from",
-            ],
-        )
+result_class! {
+    /// What ``continue_from()`` wrote: both rows after the verified write.
+    ContinueOutcome {
+        /// The continuing session (now ``active``).
+        current: SessionRow,
+        /// The source session (only its ``referenced_by`` changed).
+        source: SessionRow,
     }
 }
 
-/// What `continue_from()` wrote: both rows after the verified write.
-#[pyclass(frozen, eq, hash, module = "memory_core")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContinueOutcome(pub(crate) memory_core::ContinueOutcome);
-
-impl Hash for ContinueOutcome {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        SessionRow(self.0.current.clone()).hash(state);
-        SessionRow(self.0.source.clone()).hash(state);
+impl From<memory_core::ContinueOutcome> for ContinueOutcome {
+    fn from(o: memory_core::ContinueOutcome) -> Self {
+        ContinueOutcome {
+            current: o.current.into(),
+            source: o.source.into(),
+        }
     }
 }
 
-#[pymethods]
-impl ContinueOutcome {
-    /// The continuing session's row (now `active`).
-    #[getter]
-    fn current(&self) -> SessionRow {
-        SessionRow(self.0.current.clone())
-    }
-    /// The source session's row (only its `referenced_by` changed).
-    #[getter]
-    fn source(&self) -> SessionRow {
-        SessionRow(self.0.source.clone())
-    }
-    /// The fields as a plain dict (rows as dicts).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("current", self.current().to_dict(py)?)?;
-        dict.set_item("source", self.source().to_dict(py)?)?;
-        Ok(dict)
-    }
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(slf.as_any(), "ContinueOutcome", &["current", "source"])
+result_class! {
+    /// What ``release()`` changed.
+    ReleaseOutcome {
+        /// The referencing session.
+        current: String,
+        /// The source session.
+        source: String,
+        /// Whether the source row's ``referenced_by`` listed ``current`` and was updated.
+        referenced_by_updated: bool,
+        /// Whether the current snapshot's ``Continues From`` listed ``source`` and was updated.
+        continues_from_updated: bool,
     }
 }
 
-/// What `release()` changed: which side of the link held it.
-#[pyclass(frozen, eq, hash, module = "memory_core")]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReleaseOutcome(pub(crate) memory_core::ReleaseOutcome);
-
-impl Hash for ReleaseOutcome {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let r = &self.0;
-        (
-            &r.current,
-            &r.source,
-            r.referenced_by_updated,
-            r.continues_from_updated,
-        )
-            .hash(state);
-    }
-}
-
-#[pymethods]
-impl ReleaseOutcome {
-    /// The referencing session.
-    #[getter]
-    fn current(&self) -> &str {
-        self.0.current.as_str()
-    }
-    /// The source session.
-    #[getter]
-    fn source(&self) -> &str {
-        self.0.source.as_str()
-    }
-    /// Whether the source row's `Referenced By` listed `current` and was updated.
-    #[getter]
-    fn referenced_by_updated(&self) -> bool {
-        self.0.referenced_by_updated
-    }
-    /// Whether the current snapshot's `Continues From` listed `source` and was updated.
-    #[getter]
-    fn continues_from_updated(&self) -> bool {
-        self.0.continues_from_updated
-    }
-    /// The fields as a plain dict.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        dict.set_item("current", self.current())?;
-        dict.set_item("source", self.source())?;
-        dict.set_item("referenced_by_updated", self.referenced_by_updated())?;
-        dict.set_item("continues_from_updated", self.continues_from_updated())?;
-        Ok(dict)
-    }
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(
-            slf.as_any(),
-            "ReleaseOutcome",
-            &[
-                "current",
-                "source",
-                "referenced_by_updated",
-                "continues_from_updated",
-            ],
-        )
+impl From<memory_core::ReleaseOutcome> for ReleaseOutcome {
+    fn from(o: memory_core::ReleaseOutcome) -> Self {
+        ReleaseOutcome {
+            current: o.current.to_string(),
+            source: o.source.to_string(),
+            referenced_by_updated: o.referenced_by_updated,
+            continues_from_updated: o.continues_from_updated,
+        }
     }
 }

@@ -13,6 +13,9 @@ import pytest
 import memory_core
 from memory_core import AgentMemory
 
+# Corpus argument names that the Python API spells differently.
+RENAMED = {"agent": "agent_name"}
+
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / "tests" / "corpus"
 CASES = sorted(p.parent for p in CORPUS.glob("*/case.json"))
 
@@ -60,6 +63,7 @@ def test_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
         now = step.get("now", now)
         memory = AgentMemory(root, fixed_time=now)
         op, args, expect = step["op"], step.get("args", {}), step["expect"]
+        args = {RENAMED.get(k, k): v for k, v in args.items()}
         at = f"step {i} ({op} {args})"
         before = tree_of(root)
         try:

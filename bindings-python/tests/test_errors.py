@@ -111,7 +111,7 @@ def test_not_found_item_to_mark(memory: AgentMemory) -> None:
     with pytest.raises(memory_core.NotFoundError, match="no next action") as caught:
         memory.update(session_id, done=["Celebrate"])
     assert caught.value.path == memory.session_path(session_id)
-    assert caught.value.session_id is None
+    assert caught.value.session_id == session_id
 
 
 def test_conflict_archive_of_referenced_session(memory: AgentMemory) -> None:

@@ -29,6 +29,16 @@ pub enum Error {
         /// Why it was rejected.
         message: String,
     },
+    /// A binding could not convert an argument (a number where a string is expected, a
+    /// string where a list is): nothing was read or written. Raised by the bindings,
+    /// which name the parameter as the caller wrote it (`session_id`, `update.decisions`).
+    #[error("{name}: {message}")]
+    Argument {
+        /// The parameter, as the caller's language spells it.
+        name: &'static str,
+        /// What was expected and what was given, in plain words.
+        message: String,
+    },
     /// The named session has no row in the index.
     #[error("{}: no session {id} in the index", path.display())]
     SessionNotFound {
@@ -44,6 +54,8 @@ pub enum Error {
         section: &'static str,
         /// The item text that was looked for.
         item: String,
+        /// The session whose snapshot was searched.
+        session_id: String,
         /// The snapshot file.
         path: PathBuf,
     },
@@ -56,6 +68,8 @@ pub enum Error {
         item: String,
         /// The items it matched.
         candidates: Vec<String>,
+        /// The session whose snapshot was searched.
+        session_id: String,
         /// The snapshot file.
         path: PathBuf,
     },
@@ -99,13 +113,35 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
-    /// Another writer held the memory lock for longer than the configured wait.
-    #[error("{}: timed out after {waited:?} waiting for the memory lock", path.display())]
+    /// A path under the memory root is (or passes through) a symbolic link, which
+    /// memory-core never follows: a link could lead outside the root.
+    #[error("{}: {message}", path.display())]
+    LinkRefused {
+        /// The link.
+        path: PathBuf,
+        /// Why it was refused.
+        message: &'static str,
+    },
+    /// Another writer held the memory lock for longer than the configured wait. The
+    /// message gives the wait rounded (`2 s`, `250 ms`).
+    #[error("{}: timed out after {} waiting for the memory lock", path.display(), rounded(*waited))]
     LockTimeout {
         /// The lock file.
         path: PathBuf,
         /// How long we waited.
         waited: Duration,
+    },
+    /// The caller stopped a wait for the memory lock (a binding's Ctrl-C or
+    /// `AbortSignal`, through [`crate::durable::WaitCheck`]). Nothing was written.
+    #[error("{}: stopped waiting for the memory lock: {}", path.display(), source_text(source.as_deref()))]
+    Aborted {
+        /// The lock file.
+        path: PathBuf,
+        /// How long we had waited (zero when the wait was stopped before it began).
+        waited: Duration,
+        /// Why the wait was stopped, as the caller's check reported it.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
     /// Reading back a write did not show the intended state. The previous state was kept
     /// where the protocol allows; the operation must be treated as incomplete.
@@ -152,11 +188,13 @@ pub enum ErrorKind {
     LockTimeout,
     /// Any other I/O failure, including failed verification.
     Io,
+    /// The caller stopped the operation while it waited (Ctrl-C, an `AbortSignal`).
+    Aborted,
 }
 
 impl ErrorKind {
     /// The `memcore` exit code for this kind: 2 invalid input, 3 not found, 4 conflict,
-    /// 5 malformed, 6 lock timeout, 1 other I/O.
+    /// 5 malformed, 6 lock timeout, 1 other I/O, 130 aborted (as for Ctrl-C).
     ///
     /// ```
     /// assert_eq!(memory_core::ErrorKind::Malformed.exit_code(), 5);
@@ -169,11 +207,12 @@ impl ErrorKind {
             ErrorKind::Malformed => 5,
             ErrorKind::LockTimeout => 6,
             ErrorKind::Io => 1,
+            ErrorKind::Aborted => 130,
         }
     }
 
     /// The stable snake_case name of the kind (`invalid_input`, `not_found`, `conflict`,
-    /// `malformed`, `lock_timeout`, `io`), used in JSON errors.
+    /// `malformed`, `lock_timeout`, `io`, `aborted`), used in JSON errors.
     ///
     /// ```
     /// assert_eq!(memory_core::ErrorKind::LockTimeout.as_str(), "lock_timeout");
@@ -186,6 +225,7 @@ impl ErrorKind {
             ErrorKind::Malformed => "malformed",
             ErrorKind::LockTimeout => "lock_timeout",
             ErrorKind::Io => "io",
+            ErrorKind::Aborted => "aborted",
         }
     }
 
@@ -202,6 +242,7 @@ impl ErrorKind {
             ErrorKind::Malformed => "ERR_MEMORY_MALFORMED",
             ErrorKind::LockTimeout => "ERR_MEMORY_LOCK_TIMEOUT",
             ErrorKind::Io => "ERR_MEMORY_IO",
+            ErrorKind::Aborted => "ERR_MEMORY_ABORTED",
         }
     }
 }
@@ -216,13 +257,17 @@ impl Error {
     /// ```
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::InvalidInput { .. } | Error::AmbiguousItem { .. } => ErrorKind::InvalidInput,
+            Error::InvalidInput { .. }
+            | Error::Argument { .. }
+            | Error::AmbiguousItem { .. }
+            | Error::LinkRefused { .. } => ErrorKind::InvalidInput,
             Error::SessionNotFound { .. } | Error::ItemNotFound { .. } => ErrorKind::NotFound,
             Error::Referenced { .. } | Error::Inconsistent { .. } | Error::Duplicate { .. } => {
                 ErrorKind::Conflict
             }
             Error::Malformed { .. } => ErrorKind::Malformed,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
+            Error::Aborted { .. } => ErrorKind::Aborted,
             Error::VerifyFailed { .. } | Error::Io { .. } => ErrorKind::Io,
         }
     }
@@ -236,7 +281,7 @@ impl Error {
     /// ```
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Error::InvalidInput { .. } => None,
+            Error::InvalidInput { .. } | Error::Argument { .. } => None,
             Error::SessionNotFound { path, .. }
             | Error::ItemNotFound { path, .. }
             | Error::AmbiguousItem { path, .. }
@@ -244,7 +289,9 @@ impl Error {
             | Error::Inconsistent { path, .. }
             | Error::Duplicate { path, .. }
             | Error::Malformed { path, .. }
+            | Error::LinkRefused { path, .. }
             | Error::LockTimeout { path, .. }
+            | Error::Aborted { path, .. }
             | Error::VerifyFailed { path, .. }
             | Error::Io { path, .. } => Some(path),
         }
@@ -279,8 +326,18 @@ impl Error {
             | Error::Referenced { id, .. }
             | Error::Inconsistent { id, .. }
             | Error::Duplicate { id, .. } => Some(id),
+            Error::ItemNotFound { session_id, .. } | Error::AmbiguousItem { session_id, .. } => {
+                Some(session_id)
+            }
             _ => None,
         }
+    }
+
+    /// The session id of the snapshot file `path` (`sessions/<id>.md`): its file stem.
+    pub(crate) fn snapshot_session(path: &Path) -> String {
+        path.file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_default()
     }
 
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
@@ -319,5 +376,127 @@ impl Error {
             path: path.into(),
             message: message.into(),
         }
+    }
+}
+
+/// `waited` as people say it: whole milliseconds below a second, seconds with one decimal
+/// below ten seconds (`1.5 s`, `2 s`), whole seconds above.
+///
+/// ```
+/// # use std::time::Duration;
+/// # use memory_core::Error;
+/// let err = Error::LockTimeout { path: ".memcore.lock".into(), waited: Duration::from_millis(2003) };
+/// assert_eq!(err.to_string(), ".memcore.lock: timed out after 2 s waiting for the memory lock");
+/// ```
+fn rounded(waited: Duration) -> String {
+    let ms = waited.as_secs_f64() * 1000.0;
+    if ms < 999.5 {
+        format!("{} ms", ms.round())
+    } else if ms < 9_950.0 {
+        let tenths = (ms / 100.0).round() / 10.0;
+        if tenths.fract() == 0.0 {
+            format!("{tenths:.0} s")
+        } else {
+            format!("{tenths:.1} s")
+        }
+    } else {
+        format!("{:.0} s", (ms / 1000.0).round())
+    }
+}
+
+fn source_text(source: Option<&(dyn std::error::Error + Send + Sync)>) -> String {
+    source.map_or_else(|| "cancelled".to_string(), ToString::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timeout(ms: u64) -> String {
+        Error::LockTimeout {
+            path: "l".into(),
+            waited: Duration::from_millis(ms),
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn lock_waits_are_rounded_in_plain_units() {
+        assert_eq!(
+            timeout(0),
+            "l: timed out after 0 ms waiting for the memory lock"
+        );
+        assert_eq!(
+            timeout(249),
+            "l: timed out after 249 ms waiting for the memory lock"
+        );
+        assert_eq!(
+            timeout(999),
+            "l: timed out after 999 ms waiting for the memory lock"
+        );
+        assert_eq!(
+            timeout(1000),
+            "l: timed out after 1 s waiting for the memory lock"
+        );
+        assert_eq!(
+            timeout(1540),
+            "l: timed out after 1.5 s waiting for the memory lock"
+        );
+        assert_eq!(
+            timeout(2003),
+            "l: timed out after 2 s waiting for the memory lock"
+        );
+        assert_eq!(
+            timeout(9960),
+            "l: timed out after 10 s waiting for the memory lock"
+        );
+        assert_eq!(
+            timeout(125_400),
+            "l: timed out after 125 s waiting for the memory lock"
+        );
+    }
+
+    #[test]
+    fn aborted_errors_name_the_lock_and_the_cause() {
+        let err = Error::Aborted {
+            path: "l".into(),
+            waited: Duration::from_millis(300),
+            source: Some("KeyboardInterrupt".into()),
+        };
+        assert_eq!(err.kind(), ErrorKind::Aborted);
+        assert_eq!(err.path(), Some(Path::new("l")));
+        assert_eq!(
+            err.to_string(),
+            "l: stopped waiting for the memory lock: KeyboardInterrupt"
+        );
+        assert_eq!(ErrorKind::Aborted.code(), "ERR_MEMORY_ABORTED");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_refused_link_names_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("sessions")).unwrap();
+        let root = crate::durable::SafeRoot::new(dir.path());
+        let err = root.join(&["sessions", "a.md"]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert_eq!(err.path(), Some(dir.path().join("sessions").as_path()));
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+    }
+
+    #[test]
+    fn item_errors_carry_the_session() {
+        let err = Error::ItemNotFound {
+            section: "Decisions",
+            item: "x".into(),
+            session_id: "s-1".into(),
+            path: "sessions/s-1.md".into(),
+        };
+        assert_eq!(err.id(), Some("s-1"));
+        assert_eq!(
+            Error::snapshot_session(Path::new("m/sessions/s-1.md")),
+            "s-1"
+        );
     }
 }

@@ -107,6 +107,11 @@ fn a_symlinked_index_is_never_replaced_by_a_regular_file() {
     for err in [start, update] {
         assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
         assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(
+            err.path(),
+            Some(fx.index().as_path()),
+            "the error names the link"
+        );
     }
     assert!(
         std::fs::symlink_metadata(fx.index())

@@ -13,9 +13,13 @@ Node, Rust or the ``memcore`` command line).
 idle
 
 All logic lives in the Rust core; this package is a thin binding (``memory_core._native``).
+The ``Literal`` aliases (``StatusLiteral``, ``MarkLiteral``, ``ArchiveKindLiteral``,
+``ErrorKindLiteral``, ``ErrorCodeLiteral``) and the ``TypedDict`` shapes of every
+``to_dict()`` (``SessionRowDict``, ``SnapshotDict``, ...) are importable from here.
 """
 
 from memory_core._native import (
+    AbortedError,
     AgentMemory,
     ArchiveOutcome,
     ConflictError,
@@ -24,7 +28,12 @@ from memory_core._native import (
     LockTimeoutError,
     MalformedFileError,
     MemoryCoreError,
+    MemoryFileExistsError,
+    MemoryFileNotFoundError,
     MemoryIOError,
+    MemoryIsADirectoryError,
+    MemoryNotADirectoryError,
+    MemoryPermissionError,
     NotFoundError,
     OrganizeReport,
     OtherSection,
@@ -34,23 +43,57 @@ from memory_core._native import (
     SnapshotItem,
     __version__,
 )
+from memory_core._types import (
+    ArchiveKindLiteral,
+    ArchiveOutcomeDict,
+    ContinueOutcomeDict,
+    ErrorCodeLiteral,
+    ErrorKindLiteral,
+    MarkLiteral,
+    OrganizeReportDict,
+    OtherSectionDict,
+    ReleaseOutcomeDict,
+    SessionRowDict,
+    SnapshotDict,
+    SnapshotItemDict,
+    StatusLiteral,
+)
 
 __all__ = [
+    "AbortedError",
     "AgentMemory",
+    "ArchiveKindLiteral",
     "ArchiveOutcome",
+    "ArchiveOutcomeDict",
     "ConflictError",
     "ContinueOutcome",
+    "ContinueOutcomeDict",
+    "ErrorCodeLiteral",
+    "ErrorKindLiteral",
     "InvalidInputError",
     "LockTimeoutError",
     "MalformedFileError",
+    "MarkLiteral",
     "MemoryCoreError",
+    "MemoryFileExistsError",
+    "MemoryFileNotFoundError",
     "MemoryIOError",
+    "MemoryIsADirectoryError",
+    "MemoryNotADirectoryError",
+    "MemoryPermissionError",
     "NotFoundError",
     "OrganizeReport",
+    "OrganizeReportDict",
     "OtherSection",
+    "OtherSectionDict",
     "ReleaseOutcome",
+    "ReleaseOutcomeDict",
     "SessionRow",
+    "SessionRowDict",
     "Snapshot",
+    "SnapshotDict",
     "SnapshotItem",
+    "SnapshotItemDict",
+    "StatusLiteral",
     "__version__",
 ]

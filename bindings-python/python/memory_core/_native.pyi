@@ -13,7 +13,13 @@ Conventions:
 * Result classes are immutable, compare by value and are hashable; list attributes return
   a fresh list on every access.
 * List arguments take any sequence of ``str`` (list, tuple, ...) except a bare ``str``,
-  which raises TypeError rather than being split into characters.
+  which is refused rather than being split into characters. An argument of the wrong
+  type raises InvalidInputError naming the parameter (``session_id: expected a str,
+  got int 5``), never a bare TypeError.
+* Results and handles pickle and copy (``multiprocessing`` workers can return rows); so
+  do the exceptions, with their fields.
+* ``to_dict()`` returns the ``TypedDict`` of its class (``SessionRowDict``, ...), all
+  importable from ``memory_core`` with the ``Literal`` aliases (``StatusLiteral``, ...).
 * Every method that touches files releases the GIL while the core works, so other Python
   threads run while one waits for the memory lock.
 """
@@ -22,7 +28,23 @@ import datetime
 import os
 import pathlib
 from collections.abc import Sequence
-from typing import Any, Literal, final
+from typing import Literal, final
+
+from memory_core._types import (
+    ArchiveKindLiteral,
+    ArchiveOutcomeDict,
+    ContinueOutcomeDict,
+    ErrorCodeLiteral,
+    ErrorKindLiteral,
+    MarkLiteral,
+    OrganizeReportDict,
+    OtherSectionDict,
+    ReleaseOutcomeDict,
+    SessionRowDict,
+    SnapshotDict,
+    SnapshotItemDict,
+    StatusLiteral,
+)
 
 __all__ = [
     "__version__",
@@ -42,13 +64,24 @@ __all__ = [
     "MalformedFileError",
     "LockTimeoutError",
     "MemoryIOError",
+    "MemoryFileNotFoundError",
+    "MemoryPermissionError",
+    "MemoryIsADirectoryError",
+    "MemoryNotADirectoryError",
+    "MemoryFileExistsError",
+    "AbortedError",
+    "_restore",
+    "_restore_error",
 ]
 
 __version__: str
 
-_Status = Literal["idle", "active", "stale"]
-_Mark = Literal["superseded", "resolved", "done"]
-_ErrorKind = Literal["invalid_input", "not_found", "conflict", "malformed", "lock_timeout", "io"]
+def _restore(cls: str, state: tuple[object, ...], /) -> object:
+    """Rebuilds a pickled result (what each result class's ``__reduce__`` names)."""
+
+def _restore_error(cls: type[BaseException], message: str, state: dict[str, object], /) -> BaseException:
+    """Rebuilds a pickled memory-core exception (what ``__reduce__`` names)."""
+
 
 @final
 class AgentMemory:
@@ -56,8 +89,18 @@ class AgentMemory:
 
     Every write holds the root's cross-process lock (``<root>/.memcore.lock``), re-reads
     under it, changes only its own rows, replaces files atomically and reads them back
-    before returning. Nothing is created until the first write.
-    """
+    before returning. Nothing is created until the first write. A relative ``root`` is
+    made absolute when the handle is opened (a later ``os.chdir`` does not move it); ``~``
+    is not expanded, as with ``open()``. Handles pickle and copy (by root and options).
+
+    ``AgentMemory(root, *, lock_timeout=None, fixed_time=None)`` opens ``root`` (a ``str``
+    or ``os.PathLike``). ``lock_timeout`` (seconds, default 10) bounds the wait for the
+    lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an RFC 3339
+    string such as ``"2026-05-25T13:18:00+08:00"``, or an aware ``datetime``) stops this
+    handle's clock at that time, for tests and reproducible runs; by default the system
+    clock in the local time zone is used. InvalidInputError for a negative or non-finite
+    ``lock_timeout``, a ``fixed_time`` without offset, an argument of the wrong type, or a
+    ``root`` that exists but is not a directory."""
 
     def __new__(
         cls,
@@ -65,17 +108,12 @@ class AgentMemory:
         *,
         lock_timeout: float | None = None,
         fixed_time: str | datetime.datetime | None = None,
-    ) -> AgentMemory:
-        """Opens ``root``. ``lock_timeout`` (seconds, default 10) bounds the wait for the
-        lock. ``fixed_time`` (an RFC 3339 string such as ``"2026-05-25T13:18:00+08:00"``,
-        or an aware ``datetime``) stops this handle's clock at that time, for tests and
-        reproducible runs; by default the system clock in the local time zone is used.
-        InvalidInputError for a negative or non-finite ``lock_timeout``, a ``fixed_time``
-        without offset, or a ``root`` that exists but is not a directory."""
+    ) -> AgentMemory: ...
+    def __getnewargs_ex__(self) -> tuple[tuple[pathlib.Path], dict[str, float | str | None]]: ...
 
     @property
     def root(self) -> pathlib.Path:
-        """The memory root directory."""
+        """The memory root directory (absolute)."""
 
     @property
     def index_path(self) -> pathlib.Path:
@@ -87,7 +125,7 @@ class AgentMemory:
     def archive_dir(self, session_id: str) -> pathlib.Path:
         """``<root>/archive/<id>/`` (it may not exist). InvalidInputError for a bad id."""
 
-    def register_session_start(self, agent: str) -> str:
+    def register_session_start(self, agent_name: str) -> str:
         """SessionStart registration: appends an ``idle`` row (topic ``未設定``) and returns
         the new Memory Session ID once the row was read back. Creates no snapshot."""
 
@@ -156,7 +194,7 @@ class AgentMemory:
         """Every row, in reading order: meaningful active/stale rows first, then other
         active/stale rows, then idle ones; most recently updated first in each group."""
 
-    def sessions_with_status(self, status: _Status) -> list[SessionRow]:
+    def sessions_with_status(self, status: StatusLiteral) -> list[SessionRow]:
         """The rows with ``status``, in reading order. InvalidInputError for another string."""
 
     def session(self, session_id: str) -> SessionRow:
@@ -174,31 +212,39 @@ class SessionRow:
     """One row of ``index.md``."""
 
     @property
-    def session_id(self) -> str: ...
+    def session_id(self) -> str:
+        """The Memory Session ID."""
     @property
-    def agent_name(self) -> str: ...
+    def agent_name(self) -> str:
+        """The stable agent name."""
     @property
-    def topic(self) -> str: ...
+    def topic(self) -> str:
+        """What the session is about (``未設定`` until known)."""
     @property
-    def summary(self) -> str: ...
+    def summary(self) -> str:
+        """One or two sentences other agents read to judge relevance."""
     @property
-    def keywords(self) -> list[str]: ...
+    def keywords(self) -> list[str]:
+        """The keywords."""
     @property
-    def status(self) -> _Status: ...
+    def status(self) -> StatusLiteral:
+        """``idle``, ``active`` or ``stale``."""
     @property
     def referenced_by(self) -> list[str]:
         """The sessions continuing from this one (empty for ``-``)."""
     @property
-    def started_at(self) -> str: ...
+    def started_at(self) -> str:
+        """``Started At`` exactly as written in the index."""
     @property
-    def updated_at(self) -> str: ...
+    def updated_at(self) -> str:
+        """``Updated At`` exactly as written in the index."""
     def has_meaningful_summary(self) -> bool:
         """Whether the summary says more than a registration placeholder."""
     def is_meaningful(self) -> bool:
         """Whether topic, summary or keywords carry real content."""
-    def to_dict(self) -> dict[str, Any]:
-        """``{"session_id", "agent_name", "topic", "summary", "keywords", "status",
-        "referenced_by", "started_at", "updated_at"}``."""
+    def to_dict(self) -> SessionRowDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -210,10 +256,11 @@ class SnapshotItem:
     def text(self) -> str:
         """The text without bullet and marking."""
     @property
-    def mark(self) -> _Mark | None:
-        """The marking of an outdated item, None for a current one."""
-    def to_dict(self) -> dict[str, Any]:
-        """``{"text", "mark"}``."""
+    def mark(self) -> MarkLiteral | None:
+        """``superseded``, ``resolved`` or ``done`` for an outdated item, None for a current one."""
+    def to_dict(self) -> SnapshotItemDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -222,11 +269,14 @@ class OtherSection:
     """A snapshot section the template does not define, kept verbatim."""
 
     @property
-    def heading(self) -> str: ...
+    def heading(self) -> str:
+        """The heading text after ``## ``."""
     @property
-    def body(self) -> str: ...
-    def to_dict(self) -> dict[str, Any]:
-        """``{"heading", "body"}``."""
+    def body(self) -> str:
+        """The body, trimmed of blank lines."""
+    def to_dict(self) -> OtherSectionDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -235,36 +285,50 @@ class Snapshot:
     """The typed content of ``sessions/<id>.md``. Metadata fields are the text as written."""
 
     @property
-    def session_id(self) -> str: ...
+    def session_id(self) -> str:
+        """Metadata ``Session ID``."""
     @property
-    def agent_name(self) -> str: ...
+    def agent_name(self) -> str:
+        """Metadata ``Agent Name``."""
     @property
-    def topic(self) -> str: ...
+    def topic(self) -> str:
+        """Metadata ``Topic``."""
     @property
-    def status(self) -> str: ...
+    def status(self) -> str:
+        """Metadata ``Status``, as written."""
     @property
-    def started_at(self) -> str: ...
+    def started_at(self) -> str:
+        """Metadata ``Started At``, as written."""
     @property
-    def updated_at(self) -> str: ...
+    def updated_at(self) -> str:
+        """Metadata ``Updated At``, as written."""
     @property
     def current_context(self) -> str:
         """``## Current Context`` ("" when it holds only the template prompt or ``None``)."""
     @property
-    def decisions(self) -> list[SnapshotItem]: ...
+    def decisions(self) -> list[SnapshotItem]:
+        """``## Decisions``."""
     @property
-    def files(self) -> list[SnapshotItem]: ...
+    def files(self) -> list[SnapshotItem]:
+        """``## Files / Artifacts``."""
     @property
-    def open_questions(self) -> list[SnapshotItem]: ...
+    def open_questions(self) -> list[SnapshotItem]:
+        """``## Open Questions``."""
     @property
-    def next_actions(self) -> list[SnapshotItem]: ...
+    def next_actions(self) -> list[SnapshotItem]:
+        """``## Next Actions``."""
     @property
-    def continues_from(self) -> list[str]: ...
+    def continues_from(self) -> list[str]:
+        """``## Continues From``: the source session ids."""
     @property
-    def superseded_resolved(self) -> list[SnapshotItem]: ...
+    def superseded_resolved(self) -> list[SnapshotItem]:
+        """``## Superseded / Resolved``."""
     @property
-    def other_sections(self) -> list[OtherSection]: ...
-    def to_dict(self) -> dict[str, Any]:
-        """All fields; items and other sections as dicts."""
+    def other_sections(self) -> list[OtherSection]:
+        """Sections the template does not define, kept verbatim."""
+    def to_dict(self) -> SnapshotDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -273,18 +337,23 @@ class OrganizeReport:
     """What ``organize()`` did (or, with ``dry_run``, would do)."""
 
     @property
-    def deleted_idle(self) -> list[str]: ...
+    def deleted_idle(self) -> list[str]:
+        """``idle`` rows deleted from the index."""
     @property
-    def marked_stale(self) -> list[str]: ...
+    def marked_stale(self) -> list[str]:
+        """``active`` rows marked ``stale`` (their ``updated_at`` kept)."""
     @property
-    def kept_active(self) -> list[str]: ...
+    def kept_active(self) -> list[str]:
+        """``active`` rows kept as they are."""
     @property
     def protected(self) -> list[str]:
         """Rows left untouched because another session references them."""
     @property
-    def dry_run(self) -> bool: ...
-    def to_dict(self) -> dict[str, Any]:
-        """``{"deleted_idle", "marked_stale", "kept_active", "protected", "dry_run"}``."""
+    def dry_run(self) -> bool:
+        """Whether nothing was written."""
+    def to_dict(self) -> OrganizeReportDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -295,19 +364,23 @@ class ArchiveOutcome:
     idle placeholder without snapshot; no archive, paths None)."""
 
     @property
-    def outcome(self) -> Literal["archived", "deleted"]: ...
+    def outcome(self) -> ArchiveKindLiteral:
+        """``archived`` or ``deleted``."""
     @property
-    def session_id(self) -> str: ...
+    def session_id(self) -> str:
+        """The archived or deleted session."""
     @property
-    def archive_index(self) -> pathlib.Path | None: ...
+    def archive_index(self) -> pathlib.Path | None:
+        """``archive/<id>/index.md`` (None when deleted)."""
     @property
-    def session_file(self) -> pathlib.Path | None: ...
+    def session_file(self) -> pathlib.Path | None:
+        """``archive/<id>/session.md`` (None when deleted)."""
     @property
     def released_from(self) -> list[str]:
         """Sources whose ``referenced_by`` no longer lists the archived session."""
-    def to_dict(self) -> dict[str, Any]:
-        """``{"outcome", "session_id", "archive_index", "session_file", "released_from"}``
-        with paths as ``str`` or None."""
+    def to_dict(self) -> ArchiveOutcomeDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -321,8 +394,9 @@ class ContinueOutcome:
     @property
     def source(self) -> SessionRow:
         """The source session (only its ``referenced_by`` changed)."""
-    def to_dict(self) -> dict[str, Any]:
-        """``{"current": {...}, "source": {...}}`` with the rows as dicts."""
+    def to_dict(self) -> ContinueOutcomeDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -331,24 +405,25 @@ class ReleaseOutcome:
     """What ``release()`` changed."""
 
     @property
-    def current(self) -> str: ...
+    def current(self) -> str:
+        """The referencing session."""
     @property
-    def source(self) -> str: ...
+    def source(self) -> str:
+        """The source session."""
     @property
     def referenced_by_updated(self) -> bool:
         """Whether the source row's ``referenced_by`` listed ``current`` and was updated."""
     @property
     def continues_from_updated(self) -> bool:
         """Whether the current snapshot's ``Continues From`` listed ``source`` and was updated."""
-    def to_dict(self) -> dict[str, Any]:
-        """``{"current", "source", "referenced_by_updated", "continues_from_updated"}``."""
+    def to_dict(self) -> ReleaseOutcomeDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 class MemoryCoreError(Exception):
-    """Base class of every error memory-core raises. ``str(error)`` is the core's message,
-    which names the file (and line) concerned. ``kind`` and ``code`` are set on the
-    subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too)."""
+    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. ``kind`` and ``code`` are set on the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too). Every instance pickles with its fields."""
 
     path: pathlib.Path | None
     """The file the error concerns, when there is one."""
@@ -356,45 +431,62 @@ class MemoryCoreError(Exception):
     """The 1-based line in ``path``, when known."""
     session_id: str | None
     """The session the error concerns, when there is one."""
-    kind: _ErrorKind
-    code: str
+    kind: ErrorKindLiteral
+    code: ErrorCodeLiteral
 
 class InvalidInputError(MemoryCoreError, ValueError):
-    """An argument was rejected before anything was read or written."""
+    """An argument was rejected before anything was read or written, including an argument of the wrong type, whose message names the parameter (also a ValueError)."""
 
     kind: Literal["invalid_input"]
     code: Literal["ERR_MEMORY_INVALID_INPUT"]
 
 class NotFoundError(MemoryCoreError, LookupError):
-    """A session or snapshot item does not exist."""
+    """A session or snapshot item does not exist; ``session_id`` names the session (also a LookupError)."""
 
     kind: Literal["not_found"]
     code: Literal["ERR_MEMORY_NOT_FOUND"]
 
 class ConflictError(MemoryCoreError, RuntimeError):
-    """The operation contradicts the current state: the session is referenced by another,
-    inconsistent (e.g. an idle row with a snapshot), or duplicated in the index."""
+    """The operation contradicts the memory's current state: the session is referenced, inconsistent or duplicated (also a RuntimeError)."""
 
     kind: Literal["conflict"]
     code: Literal["ERR_MEMORY_CONFLICT"]
 
 class MalformedFileError(MemoryCoreError, ValueError):
-    """A memory file does not have the shape the protocol requires; ``path`` and ``line``
-    locate the problem. Nothing was written."""
+    """A memory file does not have the shape the protocol requires; ``path`` and ``line`` locate the problem. Nothing was written (also a ValueError)."""
 
     kind: Literal["malformed"]
     code: Literal["ERR_MEMORY_MALFORMED"]
 
 class LockTimeoutError(MemoryCoreError, TimeoutError):
-    """Another writer held the memory lock longer than ``lock_timeout``. ``path`` and
-    ``filename`` are the lock file."""
+    """Another writer held the memory lock longer than ``lock_timeout``; ``path`` and ``filename`` are the lock file (also a TimeoutError)."""
 
     kind: Literal["lock_timeout"]
     code: Literal["ERR_MEMORY_LOCK_TIMEOUT"]
 
 class MemoryIOError(MemoryCoreError, OSError):
-    """An operating-system I/O error (``errno``/``strerror`` set when the OS reported one,
-    ``filename`` is ``path``), or a write whose read-back did not verify."""
+    """An operating-system I/O error (``errno``/``strerror`` set when the OS reported one, ``filename`` is ``path``), or a write whose read-back did not verify (also an OSError). Raised as one of its subclasses when the OS error has a builtin one: MemoryFileNotFoundError, MemoryPermissionError, MemoryIsADirectoryError, MemoryNotADirectoryError, MemoryFileExistsError."""
 
     kind: Literal["io"]
     code: Literal["ERR_MEMORY_IO"]
+
+class MemoryFileNotFoundError(MemoryIOError, FileNotFoundError):
+    """An I/O error the OS reported as NotFound (a MemoryIOError and a FileNotFoundError)."""
+
+class MemoryPermissionError(MemoryIOError, PermissionError):
+    """An I/O error the OS reported as PermissionDenied (a MemoryIOError and a PermissionError)."""
+
+class MemoryIsADirectoryError(MemoryIOError, IsADirectoryError):
+    """An I/O error the OS reported as IsADirectory (a MemoryIOError and a IsADirectoryError)."""
+
+class MemoryNotADirectoryError(MemoryIOError, NotADirectoryError):
+    """An I/O error the OS reported as NotADirectory (a MemoryIOError and a NotADirectoryError)."""
+
+class MemoryFileExistsError(MemoryIOError, FileExistsError):
+    """An I/O error the OS reported as AlreadyExists (a MemoryIOError and a FileExistsError)."""
+
+class AbortedError(MemoryCoreError, RuntimeError):
+    """The caller stopped a wait for the memory lock; nothing was written. Ctrl-C raises KeyboardInterrupt itself, not this (also a RuntimeError)."""
+
+    kind: Literal["aborted"]
+    code: Literal["ERR_MEMORY_ABORTED"]

@@ -340,12 +340,14 @@ fn find_target(doc: &SnapshotDoc, kind: SectionKind, slots: &[Slot], query: &str
         [] => Err(Error::ItemNotFound {
             section: kind.label(),
             item: query.to_string(),
+            session_id: Error::snapshot_session(&doc.path),
             path: doc.path.clone(),
         }),
         many => Err(Error::AmbiguousItem {
             section: kind.label(),
             item: query.to_string(),
             candidates: many.iter().map(|&i| slots[i].text.clone()).collect(),
+            session_id: Error::snapshot_session(&doc.path),
             path: doc.path.clone(),
         }),
     }

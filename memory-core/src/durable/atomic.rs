@@ -85,9 +85,12 @@ pub(crate) fn check_replaceable(path: &Path) -> Result<()> {
         .map_err(|e| Error::io(path, e))
 }
 
-/// The error for a path memory-core refuses to write through.
-fn refused_link(path: &Path, message: &str) -> Error {
-    Error::invalid("path", &path.to_string_lossy(), message)
+/// The error for a link memory-core refuses to replace.
+fn refused_link(path: &Path, message: &'static str) -> Error {
+    Error::LinkRefused {
+        path: path.to_path_buf(),
+        message,
+    }
 }
 
 /// Creates a new, private temp file `.<name>.<kind>-<pid>-<n>` in `dir` (`kind` is

@@ -2,6 +2,7 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
@@ -29,8 +30,31 @@ pub struct MemoryLock {
 }
 
 impl MemoryLock {
-    /// Takes the lock, waiting at most `timeout` (polling with a short backoff).
+    /// Takes the lock, waiting at most `timeout` (polling with a short backoff). A
+    /// `timeout` of zero makes exactly one attempt.
     pub fn acquire(path: &Path, timeout: Duration) -> Result<Self> {
+        Self::acquire_checked(path, timeout, None)
+    }
+
+    /// Like [`MemoryLock::acquire`], and calls `check` between attempts (at most 10 ms
+    /// apart): when it fails, the wait ends at once with [`Error::Aborted`] carrying
+    /// the check's error as its source. Bindings use it to let Ctrl-C stop a wait.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use memory_core::durable::{MemoryLock, WaitCheck};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join(".memcore.lock");
+    /// let _held = MemoryLock::acquire(&path, Duration::from_secs(1)).unwrap();
+    /// let stop = WaitCheck::new(|| Err("interrupted".into()));
+    /// let err = MemoryLock::acquire_checked(&path, Duration::from_secs(60), Some(&stop)).unwrap_err();
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::Aborted);
+    /// ```
+    pub fn acquire_checked(
+        path: &Path,
+        timeout: Duration,
+        check: Option<&WaitCheck>,
+    ) -> Result<Self> {
         let mut options = OpenOptions::new();
         options.read(true).write(true).create(true).truncate(false);
         #[cfg(unix)]
@@ -59,6 +83,13 @@ impl MemoryLock {
                     waited,
                 });
             }
+            if let Some(check) = check {
+                (check.0)().map_err(|source| Error::Aborted {
+                    path: path.to_path_buf(),
+                    waited,
+                    source: Some(source),
+                })?;
+            }
             std::thread::sleep(pause.min(timeout - waited));
             pause = (pause * 2).min(Duration::from_millis(10));
         }
@@ -77,9 +108,108 @@ impl MemoryLock {
     }
 }
 
+/// What a [`WaitCheck`] returns to stop a wait: the reason, kept as the source of
+/// [`Error::Aborted`] (a binding can take its own error back out of it).
+pub type WaitCheckError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A check called between attempts to take the memory lock; when it returns an error
+/// the wait stops with [`Error::Aborted`]. The Python binding installs one that runs
+/// the interpreter's signal handlers, so Ctrl-C interrupts a lock wait.
+///
+/// ```
+/// use memory_core::durable::WaitCheck;
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = memory_core::AgentMemory::builder(dir.path())
+///     .wait_check(WaitCheck::new(|| Ok(())))
+///     .open()
+///     .unwrap();
+/// assert!(memory.register_session_start("a").is_ok());
+/// ```
+#[derive(Clone)]
+pub struct WaitCheck(Arc<dyn Fn() -> std::result::Result<(), WaitCheckError> + Send + Sync>);
+
+impl WaitCheck {
+    /// Wraps `check`.
+    ///
+    /// ```
+    /// let never = memory_core::durable::WaitCheck::new(|| Ok(()));
+    /// # let _ = never;
+    /// ```
+    pub fn new(
+        check: impl Fn() -> std::result::Result<(), WaitCheckError> + Send + Sync + 'static,
+    ) -> Self {
+        WaitCheck(Arc::new(check))
+    }
+}
+
+impl std::fmt::Debug for WaitCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WaitCheck(..)")
+    }
+}
+
 impl Drop for MemoryLock {
     fn drop(&mut self) {
         // Closing the file releases the lock too; unlocking first makes it immediate.
         let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn a_zero_timeout_makes_one_attempt() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l");
+        let held = MemoryLock::acquire(&path, Duration::from_secs(1)).unwrap();
+        let start = Instant::now();
+        let err = MemoryLock::acquire(&path, Duration::ZERO).unwrap_err();
+        assert!(matches!(err, Error::LockTimeout { .. }), "{err}");
+        assert!(start.elapsed() < Duration::from_millis(50));
+        drop(held);
+        assert!(MemoryLock::acquire(&path, Duration::ZERO).is_ok());
+    }
+
+    #[test]
+    fn the_check_runs_between_attempts_and_stops_the_wait() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l");
+        let _held = MemoryLock::acquire(&path, Duration::from_secs(1)).unwrap();
+        let calls = Arc::new(AtomicUsize::new(0));
+        let seen = Arc::clone(&calls);
+        let check = WaitCheck::new(move || {
+            if seen.fetch_add(1, Ordering::SeqCst) >= 5 {
+                Err("enough".into())
+            } else {
+                Ok(())
+            }
+        });
+        let start = Instant::now();
+        let err =
+            MemoryLock::acquire_checked(&path, Duration::from_secs(30), Some(&check)).unwrap_err();
+        assert!(start.elapsed() < Duration::from_secs(1));
+        assert_eq!(calls.load(Ordering::SeqCst), 6);
+        let Error::Aborted {
+            source, path: at, ..
+        } = err
+        else {
+            panic!("expected Aborted, got {err}");
+        };
+        assert_eq!(at, path);
+        assert_eq!(source.unwrap().to_string(), "enough");
+    }
+
+    #[test]
+    fn a_passing_check_still_times_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l");
+        let _held = MemoryLock::acquire(&path, Duration::from_secs(1)).unwrap();
+        let check = WaitCheck::new(|| Ok(()));
+        let err = MemoryLock::acquire_checked(&path, Duration::from_millis(30), Some(&check))
+            .unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::LockTimeout);
     }
 }

@@ -15,6 +15,6 @@ pub use atomic::{
     replace_atomically,
 };
 pub use clock::{Clock, FixedClock, SystemClock};
-pub use lock::MemoryLock;
+pub use lock::{MemoryLock, WaitCheck, WaitCheckError};
 pub use safe_path::{SafeRoot, validate_component};
 pub use transaction::{JOURNAL_FILE_NAME, Transaction, has_journal, recover};

@@ -50,7 +50,7 @@ impl SafeRoot {
                 } else {
                     "passes through a symbolic link; memory-core does not follow links under the root"
                 };
-                return Err(Error::invalid("path", &path.to_string_lossy(), message));
+                return Err(Error::LinkRefused { path, message });
             }
         }
         Ok(path)

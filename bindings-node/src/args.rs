@@ -1,0 +1,198 @@
+//! Argument conversion: every JS value a method receives is converted here, and a value of
+//! the wrong type is an `ERR_MEMORY_INVALID_INPUT` error naming the parameter in plain
+//! words (`sessionId: expected a string, got number 5`), never napi's conversion error
+//! with Rust type names.
+
+use memory_core::Error;
+use napi::bindgen_prelude::{Array, Object, Unknown};
+use napi::{JsValue, ValueType};
+
+use crate::Failure;
+
+/// The result of a conversion.
+pub type Arg<T> = std::result::Result<T, Failure>;
+
+/// The value in plain words: `number 5`, `string "x"`, `an array`, `null`.
+fn describe(value: &Unknown<'_>) -> String {
+    // SAFETY (all casts below): each cast matches the type `get_type` just reported.
+    match value.get_type() {
+        Ok(ValueType::Undefined) => "undefined".to_string(),
+        Ok(ValueType::Null) => "null".to_string(),
+        Ok(ValueType::Boolean) => match unsafe { value.cast::<bool>() } {
+            Ok(b) => format!("boolean {b}"),
+            Err(_) => "a boolean".to_string(),
+        },
+        Ok(ValueType::Number) => match unsafe { value.cast::<f64>() } {
+            Ok(n) => format!("number {n}"),
+            Err(_) => "a number".to_string(),
+        },
+        Ok(ValueType::String) => match unsafe { value.cast::<String>() } {
+            Ok(s) if s.chars().count() > 40 => {
+                format!("string {:?}…", s.chars().take(40).collect::<String>())
+            }
+            Ok(s) => format!("string {s:?}"),
+            Err(_) => "a string".to_string(),
+        },
+        Ok(ValueType::Object) if value.is_array().unwrap_or(false) => "an array".to_string(),
+        Ok(ValueType::Object) => "an object".to_string(),
+        Ok(ValueType::Function) => "a function".to_string(),
+        Ok(ValueType::Symbol) => "a symbol".to_string(),
+        _ => "a value of another type".to_string(),
+    }
+}
+
+fn wrong(value: &Unknown<'_>, name: &'static str, expected: &str) -> Failure {
+    Failure::Core(Error::Argument {
+        name,
+        message: format!("expected {expected}, got {}", describe(value)),
+    })
+}
+
+fn is_absent(value: &Unknown<'_>) -> bool {
+    matches!(
+        value.get_type(),
+        Ok(ValueType::Undefined) | Ok(ValueType::Null)
+    )
+}
+
+/// A string.
+pub fn text(value: Unknown<'_>, name: &'static str) -> Arg<String> {
+    match value.get_type()? {
+        // SAFETY: the value is a string.
+        ValueType::String => Ok(unsafe { value.cast::<String>() }?),
+        _ => Err(wrong(&value, name, "a string")),
+    }
+}
+
+/// A string, or `undefined`/`null`.
+pub fn opt_text(value: Option<Unknown<'_>>, name: &'static str) -> Arg<Option<String>> {
+    match value {
+        Some(value) if !is_absent(&value) => text(value, name).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// An array of strings.
+pub fn texts(value: Unknown<'_>, name: &'static str) -> Arg<Vec<String>> {
+    if !matches!(value.get_type()?, ValueType::Object) || !value.is_array()? {
+        return Err(wrong(&value, name, "an array of strings"));
+    }
+    // SAFETY: the value is an array.
+    let array = unsafe { value.cast::<Array>() }?;
+    (0..array.len())
+        .map(|i| {
+            let item = array.get::<Unknown>(i)?.ok_or_else(|| {
+                Failure::Core(Error::Argument {
+                    name,
+                    message: format!("expected a string as item {i}, got a hole"),
+                })
+            })?;
+            if !matches!(item.get_type()?, ValueType::String) {
+                return Err(wrong(&item, name, &format!("a string as item {i}")));
+            }
+            text(item, name)
+        })
+        .collect()
+}
+
+/// An array of strings, or `undefined`/`null`.
+pub fn opt_texts(value: Option<Unknown<'_>>, name: &'static str) -> Arg<Option<Vec<String>>> {
+    match value {
+        Some(value) if !is_absent(&value) => texts(value, name).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A list whose default is empty.
+pub fn list(value: Option<Unknown<'_>>, name: &'static str) -> Arg<Vec<String>> {
+    opt_texts(value, name).map(Option::unwrap_or_default)
+}
+
+/// A number, or `undefined`/`null`.
+pub fn opt_number(value: Option<Unknown<'_>>, name: &'static str) -> Arg<Option<f64>> {
+    match value {
+        Some(value) if !is_absent(&value) => match value.get_type()? {
+            // SAFETY: the value is a number.
+            ValueType::Number => Ok(Some(unsafe { value.cast::<f64>() }?)),
+            _ => Err(wrong(&value, name, "a number")),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// A boolean, or `undefined`/`null`.
+pub fn opt_bool(value: Option<Unknown<'_>>, name: &'static str) -> Arg<Option<bool>> {
+    match value {
+        Some(value) if !is_absent(&value) => match value.get_type()? {
+            // SAFETY: the value is a boolean.
+            ValueType::Boolean => Ok(Some(unsafe { value.cast::<bool>() }?)),
+            _ => Err(wrong(&value, name, "a boolean")),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// A plain object (not an array or function), or `undefined`/`null`.
+pub fn opt_object<'env>(
+    value: Option<Unknown<'env>>,
+    name: &'static str,
+) -> Arg<Option<Object<'env>>> {
+    match value {
+        Some(value) if !is_absent(&value) => {
+            if !matches!(value.get_type()?, ValueType::Object) || value.is_array()? {
+                return Err(wrong(&value, name, "an object"));
+            }
+            // SAFETY: the value is an object.
+            Ok(Some(unsafe { value.cast::<Object>() }?))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A plain object.
+pub fn object<'env>(value: Unknown<'env>, name: &'static str) -> Arg<Object<'env>> {
+    let shown = describe(&value);
+    opt_object(Some(value), name)?.ok_or_else(|| {
+        Failure::Core(Error::Argument {
+            name,
+            message: format!("expected an object, got {shown}"),
+        })
+    })
+}
+
+/// Property `key` of `object` (`None` when it is missing or `undefined`).
+pub fn field<'env>(object: &Object<'env>, key: &str) -> Arg<Option<Unknown<'env>>> {
+    Ok(object
+        .get::<Unknown>(key)?
+        .filter(|v| !matches!(v.get_type(), Ok(ValueType::Undefined))))
+}
+
+/// Whether `options.signal` of an `…Async` call is an `AbortSignal` that has fired.
+/// `options` must be `undefined`, `null` or an object; `signal`, when given, an object
+/// with a boolean `aborted` (an `AbortSignal`).
+pub fn aborted(options: Option<Unknown<'_>>) -> Arg<bool> {
+    let Some(options) = opt_object(options, "options")? else {
+        return Ok(false);
+    };
+    let Some(signal) = field(&options, "signal")? else {
+        return Ok(false);
+    };
+    if is_absent(&signal) {
+        return Ok(false);
+    }
+    let shown = describe(&signal);
+    let not_a_signal = || {
+        Failure::Core(Error::Argument {
+            name: "options.signal",
+            message: format!("expected an AbortSignal, got {shown}"),
+        })
+    };
+    let signal = opt_object(Some(signal), "options.signal")?.ok_or_else(not_a_signal)?;
+    match field(&signal, "aborted")? {
+        Some(flag) if matches!(flag.get_type()?, ValueType::Boolean) => {
+            // SAFETY: the value is a boolean.
+            Ok(unsafe { flag.cast::<bool>() }?)
+        }
+        _ => Err(not_a_signal()),
+    }
+}

@@ -1,0 +1,151 @@
+//! Argument conversion: every value a method receives is converted here, and a value of
+//! the wrong type is an `InvalidInputError` naming the parameter in plain words
+//! (`session_id: expected a str, got int 5`), never PyO3's `TypeError` with Rust type
+//! names.
+
+use std::path::PathBuf;
+
+use memory_core::Error;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString};
+
+use crate::errors::to_py_err;
+
+/// `expected …, got <type> <repr>` as an `InvalidInputError` for parameter `name`.
+fn wrong(obj: &Bound<'_, PyAny>, name: &'static str, expected: &str) -> PyErr {
+    let type_name = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".to_string());
+    let mut shown = obj
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".to_string());
+    if shown.chars().count() > 40 {
+        shown = shown.chars().take(40).collect::<String>() + "…";
+    }
+    to_py_err(
+        obj.py(),
+        Error::Argument {
+            name,
+            message: format!("expected {expected}, got {type_name} {shown}"),
+        },
+    )
+}
+
+/// A `str`.
+pub(crate) fn text(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<String> {
+    match obj.cast::<PyString>() {
+        Ok(s) => s.extract::<String>().map_err(|_| {
+            to_py_err(
+                obj.py(),
+                Error::Argument {
+                    name,
+                    message: "is not valid Unicode text (it holds lone surrogates)".to_string(),
+                },
+            )
+        }),
+        Err(_) => Err(wrong(obj, name, "a str")),
+    }
+}
+
+/// A `str`, or None.
+pub(crate) fn opt_text(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+) -> PyResult<Option<String>> {
+    match obj {
+        Some(obj) if !obj.is_none() => text(obj, name).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A sequence (any iterable) of `str`; a bare `str` or `bytes` is refused rather than
+/// split into characters.
+pub(crate) fn texts(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<Vec<String>> {
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(wrong(
+            obj,
+            name,
+            "a list of str (a bare string is not split)",
+        ));
+    }
+    let items = obj
+        .try_iter()
+        .map_err(|_| wrong(obj, name, "a list of str"))?;
+    let mut out = Vec::new();
+    for item in items {
+        let item = item?;
+        if !item.is_instance_of::<PyString>() {
+            return Err(wrong(&item, name, &format!("a str as item {}", out.len())));
+        }
+        out.push(text(&item, name)?);
+    }
+    Ok(out)
+}
+
+/// A sequence of `str` or None (None gives an empty list when `empty_for_none`).
+pub(crate) fn opt_texts(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+) -> PyResult<Option<Vec<String>>> {
+    match obj {
+        Some(obj) if !obj.is_none() => texts(obj, name).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A list argument whose default is empty: None and omitted both mean "nothing".
+pub(crate) fn list(obj: Option<&Bound<'_, PyAny>>, name: &'static str) -> PyResult<Vec<String>> {
+    opt_texts(obj, name).map(Option::unwrap_or_default)
+}
+
+/// A `str` or `os.PathLike` path.
+pub(crate) fn path(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<PathBuf> {
+    let fspath = obj
+        .py()
+        .import("os")?
+        .call_method1("fspath", (obj,))
+        .map_err(|_| wrong(obj, name, "a str or os.PathLike path"))?;
+    fspath
+        .extract::<PathBuf>()
+        .map_err(|_| wrong(obj, name, "a str or os.PathLike path"))
+}
+
+/// A real number (`int` or `float`, not `bool`), or None.
+pub(crate) fn opt_number(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+) -> PyResult<Option<f64>> {
+    match obj {
+        Some(obj) if !obj.is_none() => {
+            if obj.is_instance_of::<PyBool>()
+                || !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
+            {
+                return Err(wrong(obj, name, "a number of seconds"));
+            }
+            obj.extract::<f64>()
+                .map(Some)
+                .map_err(|_| wrong(obj, name, "a number of seconds"))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// An `int` (not `bool`).
+pub(crate) fn integer(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<i128> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(wrong(obj, name, "an int"));
+    }
+    obj.extract::<i128>()
+        .map_err(|_| wrong(obj, name, "an int of reasonable size"))
+}
+
+/// A `bool`.
+pub(crate) fn boolean(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<bool> {
+    match obj.cast::<PyBool>() {
+        Ok(b) => Ok(b.is_true()),
+        Err(_) => Err(wrong(obj, name, "a bool")),
+    }
+}

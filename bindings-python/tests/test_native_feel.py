@@ -1,0 +1,446 @@
+"""What makes the binding feel like a Python library: typed argument errors, pickling and
+copying, builtin I/O subclasses, Ctrl-C during a lock wait, a root that survives chdir,
+typed to_dict(), public Literal aliases."""
+
+from __future__ import annotations
+
+import copy
+import multiprocessing
+import os
+import pathlib
+import pickle
+import signal
+import subprocess
+import sys
+import time
+import typing
+from collections.abc import Callable
+
+import pytest
+
+import memory_core
+from memory_core import AgentMemory
+
+from _support import lock_held_by_other_process
+
+FIXED = "2026-05-25T13:18:00+08:00"
+
+
+def linked(memory: AgentMemory) -> tuple[str, str]:
+    source = memory.register_manual(
+        "a", "Login", "Fixed it.", decisions=["Use argon2id"], open_questions=["Why?"]
+    )
+    follower = memory.register_session_start("b")
+    memory.continue_from(follower, source)
+    return source, follower
+
+
+def every_result(memory: AgentMemory) -> list[object]:
+    source, follower = linked(memory)
+    idle = memory.register_session_start("c")
+    snapshot = memory.snapshot(source)
+    assert snapshot is not None
+    return [
+        memory.session(source),
+        snapshot,
+        snapshot.decisions[0],
+        memory.update(source, next_actions=["Ship"]),
+        memory.organize(dry_run=True),
+        memory.continue_from(follower, source),
+        memory.release(follower, source),
+        memory.archive(idle),
+        memory.archive(follower),
+    ]
+
+
+# --- argument conversion -------------------------------------------------------------
+
+WRONG_TEXT: list[object] = [5, 2.5, None, b"bytes", ["a"], {"a": 1}, True]
+WRONG_LIST: list[object] = ["a bare string", b"bytes", 5, 1.5, True, {"a"}.pop]
+
+
+def text_calls(memory: AgentMemory, sid: str) -> list[tuple[str, Callable[[object], object]]]:
+    m: typing.Any = memory
+    return [
+        ("session_id", lambda v: m.session(v)),
+        ("session_id", lambda v: m.snapshot(v)),
+        ("session_id", lambda v: m.archive(v)),
+        ("session_id", lambda v: m.session_path(v)),
+        ("session_id", lambda v: m.archive_dir(v)),
+        ("session_id", lambda v: m.update(v)),
+        ("agent_name", lambda v: m.register_session_start(v)),
+        ("agent_name", lambda v: m.register_manual(v, "t", "s")),
+        ("topic", lambda v: m.register_manual("a", v, "s")),
+        ("summary", lambda v: m.register_manual("a", "t", v)),
+        ("current", lambda v: m.continue_from(v, sid)),
+        ("source", lambda v: m.continue_from(sid, v)),
+        ("current", lambda v: m.release(v, sid)),
+        ("source", lambda v: m.release(sid, v)),
+        ("status", lambda v: m.sessions_with_status(v)),
+        ("query", lambda v: m.find(v)),
+    ]
+
+
+def test_a_wrong_type_for_a_text_parameter_is_invalid_input_naming_it(
+    memory: AgentMemory,
+) -> None:
+    sid = memory.register_session_start("a")
+    before = memory.index_path.read_bytes()
+    for name, call in text_calls(memory, sid):
+        for value in WRONG_TEXT:
+            with pytest.raises(memory_core.InvalidInputError) as caught:
+                call(value)
+            message = str(caught.value)
+            assert message.startswith(f"{name}: expected a str, got "), message
+            for rust_word in ("PyString", "String", "Rust", "&str", "PyAny"):
+                assert rust_word not in message, message
+    assert memory.index_path.read_bytes() == before
+
+
+def test_optional_text_parameters_take_none_and_refuse_other_types(memory: AgentMemory) -> None:
+    sid = memory.register_session_start("a")
+    m: typing.Any = memory
+    for name in ("topic", "summary", "context"):
+        assert m.update(sid, **{name: None}).session_id == sid
+        for value in (5, ["x"], b"x"):
+            with pytest.raises(memory_core.InvalidInputError, match=f"^{name}: expected a str"):
+                m.update(sid, **{name: value})
+    with pytest.raises(memory_core.InvalidInputError, match="^context: expected a str"):
+        m.register_manual("a", "t", "s", context=3)
+
+
+LIST_PARAMS_UPDATE = [
+    "keywords", "decisions", "files", "open_questions", "next_actions",
+    "supersede", "resolve", "done",
+]
+LIST_PARAMS_MANUAL = [
+    "keywords", "decisions", "files", "open_questions", "next_actions", "continues_from",
+]
+
+
+@pytest.mark.parametrize("value", WRONG_LIST)
+def test_a_wrong_type_for_a_list_parameter_is_invalid_input_naming_it(
+    memory: AgentMemory, value: object
+) -> None:
+    sid = memory.register_session_start("a")
+    m: typing.Any = memory
+    before = memory.index_path.read_bytes()
+    for name in LIST_PARAMS_UPDATE:
+        with pytest.raises(memory_core.InvalidInputError, match=f"^{name}: expected a "):
+            m.update(sid, **{name: value})
+    for name in LIST_PARAMS_MANUAL:
+        with pytest.raises(memory_core.InvalidInputError, match=f"^{name}: expected a "):
+            m.register_manual("a", "t", "s", **{name: value})
+    assert memory.index_path.read_bytes() == before
+
+
+def test_a_list_with_a_non_str_item_names_the_parameter_and_item(memory: AgentMemory) -> None:
+    sid = memory.register_session_start("a")
+    m: typing.Any = memory
+    with pytest.raises(memory_core.InvalidInputError, match=r"^decisions: expected a str as item 1, got int 3"):
+        m.update(sid, decisions=["fine", 3])
+    # Any iterable of str is accepted: tuple, generator, dict keys.
+    row = m.update(sid, decisions=("a",), files=(f for f in ["x.py"]), next_actions={"n": 1}.keys())
+    assert row.status == "active"
+
+
+def test_numbers_and_flags_are_checked_by_name(root: pathlib.Path) -> None:
+    r: typing.Any = root
+    value: typing.Any
+    for value in ("10", [1], True):
+        with pytest.raises(memory_core.InvalidInputError, match="^lock_timeout: expected a number"):
+            AgentMemory(r, lock_timeout=value)
+    for value in (-1, float("nan"), float("inf")):
+        with pytest.raises(memory_core.InvalidInputError, match="lock timeout"):
+            AgentMemory(r, lock_timeout=value)
+    for value in (5, None, ["m"], 2.5):
+        with pytest.raises(memory_core.InvalidInputError, match="^root: expected a str or os.PathLike"):
+            AgentMemory(value)
+    memory: typing.Any = AgentMemory(root)
+    for value in ("14", 1.5, True):
+        with pytest.raises(memory_core.InvalidInputError, match="^stale_after_days: expected an int"):
+            memory.organize(stale_after_days=value)
+    for value in (1, "yes"):
+        with pytest.raises(memory_core.InvalidInputError, match="^dry_run: expected a bool"):
+            memory.organize(dry_run=value)
+    assert memory.organize(stale_after_days=3, dry_run=True).dry_run
+
+
+def test_agent_name_is_the_parameter_name_everywhere(memory: AgentMemory) -> None:
+    sid = memory.register_session_start(agent_name="a")
+    other = memory.register_manual(agent_name="b", topic="t", summary="s")
+    assert memory.session(sid).agent_name == "a" and memory.session(other).agent_name == "b"
+
+
+# --- pickle and copy -----------------------------------------------------------------
+
+
+def test_every_result_pickles_and_copies_to_an_equal_value(memory: AgentMemory) -> None:
+    for result in every_result(memory):
+        for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+            again = pickle.loads(pickle.dumps(result, protocol=protocol))
+            assert type(again) is type(result)
+            assert again == result and hash(again) == hash(result)
+            assert repr(again) == repr(result)
+        assert copy.copy(result) == result
+        assert copy.deepcopy(result) == result
+    row = memory.sessions()[0]
+    again = pickle.loads(pickle.dumps(row))
+    assert (again.is_meaningful(), again.has_meaningful_summary()) == (
+        row.is_meaningful(),
+        row.has_meaningful_summary(),
+    )
+
+
+def test_a_handle_pickles_with_its_root_and_options(root: pathlib.Path) -> None:
+    memory = AgentMemory(root, lock_timeout=2.5, fixed_time=FIXED)
+    sid = memory.register_session_start("a")
+    for again in (pickle.loads(pickle.dumps(memory)), copy.copy(memory), copy.deepcopy(memory)):
+        assert again.root == memory.root
+        assert again.session(sid) == memory.session(sid)
+        # The fixed clock came along: the next id is minted at the same minute.
+        assert again.register_session_start("a").startswith("2026-05-25-1318-a")
+
+
+def _rows_in_worker(root: str) -> list[memory_core.SessionRow]:
+    return AgentMemory(root).sessions()
+
+
+def _register_in_worker(memory: AgentMemory) -> memory_core.SessionRow:
+    return memory.session(memory.register_session_start("worker"))
+
+
+def test_a_multiprocessing_pool_worker_returns_rows(root: pathlib.Path) -> None:
+    memory = AgentMemory(root, fixed_time=FIXED)
+    linked(memory)
+    expected = memory.sessions()
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        from_workers = pool.map(_rows_in_worker, [str(root), str(root)])
+        registered = pool.map(_register_in_worker, [memory, memory])
+    assert from_workers == [expected, expected]
+    assert {r.agent_name for r in registered} == {"worker"}
+    assert all(r in memory.sessions() for r in registered)
+
+
+ERROR_FIELDS = ("path", "line", "session_id", "kind", "code")
+
+
+def test_exceptions_pickle_with_their_fields(memory: AgentMemory, root: pathlib.Path) -> None:
+    sid = memory.register_manual("a", "t", "s", decisions=["Use argon2id", "Use argon2i"])
+    raised: list[memory_core.MemoryCoreError] = []
+    for call in (
+        lambda: memory.session("2026-01-01-0000-nobody"),
+        lambda: memory.update(sid, supersede=["bcrypt"]),
+        lambda: memory.update(sid, supersede=["argon"]),
+        lambda: memory.session(typing.cast(str, 5)),
+        lambda: AgentMemory(root / "index.md"),
+        lambda: AgentMemory(root / "index.md" / "memory").register_session_start("a"),
+    ):
+        with pytest.raises(memory_core.MemoryCoreError) as caught:
+            call()
+        raised.append(caught.value)
+    for error in raised:
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error)
+        assert str(again) == str(error)
+        for field in ERROR_FIELDS:
+            assert getattr(again, field) == getattr(error, field), field
+        if isinstance(error, OSError):
+            assert isinstance(again, OSError)
+            assert (again.errno, again.strerror, again.filename) == (
+                error.errno,
+                error.strerror,
+                error.filename,
+            )
+
+
+# --- error fields and builtin subclasses ---------------------------------------------
+
+
+def test_item_errors_carry_the_session_id(memory: AgentMemory) -> None:
+    sid = memory.register_manual("a", "t", "s", decisions=["Use argon2id", "Use argon2i"])
+    with pytest.raises(memory_core.NotFoundError) as missing:
+        memory.update(sid, supersede=["bcrypt"])
+    assert missing.value.session_id == sid
+    assert missing.value.path == memory.session_path(sid)
+    with pytest.raises(memory_core.InvalidInputError) as ambiguous:
+        memory.update(sid, supersede=["argon"])
+    assert ambiguous.value.session_id == sid
+
+
+def test_a_refused_link_names_its_path(memory: AgentMemory, root: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    sid = memory.register_manual("a", "t", "s")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    sessions = root / "sessions"
+    (outside / f"{sid}.md").write_bytes(memory.session_path(sid).read_bytes())
+    memory.session_path(sid).unlink()
+    sessions.rmdir()
+    sessions.symlink_to(outside, target_is_directory=True)
+    with pytest.raises(memory_core.InvalidInputError) as caught:
+        memory.snapshot(sid)
+    assert caught.value.path == sessions
+    assert "symbolic link" in str(caught.value)
+
+
+def test_io_errors_are_the_matching_builtin_subclass(root: pathlib.Path) -> None:
+    # index.md is a directory: reading it fails with EISDIR.
+    (root / "index.md").mkdir(parents=True)
+    with pytest.raises(IsADirectoryError) as is_dir:
+        AgentMemory(root).sessions()
+    assert isinstance(is_dir.value, memory_core.MemoryIsADirectoryError)
+    assert isinstance(is_dir.value, memory_core.MemoryIOError)
+    assert is_dir.value.errno is not None and is_dir.value.path == root / "index.md"
+    # A root below a regular file: creating it fails with ENOTDIR or ENOENT-like errors.
+    blocker = root.parent / "file"
+    blocker.write_text("x")
+    with pytest.raises(memory_core.MemoryIOError) as not_dir:
+        AgentMemory(blocker / "memory").register_session_start("a")
+    assert isinstance(not_dir.value, NotADirectoryError | FileExistsError)
+    assert not isinstance(not_dir.value, IsADirectoryError)
+
+
+def test_each_io_subclass_is_exported_and_both_things(root: pathlib.Path) -> None:
+    for name, builtin in [
+        ("MemoryFileNotFoundError", FileNotFoundError),
+        ("MemoryPermissionError", PermissionError),
+        ("MemoryIsADirectoryError", IsADirectoryError),
+        ("MemoryNotADirectoryError", NotADirectoryError),
+        ("MemoryFileExistsError", FileExistsError),
+    ]:
+        cls = getattr(memory_core, name)
+        assert issubclass(cls, memory_core.MemoryIOError) and issubclass(cls, builtin)
+        assert cls.kind == "io" and cls.code == "ERR_MEMORY_IO"
+        assert name in memory_core.__all__
+        assert type(pickle.loads(pickle.dumps(cls("x")))) is cls
+
+
+def test_lock_timeouts_give_rounded_durations(root: pathlib.Path) -> None:
+    memory = AgentMemory(root, lock_timeout=0.3)
+    with lock_held_by_other_process(root):
+        with pytest.raises(memory_core.LockTimeoutError) as caught:
+            memory.register_session_start("a")
+    assert str(caught.value).endswith(": timed out after 300 ms waiting for the memory lock"), str(
+        caught.value
+    )
+
+
+# --- Ctrl-C during a lock wait -------------------------------------------------------
+
+_WAITER = """
+import sys, time, memory_core
+memory = memory_core.AgentMemory(sys.argv[1], lock_timeout=60)
+print("waiting", flush=True)
+try:
+    memory.register_session_start("a")
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(42)
+"""
+
+
+def test_ctrl_c_interrupts_a_lock_wait_within_half_a_second(root: pathlib.Path) -> None:
+    with lock_held_by_other_process(root):
+        waiter = subprocess.Popen(
+            [sys.executable, "-c", _WAITER, str(root)], stdout=subprocess.PIPE, text=True
+        )
+        assert waiter.stdout is not None
+        assert waiter.stdout.readline().strip() == "waiting"
+        time.sleep(0.5)  # it is inside the lock wait now
+        assert waiter.poll() is None
+        sent = time.monotonic()
+        waiter.send_signal(signal.SIGINT)
+        line = waiter.stdout.readline()  # printed by the `except KeyboardInterrupt`
+        elapsed = time.monotonic() - sent
+        code = waiter.wait(timeout=10)
+        assert line.strip() == "interrupted"
+        waiter.stdout.close()
+    assert code == 42
+    assert elapsed < 0.5, f"took {elapsed:.2f} s"
+    assert not (root / "index.md").exists()
+
+
+# --- root, types, docs ---------------------------------------------------------------
+
+
+def test_a_relative_root_survives_chdir(tmp_path: pathlib.Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    cwd = os.getcwd()
+    try:
+        os.chdir(first)
+        memory = AgentMemory("memory")
+        home = AgentMemory("~/memory")
+        sid = memory.register_session_start("a")
+        os.chdir(second)
+        assert memory.root == first.resolve() / "memory"
+        assert memory.root.is_absolute()
+        assert memory.session(sid).session_id == sid
+        memory.register_session_start("a")
+        assert len(memory.sessions()) == 2
+        assert not (second / "memory").exists()
+        assert home.root == first.resolve() / "~" / "memory"
+    finally:
+        os.chdir(cwd)
+
+
+DICTS: dict[str, type] = {
+    "SessionRow": memory_core.SessionRowDict,
+    "Snapshot": memory_core.SnapshotDict,
+    "SnapshotItem": memory_core.SnapshotItemDict,
+    "OrganizeReport": memory_core.OrganizeReportDict,
+    "ContinueOutcome": memory_core.ContinueOutcomeDict,
+    "ReleaseOutcome": memory_core.ReleaseOutcomeDict,
+    "ArchiveOutcome": memory_core.ArchiveOutcomeDict,
+}
+
+
+def test_to_dict_has_exactly_the_keys_of_its_typed_dict(memory: AgentMemory) -> None:
+    seen = set()
+    for result in every_result(memory):
+        name = type(result).__name__
+        typed = DICTS[name]
+        as_dict = result.to_dict()  # type: ignore[attr-defined]
+        assert set(as_dict) == set(typing.get_type_hints(typed)), name
+        seen.add(name)
+    assert seen == set(DICTS)
+    assert set(typing.get_type_hints(memory_core.OtherSectionDict)) == {"heading", "body"}
+
+
+def test_the_literal_aliases_are_public() -> None:
+    assert typing.get_args(memory_core.StatusLiteral) == ("idle", "active", "stale")
+    assert typing.get_args(memory_core.MarkLiteral) == ("superseded", "resolved", "done")
+    assert typing.get_args(memory_core.ArchiveKindLiteral) == ("archived", "deleted")
+    kinds = typing.get_args(memory_core.ErrorKindLiteral)
+    codes = typing.get_args(memory_core.ErrorCodeLiteral)
+    classes = [
+        c for c in vars(memory_core).values()
+        if isinstance(c, type) and issubclass(c, memory_core.MemoryCoreError) and c is not memory_core.MemoryCoreError
+    ]
+    assert {c.kind for c in classes} == set(kinds)
+    assert {c.code for c in classes} == set(codes)
+    for name in ("StatusLiteral", "MarkLiteral", "ArchiveKindLiteral", "ErrorKindLiteral", "ErrorCodeLiteral"):
+        assert name in memory_core.__all__
+
+
+def test_help_shows_the_documentation(root: pathlib.Path) -> None:
+    assert "Snapshot Merge Policy" in (AgentMemory.update.__doc__ or "")
+    assert "lock_timeout" in (AgentMemory.__doc__ or "")
+    assert "未設定" in (memory_core.SessionRow.topic.__doc__ or "")
+    method: typing.Any = AgentMemory.register_session_start
+    assert method.__text_signature__ == "($self, agent_name)"
+
+
+def test_the_readme_quick_start_runs(tmp_path: pathlib.Path) -> None:
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python quick start", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Your Memory Session ID is: " in done.stdout
+    assert "session_id: expected a str, got int 42" in done.stdout
+    assert done.stdout.rstrip().endswith("archived")
