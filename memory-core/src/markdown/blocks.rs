@@ -245,11 +245,15 @@ fn open_line(
 /// A comment opened inside a line and not closed on it hides the lines that follow
 /// (Obsidian does not render them), even where GFM would see a new block.
 fn open_comments(t: &str, state: &mut State) {
-    if let Some(at) = t.rfind("<!--")
+    // Most lines (every table row) hold neither `<` nor `%`: one memchr each spares them
+    // the substring searches, which were a fifth of reading a 10,000-row index.
+    let bytes = t.as_bytes();
+    if bytes.contains(&b'<')
+        && let Some(at) = t.rfind("<!--")
         && !t[at + 4..].contains("-->")
     {
         *state = State::HtmlComment;
-    } else if t.matches("%%").count() % 2 == 1 {
+    } else if bytes.contains(&b'%') && t.matches("%%").count() % 2 == 1 {
         *state = State::Obsidian;
     }
 }
