@@ -92,11 +92,25 @@ export declare class AgentMemory {
   archiveDirAsync(sessionId: string, options?: AsyncOptions): Promise<string>
   /**
    * SessionStart registration: appends an `idle` row (topic `未設定`), creates no
-   * snapshot, and returns the new session id once the row was read back.
+   * snapshot, and returns the new session id once the row was read back. Rows of other
+   * sessions it cannot read do not stop it: they stay byte-identical and each is
+   * emitted with `process.emitWarning` as a `MemoryCoreWarning` (code
+   * `MEMCORE_UNREADABLE_ROW`, with `path` and `line`);
+   * `registerSessionStartWithWarnings` returns them instead.
    */
   registerSessionStart(agentName: string): string
   /** Promise form of `registerSessionStart`. */
   registerSessionStartAsync(agentName: string, options?: AsyncOptions): Promise<string>
+  /**
+   * SessionStart registration that also returns the rows of other sessions it could
+   * not read (a bad status, timestamp, id or cell count, a duplicate id), each as a
+   * `WarningRecord` naming the file and line; those rows stay byte-identical. Problems
+   * with the table itself (no readable header, rows cut off from the table) still
+   * throw `ERR_MEMORY_MALFORMED`.
+   */
+  registerSessionStartWithWarnings(agentName: string): SessionStart
+  /** Promise form of `registerSessionStartWithWarnings`. */
+  registerSessionStartWithWarningsAsync(agentName: string, options?: AsyncOptions): Promise<SessionStart>
   /**
    * Manual registration: writes the snapshot, appends an `active` row (and adds the
    * new id to each `continuesFrom` source's `referencedBy`), verifies both, and
@@ -128,7 +142,10 @@ export declare class AgentMemory {
   releaseAsync(current: string, source: string, options?: AsyncOptions): Promise<ReleaseOutcome>
   /**
    * Organizes the index: deletes unreferenced `idle` rows and marks overdue `active`
-   * rows `stale`; referenced rows are protected. Nothing is archived.
+   * rows `stale`; referenced rows are protected. Nothing is archived. Temp files left
+   * by memory-core writers that died mid-write are removed; snapshots without a row,
+   * other programs' leftovers and snapshots that cannot be read are reported, never
+   * deleted.
    */
   organize(options?: OrganizeOptions): OrganizeReport
   /** Promise form of `organize`. */
@@ -272,6 +289,27 @@ export interface OrganizeReport {
   keptActive: Array<string>
   /** Rows left untouched because another session references them. */
   protected: Array<string>
+  /**
+   * Temp files of memory-core writers that died mid-write, found anywhere under the
+   * root and removed (with `dryRun`, they would be).
+   */
+  removedTempFiles: Array<string>
+  /**
+   * Snapshot files (`sessions/<id>.md`) whose session has no row in the index:
+   * reported, never deleted.
+   */
+  orphanSnapshots: Array<string>
+  /**
+   * Temp, swap and conflict files of other programs (editors, sync clients) under the
+   * root: reported, never deleted.
+   */
+  leftoverFiles: Array<string>
+  /**
+   * Snapshots of other sessions that could not be read (invalid UTF-8, a NUL byte…):
+   * reported, not fatal; the `Continues From` ids still legible in them protect their
+   * sources all the same.
+   */
+  unreadable: Array<WarningRecord>
   /** Whether nothing was written. */
   dryRun: boolean
 }
@@ -316,6 +354,20 @@ export interface SessionRow {
   startedAt: string
   /** When meaningful work was last recorded, as written in the index. */
   updatedAt: string
+}
+
+/**
+ * What `registerSessionStartWithWarnings` did: the new session, verified, and the rows
+ * of other sessions it could not read and left byte-identical.
+ */
+export interface SessionStart {
+  /** The new Memory Session ID. */
+  sessionId: string
+  /**
+   * Rows of `index.md` that could not be read (bad status, timestamp, id or cell
+   * count, a duplicate id), each naming the file and line.
+   */
+  warnings: Array<WarningRecord>
 }
 
 /**
@@ -389,3 +441,13 @@ export interface SnapshotItem {
 
 /** A session's lifecycle status. */
 export type Status = 'idle' | 'active' | 'stale'
+
+/** A problem in a file that did not stop the call (`path:line: message` as text). */
+export interface WarningRecord {
+  /** The file concerned. */
+  path: string
+  /** The 1-based line (0 when it concerns the whole file). */
+  line: number
+  /** What is wrong. */
+  message: string
+}

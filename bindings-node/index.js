@@ -8,6 +8,7 @@
 //   pool; while another writer holds the lock it is retried on a timer with backoff
 //   until `lockTimeoutMs`, so a waiting call holds no pool thread, and
 //   `options.signal` (an AbortSignal) stops the wait; a Promise form never throws;
+// - `registerSessionStart` emits the rows it could not read as process warnings;
 // - `MemoryCoreError` / `isMemoryCoreError` recognise the errors, and
 //   `util.inspect(memory)` shows the root.
 'use strict'
@@ -75,12 +76,31 @@ function unpackRows([text, layout]) {
 
 const same = (value) => value
 
+/**
+ * `registerSessionStart`: the native result is the whole `SessionStart`; each row of
+ * another session it could not read is emitted as a process warning (`MemoryCoreWarning`,
+ * code `MEMCORE_UNREADABLE_ROW`, with `path` and `line`), and the id is returned.
+ */
+function startedId(text) {
+  const start = JSON.parse(text)
+  for (const { path, line, message } of start.warnings) {
+    const warning = new Error(`${path}:${line}: ${message}`)
+    warning.name = 'MemoryCoreWarning'
+    warning.code = 'MEMCORE_UNREADABLE_ROW'
+    warning.path = path
+    warning.line = line
+    process.emitWarning(warning)
+  }
+  return start.sessionId
+}
+
 // Method name → number of positional arguments before the Promise form's options, and
 // how the native result becomes the JS one (JSON text, packed rows, or as it is).
 const METHODS = {
   sessionPath: [1, same],
   archiveDir: [1, same],
-  registerSessionStart: [1, same],
+  registerSessionStart: [1, startedId],
+  registerSessionStartWithWarnings: [1, JSON.parse],
   registerManual: [1, same],
   update: [2, JSON.parse],
   continueFrom: [2, JSON.parse],

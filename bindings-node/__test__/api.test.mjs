@@ -226,6 +226,10 @@ test('organize reports, deletes idle rows and marks overdue rows stale, sync and
     markedStale: ['2020-01-01-0900-old'],
     keptActive: [fresh],
     protected: [],
+    removedTempFiles: [],
+    orphanSnapshots: [],
+    leftoverFiles: [],
+    unreadable: [],
     dryRun: true,
   })
   assert.equal(memory.sessions().length, 3, 'a dry run writes nothing')
@@ -240,6 +244,10 @@ test('organize reports, deletes idle rows and marks overdue rows stale, sync and
     markedStale: [],
     keptActive: [fresh],
     protected: [],
+    removedTempFiles: [],
+    orphanSnapshots: [],
+    leftoverFiles: [],
+    unreadable: [],
     dryRun: false,
   })
   assert.deepEqual(await memory.organizeAsync(), memory.organize({ dryRun: false }))

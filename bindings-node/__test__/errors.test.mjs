@@ -133,9 +133,21 @@ test('ERR_MEMORY_MALFORMED: a row with missing cells names the file and line', a
   }
   await assertFailsBoth((form) => memory[`sessions${form}`](), malformed)
   await assertFailsBoth((form) => memory[`find${form}`]('x'), malformed)
-  await assertFailsBoth((form) => memory[`registerSessionStart${form}`]('a'), malformed)
   await assertFailsBoth((form) => memory[`organize${form}`](), malformed)
   assert.equal(readFileSync(memory.indexPath, 'utf8'), text, 'nothing was written')
+
+  // SessionStart registers beside the row, names it, and leaves it byte-identical.
+  const start = memory.registerSessionStartWithWarnings('a')
+  assert.deepEqual(start.warnings, [{ path: memory.indexPath, line: 5, message: start.warnings[0].message }])
+  assert.match(start.warnings[0].message, /3 cells, expected 9/)
+  const later = await memory.registerSessionStartWithWarningsAsync('b')
+  assert.deepEqual(later.warnings, start.warnings)
+  const lines = readFileSync(memory.indexPath, 'utf8').split('\n')
+  assert.equal(lines[4], '| s-1 | a | t |')
+  assert.ok(lines[5].startsWith(`| ${start.sessionId} | a |`))
+  assert.ok(lines[6].startsWith(`| ${later.sessionId} | b |`))
+  assert.ok(readFileSync(memory.indexPath, 'utf8').startsWith(text))
+  await assertFailsBoth((form) => memory[`sessions${form}`](), malformed)
 })
 
 test('ERR_MEMORY_LOCK_TIMEOUT: another process holds the memory lock', async () => {

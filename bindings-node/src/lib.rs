@@ -29,7 +29,8 @@ use napi_derive::napi;
 use args::Arg;
 use types::{
     AgentMemoryOptions, ArchiveOutcome, ContinueOutcome, JsonText, ManualRegistration,
-    OrganizeReport, PackedRows, ReleaseOutcome, SessionRow, SessionUpdate, Snapshot, json,
+    OrganizeReport, PackedRows, ReleaseOutcome, SessionRow, SessionStart, SessionUpdate, Snapshot,
+    json,
 };
 
 /// Why an operation failed: a core error (thrown with its `ERR_MEMORY_*` code) or a
@@ -272,15 +273,16 @@ impl AgentMemory {
     }
 
     /// SessionStart registration: appends an `idle` row (topic `未設定`), creates no
-    /// snapshot, and returns the new session id once the row was read back.
-    #[napi(ts_args_type = "agentName: string")]
-    pub fn register_session_start(&self, env: Env, agent_name: Unknown<'_>) -> Result<String> {
-        self.sync(&env, |m| {
-            Ok(
-                m.register_session_start(&args::text(agent_name, "agentName")?)?
-                    .to_string(),
-            )
-        })
+    /// snapshot, and returns the new session id once the row was read back. Rows of other
+    /// sessions it cannot read do not stop it: they stay byte-identical and each is
+    /// emitted with `process.emitWarning` as a `MemoryCoreWarning` (code
+    /// `MEMCORE_UNREADABLE_ROW`, with `path` and `line`);
+    /// `registerSessionStartWithWarnings` returns them instead.
+    #[napi(ts_args_type = "agentName: string", ts_return_type = "string")]
+    pub fn register_session_start(&self, env: Env, agent_name: Unknown<'_>) -> Result<JsonText> {
+        // The native result is the whole `SessionStart`: `index.js` emits its warnings and
+        // returns the id.
+        self.register_session_start_with_warnings(env, agent_name)
     }
 
     /// Promise form of `registerSessionStart`.
@@ -293,11 +295,46 @@ impl AgentMemory {
         env: Env,
         agent_name: Unknown<'_>,
         options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<String>>> {
+    ) -> Result<AsyncTask<Call<JsonText>>> {
+        self.register_session_start_with_warnings_async(env, agent_name, options)
+    }
+
+    /// SessionStart registration that also returns the rows of other sessions it could
+    /// not read (a bad status, timestamp, id or cell count, a duplicate id), each as a
+    /// `WarningRecord` naming the file and line; those rows stay byte-identical. Problems
+    /// with the table itself (no readable header, rows cut off from the table) still
+    /// throw `ERR_MEMORY_MALFORMED`.
+    #[napi(ts_args_type = "agentName: string", ts_return_type = "SessionStart")]
+    pub fn register_session_start_with_warnings(
+        &self,
+        env: Env,
+        agent_name: Unknown<'_>,
+    ) -> Result<JsonText> {
+        self.sync(&env, |m| {
+            let name = args::text(agent_name, "agentName")?;
+            json(&SessionStart::from(
+                m.register_session_start_with_warnings(&name)?,
+            ))
+        })
+    }
+
+    /// Promise form of `registerSessionStartWithWarnings`.
+    #[napi(
+        ts_args_type = "agentName: string, options?: AsyncOptions",
+        ts_return_type = "Promise<SessionStart>"
+    )]
+    pub fn register_session_start_with_warnings_async(
+        &self,
+        env: Env,
+        agent_name: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<AsyncTask<Call<JsonText>>> {
         self.attempt(&env, options, || {
             let name = args::text(agent_name, "agentName")?;
             Ok(op(move |m| {
-                Ok(m.register_session_start(&name)?.to_string())
+                json(&SessionStart::from(
+                    m.register_session_start_with_warnings(&name)?,
+                ))
             }))
         })
     }
@@ -456,7 +493,10 @@ impl AgentMemory {
     }
 
     /// Organizes the index: deletes unreferenced `idle` rows and marks overdue `active`
-    /// rows `stale`; referenced rows are protected. Nothing is archived.
+    /// rows `stale`; referenced rows are protected. Nothing is archived. Temp files left
+    /// by memory-core writers that died mid-write are removed; snapshots without a row,
+    /// other programs' leftovers and snapshots that cannot be read are reported, never
+    /// deleted.
     #[napi(
         ts_args_type = "options?: OrganizeOptions",
         ts_return_type = "OrganizeReport"

@@ -616,6 +616,72 @@ impl From<memory_core::ReleaseOutcome> for ReleaseOutcome {
     }
 }
 
+/// A problem in a file that did not stop the call (`path:line: message` as text).
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "WarningRecord"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WarningRecord {
+    /// The file concerned.
+    pub path: String,
+    /// The 1-based line (0 when it concerns the whole file).
+    pub line: u32,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl From<memory_core::Warning> for WarningRecord {
+    fn from(warning: memory_core::Warning) -> Self {
+        WarningRecord {
+            path: path_text(&warning.path),
+            // A line past u32::MAX (over four billion lines) saturates rather than wraps.
+            line: u32::try_from(warning.line).unwrap_or(u32::MAX),
+            message: warning.message,
+        }
+    }
+}
+
+fn warnings(warnings: Vec<memory_core::Warning>) -> Vec<WarningRecord> {
+    warnings.into_iter().map(WarningRecord::from).collect()
+}
+
+fn paths(paths: &[std::path::PathBuf]) -> Vec<String> {
+    paths.iter().map(|p| path_text(p)).collect()
+}
+
+/// What `registerSessionStartWithWarnings` did: the new session, verified, and the rows
+/// of other sessions it could not read and left byte-identical.
+#[napi(
+    object,
+    object_from_js = false,
+    object_to_js = false,
+    use_nullable = true,
+    js_name = "SessionStart"
+)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionStart {
+    /// The new Memory Session ID.
+    pub session_id: String,
+    /// Rows of `index.md` that could not be read (bad status, timestamp, id or cell
+    /// count, a duplicate id), each naming the file and line.
+    pub warnings: Vec<WarningRecord>,
+}
+
+impl From<memory_core::SessionStart> for SessionStart {
+    fn from(start: memory_core::SessionStart) -> Self {
+        SessionStart {
+            session_id: start.session_id.to_string(),
+            warnings: warnings(start.warnings),
+        }
+    }
+}
+
 /// What `organize` did (or, with `dryRun`, would do).
 #[napi(
     object,
@@ -635,6 +701,19 @@ pub struct OrganizeReport {
     pub kept_active: Vec<String>,
     /// Rows left untouched because another session references them.
     pub protected: Vec<String>,
+    /// Temp files of memory-core writers that died mid-write, found anywhere under the
+    /// root and removed (with `dryRun`, they would be).
+    pub removed_temp_files: Vec<String>,
+    /// Snapshot files (`sessions/<id>.md`) whose session has no row in the index:
+    /// reported, never deleted.
+    pub orphan_snapshots: Vec<String>,
+    /// Temp, swap and conflict files of other programs (editors, sync clients) under the
+    /// root: reported, never deleted.
+    pub leftover_files: Vec<String>,
+    /// Snapshots of other sessions that could not be read (invalid UTF-8, a NUL byte…):
+    /// reported, not fatal; the `Continues From` ids still legible in them protect their
+    /// sources all the same.
+    pub unreadable: Vec<WarningRecord>,
     /// Whether nothing was written.
     pub dry_run: bool,
 }
@@ -646,6 +725,10 @@ impl From<memory_core::OrganizeReport> for OrganizeReport {
             marked_stale: ids(report.marked_stale),
             kept_active: ids(report.kept_active),
             protected: ids(report.protected),
+            removed_temp_files: paths(&report.removed_temp_files),
+            orphan_snapshots: paths(&report.orphan_snapshots),
+            leftover_files: paths(&report.leftover_files),
+            unreadable: warnings(report.unreadable),
             dry_run: report.dry_run,
         }
     }

@@ -10,6 +10,7 @@ mod args;
 mod errors;
 mod memory;
 mod results;
+mod warnings;
 
 use pyo3::prelude::*;
 
@@ -26,7 +27,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::ArchiveOutcome>()?;
     m.add_class::<results::ContinueOutcome>()?;
     m.add_class::<results::ReleaseOutcome>()?;
+    m.add_class::<results::SessionStart>()?;
+    m.add_class::<results::WarningRecord>()?;
     m.add_function(wrap_pyfunction!(results::_restore, m)?)?;
     errors::register(m)?;
+    // After the errors: it shares their `__reduce__`.
+    warnings::register(m)?;
     Ok(())
 }

@@ -11,7 +11,8 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::args;
 use crate::errors::{invalid, to_py_err};
 use crate::results::{
-    ArchiveOutcome, ContinueOutcome, OrganizeReport, ReleaseOutcome, SessionRow, Snapshot,
+    ArchiveOutcome, ContinueOutcome, OrganizeReport, ReleaseOutcome, SessionRow, SessionStart,
+    Snapshot,
 };
 
 /// Runs `f` (a call into the core that may touch files or wait for the lock) with the
@@ -150,14 +151,32 @@ impl AgentMemory {
     }
 
     /// SessionStart registration: appends an ``idle`` row (topic ``未設定``) and returns
-    /// the new Memory Session ID once the row was read back. Creates no snapshot.
+    /// the new Memory Session ID once the row was read back. Creates no snapshot. Rows of
+    /// other sessions it cannot read do not stop it: they stay byte-identical and each is
+    /// emitted as a ``MemoryCoreWarning`` (``warnings`` module) naming the file and line;
+    /// ``register_session_start_with_warnings()`` returns them instead.
     fn register_session_start(
         &self,
         py: Python<'_>,
         agent_name: &Bound<'_, PyAny>,
     ) -> PyResult<String> {
-        let agent_name = args::text(agent_name, "agent_name")?;
-        detached(py, || self.inner.register_session_start(&agent_name)).map(|id| id.to_string())
+        let start = self.start(py, agent_name)?;
+        crate::warnings::emit(py, &start.warnings)?;
+        Ok(start.session_id)
+    }
+
+    /// SessionStart registration that returns, besides the new session id, the rows of
+    /// other sessions it could not read (a bad status, timestamp, id or cell count, a
+    /// duplicate id) as ``WarningRecord`` values naming the file and line; those rows stay
+    /// byte-identical and nothing is emitted through ``warnings``. Problems with the table
+    /// itself (no readable header, rows cut off from the table) still raise
+    /// MalformedFileError.
+    fn register_session_start_with_warnings(
+        &self,
+        py: Python<'_>,
+        agent_name: &Bound<'_, PyAny>,
+    ) -> PyResult<SessionStart> {
+        self.start(py, agent_name)
     }
 
     /// Manual registration: writes ``sessions/<id>.md`` from the template, appends an
@@ -279,8 +298,10 @@ impl AgentMemory {
 
     /// Organize Memory: deletes unreferenced ``idle`` rows and marks unreferenced
     /// ``active`` rows older than ``stale_after_days`` ``stale``; referenced rows are
-    /// protected. ``dry_run=True`` only reports. ConflictError when an idle row has a
-    /// snapshot file.
+    /// protected. Temp files left by memory-core writers that died mid-write are removed;
+    /// snapshots without a row, other programs' leftovers and snapshots that cannot be
+    /// read are reported, never deleted. ``dry_run=True`` only reports. ConflictError when
+    /// an idle row has a snapshot file.
     #[pyo3(signature = (*, stale_after_days = None, dry_run = None), text_signature = "($self, *, stale_after_days=14, dry_run=False)")]
     fn organize(
         &self,
@@ -367,5 +388,16 @@ impl AgentMemory {
         kwargs.set_item("fixed_time", self.fixed_time.as_deref())?;
         let args = PyTuple::new(py, [self.inner.root()])?;
         PyTuple::new(py, [args.into_any(), kwargs.into_any()])
+    }
+}
+
+impl AgentMemory {
+    /// The SessionStart registration both `register_session_start` forms make.
+    fn start(&self, py: Python<'_>, agent_name: &Bound<'_, PyAny>) -> PyResult<SessionStart> {
+        let agent_name = args::text(agent_name, "agent_name")?;
+        detached(py, || {
+            self.inner.register_session_start_with_warnings(&agent_name)
+        })
+        .map(SessionStart::from)
     }
 }

@@ -33,6 +33,12 @@ impl Plain for bool {
     }
 }
 
+impl Plain for usize {
+    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.into_bound_py_any(py)
+    }
+}
+
 impl Plain for PathBuf {
     fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.as_os_str().into_bound_py_any(py)
@@ -156,6 +162,8 @@ pub(crate) fn _restore<'py>(
         "OtherSection" => OtherSection::from_state(state)?.into_bound_py_any(py),
         "Snapshot" => Snapshot::from_state(state)?.into_bound_py_any(py),
         "OrganizeReport" => OrganizeReport::from_state(state)?.into_bound_py_any(py),
+        "WarningRecord" => WarningRecord::from_state(state)?.into_bound_py_any(py),
+        "SessionStart" => SessionStart::from_state(state)?.into_bound_py_any(py),
         "ArchiveOutcome" => ArchiveOutcome::from_state(state)?.into_bound_py_any(py),
         "ContinueOutcome" => ContinueOutcome::from_state(state)?.into_bound_py_any(py),
         "ReleaseOutcome" => ReleaseOutcome::from_state(state)?.into_bound_py_any(py),
@@ -328,6 +336,67 @@ impl From<memory_core::Snapshot> for Snapshot {
 }
 
 result_class! {
+    /// A problem in a file that did not stop the call: ``str(record)`` is
+    /// ``path:line: message``.
+    WarningRecord {
+        /// The file concerned.
+        path: PathBuf,
+        /// The 1-based line (0 when it concerns the whole file).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    }
+    methods {
+        /// ``path:line: message``.
+        fn __str__(&self) -> String {
+            self.to_string()
+        }
+    }
+}
+
+impl std::fmt::Display for WarningRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.path.display(), self.line, self.message)
+    }
+}
+
+impl From<memory_core::Warning> for WarningRecord {
+    fn from(w: memory_core::Warning) -> Self {
+        WarningRecord {
+            path: w.path,
+            line: w.line,
+            message: w.message,
+        }
+    }
+}
+
+/// The binding's records of core warnings, in order.
+pub(crate) fn warnings(warnings: Vec<memory_core::Warning>) -> Vec<WarningRecord> {
+    warnings.into_iter().map(WarningRecord::from).collect()
+}
+
+result_class! {
+    /// What ``register_session_start_with_warnings()`` did: the new session, verified,
+    /// and the rows of other sessions it could not read and left byte-identical.
+    SessionStart {
+        /// The new Memory Session ID.
+        session_id: String,
+        /// Rows of ``index.md`` that could not be read (bad status, timestamp, id or cell
+        /// count, a duplicate id), each naming the file and line.
+        warnings: Vec<WarningRecord>,
+    }
+}
+
+impl From<memory_core::SessionStart> for SessionStart {
+    fn from(s: memory_core::SessionStart) -> Self {
+        SessionStart {
+            session_id: s.session_id.to_string(),
+            warnings: warnings(s.warnings),
+        }
+    }
+}
+
+result_class! {
     /// What ``organize()`` did (or, with ``dry_run``, would do).
     OrganizeReport {
         /// ``idle`` rows deleted from the index.
@@ -338,6 +407,19 @@ result_class! {
         kept_active: Vec<String>,
         /// Rows left untouched because another session references them.
         protected: Vec<String>,
+        /// Temp files of memory-core writers that died mid-write, found anywhere under
+        /// the root and removed (with ``dry_run``, they would be).
+        removed_temp_files: Vec<PathBuf>,
+        /// Snapshot files (``sessions/<id>.md``) whose session has no row in the index:
+        /// reported, never deleted.
+        orphan_snapshots: Vec<PathBuf>,
+        /// Temp, swap and conflict files of other programs (editors, sync clients) under
+        /// the root: reported, never deleted.
+        leftover_files: Vec<PathBuf>,
+        /// Snapshots of other sessions that could not be read (invalid UTF-8, a NUL
+        /// byte...): reported, not fatal; the ``Continues From`` ids still legible in them
+        /// protect their sources all the same.
+        unreadable: Vec<WarningRecord>,
         /// Whether nothing was written.
         dry_run: bool,
     }
@@ -350,6 +432,10 @@ impl From<memory_core::OrganizeReport> for OrganizeReport {
             marked_stale: ids(r.marked_stale),
             kept_active: ids(r.kept_active),
             protected: ids(r.protected),
+            removed_temp_files: r.removed_temp_files,
+            orphan_snapshots: r.orphan_snapshots,
+            leftover_files: r.leftover_files,
+            unreadable: warnings(r.unreadable),
             dry_run: r.dry_run,
         }
     }

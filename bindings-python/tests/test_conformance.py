@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import pathlib
 import shutil
+import warnings
 from typing import Any
 
 import pytest
@@ -67,7 +68,11 @@ def test_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
         at = f"step {i} ({op} {args})"
         before = tree_of(root)
         try:
-            value = as_json(getattr(memory, op)(**args))
+            # Rows SessionStart goes on past are MemoryCoreWarnings (an error under this
+            # suite's filter); they are recorded and checked below.
+            with warnings.catch_warnings(record=True) as emitted:
+                warnings.simplefilter("always", memory_core.MemoryCoreWarning)
+                value = as_json(getattr(memory, op)(**args))
         except memory_core.MemoryCoreError as error:
             wanted = expect.get("error")
             assert wanted is not None, f"{at}: unexpected {error!r}"
@@ -81,6 +86,11 @@ def test_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
             assert "error" not in expect, f"{at}: expected {expect['error']}, got {value!r}"
             if "value" in expect:
                 assert matches(expect["value"], value), f"{at}: expected {expect['value']}, got {value}"
+            for warning in (w.message for w in emitted):
+                # Each names a file of this root and a line in it.
+                assert isinstance(warning, memory_core.MemoryCoreWarning), f"{at}: {warning!r}"
+                assert warning.path is not None and warning.path.is_relative_to(root), f"{at}: {warning}"
+                assert warning.line is not None and warning.line > 0, f"{at}: {warning}"
         if expect.get("unchanged"):
             assert tree_of(root) == before, f"{at}: files changed but the step must not write"
     actual, expected = tree_of(root), tree_of(case / "expected")

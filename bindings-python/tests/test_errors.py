@@ -146,19 +146,31 @@ def test_malformed_row_with_missing_cells(memory: AgentMemory, root: pathlib.Pat
     index = memory.index_path
     with index.open("a", encoding="utf-8") as f:
         f.write("| 2026-01-01-0000-b | b | only three cells |\n")
+    bad_row = index.read_bytes().splitlines(keepends=True)[5]
+    # Commands that interpret every row refuse, naming the file and line, and write nothing.
     before = index.read_bytes()
-    with pytest.raises(memory_core.MalformedFileError) as caught:
-        memory.register_session_start("c")
-    error = caught.value
-    assert isinstance(error, ValueError)
-    assert error.path == index
-    assert error.line == 6
-    assert error.session_id is None
-    assert (error.kind, error.code) == ("malformed", "ERR_MEMORY_MALFORMED")
-    assert f"{index}:6:" in str(error)
-    assert index.read_bytes() == before  # nothing was written
-    with pytest.raises(memory_core.MalformedFileError):
-        memory.sessions()
+    for call in (memory.sessions, lambda: memory.find("x"), memory.organize):
+        with pytest.raises(memory_core.MalformedFileError) as caught:
+            call()
+        error = caught.value
+        assert isinstance(error, ValueError)
+        assert error.path == index
+        assert error.line == 6
+        assert error.session_id is None
+        assert (error.kind, error.code) == ("malformed", "ERR_MEMORY_MALFORMED")
+        assert f"{index}:6:" in str(error)
+        assert index.read_bytes() == before  # nothing was written
+    # SessionStart registers beside it, warns naming the file and line, keeps the row.
+    with pytest.warns(memory_core.MemoryCoreWarning) as emitted:
+        session_id = memory.register_session_start("c")
+    [warning] = [w.message for w in emitted]
+    assert isinstance(warning, memory_core.MemoryCoreWarning)
+    assert (warning.path, warning.line) == (index, 6)
+    assert str(warning).startswith(f"{index}:6: ")
+    after = index.read_bytes().splitlines(keepends=True)
+    assert after[5] == bad_row
+    assert after[6].startswith(f"| {session_id} | c |".encode())
+    assert index.read_bytes().startswith(before)
 
 
 def test_lock_timeout(root: pathlib.Path) -> None:

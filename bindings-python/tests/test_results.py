@@ -48,6 +48,7 @@ def every_result(memory: AgentMemory, linked: tuple[str, str]) -> list[Any]:
         memory.organize(dry_run=True),
         memory.release(follower, source),
         memory.archive(follower),
+        memory.register_session_start_with_warnings("c"),
     ]
 
 
@@ -147,6 +148,10 @@ def test_to_dict_contents(memory: AgentMemory, linked: tuple[str, str]) -> None:
         "marked_stale": [],
         "kept_active": [follower],
         "protected": [source],
+        "removed_temp_files": [],
+        "orphan_snapshots": [],
+        "leftover_files": [],
+        "unreadable": [],
         "dry_run": True,
     }
     assert memory.release(follower, source).to_dict() == {

@@ -28,6 +28,7 @@ from memory_core._native import (
     LockTimeoutError,
     MalformedFileError,
     MemoryCoreError,
+    MemoryCoreWarning,
     MemoryFileExistsError,
     MemoryFileNotFoundError,
     MemoryIOError,
@@ -39,8 +40,10 @@ from memory_core._native import (
     OtherSection,
     ReleaseOutcome,
     SessionRow,
+    SessionStart,
     Snapshot,
     SnapshotItem,
+    WarningRecord,
     __version__,
 )
 from memory_core._types import (
@@ -54,9 +57,11 @@ from memory_core._types import (
     OtherSectionDict,
     ReleaseOutcomeDict,
     SessionRowDict,
+    SessionStartDict,
     SnapshotDict,
     SnapshotItemDict,
     StatusLiteral,
+    WarningRecordDict,
 )
 
 __all__ = [
@@ -75,6 +80,7 @@ __all__ = [
     "MalformedFileError",
     "MarkLiteral",
     "MemoryCoreError",
+    "MemoryCoreWarning",
     "MemoryFileExistsError",
     "MemoryFileNotFoundError",
     "MemoryIOError",
@@ -90,10 +96,14 @@ __all__ = [
     "ReleaseOutcomeDict",
     "SessionRow",
     "SessionRowDict",
+    "SessionStart",
+    "SessionStartDict",
     "Snapshot",
     "SnapshotDict",
     "SnapshotItem",
     "SnapshotItemDict",
     "StatusLiteral",
+    "WarningRecord",
+    "WarningRecordDict",
     "__version__",
 ]

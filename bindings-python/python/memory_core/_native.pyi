@@ -41,9 +41,11 @@ from memory_core._types import (
     OtherSectionDict,
     ReleaseOutcomeDict,
     SessionRowDict,
+    SessionStartDict,
     SnapshotDict,
     SnapshotItemDict,
     StatusLiteral,
+    WarningRecordDict,
 )
 
 __all__ = [
@@ -57,6 +59,9 @@ __all__ = [
     "ArchiveOutcome",
     "ContinueOutcome",
     "ReleaseOutcome",
+    "SessionStart",
+    "WarningRecord",
+    "MemoryCoreWarning",
     "MemoryCoreError",
     "InvalidInputError",
     "NotFoundError",
@@ -127,7 +132,18 @@ class AgentMemory:
 
     def register_session_start(self, agent_name: str) -> str:
         """SessionStart registration: appends an ``idle`` row (topic ``未設定``) and returns
-        the new Memory Session ID once the row was read back. Creates no snapshot."""
+        the new Memory Session ID once the row was read back. Creates no snapshot. Rows of
+        other sessions it cannot read do not stop it: they stay byte-identical and each is
+        emitted as a ``MemoryCoreWarning`` (``warnings`` module) naming the file and line;
+        ``register_session_start_with_warnings()`` returns them instead."""
+
+    def register_session_start_with_warnings(self, agent_name: str) -> SessionStart:
+        """SessionStart registration that returns, besides the new session id, the rows of
+        other sessions it could not read (a bad status, timestamp, id or cell count, a
+        duplicate id) as ``WarningRecord`` values naming the file and line; those rows stay
+        byte-identical and nothing is emitted through ``warnings``. Problems with the table
+        itself (no readable header, rows cut off from the table) still raise
+        MalformedFileError."""
 
     def register_manual(
         self,
@@ -182,8 +198,10 @@ class AgentMemory:
     def organize(self, *, stale_after_days: int = 14, dry_run: bool = False) -> OrganizeReport:
         """Organize Memory: deletes unreferenced ``idle`` rows and marks unreferenced
         ``active`` rows older than ``stale_after_days`` ``stale``; referenced rows are
-        protected. ``dry_run=True`` only reports. ConflictError when an idle row has a
-        snapshot file."""
+        protected. Temp files left by memory-core writers that died mid-write are removed;
+        snapshots without a row, other programs' leftovers and snapshots that cannot be
+        read are reported, never deleted. ``dry_run=True`` only reports. ConflictError when
+        an idle row has a snapshot file."""
 
     def archive(self, session_id: str) -> ArchiveOutcome:
         """Archives one session into ``archive/<id>/`` and removes its row, or deletes an
@@ -349,6 +367,23 @@ class OrganizeReport:
     def protected(self) -> list[str]:
         """Rows left untouched because another session references them."""
     @property
+    def removed_temp_files(self) -> list[pathlib.Path]:
+        """Temp files of memory-core writers that died mid-write, found anywhere under
+        the root and removed (with ``dry_run``, they would be)."""
+    @property
+    def orphan_snapshots(self) -> list[pathlib.Path]:
+        """Snapshot files (``sessions/<id>.md``) whose session has no row in the index:
+        reported, never deleted."""
+    @property
+    def leftover_files(self) -> list[pathlib.Path]:
+        """Temp, swap and conflict files of other programs (editors, sync clients) under
+        the root: reported, never deleted."""
+    @property
+    def unreadable(self) -> list[WarningRecord]:
+        """Snapshots of other sessions that could not be read (invalid UTF-8, a NUL
+        byte...): reported, not fatal; the ``Continues From`` ids still legible in them
+        protect their sources all the same."""
+    @property
     def dry_run(self) -> bool:
         """Whether nothing was written."""
     def to_dict(self) -> OrganizeReportDict:
@@ -356,6 +391,52 @@ class OrganizeReport:
         `str`), ready for `json.dumps`."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+@final
+class WarningRecord:
+    """A problem in a file that did not stop the call: ``str(record)`` is
+    ``path:line: message``."""
+
+    @property
+    def path(self) -> pathlib.Path:
+        """The file concerned."""
+    @property
+    def line(self) -> int:
+        """The 1-based line (0 when it concerns the whole file)."""
+    @property
+    def message(self) -> str:
+        """What is wrong."""
+    def to_dict(self) -> WarningRecordDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class SessionStart:
+    """What ``register_session_start_with_warnings()`` did: the new session, verified,
+    and the rows of other sessions it could not read and left byte-identical."""
+
+    @property
+    def session_id(self) -> str:
+        """The new Memory Session ID."""
+    @property
+    def warnings(self) -> list[WarningRecord]:
+        """Rows of ``index.md`` that could not be read (bad status, timestamp, id or cell
+        count, a duplicate id), each naming the file and line."""
+    def to_dict(self) -> SessionStartDict:
+        """The fields as a dict of plain builtins (nested results as dicts, paths as
+        `str`), ready for `json.dumps`."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class MemoryCoreWarning(UserWarning):
+    """The category of the warnings memory-core emits through the ``warnings`` module: a problem in a memory file that did not stop the call, such as a malformed row of another session that ``register_session_start`` registered beside. ``str(warning)`` is ``path:line: message``; ``path`` (a ``pathlib.Path``) and ``line`` (1-based, 0 for the whole file) locate it. Filter it with ``warnings.simplefilter("ignore", MemoryCoreWarning)``; under ``-W error`` it is raised after the call's write was made. Instances pickle with their fields."""
+
+    path: pathlib.Path | None
+    """The file the warning concerns (None only on an instance made by hand)."""
+    line: int | None
+    """The 1-based line in ``path``, 0 for the whole file (None only on an instance made by hand)."""
 
 @final
 class ArchiveOutcome:

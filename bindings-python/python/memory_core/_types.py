@@ -75,13 +75,32 @@ class SnapshotDict(TypedDict):
     other_sections: List[OtherSectionDict]
 
 
+class WarningRecordDict(TypedDict):
+    """``WarningRecord.to_dict()`` (the path as ``str``)."""
+
+    path: str
+    line: int
+    message: str
+
+
+class SessionStartDict(TypedDict):
+    """``SessionStart.to_dict()``."""
+
+    session_id: str
+    warnings: List[WarningRecordDict]
+
+
 class OrganizeReportDict(TypedDict):
-    """``OrganizeReport.to_dict()``."""
+    """``OrganizeReport.to_dict()`` (paths as ``str``)."""
 
     deleted_idle: List[str]
     marked_stale: List[str]
     kept_active: List[str]
     protected: List[str]
+    removed_temp_files: List[str]
+    orphan_snapshots: List[str]
+    leftover_files: List[str]
+    unreadable: List[WarningRecordDict]
     dry_run: bool
 
 

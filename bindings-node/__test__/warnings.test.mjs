@@ -1,0 +1,179 @@
+// Problems a call goes on past: SessionStart beside malformed rows of other sessions
+// (`registerSessionStartWithWarnings` returns them, `registerSessionStart` emits them as
+// process warnings), and what `organize` reports besides its row changes. Every case
+// writes the bad file by hand, then calls, sync and Promise forms alike.
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+
+import { AgentMemory, memoryRoot } from './helpers.mjs'
+
+const HEADER =
+  '# Memory Index\n\n' +
+  '| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |\n' +
+  '|---|---|---|---|---|---|---|---|---|\n'
+const T = '2026-01-01T00:00:00+00:00'
+const GOOD = `| 2026-01-01-0000-a | a | Login | Fixed it. | auth | active | - | ${T} | ${T} |`
+
+// Every shape of a row SessionStart goes on past (on line 6, after GOOD).
+const BAD_ROWS = {
+  'missing cells': '| 2026-01-01-0000-b | b | only three cells |',
+  'extra cells': `| 2026-01-01-0000-b | b | t | s | k | active | - | ${T} | ${T} | extra |`,
+  'unknown status': `| 2026-01-01-0000-b | b | t | s | k | closed | - | ${T} | ${T} |`,
+  'bad timestamp': `| 2026-01-01-0000-b | b | t | s | k | active | - | yesterday | ${T} |`,
+  'bad id': `| ../escape | b | t | s | k | active | - | ${T} | ${T} |`,
+  'duplicate id': GOOD,
+}
+
+function writeIndex(...rows) {
+  const root = memoryRoot()
+  mkdirSync(root)
+  const text = HEADER + rows.map((row) => `${row}\n`).join('')
+  writeFileSync(join(root, 'index.md'), text)
+  return { root, text }
+}
+
+/** The process warnings `run` emits (they are delivered on the next tick). */
+async function warningsOf(run) {
+  const seen = []
+  const listener = (warning) => seen.push(warning)
+  process.on('warning', listener)
+  try {
+    const value = await run()
+    await new Promise((resolve) => setImmediate(resolve))
+    return { value, seen }
+  } finally {
+    process.off('warning', listener)
+  }
+}
+
+test('no warnings on a clean root', async () => {
+  const memory = new AgentMemory(memoryRoot())
+  const start = memory.registerSessionStartWithWarnings('cursor-main-agent')
+  assert.deepEqual(Object.keys(start), ['sessionId', 'warnings'])
+  assert.match(start.sessionId, /-cursor-main-agent$/)
+  assert.deepEqual(start.warnings, [])
+  assert.equal(memory.session(start.sessionId).status, 'idle')
+  const { value, seen } = await warningsOf(() => memory.registerSessionStartAsync('b'))
+  assert.match(value, /-b$/)
+  assert.deepEqual(seen, [])
+})
+
+for (const [shape, bad] of Object.entries(BAD_ROWS)) {
+  test(`registerSessionStartWithWarnings returns a row with ${shape}, sync and async`, async () => {
+    const { root, text } = writeIndex(GOOD, bad)
+    const memory = new AgentMemory(root, { fixedTime: '2026-05-25T13:18:00+08:00' })
+    const { value: start, seen } = await warningsOf(() => memory.registerSessionStartWithWarnings('hook'))
+    assert.deepEqual(seen, [], 'the …WithWarnings form returns them and emits nothing')
+    assert.equal(start.sessionId, '2026-05-25-1318-hook')
+    assert.equal(start.warnings.length, 1)
+    const [record] = start.warnings
+    assert.deepEqual(Object.keys(record), ['path', 'line', 'message'])
+    assert.equal(record.path, memory.indexPath)
+    assert.equal(record.line, 6)
+    assert.ok(record.message.length > 0 && !record.message.includes('\n'))
+    const after = readFileSync(memory.indexPath, 'utf8')
+    assert.ok(after.startsWith(text), 'the bad row stays byte-identical')
+    assert.equal(after.split('\n')[5], bad)
+    assert.ok(after.split('\n')[6].startsWith('| 2026-05-25-1318-hook | hook |'))
+
+    const later = await memory.registerSessionStartWithWarningsAsync('late')
+    assert.deepEqual(later.warnings, start.warnings)
+  })
+
+  test(`registerSessionStart emits a MemoryCoreWarning for a row with ${shape}`, async () => {
+    const { root } = writeIndex(GOOD, bad)
+    const memory = new AgentMemory(root)
+    const [expected] = memory.registerSessionStartWithWarnings('probe').warnings
+    for (const run of [() => memory.registerSessionStart('hook'), () => memory.registerSessionStartAsync('hook')]) {
+      const { value: id, seen } = await warningsOf(run)
+      assert.equal(typeof id, 'string')
+      assert.equal(seen.length, 1)
+      const [warning] = seen
+      assert.ok(warning instanceof Error)
+      assert.equal(warning.name, 'MemoryCoreWarning')
+      assert.equal(warning.code, 'MEMCORE_UNREADABLE_ROW')
+      assert.equal(warning.path, memory.indexPath)
+      assert.equal(warning.line, 6)
+      assert.equal(warning.message, `${expected.path}:${expected.line}: ${expected.message}`)
+      assert.ok(readFileSync(memory.indexPath, 'utf8').trimEnd().split('\n').at(-1).startsWith(`| ${id} | hook |`))
+    }
+  })
+}
+
+test('every bad row is reported in file order', async () => {
+  const other = GOOD.replace('0000-a | a', '0000-c | c')
+  const { root } = writeIndex(GOOD, BAD_ROWS['missing cells'], other, BAD_ROWS['unknown status'])
+  const memory = new AgentMemory(root)
+  const start = await memory.registerSessionStartWithWarningsAsync('hook')
+  assert.deepEqual(start.warnings.map((w) => [w.path, w.line]), [[memory.indexPath, 6], [memory.indexPath, 8]])
+  const { seen } = await warningsOf(() => memory.registerSessionStart('hook'))
+  assert.deepEqual(seen.map((w) => w.line), [6, 8])
+})
+
+const HEADER_ROW = HEADER.split('\n')[2]
+const BROKEN_TABLES = {
+  'table in a callout': [
+    `# Memory Index\n\n> [!note] Sessions\n> ${HEADER_ROW}\n> |---|---|---|---|---|---|---|---|---|\n> ${GOOD}\n`,
+    4,
+  ],
+  'rows cut off from the table': [`${HEADER}${GOOD}\n\n${GOOD.replace('0000-a', '0000-b')}\n`, 7],
+}
+
+for (const [shape, [text, line]] of Object.entries(BROKEN_TABLES)) {
+  test(`a ${shape} still throws ERR_MEMORY_MALFORMED from every SessionStart form`, async () => {
+    const root = memoryRoot()
+    mkdirSync(root)
+    const index = join(root, 'index.md')
+    writeFileSync(index, text)
+    const memory = new AgentMemory(root)
+    const malformed = { code: 'ERR_MEMORY_MALFORMED', path: index, line }
+    for (const name of ['registerSessionStart', 'registerSessionStartWithWarnings']) {
+      assert.throws(() => memory[name]('hook'), malformed)
+      await assert.rejects(memory[`${name}Async`]('hook'), malformed)
+    }
+    assert.equal(readFileSync(index, 'utf8'), text)
+  })
+}
+
+test('organize reports temp files it removed, orphan snapshots, leftovers and unreadable snapshots', async () => {
+  const { root, text } = writeIndex(GOOD, GOOD.replace('0000-a | a', '0000-u | u'))
+  const sessions = join(root, 'sessions')
+  mkdirSync(sessions)
+  const unreadable = join(sessions, '2026-01-01-0000-u.md')
+  const junk = Buffer.from('# Session\n\xff\xfe not UTF-8\n', 'latin1')
+  writeFileSync(unreadable, junk)
+  const orphan = join(sessions, '2026-01-01-0000-z.md')
+  writeFileSync(orphan, '# A snapshot without a row\n')
+  const temps = [join(root, '.index.md.tmp-999999-0'), join(sessions, '.2026-01-01-0000-a.md.tmp-999999-1')].sort()
+  const leftovers = [join(root, 'index.md~'), join(sessions, 'notes.swp'), join(root, '.#index.md')].sort()
+  for (const path of [...temps, ...leftovers]) writeFileSync(path, 'half a write')
+  const memory = new AgentMemory(root, { fixedTime: '2026-01-02T00:00:00+00:00' })
+
+  const preview = memory.organize({ dryRun: true })
+  assert.equal(preview.unreadable.length, 1)
+  assert.equal(preview.unreadable[0].path, unreadable)
+  assert.deepEqual(preview, {
+    deletedIdle: [],
+    markedStale: [],
+    keptActive: ['2026-01-01-0000-a', '2026-01-01-0000-u'],
+    protected: [],
+    removedTempFiles: temps,
+    orphanSnapshots: [orphan],
+    leftoverFiles: leftovers,
+    unreadable: [{ path: unreadable, line: preview.unreadable[0].line, message: preview.unreadable[0].message }],
+    dryRun: true,
+  })
+  assert.ok(temps.every(existsSync), 'a dry run removes nothing')
+
+  const report = await memory.organizeAsync()
+  assert.deepEqual(report, { ...preview, dryRun: false })
+  assert.ok(!temps.some(existsSync))
+  assert.ok([orphan, ...leftovers].every(existsSync), 'reported, never deleted')
+  assert.deepEqual(readFileSync(unreadable), junk)
+  assert.equal(readFileSync(memory.indexPath, 'utf8'), text)
+  const again = memory.organize()
+  assert.deepEqual(again.removedTempFiles, [])
+  assert.deepEqual([again.orphanSnapshots, again.leftoverFiles], [[orphan], leftovers])
+})

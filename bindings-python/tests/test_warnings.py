@@ -1,0 +1,210 @@
+"""Problems a call goes on past: SessionStart beside malformed rows of other sessions
+(``register_session_start_with_warnings`` returns them, ``register_session_start`` emits
+them as ``MemoryCoreWarning``), and what ``organize()`` reports besides its row changes.
+Every case writes the bad file by hand, then calls."""
+
+from __future__ import annotations
+
+import copy
+import pathlib
+import pickle
+import warnings
+
+import pytest
+
+import memory_core
+from memory_core import AgentMemory, MemoryCoreWarning, SessionStart, WarningRecord
+
+from _support import write_index
+
+T = "2026-01-01T00:00:00+00:00"
+GOOD = f"| 2026-01-01-0000-a | a | Login | Fixed it. | auth | active | - | {T} | {T} |"
+
+# Every shape of a row SessionStart goes on past (the row is on line 6, after GOOD).
+BAD_ROWS = {
+    "missing cells": "| 2026-01-01-0000-b | b | only three cells |",
+    "extra cells": f"| 2026-01-01-0000-b | b | t | s | k | active | - | {T} | {T} | extra |",
+    "unknown status": f"| 2026-01-01-0000-b | b | t | s | k | closed | - | {T} | {T} |",
+    "bad timestamp": f"| 2026-01-01-0000-b | b | t | s | k | active | - | yesterday | {T} |",
+    "bad id": f"| ../escape | b | t | s | k | active | - | {T} | {T} |",
+    "duplicate id": GOOD,
+}
+
+
+def lines_of(path: pathlib.Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def test_no_warnings_on_a_clean_root(memory: AgentMemory) -> None:
+    start = memory.register_session_start_with_warnings("cursor-main-agent")
+    assert isinstance(start, SessionStart)
+    assert start.session_id.endswith("-cursor-main-agent")
+    assert start.warnings == []
+    assert start.to_dict()["session_id"] == start.session_id
+    assert start.to_dict()["warnings"] == []
+    assert memory.session(start.session_id).status == "idle"
+    assert not memory.session_path(start.session_id).exists()
+
+
+@pytest.mark.parametrize("bad", BAD_ROWS.values(), ids=BAD_ROWS.keys())
+def test_session_start_returns_each_bad_row(root: pathlib.Path, bad: str) -> None:
+    index = write_index(root, GOOD, bad)
+    before = index.read_bytes()
+    memory = AgentMemory(root, fixed_time="2026-05-25T13:18:00+08:00")
+    with warnings.catch_warnings(record=True) as emitted:
+        warnings.simplefilter("always")
+        start = memory.register_session_start_with_warnings("hook")
+    assert emitted == [], "the ...with_warnings form returns them and emits nothing"
+    assert start.session_id == "2026-05-25-1318-hook"
+    [record] = start.warnings
+    assert isinstance(record, WarningRecord)
+    assert (record.path, record.line) == (index, 6)
+    assert isinstance(record.path, pathlib.Path)
+    assert record.message and "\n" not in record.message
+    assert str(record) == f"{index}:6: {record.message}"
+    assert record.to_dict() == {"path": str(index), "line": 6, "message": record.message}
+    assert start.to_dict() == {"session_id": start.session_id, "warnings": [record.to_dict()]}
+    # The bad row stays byte-identical; the new row comes after the table's last row.
+    after = lines_of(index)
+    assert index.read_bytes().startswith(before)
+    assert after[5] == before.splitlines(keepends=True)[5]
+    assert len(after) == 7 and after[6].startswith(b"| 2026-05-25-1318-hook | hook |")
+
+
+@pytest.mark.parametrize("bad", BAD_ROWS.values(), ids=BAD_ROWS.keys())
+def test_plain_session_start_emits_memory_core_warnings(root: pathlib.Path, bad: str) -> None:
+    index = write_index(root, GOOD, bad)
+    memory = AgentMemory(root)
+    expected = memory.register_session_start_with_warnings("probe").warnings
+    with pytest.warns(MemoryCoreWarning) as emitted:
+        session_id = memory.register_session_start("hook")
+    [caught] = emitted.list
+    warning = caught.message
+    assert isinstance(warning, MemoryCoreWarning) and isinstance(warning, UserWarning)
+    assert (warning.path, warning.line) == (index, 6)
+    assert str(warning) == str(expected[0])
+    assert caught.filename == __file__, "attributed to the caller's line"
+    assert lines_of(index)[-1].startswith(f"| {session_id} | hook |".encode())
+
+
+def test_every_bad_row_in_file_order(root: pathlib.Path) -> None:
+    bad = list(BAD_ROWS.values())
+    index = write_index(root, GOOD, bad[0], GOOD.replace("0000-a | a", "0000-c | c"), bad[2])
+    start = AgentMemory(root).register_session_start_with_warnings("hook")
+    assert [(w.path, w.line) for w in start.warnings] == [(index, 6), (index, 8)]
+    with pytest.warns(MemoryCoreWarning) as emitted:
+        AgentMemory(root).register_session_start("hook")
+    assert [w.message.line for w in emitted.list] == [6, 8]  # type: ignore[union-attr]
+
+
+def test_an_error_filter_raises_after_the_write(root: pathlib.Path) -> None:
+    index = write_index(root, GOOD, BAD_ROWS["unknown status"])
+    memory = AgentMemory(root)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MemoryCoreWarning)
+        with pytest.raises(MemoryCoreWarning) as caught:
+            memory.register_session_start("hook")
+    assert caught.value.line == 6
+    assert b"| hook |" in lines_of(index)[-1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MemoryCoreWarning)
+        assert memory.register_session_start("quiet").endswith("-quiet")
+
+
+HEADER_ROW = "| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |"
+BROKEN_TABLES = {
+    "table in a callout": (
+        f"# Memory Index\n\n> [!note] Sessions\n> {HEADER_ROW}\n> |---|---|---|---|---|---|---|---|---|\n> {GOOD}\n",
+        4,
+    ),
+    "rows cut off from the table": (
+        f"# Memory Index\n\n{HEADER_ROW}\n|---|---|---|---|---|---|---|---|---|\n{GOOD}\n\n{GOOD.replace('0000-a', '0000-b')}\n",
+        7,
+    ),
+}
+
+
+@pytest.mark.parametrize("text,line", BROKEN_TABLES.values(), ids=BROKEN_TABLES.keys())
+def test_a_broken_table_still_raises(root: pathlib.Path, text: str, line: int) -> None:
+    root.mkdir()
+    index = root / "index.md"
+    index.write_text(text, encoding="utf-8")
+    memory = AgentMemory(root)
+    for call in (memory.register_session_start_with_warnings, memory.register_session_start):
+        with pytest.raises(memory_core.MalformedFileError) as caught:
+            call("hook")
+        assert (caught.value.path, caught.value.line) == (index, line)
+    assert index.read_text(encoding="utf-8") == text
+
+
+def test_records_and_warnings_pickle_copy_compare(root: pathlib.Path) -> None:
+    write_index(root, GOOD, BAD_ROWS["missing cells"])
+    start = AgentMemory(root).register_session_start_with_warnings("hook")
+    record = start.warnings[0]
+    values: list[SessionStart | WarningRecord] = [start, record]
+    for value in values:
+        for clone in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert clone == value and hash(clone) == hash(value)
+            assert type(clone) is type(value)
+        text = repr(value)
+        assert text.startswith(type(value).__name__ + "(")
+        assert all(f"{key}=" in text for key in value.to_dict())
+        with pytest.raises(AttributeError):
+            value.brand_new_attribute = 1  # type: ignore[union-attr]
+    with pytest.raises(AttributeError):
+        record.line = 7  # type: ignore[misc]
+    assert record != start.warnings[0].to_dict()
+    with pytest.warns(MemoryCoreWarning) as emitted:
+        AgentMemory(root).register_session_start("hook")
+    warning = emitted.list[0].message
+    clone = pickle.loads(pickle.dumps(warning))
+    assert type(clone) is MemoryCoreWarning
+    assert (str(clone), clone.path, clone.line) == (str(warning), record.path, 6)
+
+
+def test_organize_reports_files_it_went_past(root: pathlib.Path) -> None:
+    index = write_index(root, GOOD, GOOD.replace("0000-a | a", "0000-u | u"))
+    sessions = root / "sessions"
+    sessions.mkdir()
+    unreadable = sessions / "2026-01-01-0000-u.md"
+    unreadable.write_bytes(b"# Session\n\xff\xfe not UTF-8\n")
+    orphan = sessions / "2026-01-01-0000-z.md"
+    orphan.write_text("# A snapshot without a row\n", encoding="utf-8")
+    temps = [root / ".index.md.tmp-999999-0", sessions / ".2026-01-01-0000-a.md.tmp-999999-1"]
+    leftovers = [root / "index.md~", sessions / "notes.swp", root / ".#index.md"]
+    for path in temps + leftovers:
+        path.write_text("half a write", encoding="utf-8")
+    before = index.read_bytes()
+    memory = AgentMemory(root, fixed_time="2026-01-02T00:00:00+00:00")
+
+    preview = memory.organize(dry_run=True)
+    assert preview.removed_temp_files == sorted(temps)
+    assert all(path.exists() for path in temps), "a dry run removes nothing"
+    assert preview.orphan_snapshots == [orphan]
+    assert preview.leftover_files == sorted(leftovers)
+    [record] = preview.unreadable
+    assert isinstance(record, WarningRecord) and record.path == unreadable
+    for paths in (preview.removed_temp_files, preview.orphan_snapshots, preview.leftover_files):
+        assert all(isinstance(path, pathlib.Path) for path in paths)
+    assert preview.to_dict() == {
+        "deleted_idle": [],
+        "marked_stale": [],
+        "kept_active": ["2026-01-01-0000-a", "2026-01-01-0000-u"],
+        "protected": [],
+        "removed_temp_files": [str(p) for p in sorted(temps)],
+        "orphan_snapshots": [str(orphan)],
+        "leftover_files": [str(p) for p in sorted(leftovers)],
+        "unreadable": [record.to_dict()],
+        "dry_run": True,
+    }
+    assert pickle.loads(pickle.dumps(preview)) == preview
+
+    report = memory.organize()
+    assert report.removed_temp_files == preview.removed_temp_files
+    assert not any(path.exists() for path in temps)
+    assert orphan.exists() and all(path.exists() for path in leftovers), "reported, never deleted"
+    assert unreadable.read_bytes() == b"# Session\n\xff\xfe not UTF-8\n"
+    assert index.read_bytes() == before
+    again = memory.organize()
+    assert again.removed_temp_files == []
+    assert (again.orphan_snapshots, again.leftover_files) == (preview.orphan_snapshots, preview.leftover_files)
