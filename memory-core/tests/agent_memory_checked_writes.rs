@@ -240,3 +240,95 @@ fn organize_reports_what_it_cannot_explain_and_removes_only_dead_writers_files()
     assert!(dead.iter().all(|p| !p.exists()));
     assert!(orphan.exists() && leftovers.iter().all(|p| p.exists()));
 }
+
+const COLUMNS: [&str; 9] = [
+    "Session ID",
+    "Agent Name",
+    "Topic",
+    "Summary",
+    "Keywords",
+    "Status",
+    "Referenced By",
+    "Started At",
+    "Updated At",
+];
+
+fn hand_index(header: &[String], rows: &[String]) -> String {
+    let mut text = format!("# Memory\n\n| {} |\n", header.join(" | "));
+    text.push_str(&format!("|{}\n", "---|".repeat(header.len())));
+    for row in rows {
+        text.push_str(row);
+        text.push('\n');
+    }
+    text
+}
+
+fn hand_row(id: &str, summary: &str) -> String {
+    format!("| {id} | a | t | {summary} | k | active | - | 2026-05-25 13:18 | 2026-05-25 13:18 |")
+}
+
+#[test]
+fn a_header_written_in_bold_is_the_index_and_lookalikes_are_refused_never_doubled() {
+    let bold: Vec<String> = COLUMNS.iter().map(|c| format!("**{c}**")).collect();
+    let fx = Fixture::with_index(&hand_index(&bold, &[hand_row("2026-05-25-1318-a", "s")]));
+    assert_eq!(fx.memory.sessions().unwrap().len(), 1);
+    fx.memory.register_session_start("b").unwrap();
+    let text = fx.index_text();
+    assert_eq!(text.matches("Session ID").count(), 1, "one table: {text}");
+    assert_eq!(fx.memory.sessions().unwrap().len(), 2);
+
+    let mut reordered: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+    reordered.swap(0, 1);
+    let squashed: Vec<String> = std::iter::once("SessionID".to_string())
+        .chain(COLUMNS[1..].iter().map(|c| c.to_string()))
+        .collect();
+    let underscored = vec!["Session_ID".to_string(), "Agent Name".to_string()];
+    for header in [reordered, squashed, underscored] {
+        let row = if header.len() == 9 {
+            hand_row("2026-05-25-1318-a", "s")
+        } else {
+            "| x | y |".to_string()
+        };
+        let fx = Fixture::with_index(&hand_index(&header, &[row]));
+        let before = fx.tree();
+        let err = fx.memory.register_session_start("b").unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Malformed, "{header:?}: {err}");
+        assert_eq!(err.line(), Some(3), "{header:?}: {err}");
+        assert_eq!(fx.tree(), before, "{header:?}: a second table was written");
+    }
+}
+
+#[test]
+fn session_start_goes_on_past_another_sessions_over_long_row() {
+    let long = "y".repeat(1024 * 1024 + 1);
+    let rows = [
+        hand_row("s-1", "ok"),
+        hand_row("s-2", &long),
+        hand_row("s-3", "ok"),
+    ];
+    let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+    let fx = Fixture::with_index(&hand_index(&header, &rows));
+    let start = fx.memory.register_session_start_with_warnings("a").unwrap();
+    assert_eq!(start.warnings.len(), 1, "{:?}", start.warnings);
+    assert_eq!(start.warnings[0].line, 6);
+    assert!(
+        fx.index_text().contains(&rows[1]),
+        "the long row stays as it was"
+    );
+    let err = fx.memory.sessions().unwrap_err();
+    assert_eq!((err.kind(), err.line()), (ErrorKind::Malformed, Some(6)));
+}
+
+#[test]
+fn a_lone_dash_keyword_is_no_keyword() {
+    let fx = Fixture::new();
+    let id = fx
+        .memory
+        .register_manual(ManualRegistration::new("a", "t", "s").keywords(["-"]))
+        .unwrap();
+    assert!(fx.memory.session(id.as_str()).unwrap().keywords.is_empty());
+    let mut update = SessionUpdate::new();
+    update.keywords = Some(vec!["x".into(), "-".into()]);
+    let row = fx.memory.update(id.as_str(), update).unwrap();
+    assert_eq!(row.keywords, ["x"]);
+}

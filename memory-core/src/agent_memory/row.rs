@@ -251,6 +251,12 @@ pub(crate) fn validate_row(
 ) -> std::result::Result<SessionId, String> {
     // Raw (still escaped) cells suffice: an escape in any of these cells makes it invalid
     // whether it is unescaped or not.
+    if row.content.len() > crate::markdown::MAX_LINE_BYTES {
+        return Err(format!(
+            "line is longer than {} bytes",
+            crate::markdown::MAX_LINE_BYTES
+        ));
+    }
     if row.cells.len() != INDEX_COLUMNS.len() {
         return Err(format!(
             "table row has {} cells, expected {}",

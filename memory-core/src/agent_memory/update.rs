@@ -111,7 +111,8 @@ impl SessionUpdate {
     }
 }
 
-/// Keywords as their index cell reads back (trimmed; see `cell_value`), without empty ones.
+/// Keywords as their index cell reads back (trimmed; see `cell_value`), without empty ones
+/// and without the `-` marker.
 pub(crate) fn clean_keywords<I: IntoIterator<Item = S>, S: Into<String>>(
     keywords: I,
 ) -> Vec<String> {
@@ -119,7 +120,9 @@ pub(crate) fn clean_keywords<I: IntoIterator<Item = S>, S: Into<String>>(
         .into_iter()
         .map(Into::into)
         .map(|k| super::cell_value(&k))
-        .filter(|k| !k.is_empty())
+        // A lone `-` is the index's "none" marker: a cell holding only it reads as no
+        // keywords, so it is no keyword either.
+        .filter(|k| !k.is_empty() && k != "-")
         .collect()
 }
 

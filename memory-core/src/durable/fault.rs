@@ -10,7 +10,8 @@
 pub enum Phase {
     /// Before staging change `n` (temp file and backup).
     Stage,
-    /// Before the journal is written (everything staged).
+    /// Before the journal is written (everything staged; `n` = 0), and right after it
+    /// was (`n` = 1: a store that reports failure although the journal stands).
     Record,
     /// Before applying step `n` (the journal is written).
     Apply,

@@ -141,11 +141,22 @@ impl<'lock> Transaction<'lock> {
                 return Err(error);
             }
         };
+        // Point 1 comes after the journal's rename: a store that fails once the journal
+        // already stands (its directory flush failing, say).
         let recorded = fault::point(Phase::Record, 0)
             .map_err(|e| Error::io(self.journal_path(), e))
-            .and_then(|()| journal.store(&self.journal_path()));
+            .and_then(|()| journal.store(&self.journal_path()))
+            .and_then(|()| {
+                fault::point(Phase::Record, 1).map_err(|e| Error::io(self.journal_path(), e))
+            });
         if let Err(error) = recorded {
-            discard_staged(&steps);
+            // The journal may stand although storing it failed (its rename done, the
+            // directory flush not). Staged files may only go once it is surely gone:
+            // otherwise the next writer would roll a plan forward without them. When it
+            // cannot be removed, everything stays and that writer completes the plan.
+            if remove_if_present(&self.journal_path()).is_ok() {
+                discard_staged(&steps);
+            }
             return Err(error);
         }
         for (i, step) in steps.iter().enumerate() {
@@ -277,13 +288,7 @@ impl<'lock> Transaction<'lock> {
             fault::point(Phase::Clean, i + 1).map_err(|e| Error::io(step.target(), e))?;
             step.discard_backup()?;
         }
-        let path = self.journal_path();
-        match fs::remove_file(&path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io(&path, e)),
-        }
-        sync_dir(&self.root)
+        remove_if_present(&self.journal_path())
     }
 }
 
@@ -603,6 +608,16 @@ fn discard_staged(steps: &[Step]) {
             Step::Move { .. } => {}
         }
     }
+}
+
+/// Removes `path` if it is there and flushes its directory, so that it is gone for good.
+fn remove_if_present(path: &Path) -> Result<()> {
+    match fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io(path, e)),
+    }
+    sync_dir(&parent_dir(path))
 }
 
 fn exists(path: &Path) -> bool {

@@ -26,8 +26,8 @@ pub use list::{ListItem, parse_list, render_item_line};
 pub(crate) use list::{render_item, value_lines, value_of};
 pub use sections::{Section, split_sections};
 pub use table::{
-    ParseIssue, Table, TableEnd, TableRow, apply_edits, escape_cell, render_row, unescape_cell,
-    without_new_final_newline,
+    MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, apply_edits, escape_cell, render_row,
+    unescape_cell, without_new_final_newline,
 };
 pub use table_scan::{TableScan, find_table, header_matches, scan_table};
 

@@ -29,16 +29,18 @@ pub struct TableScan {
     pub unclosed: Option<(usize, Context)>,
 }
 
-/// Compares header cells as people write them: case and inner spacing ignored
-/// (`Session ID`, `session  id`, `SESSION ID`).
+/// Compares header cells as people write them: case, inner spacing and a `**…**`, `__…__`,
+/// `*…*`, `_…_` or `` `…` `` wrapper ignored (`Session ID`, `session  id`, `**SESSION ID**`).
 ///
 /// ```
 /// use memory_core::markdown::header_matches;
 /// assert!(header_matches("session  ID", "Session ID"));
+/// assert!(header_matches("**Session ID**", "Session ID"));
 /// assert!(header_matches("Referenced by", "Referenced By"));
 /// assert!(!header_matches("SessionID", "Session ID"));
 /// ```
 pub fn header_matches(cell: &str, expected: &str) -> bool {
+    let cell = without_emphasis(cell.trim());
     let mut a = cell.split_whitespace();
     let mut b = expected.split_whitespace();
     loop {
@@ -82,14 +84,15 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
     let mut loose: Vec<TableRow> = Vec::new();
     // The first line, in a context where it is not rendered, that starts like the header.
     let mut hidden: Option<(usize, Context)> = None;
-    // The first line over the length limit: an error up to the end of the table (and
-    // anywhere when there is no table); prose after the table may be long.
-    let mut overlong: Option<usize> = None;
+    // The lines over the length limit: an error up to the end of the table (and anywhere
+    // when there is no table); prose after the table may be long. A body row over the
+    // limit is the caller's to judge (a lenient reader reads past it).
+    let mut overlong: Vec<usize> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let l = &lines[i];
-        if overlong.is_none() && check_length(l).is_err() {
-            overlong = Some(l.line.number);
+        if check_length(l).is_err() {
+            overlong.push(l.line.number);
         }
         let in_unclosed = unclosed.is_some_and(|(n, _)| l.line.number > n);
         match l.context {
@@ -127,7 +130,7 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
     let mut table_index = None;
     let mut resembling: Vec<(usize, Option<usize>)> = Vec::new();
     for (t, table) in tables.iter().enumerate() {
-        if header_cell_matches(text, &lines, table.header_line, first) {
+        if header_cell_matches(text, &lines, table.header_line, header) {
             resembling.push((table.header_line, Some(t)));
         }
     }
@@ -213,16 +216,16 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
     let table_end = table.as_ref().map_or(usize::MAX, |t| {
         t.rows.last().map_or(t.delimiter_line, |r| r.line)
     });
-    let rows = table.iter().flat_map(|t| t.rows.iter());
-    let loose_overlong = rows
-        .chain(&loose)
+    let is_row = |n: usize| table.iter().any(|t| t.rows.iter().any(|r| r.line == n));
+    let loose_overlong = loose
+        .iter()
         .find(|r| r.content.len() > MAX_LINE_BYTES)
         .map(|r| r.line);
-    if let Some(line) = [overlong.filter(|&n| n <= table_end), loose_overlong]
-        .into_iter()
-        .flatten()
-        .min()
-    {
+    let other_overlong = overlong
+        .iter()
+        .copied()
+        .find(|&n| n <= table_end && !is_row(n));
+    if let Some(line) = [other_overlong, loose_overlong].into_iter().flatten().min() {
         return Err(ParseIssue {
             line,
             message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
@@ -250,6 +253,12 @@ pub fn find_table(text: &str, header: &[&str]) -> Result<Option<Table>, ParseIss
     let scan = scan_table(text, header)?;
     if let Some(table) = &scan.table {
         for row in &table.rows {
+            if row.content.len() > MAX_LINE_BYTES {
+                return Err(ParseIssue {
+                    line: row.line,
+                    message: format!("line is longer than {MAX_LINE_BYTES} bytes"),
+                });
+            }
             if row.cells.len() != header.len() {
                 return Err(ParseIssue {
                     line: row.line,
@@ -309,13 +318,42 @@ fn row_of(l: &BlockLine<'_>) -> TableRow {
     }
 }
 
-fn header_cell_matches(text: &str, lines: &[BlockLine<'_>], line: usize, first: &str) -> bool {
+/// Whether a table's header resembles the wanted one: its first cell is `header[0]`,
+/// also written another way (`SessionID`, `Session_ID`, `session-id`), or it holds at
+/// least two and at least half of the wanted column names in some order. Such a table is
+/// read as the wanted one or refused, never passed over for a second table.
+fn header_cell_matches(text: &str, lines: &[BlockLine<'_>], line: usize, header: &[&str]) -> bool {
     let l = &lines[line - 1];
-    let cells = cell_ranges(l.line.text, l.line.content.start);
-    cells
-        .first()
-        .and_then(|r| text.get(r.clone()))
-        .is_some_and(|c| header_matches(&unescape_cell(c), first))
+    let cells: Vec<String> = cell_ranges(l.line.text, l.line.content.start)
+        .iter()
+        .filter_map(|r| text.get(r.clone()))
+        .map(|c| letters_and_digits(without_emphasis(unescape_cell(c).trim())))
+        .collect();
+    let wanted: Vec<String> = header.iter().map(|h| letters_and_digits(h)).collect();
+    let present = wanted.iter().filter(|w| cells.contains(w)).count();
+    cells.first() == wanted.first() || (present >= 2 && present * 2 >= wanted.len())
+}
+
+/// A cell without one `**…**`, `__…__`, `*…*`, `_…_` or `` `…` `` wrapper.
+fn without_emphasis(cell: &str) -> &str {
+    for wrapper in ["**", "__", "*", "_", "`"] {
+        if let Some(inner) = cell
+            .strip_prefix(wrapper)
+            .and_then(|c| c.strip_suffix(wrapper))
+            .filter(|inner| !inner.trim().is_empty())
+        {
+            return inner.trim();
+        }
+    }
+    cell
+}
+
+/// The letters and digits of a header cell, lowercased: how alike two spellings are.
+fn letters_and_digits(cell: &str) -> String {
+    cell.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// Whether a line that is not rendered as text (quoted, commented…) starts like the
