@@ -28,6 +28,14 @@ export declare class MemoryCoreError extends Error {
   sessionId?: string
   /** The OS error number of an I/O error, negative as in Node's `fs` errors (`util.getSystemErrorName(errno)`). */
   errno?: number
+  /**
+   * The system call that failed, for an I/O error (`ERR_MEMORY_IO`), by the names Node's
+   * `fs` errors use: `open`, `read`, `write`, `fsync`, `rename`, `unlink`, `mkdir`, `link`,
+   * `lstat`, `scandir` (listing a directory), `flock` (the memory lock). When memory-core
+   * refuses a call itself (a read-only file, a file to move that is gone) it names the
+   * call it did not make, and there is no `errno`.
+   */
+  syscall?: string
   /** For an aborted wait (`ERR_MEMORY_ABORTED`): the signal's `reason`. */
   cause?: unknown
 }

@@ -1,7 +1,7 @@
 // Every error code, thrown by the sync form and rejected by the Promise form alike,
 // with the structured fields the core reports.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
@@ -184,11 +184,54 @@ test('ERR_MEMORY_IO: a root below a regular file', async () => {
     code: 'ERR_MEMORY_IO',
     path: root,
     message: /Not a directory/,
+    errno: 'ENOTDIR',
+    syscall: 'mkdir',
   })
   await assertFailsBoth((form) => memory[`sessions${form}`](), {
     code: 'ERR_MEMORY_IO',
     path: join(root, 'index.md'),
+    errno: 'ENOTDIR',
+    syscall: 'open',
   })
+})
+
+test('ERR_MEMORY_IO: a directory where a file should be names the failed call and errno', async () => {
+  // The index: it opens (a directory does), and reading it fails.
+  const root = memoryRoot()
+  mkdirSync(join(root, 'index.md'), { recursive: true })
+  const memory = new AgentMemory(root)
+  for (const [method, args] of [['sessions', []], ['registerSessionStart', ['a']]]) {
+    await assertFailsBoth((form) => memory[`${method}${form}`](...args), {
+      code: 'ERR_MEMORY_IO',
+      path: join(root, 'index.md'),
+      message: /Is a directory/,
+      errno: 'EISDIR',
+      syscall: 'read',
+    })
+  }
+
+  // The lock file: opening it for writing fails.
+  const locked = memoryRoot()
+  mkdirSync(join(locked, '.memcore.lock'), { recursive: true })
+  await assertFailsBoth((form) => new AgentMemory(locked)[`registerSessionStart${form}`]('a'), {
+    code: 'ERR_MEMORY_IO',
+    path: join(locked, '.memcore.lock'),
+    errno: 'EISDIR',
+    syscall: 'open',
+  })
+
+  // A snapshot to be updated: reading it fails, before anything is written.
+  const snapshots = memoryRoot()
+  const writer = new AgentMemory(snapshots)
+  const id = writer.registerSessionStart('a')
+  mkdirSync(join(snapshots, 'sessions', `${id}.md`), { recursive: true })
+  await assertFailsBoth((form) => writer[`update${form}`](id, { summary: 'x' }), {
+    code: 'ERR_MEMORY_IO',
+    path: join(snapshots, 'sessions', `${id}.md`),
+    errno: 'EISDIR',
+    syscall: 'read',
+  })
+  assert.deepEqual(readdirSync(join(snapshots, 'sessions', `${id}.md`)), [], 'nothing was written into it')
 })
 
 test('index.d.ts declares exactly the error codes the binding produces', () => {

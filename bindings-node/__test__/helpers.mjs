@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after } from 'node:test'
+import { getSystemErrorName } from 'node:util'
 
 export { AgentMemory } from '../index.js'
 
@@ -28,7 +29,8 @@ export function memoryRoot() {
 
 /**
  * Asserts that `call('')` throws and `call('Async')` rejects with an `Error` that has
- * exactly the expected `code`, `path`, `line` and `sessionId` (absent when not given).
+ * exactly the expected `code`, `path`, `line`, `sessionId`, `syscall` and `errno` (by
+ * name; each absent when not given).
  * `call` receives the method-name suffix so both forms share one argument list.
  */
 export async function assertFailsBoth(call, expected) {
@@ -36,10 +38,15 @@ export async function assertFailsBoth(call, expected) {
     assert.ok(err instanceof Error, `expected an Error, got ${err}`)
     assert.equal(err.name, 'Error')
     assert.equal(err.code, expected.code, err.message)
-    for (const key of ['path', 'line', 'sessionId']) {
+    for (const key of ['path', 'line', 'sessionId', 'syscall']) {
       if (key in expected) assert.equal(err[key], expected[key], `${key} of ${err.message}`)
       else assert.ok(!(key in err), `unexpected ${key} ${err[key]} on ${err.message}`)
     }
+    // `errno` is expected by name (`'EISDIR'`): the number differs between systems.
+    if ('errno' in expected) {
+      assert.equal(typeof err.errno, 'number', `errno of ${err.message}`)
+      assert.equal(getSystemErrorName(err.errno), expected.errno, `errno of ${err.message}`)
+    } else assert.ok(!('errno' in err), `unexpected errno ${err.errno} on ${err.message}`)
     if (expected.message) assert.match(err.message, expected.message)
     return true
   }

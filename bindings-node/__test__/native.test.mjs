@@ -210,7 +210,7 @@ test('lists, numbers, flags and options are checked by property name', async () 
   assert.equal((await memory.organizeAsync(undefined, { signal: undefined })).dryRun, false)
 })
 
-test('errors are recognisable at run time; I/O errors carry errno', async () => {
+test('errors are recognisable at run time; I/O errors carry errno and syscall', async () => {
   const dir = tempDir()
   const blocker = join(dir, 'file')
   writeFileSync(blocker, 'x')
@@ -220,6 +220,7 @@ test('errors are recognisable at run time; I/O errors carry errno', async () => 
   assert.equal(typeof err.errno, 'number')
   assert.ok(err.errno < 0)
   assert.ok(['ENOTDIR', 'EEXIST'].includes(getSystemErrorName(err.errno)), getSystemErrorName(err.errno))
+  assert.equal(err.syscall, 'mkdir')
   assert.ok(err instanceof MemoryCoreError && isMemoryCoreError(err))
   for (const other of [new Error('x'), Object.assign(new Error('y'), { code: 'ENOENT' }), null, 'ERR_MEMORY_IO', { code: 'ERR_MEMORY_IO' }]) {
     assert.equal(isMemoryCoreError(other), false)

@@ -10,16 +10,18 @@
 //! the core's error kinds (no wildcard arm: a new kind breaks the core's build until it has
 //! a code). `index.d.ts` declares the codes as `ErrorCode` (see `dts-header.txt`).
 //!
-//! An I/O error also carries `errno` (negative, as in Node's own `fs` errors, so
-//! `util.getSystemErrorName(err.errno)` names it) when the OS reported one; the core does
-//! not record which system call failed, so there is no `syscall`. An aborted wait is
-//! named `AbortError`, like the errors Node's own APIs reject with on an `AbortSignal`.
+//! An I/O error also carries `syscall` (the failed call by Node's names: `open`, `read`,
+//! `rename`, `mkdir`, …, from [`memory_core::Error::syscall`]) and `errno` (negative, as
+//! in Node's own `fs` errors, so `util.getSystemErrorName(err.errno)` names it) when the
+//! OS reported one. An aborted wait is named `AbortError`, like the errors Node's own
+//! APIs reject with on an `AbortSignal`.
 
 use napi::bindgen_prelude::JsObjectValue;
 use napi::{Env, JsValue, Status};
 
 /// Converts a core error into a napi error that carries the finished JS `Error` object
-/// (`message`, `code`, and `path` / `line` / `sessionId` when the core knows them).
+/// (`message`, `code`, and `path` / `line` / `sessionId` / `errno` / `syscall` when the
+/// core knows them).
 /// Must run on the JS thread (a sync method, or an async task's `resolve`).
 pub fn to_js(env: &Env, err: memory_core::Error) -> napi::Error {
     build(env, &err).unwrap_or_else(|_| napi::Error::new(Status::GenericFailure, err.to_string()))
@@ -40,6 +42,9 @@ fn build(env: &Env, err: &memory_core::Error) -> napi::Result<napi::Error> {
     let io = std::error::Error::source(err).and_then(|s| s.downcast_ref::<std::io::Error>());
     if let Some(errno) = io.and_then(std::io::Error::raw_os_error) {
         object.set_named_property("errno", -f64::from(errno))?;
+    }
+    if let Some(syscall) = err.syscall() {
+        object.set_named_property("syscall", syscall)?;
     }
     if err.kind() == memory_core::ErrorKind::Aborted {
         object.set_named_property("name", "AbortError")?;

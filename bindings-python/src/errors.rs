@@ -137,7 +137,11 @@ fn spec(kind: ErrorKind) -> KindSpec {
             builtin: |py| py.get_type::<PyOSError>(),
             doc: "An operating-system I/O error (``errno``/``strerror`` set when the OS reported one, \
                   ``filename`` is ``path``), or a write whose read-back did not verify (also an \
-                  OSError). Raised as one of its subclasses when the OS error has a builtin \
+                  OSError). ``syscall`` names the system call that failed, by the names Node's \
+                  ``fs`` errors use (``open``, ``read``, ``write``, ``fsync``, ``rename``, \
+                  ``unlink``, ``mkdir``, ``link``, ``lstat``, ``scandir`` for listing a \
+                  directory, ``flock`` for the memory lock), or is None for a failed \
+                  verification. Raised as one of its subclasses when the OS error has a builtin \
                   one: MemoryFileNotFoundError, MemoryPermissionError, MemoryIsADirectoryError, \
                   MemoryNotADirectoryError, MemoryFileExistsError.",
         },
@@ -223,6 +227,7 @@ fn create_classes(py: Python<'_>) -> PyResult<Classes> {
         .find(|(kind, _)| *kind == ErrorKind::Io)
         .map(|(_, class)| class.bind(py).clone())
         .ok_or_else(|| PyRuntimeError::new_err("no MemoryIOError class"))?;
+    io_base.setattr("syscall", py.None())?;
     let io = IO_CLASSES
         .iter()
         .map(|&(name, builtin, io_kind)| {
@@ -274,7 +279,8 @@ pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// Converts a memory-core error into the exception of its kind, with `path`, `line` and
-/// `session_id` set (and `filename`/`errno` for the `OSError` subclasses).
+/// `session_id` set (and `filename`/`errno` for the `OSError` subclasses, `syscall` for
+/// `MemoryIOError`).
 /// A wait stopped by a Python exception (Ctrl-C's `KeyboardInterrupt`, raised by the
 /// signal check the handle installs) re-raises that exception itself.
 pub(crate) fn to_py_err(py: Python<'_>, err: Error) -> PyErr {
@@ -328,6 +334,9 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     value.setattr("path", err.path())?;
     value.setattr("line", err.line())?;
     value.setattr("session_id", err.id())?;
+    if let Some(syscall) = err.syscall() {
+        value.setattr("syscall", syscall)?;
+    }
     if value.is_instance_of::<PyOSError>() {
         value.setattr("filename", err.path().map(Path::as_os_str))?;
         let io = std::error::Error::source(err).and_then(|s| s.downcast_ref::<std::io::Error>());

@@ -6,6 +6,7 @@ import errno
 import pathlib
 import pickle
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -206,6 +207,61 @@ def test_io_error_root_below_a_file(tmp_path: pathlib.Path) -> None:
     assert error.session_id is None
     assert (error.kind, error.code) == ("io", "ERR_MEMORY_IO")
     assert str(error).startswith(str(afile / "memory"))  # the core's message, not "[Errno …]"
+    assert error.syscall == "mkdir"
+    with pytest.raises(memory_core.MemoryNotADirectoryError) as caught:
+        memory.sessions()
+    assert (caught.value.errno, caught.value.syscall) == (errno.ENOTDIR, "open")
+    assert caught.value.path == afile / "memory" / "index.md"
+
+
+def _raised_io_error(call: Callable[[], object]) -> memory_core.MemoryIOError:
+    with pytest.raises(memory_core.MemoryIsADirectoryError) as caught:
+        call()
+    error = caught.value
+    assert isinstance(error, IsADirectoryError) and isinstance(error, memory_core.MemoryIOError)
+    assert error.errno == errno.EISDIR
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(error, protocol=protocol))
+        assert type(again) is type(error)
+        assert (again.syscall, again.errno, again.path, str(again)) == (
+            error.syscall,
+            error.errno,
+            error.path,
+            str(error),
+        )
+    return error
+
+
+def test_io_errors_name_the_failed_syscall(tmp_path: pathlib.Path) -> None:
+    # A directory where the index should be: it opens (directories do), reading fails.
+    root = tmp_path / "index-dir"
+    (root / "index.md").mkdir(parents=True)
+    memory = AgentMemory(root)
+    for call in (memory.sessions, lambda: memory.register_session_start("a")):
+        error = _raised_io_error(call)
+        assert (error.syscall, error.path) == ("read", root / "index.md")
+
+    # A directory where the lock file should be: opening it for writing fails.
+    locked = tmp_path / "lock-dir"
+    (locked / ".memcore.lock").mkdir(parents=True)
+    error = _raised_io_error(lambda: AgentMemory(locked).register_session_start("a"))
+    assert (error.syscall, error.path) == ("open", locked / ".memcore.lock")
+
+    # A directory where a snapshot is to be updated: reading it fails, nothing is written.
+    writer = AgentMemory(tmp_path / "snapshot-dir")
+    session = writer.register_session_start("a")
+    snapshot = writer.session_path(session)
+    snapshot.mkdir(parents=True)
+    error = _raised_io_error(lambda: writer.update(session, summary="x"))
+    assert (error.syscall, error.path) == ("read", snapshot)
+    assert list(snapshot.iterdir()) == []
+
+
+def test_errors_other_than_io_have_no_syscall(memory: AgentMemory) -> None:
+    with pytest.raises(memory_core.NotFoundError) as caught:
+        memory.session("2026-01-01-0000-nobody")
+    assert not hasattr(caught.value, "syscall")
+    assert memory_core.MemoryIOError.syscall is None
 
 
 def test_every_error_is_a_memory_core_error(memory: AgentMemory) -> None:

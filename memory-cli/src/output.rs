@@ -88,6 +88,8 @@ struct ErrorFields<'a> {
     path: Option<String>,
     line: Option<usize>,
     id: Option<&'a str>,
+    /// The failed system call of an I/O error (`open`, `rename`, …).
+    syscall: Option<&'a str>,
 }
 
 impl<'a> ErrorFields<'a> {
@@ -99,6 +101,7 @@ impl<'a> ErrorFields<'a> {
             path: err.path().map(|p| p.to_string_lossy().into_owned()),
             line: err.line(),
             id: err.id(),
+            syscall: err.syscall(),
         }
     }
 
@@ -110,6 +113,7 @@ impl<'a> ErrorFields<'a> {
             path: None,
             line: None,
             id: None,
+            syscall: None,
         }
     }
 }
@@ -125,12 +129,13 @@ fn error_line(error: ErrorFields<'_>) -> String {
 fn stdout_error(source: io::Error) -> Error {
     Error::Io {
         path: "<stdout>".into(),
+        syscall: "write",
         source,
     }
 }
 
 /// Writes `err` to stderr as `memcore: error: <message>`, then, with `--json`, as one
-/// JSON object `{"error": {"kind", "code", "message", "path", "line", "id"}}`.
+/// JSON object `{"error": {"kind", "code", "message", "path", "line", "id", "syscall"}}`.
 pub fn print_error(err: &Error, as_json: bool) {
     let mut text = format!("memcore: error: {err}\n");
     if as_json {

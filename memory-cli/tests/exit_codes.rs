@@ -23,6 +23,7 @@ fn invalid_session_id_exits_2() {
     assert_eq!(error["kind"], "invalid_input");
     assert_eq!(error["code"], "ERR_MEMORY_INVALID_INPUT");
     assert_eq!(error["path"], json!(null));
+    assert_eq!(error["syscall"], json!(null));
     assert!(
         !fx.root.exists(),
         "nothing may be written for invalid input"
@@ -285,6 +286,14 @@ fn root_under_a_file_is_an_io_error_exit_1() {
     assert_eq!(error["kind"], "io");
     assert_eq!(error["code"], "ERR_MEMORY_IO");
     assert_eq!(error["path"], root.to_str().unwrap());
+    assert_eq!(error["syscall"], "mkdir");
+    let error = run(command(fx.dir.path())
+        .arg("--root")
+        .arg(&root)
+        .args(["agent", "list", "--json"]))
+    .fails_json(1);
+    assert_eq!(error["path"], root.join("index.md").to_str().unwrap());
+    assert_eq!(error["syscall"], "open");
 
     let stderr = run(command(fx.dir.path())
         .arg("--root")
@@ -299,6 +308,25 @@ fn root_under_a_file_is_an_io_error_exit_1() {
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
+}
+
+#[test]
+fn a_directory_as_the_index_is_an_io_error_naming_the_failed_read() {
+    let fx = Fixture::new();
+    std::fs::create_dir_all(fx.index_path()).unwrap();
+    let error = fx.run(&["agent", "list", "--json"]).fails_json(1);
+    assert_eq!(error["kind"], "io");
+    assert_eq!(error["path"], fx.index_path().to_str().unwrap());
+    assert_eq!(error["syscall"], "read");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("Is a directory"),
+        "{error}"
+    );
+    let error = fx.run(&["agent", "start", "--json"]).fails_json(1);
+    assert_eq!(error["syscall"], "read");
 }
 
 #[test]

@@ -157,6 +157,14 @@ pub enum Error {
     Io {
         /// The file or directory concerned.
         path: PathBuf,
+        /// The system call that failed, by the name Node's `fs` errors use (`open`,
+        /// `read`, `write`, `fsync`, `fchmod`, `rename`, `unlink`, `mkdir`, `link`,
+        /// `scandir` for listing a directory, `lstat`, `flock` for the memory lock,
+        /// `getcwd`). When memory-core refuses a call itself (a read-only file, a file to
+        /// move that is gone) it is the call it did not make, and `source` carries no OS
+        /// error number; a directory where a file is to be replaced is the `EISDIR` its
+        /// `rename` would fail with. See [`Error::syscall`].
+        syscall: &'static str,
         /// The underlying error.
         #[source]
         source: std::io::Error,
@@ -333,6 +341,28 @@ impl Error {
         }
     }
 
+    /// The system call that failed, for an [`Error::Io`] (`open`, `read`, `rename`, …;
+    /// see the field's documentation); `None` for every other error.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir().unwrap();
+    /// // A directory opens for reading on Unix; reading it fails with `EISDIR`.
+    /// let err = memory_core::durable::read_text(dir.path()).unwrap_err();
+    /// # #[cfg(unix)]
+    /// assert_eq!(err.syscall(), Some("read"));
+    /// // A missing parent directory fails on `open`.
+    /// let err = memory_core::durable::read_text(&dir.path().join("a/b.md")).unwrap_err();
+    /// assert_eq!(err.syscall(), Some("open"));
+    /// let other = memory_core::Error::Malformed { path: "index.md".into(), line: 3, message: "x".into() };
+    /// assert_eq!(other.syscall(), None);
+    /// ```
+    pub fn syscall(&self) -> Option<&str> {
+        match self {
+            Error::Io { syscall, .. } => Some(syscall),
+            _ => None,
+        }
+    }
+
     /// The session id of the snapshot file `path` (`sessions/<id>.md`): its file stem.
     pub(crate) fn snapshot_session(path: &Path) -> String {
         path.file_stem()
@@ -340,11 +370,28 @@ impl Error {
             .unwrap_or_default()
     }
 
-    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io_op(
+        path: impl Into<PathBuf>,
+        syscall: &'static str,
+        source: std::io::Error,
+    ) -> Self {
         Error::Io {
             path: path.into(),
+            syscall,
             source,
         }
+    }
+
+    /// A failed `fs::read` (open, fstat, read): a directory opens fine on Unix and fails
+    /// on `read` with `EISDIR`, as does a device error; everything else (missing, denied,
+    /// not a directory on the way, too many links) fails on `open`.
+    pub(crate) fn read_failed(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        let syscall = match source.kind() {
+            std::io::ErrorKind::IsADirectory => "read",
+            _ if source.raw_os_error() == Some(EIO) => "read",
+            _ => "open",
+        };
+        Error::io_op(path, syscall, source)
     }
 
     pub(crate) fn malformed(
@@ -378,6 +425,9 @@ impl Error {
         }
     }
 }
+
+/// `EIO`, the same number on every Unix (and unused elsewhere).
+const EIO: i32 = 5;
 
 /// `waited` as people say it: whole milliseconds below a second, seconds with one decimal
 /// below ten seconds (`1.5 s`, `2 s`), whole seconds above.

@@ -366,6 +366,11 @@ fn an_io_failure_at_any_fault_point_leaves_the_old_or_the_new_state() {
                         memory_core::ErrorKind::Io,
                         "{label}: not an I/O error: {e}"
                     );
+                    let syscall = e.syscall().unwrap_or_default();
+                    assert!(
+                        injected_syscalls(point).contains(&syscall),
+                        "{label}: syscall {syscall:?} for {e}"
+                    );
                     assert_eq!(
                         state(&root),
                         prepared.old,
@@ -389,5 +394,17 @@ fn an_io_failure_at_any_fault_point_leaves_the_old_or_the_new_state() {
             }
             check_after_interruption(scenario, &prepared, &root, &label);
         }
+    }
+}
+
+/// The system calls an I/O error injected at `point` may name: the action the point
+/// stands before (see `fault::Phase`).
+fn injected_syscalls(point: (Phase, usize)) -> &'static [&'static str] {
+    match point {
+        (Phase::Stage, _) | (Phase::Record, 0) => &["write"],
+        (Phase::Record, _) => &["fsync"],
+        (Phase::Apply, _) => &["rename", "unlink"],
+        (Phase::Verify, _) => &["read"],
+        (Phase::Clean, _) => &["unlink"],
     }
 }

@@ -546,10 +546,12 @@ class LockTimeoutError(MemoryCoreError, TimeoutError):
     code: Literal["ERR_MEMORY_LOCK_TIMEOUT"]
 
 class MemoryIOError(MemoryCoreError, OSError):
-    """An operating-system I/O error (``errno``/``strerror`` set when the OS reported one, ``filename`` is ``path``), or a write whose read-back did not verify (also an OSError). Raised as one of its subclasses when the OS error has a builtin one: MemoryFileNotFoundError, MemoryPermissionError, MemoryIsADirectoryError, MemoryNotADirectoryError, MemoryFileExistsError."""
+    """An operating-system I/O error (``errno``/``strerror`` set when the OS reported one, ``filename`` is ``path``), or a write whose read-back did not verify (also an OSError). ``syscall`` names the system call that failed, by the names Node's ``fs`` errors use (``open``, ``read``, ``write``, ``fsync``, ``rename``, ``unlink``, ``mkdir``, ``link``, ``lstat``, ``scandir`` for listing a directory, ``flock`` for the memory lock), or is None for a failed verification. Raised as one of its subclasses when the OS error has a builtin one: MemoryFileNotFoundError, MemoryPermissionError, MemoryIsADirectoryError, MemoryNotADirectoryError, MemoryFileExistsError."""
 
     kind: Literal["io"]
     code: Literal["ERR_MEMORY_IO"]
+    syscall: str | None
+    """The system call that failed (``open``, ``read``, ``rename``, …), None for a failed verification."""
 
 class MemoryFileNotFoundError(MemoryIOError, FileNotFoundError):
     """An I/O error the OS reported as NotFound (a MemoryIOError and a FileNotFoundError)."""

@@ -182,7 +182,8 @@ impl AgentMemoryBuilder {
         if self.root.as_os_str().is_empty() {
             return Err(Error::invalid("memory root", "", "must not be empty"));
         }
-        let root = std::path::absolute(&self.root).map_err(|e| Error::io(&self.root, e))?;
+        let root =
+            std::path::absolute(&self.root).map_err(|e| Error::io_op(&self.root, "getcwd", e))?;
         if root.exists() && !root.is_dir() {
             return Err(Error::invalid(
                 "memory root",

@@ -208,10 +208,10 @@ impl AgentMemory {
         let entries = match std::fs::read_dir(&sessions) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(map),
-            Err(e) => return Err(Error::io(&sessions, e)),
+            Err(e) => return Err(Error::io_op(&sessions, "scandir", e)),
         };
         for entry in entries {
-            let entry = entry.map_err(|e| Error::io(&sessions, e))?;
+            let entry = entry.map_err(|e| Error::io_op(&sessions, "scandir", e))?;
             let name = entry.file_name();
             let Some(referrer) = name
                 .to_str()
@@ -230,7 +230,7 @@ impl AgentMemory {
                 Err(error @ Error::Malformed { .. }) => {
                     let legible = match std::fs::read(entry.path()) {
                         Ok(bytes) => String::from_utf8_lossy(&bytes).replace('\0', " "),
-                        Err(e) => return Err(Error::io(entry.path(), e)),
+                        Err(e) => return Err(Error::read_failed(entry.path(), e)),
                     };
                     if only.is_some_and(|id| legible.contains(id.as_str())) {
                         return Err(error);

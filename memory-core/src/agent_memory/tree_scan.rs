@@ -37,11 +37,11 @@ impl AgentMemory {
             match fs::read_dir(&dir) {
                 Ok(list) => {
                     for entry in list {
-                        entries.push(entry.map_err(|e| Error::io(&dir, e))?);
+                        entries.push(entry.map_err(|e| Error::io_op(&dir, "scandir", e))?);
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(Error::io(&dir, e)),
+                Err(e) => return Err(Error::io_op(&dir, "scandir", e)),
             }
             entries.sort_by_key(|e| e.file_name());
             for entry in entries {
@@ -62,7 +62,7 @@ impl AgentMemory {
                 let own = dir == root && (name == LOCK_FILE_NAME || name == JOURNAL_FILE_NAME);
                 if crate::durable::is_dead_writer_file(&name) {
                     if !dry_run {
-                        fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                        fs::remove_file(&path).map_err(|e| Error::io_op(&path, "unlink", e))?;
                     }
                     scan.dead_temp_files.push(path);
                 } else if !own && is_foreign_leftover(&name) {

@@ -32,7 +32,7 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     check_replaceable(path)?;
     let (temp, file) = create_temp(&dir, &name, "tmp")?;
     let result = write_temp(file, &temp, path, bytes).and_then(|()| {
-        fs::rename(&temp, path).map_err(|e| Error::io(path, e))?;
+        fs::rename(&temp, path).map_err(|e| Error::io_op(path, "rename", e))?;
         sync_dir(&dir)
     });
     if result.is_err() {
@@ -52,7 +52,7 @@ pub(crate) fn check_replaceable(path: &Path) -> Result<()> {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(path, e)),
+        Err(e) => return Err(Error::io_op(path, "lstat", e)),
     };
     if meta.file_type().is_symlink() {
         return Err(refused_link(
@@ -62,16 +62,24 @@ pub(crate) fn check_replaceable(path: &Path) -> Result<()> {
         ));
     }
     if !meta.is_file() {
-        return Err(Error::io(
-            path,
-            io::Error::new(io::ErrorKind::InvalidInput, "is not a regular file"),
-        ));
+        // The rename over a directory would fail with `EISDIR` (21 on every Unix); report
+        // just that, before anything is staged.
+        #[cfg(unix)]
+        let source = if meta.is_dir() {
+            io::Error::from_raw_os_error(21)
+        } else {
+            io::Error::new(io::ErrorKind::InvalidInput, "is not a regular file")
+        };
+        #[cfg(not(unix))]
+        let source = io::Error::new(io::ErrorKind::InvalidInput, "is not a regular file");
+        return Err(Error::io_op(path, "rename", source));
     }
     // `readonly()` is the mode's write bits, which holds even for root; opening for
     // writing (without truncating) catches ownership and ACLs for everyone else.
     if meta.permissions().readonly() {
-        return Err(Error::io(
+        return Err(Error::io_op(
             path,
+            "open",
             io::Error::new(
                 io::ErrorKind::PermissionDenied,
                 "file is read-only; memory-core does not overwrite a file without write permission",
@@ -82,7 +90,7 @@ pub(crate) fn check_replaceable(path: &Path) -> Result<()> {
         .write(true)
         .open(path)
         .map(drop)
-        .map_err(|e| Error::io(path, e))
+        .map_err(|e| Error::io_op(path, "open", e))
 }
 
 /// The error for a link memory-core refuses to replace.
@@ -117,7 +125,7 @@ pub(crate) fn create_temp(dir: &Path, name: &str, kind: &str) -> Result<(PathBuf
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < TEMP_NAME_ATTEMPTS => {
                 attempt += 1;
             }
-            Err(e) => return Err(Error::io(&temp, e)),
+            Err(e) => return Err(Error::io_op(&temp, "open", e)),
         }
     }
 }
@@ -138,15 +146,15 @@ pub fn remove_dead_temp_files(dir: &Path) -> Result<usize> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(Error::io(dir, e)),
+        Err(e) => return Err(Error::io_op(dir, "scandir", e)),
     };
     let mut removed = 0;
     for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let entry = entry.map_err(|e| Error::io_op(dir, "scandir", e))?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
         if is_temp_name(&name) && entry.file_type().is_ok_and(|t| t.is_file()) {
-            fs::remove_file(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+            fs::remove_file(entry.path()).map_err(|e| Error::io_op(entry.path(), "unlink", e))?;
             removed += 1;
         }
     }
@@ -178,10 +186,11 @@ pub(crate) fn is_temp_name(name: &str) -> bool {
 pub(crate) fn write_temp(mut file: File, temp: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
     if let Ok(meta) = fs::metadata(target) {
         file.set_permissions(meta.permissions())
-            .map_err(|e| Error::io(temp, e))?;
+            .map_err(|e| Error::io_op(temp, "fchmod", e))?;
     }
-    file.write_all(bytes).map_err(|e| Error::io(temp, e))?;
-    file.sync_all().map_err(|e| Error::io(temp, e))
+    file.write_all(bytes)
+        .map_err(|e| Error::io_op(temp, "write", e))?;
+    file.sync_all().map_err(|e| Error::io_op(temp, "fsync", e))
 }
 
 pub(crate) fn parent_dir(path: &Path) -> PathBuf {
@@ -195,8 +204,10 @@ pub(crate) fn parent_dir(path: &Path) -> PathBuf {
 pub(crate) fn sync_dir(dir: &Path) -> Result<()> {
     #[cfg(unix)]
     {
-        let handle = File::open(dir).map_err(|e| Error::io(dir, e))?;
-        handle.sync_all().map_err(|e| Error::io(dir, e))?;
+        let handle = File::open(dir).map_err(|e| Error::io_op(dir, "open", e))?;
+        handle
+            .sync_all()
+            .map_err(|e| Error::io_op(dir, "fsync", e))?;
     }
     #[cfg(not(unix))]
     let _ = dir;
@@ -222,7 +233,9 @@ pub fn create_private_dir_all(dir: &Path) -> Result<()> {
         use std::os::unix::fs::DirBuilderExt;
         builder.mode(0o700);
     }
-    builder.create(dir).map_err(|e| Error::io(dir, e))?;
+    builder
+        .create(dir)
+        .map_err(|e| Error::io_op(dir, "mkdir", e))?;
     sync_dir(&parent_dir(dir))
 }
 
@@ -238,8 +251,9 @@ pub fn create_private_dir_all(dir: &Path) -> Result<()> {
 /// ```
 pub fn read_text(path: &Path) -> Result<String> {
     read_text_if_exists(path)?.ok_or_else(|| {
-        Error::io(
+        Error::io_op(
             path,
+            "open",
             io::Error::new(io::ErrorKind::NotFound, "file not found"),
         )
     })
@@ -255,7 +269,7 @@ pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(path, e)),
+        Err(e) => return Err(Error::read_failed(path, e)),
     };
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(Error::malformed(
@@ -295,11 +309,13 @@ fn line_of(bytes: &[u8], pos: usize) -> usize {
 /// multi-megabyte buffer costs more in page faults than the comparison itself).
 pub(crate) fn file_holds(path: &Path, expected: &[u8]) -> Result<bool> {
     use std::io::Read;
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut file = File::open(path).map_err(|e| Error::io_op(path, "open", e))?;
     let mut buffer = vec![0u8; 64 * 1024];
     let mut at = 0;
     loop {
-        let n = file.read(&mut buffer).map_err(|e| Error::io(path, e))?;
+        let n = file
+            .read(&mut buffer)
+            .map_err(|e| Error::io_op(path, "read", e))?;
         if n == 0 {
             return Ok(at == expected.len());
         }

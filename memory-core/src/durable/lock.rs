@@ -62,7 +62,9 @@ impl MemoryLock {
             use std::os::unix::fs::OpenOptionsExt;
             options.mode(0o600);
         }
-        let file = options.open(path).map_err(|e| Error::io(path, e))?;
+        let file = options
+            .open(path)
+            .map_err(|e| Error::io_op(path, "open", e))?;
         let start = Instant::now();
         let mut pause = Duration::from_micros(200);
         loop {
@@ -74,7 +76,7 @@ impl MemoryLock {
                     });
                 }
                 Err(TryLockError::WouldBlock) => {}
-                Err(TryLockError::Error(e)) => return Err(Error::io(path, e)),
+                Err(TryLockError::Error(e)) => return Err(Error::io_op(path, "flock", e)),
             }
             let waited = start.elapsed();
             if waited >= timeout {

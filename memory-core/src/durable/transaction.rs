@@ -144,10 +144,11 @@ impl<'lock> Transaction<'lock> {
         // Point 1 comes after the journal's rename: a store that fails once the journal
         // already stands (its directory flush failing, say).
         let recorded = fault::point(Phase::Record, 0)
-            .map_err(|e| Error::io(self.journal_path(), e))
+            .map_err(|e| Error::io_op(self.journal_path(), "write", e))
             .and_then(|()| journal.store(&self.journal_path()))
             .and_then(|()| {
-                fault::point(Phase::Record, 1).map_err(|e| Error::io(self.journal_path(), e))
+                fault::point(Phase::Record, 1)
+                    .map_err(|e| Error::io_op(self.journal_path(), "fsync", e))
             });
         if let Err(error) = recorded {
             // The journal may stand although storing it failed (its rename done, the
@@ -161,7 +162,7 @@ impl<'lock> Transaction<'lock> {
         }
         for (i, step) in steps.iter().enumerate() {
             if let Err(error) = fault::point(Phase::Apply, i)
-                .map_err(|e| Error::io(step.target(), e))
+                .map_err(|e| Error::io_op(step.target(), step.syscall(), e))
                 .and_then(|()| step.apply())
             {
                 journal.state = State::Rollback;
@@ -174,7 +175,7 @@ impl<'lock> Transaction<'lock> {
             }
         }
         let verified = fault::point(Phase::Verify, 0)
-            .map_err(|e| Error::io(self.journal_path(), e))
+            .map_err(|e| Error::io_op(self.journal_path(), "read", e))
             .and_then(|()| steps.iter().try_for_each(Step::verify));
         if let Err(error) = verified {
             // What is on disk is not what was decided: put the old state back from the
@@ -195,7 +196,8 @@ impl<'lock> Transaction<'lock> {
 
     fn stage(&self, steps: &mut Vec<Step>) -> Result<()> {
         for (i, change) in self.changes.iter().enumerate() {
-            fault::point(Phase::Stage, i).map_err(|e| Error::io(change_path(change), e))?;
+            fault::point(Phase::Stage, i)
+                .map_err(|e| Error::io_op(change_path(change), "write", e))?;
             let step = match change {
                 Change::Write { target, bytes } => {
                     self.relative(target)?;
@@ -221,14 +223,16 @@ impl<'lock> Transaction<'lock> {
                     self.relative(from)?;
                     self.relative(to)?;
                     if fs::symlink_metadata(from).is_err() {
-                        return Err(Error::io(
+                        return Err(Error::io_op(
                             from,
+                            "rename",
                             io::Error::new(io::ErrorKind::NotFound, "file to move not found"),
                         ));
                     }
                     if fs::symlink_metadata(to).is_ok() {
-                        return Err(Error::io(
+                        return Err(Error::io_op(
                             to,
+                            "rename",
                             io::Error::new(io::ErrorKind::AlreadyExists, "move target exists"),
                         ));
                     }
@@ -241,8 +245,9 @@ impl<'lock> Transaction<'lock> {
                 Change::Remove { path } => {
                     self.relative(path)?;
                     let backup = backup_of(path)?.ok_or_else(|| {
-                        Error::io(
+                        Error::io_op(
                             path,
+                            "unlink",
                             io::Error::new(io::ErrorKind::NotFound, "file to remove not found"),
                         )
                     })?;
@@ -285,7 +290,8 @@ impl<'lock> Transaction<'lock> {
             }
         }
         for (i, step) in steps.iter().enumerate() {
-            fault::point(Phase::Clean, i + 1).map_err(|e| Error::io(step.target(), e))?;
+            fault::point(Phase::Clean, i + 1)
+                .map_err(|e| Error::io_op(step.target(), "unlink", e))?;
             step.discard_backup()?;
         }
         remove_if_present(&self.journal_path())
@@ -478,12 +484,21 @@ impl Step {
         })
     }
 
+    /// The system call that applying the step makes (what an injected fault before it
+    /// stands for).
+    fn syscall(&self) -> &'static str {
+        match self {
+            Step::Write { .. } | Step::Move { .. } => "rename",
+            Step::Remove { .. } => "unlink",
+        }
+    }
+
     fn apply(&self) -> Result<()> {
         match self {
             Step::Write { target, staged, .. } => rename_durably(staged, target),
             Step::Move { from, to } => rename_durably(from, to),
             Step::Remove { path, .. } => {
-                fs::remove_file(path).map_err(|e| Error::io(path, e))?;
+                fs::remove_file(path).map_err(|e| Error::io_op(path, "unlink", e))?;
                 sync_dir(&parent_dir(path))
             }
         }
@@ -504,7 +519,7 @@ impl Step {
             }
             Step::Remove { path, .. } => {
                 if exists(path) {
-                    fs::remove_file(path).map_err(|e| Error::io(path, e))?;
+                    fs::remove_file(path).map_err(|e| Error::io_op(path, "unlink", e))?;
                     sync_dir(&parent_dir(path))?;
                 }
             }
@@ -523,14 +538,14 @@ impl Step {
             } => {
                 if exists(staged) {
                     // Not applied yet: the target is still the old file.
-                    fs::remove_file(staged).map_err(|e| Error::io(staged, e))?;
+                    fs::remove_file(staged).map_err(|e| Error::io_op(staged, "unlink", e))?;
                 } else if let Some(backup) = backup {
                     if exists(backup) {
                         rename_durably(backup, target)?;
                     }
                 } else if exists(target) {
                     // A new file that was applied: it did not exist before.
-                    fs::remove_file(target).map_err(|e| Error::io(target, e))?;
+                    fs::remove_file(target).map_err(|e| Error::io_op(target, "unlink", e))?;
                     sync_dir(&parent_dir(target))?;
                 }
             }
@@ -559,7 +574,7 @@ impl Step {
         match fs::remove_file(backup) {
             Ok(()) => sync_dir(&parent_dir(backup)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(Error::io(backup, e)),
+            Err(e) => Err(Error::io_op(backup, "unlink", e)),
         }
     }
 
@@ -615,7 +630,7 @@ fn remove_if_present(path: &Path) -> Result<()> {
     match fs::remove_file(path) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(Error::io(path, e)),
+        Err(e) => return Err(Error::io_op(path, "unlink", e)),
     }
     sync_dir(&parent_dir(path))
 }
@@ -625,7 +640,7 @@ fn exists(path: &Path) -> bool {
 }
 
 fn rename_durably(from: &Path, to: &Path) -> Result<()> {
-    fs::rename(from, to).map_err(|e| Error::io(to, e))?;
+    fs::rename(from, to).map_err(|e| Error::io_op(to, "rename", e))?;
     sync_dir(&parent_dir(to))?;
     if parent_dir(from) != parent_dir(to) {
         sync_dir(&parent_dir(from))?;
@@ -652,11 +667,12 @@ fn backup_of(path: &Path) -> Result<Option<PathBuf>> {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(path, e)),
+        Err(e) => return Err(Error::io_op(path, "lstat", e)),
     };
     if !meta.is_file() {
-        return Err(Error::io(
+        return Err(Error::io_op(
             path,
+            "link",
             io::Error::new(io::ErrorKind::InvalidInput, "is not a regular file"),
         ));
     }
@@ -664,9 +680,9 @@ fn backup_of(path: &Path) -> Result<Option<PathBuf>> {
     let (backup, file) = create_temp(&dir, &file_name(path), "bak")?;
     drop(file);
     // `hard_link` needs a free name: the reserved temp name is swapped for the link.
-    fs::remove_file(&backup).map_err(|e| Error::io(&backup, e))?;
+    fs::remove_file(&backup).map_err(|e| Error::io_op(&backup, "unlink", e))?;
     if fs::hard_link(path, &backup).is_err() {
-        let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = fs::read(path).map_err(|e| Error::read_failed(path, e))?;
         let (copy, file) = create_temp(&dir, &file_name(path), "bak")?;
         if let Err(error) = write_temp(file, &copy, path, &bytes) {
             let _ = fs::remove_file(&copy);
