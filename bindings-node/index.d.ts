@@ -223,6 +223,12 @@ export interface ArchiveOutcome {
   sessionFile: string | null
   /** Sources whose `referencedBy` no longer lists the archived session. */
   releasedFrom: Array<string>
+  /**
+   * Snapshots of other sessions that could not be read (invalid UTF-8, a NUL byte…)
+   * and, as they cannot mention this session, were gone past; empty when every
+   * snapshot was read.
+   */
+  warnings: Array<WarningRecord>
 }
 
 /**

@@ -272,6 +272,7 @@ test('archive moves a snapshot into the archive or deletes a placeholder, sync a
     archiveIndex: join(dir, 'index.md'),
     sessionFile: join(dir, 'session.md'),
     releasedFrom: [source],
+    warnings: [],
   })
   assert.ok(existsSync(archived.sessionFile))
   assert.equal(existsSync(memory.sessionPath(worker)), false)
@@ -283,6 +284,7 @@ test('archive moves a snapshot into the archive or deletes a placeholder, sync a
     archiveIndex: null,
     sessionFile: null,
     releasedFrom: [],
+    warnings: [],
   })
   const last = await memory.archiveAsync(source)
   assert.equal(last.outcome, 'archived')

@@ -177,3 +177,63 @@ test('organize reports temp files it removed, orphan snapshots, leftovers and un
   assert.deepEqual(again.removedTempFiles, [])
   assert.deepEqual([again.orphanSnapshots, again.leftoverFiles], [[orphan], leftovers])
 })
+
+// Unreadable snapshot bytes of another session, with the line of the problem.
+const UNREADABLE = {
+  'invalid UTF-8': [Buffer.from('# Session\n\n\xff\xfe broken\n', 'latin1'), 3, /UTF-8/],
+  'a NUL byte': [Buffer.from('# Session\n\x00\x01binary', 'latin1'), 2, /NUL/],
+  'a cut multi-byte character': [Buffer.from([0xc3]), 1, /UTF-8/],
+}
+
+for (const [name, [junk, line, gist]] of Object.entries(UNREADABLE)) {
+  test(`archive goes on past a snapshot with ${name} and lists it, sync and async`, async () => {
+    const memory = new AgentMemory(memoryRoot())
+    const broken = memory.registerManual({ agentName: 'broken', topic: 'T', summary: 'S.' })
+    const one = memory.registerManual({ agentName: 'one', topic: 'T', summary: 'S.' })
+    const two = memory.registerManual({ agentName: 'two', topic: 'T', summary: 'S.' })
+    const path = memory.sessionPath(broken)
+    writeFileSync(path, junk)
+    const { value: archived, seen } = await warningsOf(() => memory.archive(one))
+    assert.deepEqual(seen, [], 'returned, not emitted')
+    assert.equal(archived.outcome, 'archived')
+    assert.equal(archived.warnings.length, 1)
+    const [record] = archived.warnings
+    assert.deepEqual(Object.keys(record), ['path', 'line', 'message'])
+    assert.equal(record.path, path)
+    assert.equal(record.line, line)
+    assert.match(record.message, gist)
+    const later = await memory.archiveAsync(two)
+    assert.deepEqual(later.warnings, archived.warnings)
+    assert.deepEqual(readFileSync(path), junk, 'left byte-identical')
+    assert.deepEqual(
+      memory.sessions().map((r) => r.sessionId),
+      [broken],
+    )
+    // The broken session itself still fails typed, naming its file and line.
+    assert.throws(() => memory.archive(broken), { code: 'ERR_MEMORY_MALFORMED', path, line })
+  })
+}
+
+test('a deleted placeholder lists every unreadable snapshot in path order', async () => {
+  const memory = new AgentMemory(memoryRoot())
+  const broken = ['c', 'a', 'b'].map((agentName) => memory.registerManual({ agentName, topic: 'T', summary: 'S.' }))
+  for (const id of broken) writeFileSync(memory.sessionPath(id), Buffer.from('ok\n\x00', 'latin1'))
+  const idle = memory.registerSessionStart('idle')
+  const deleted = await memory.archiveAsync(idle)
+  assert.equal(deleted.outcome, 'deleted')
+  assert.deepEqual(
+    deleted.warnings.map((w) => w.path),
+    broken.map((id) => memory.sessionPath(id)).sort(),
+  )
+  assert.ok(deleted.warnings.every((w) => w.line === 2))
+})
+
+test('an unreadable snapshot that may mention the session still stops its archive', () => {
+  const memory = new AgentMemory(memoryRoot())
+  const source = memory.registerManual({ agentName: 'source', topic: 'T', summary: 'S.' })
+  const broken = memory.registerManual({ agentName: 'broken', topic: 'T', summary: 'S.' })
+  const path = memory.sessionPath(broken)
+  writeFileSync(path, Buffer.concat([Buffer.from(`# Session\n\n## Continues From\n\n- ${source}\n`), Buffer.from([0xff])]))
+  assert.throws(() => memory.archive(source), { code: 'ERR_MEMORY_MALFORMED', path })
+  assert.equal(memory.session(source).sessionId, source, 'nothing archived')
+})

@@ -766,6 +766,10 @@ pub struct ArchiveOutcome {
     pub session_file: Option<String>,
     /// Sources whose `referencedBy` no longer lists the archived session.
     pub released_from: Vec<String>,
+    /// Snapshots of other sessions that could not be read (invalid UTF-8, a NUL byte…)
+    /// and, as they cannot mention this session, were gone past; empty when every
+    /// snapshot was read.
+    pub warnings: Vec<WarningRecord>,
 }
 
 impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
@@ -778,19 +782,25 @@ impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
                 archive_index,
                 session_file,
                 released_from,
+                warnings: unread,
             } => Ok(ArchiveOutcome {
                 outcome: ArchiveKind::Archived,
                 session_id: session_id.to_string(),
                 archive_index: Some(path_text(&archive_index)),
                 session_file: Some(path_text(&session_file)),
                 released_from: ids(released_from),
+                warnings: warnings(unread),
             }),
-            memory_core::ArchiveOutcome::Deleted { session_id } => Ok(ArchiveOutcome {
+            memory_core::ArchiveOutcome::Deleted {
+                session_id,
+                warnings: unread,
+            } => Ok(ArchiveOutcome {
                 outcome: ArchiveKind::Deleted,
                 session_id: session_id.to_string(),
                 archive_index: None,
                 session_file: None,
                 released_from: Vec::new(),
+                warnings: warnings(unread),
             }),
             // The core enum is `#[non_exhaustive]`; the binding is built from the same
             // workspace, so this only happens if a variant is added without mapping it.

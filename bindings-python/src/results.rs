@@ -444,7 +444,8 @@ impl From<memory_core::OrganizeReport> for OrganizeReport {
 result_class! {
     /// What ``archive()`` did: ``outcome == "archived"`` (snapshot moved to
     /// ``archive/<id>/session.md``, ``archive/<id>/index.md`` written) or ``"deleted"`` (an
-    /// idle placeholder without snapshot; no archive, paths None).
+    /// idle placeholder without snapshot; no archive, paths None). In both, ``warnings``
+    /// lists the snapshots of other sessions that could not be read and did not stop it.
     ArchiveOutcome {
         /// ``archived`` or ``deleted``.
         outcome: String,
@@ -456,6 +457,10 @@ result_class! {
         session_file: Option<PathBuf>,
         /// Sources whose ``referenced_by`` no longer lists the archived session.
         released_from: Vec<String>,
+        /// Snapshots of other sessions that could not be read (invalid UTF-8, a NUL
+        /// byte...) and, as they cannot mention this session, were gone past; empty when
+        /// every snapshot was read.
+        warnings: Vec<WarningRecord>,
     }
 }
 
@@ -469,19 +474,25 @@ impl TryFrom<memory_core::ArchiveOutcome> for ArchiveOutcome {
                 archive_index,
                 session_file,
                 released_from,
+                warnings: unread,
             } => Ok(ArchiveOutcome {
                 outcome: "archived".to_string(),
                 session_id: session_id.to_string(),
                 archive_index: Some(archive_index),
                 session_file: Some(session_file),
                 released_from: ids(released_from),
+                warnings: warnings(unread),
             }),
-            memory_core::ArchiveOutcome::Deleted { session_id } => Ok(ArchiveOutcome {
+            memory_core::ArchiveOutcome::Deleted {
+                session_id,
+                warnings: unread,
+            } => Ok(ArchiveOutcome {
                 outcome: "deleted".to_string(),
                 session_id: session_id.to_string(),
                 archive_index: None,
                 session_file: None,
                 released_from: Vec::new(),
+                warnings: warnings(unread),
             }),
             // The core enum is `#[non_exhaustive]`; the binding is built from the same
             // workspace, so this only happens if a variant is added without mapping it.

@@ -307,6 +307,7 @@ def test_archive(memory: AgentMemory) -> None:
     assert archived.outcome == "archived"
     assert archived.session_id == follower
     assert archived.released_from == [source]
+    assert archived.warnings == []
     assert archived.archive_index == memory.archive_dir(follower) / "index.md"
     assert archived.session_file == memory.archive_dir(follower) / "session.md"
     assert archived.archive_index is not None and archived.archive_index.is_file()
@@ -321,6 +322,7 @@ def test_archive(memory: AgentMemory) -> None:
     assert deleted.session_id == idle
     assert deleted.archive_index is None and deleted.session_file is None
     assert deleted.released_from == []
+    assert deleted.warnings == []
     assert not memory.archive_dir(idle).exists()
     assert memory.sessions() == []
 

@@ -161,15 +161,18 @@ def test_to_dict_contents(memory: AgentMemory, linked: tuple[str, str]) -> None:
         "continues_from_updated": True,
     }
     archived = memory.archive(follower)
-    assert archived.to_dict() == {
+    expected: memory_core.ArchiveOutcomeDict = {
         "outcome": "archived",
         "session_id": follower,
         "archive_index": str(archived.archive_index),
         "session_file": str(archived.session_file),
         "released_from": [],
+        "warnings": [],
     }
+    assert archived.to_dict() == expected
     idle = memory.register_session_start("c")
-    assert memory.archive(idle).to_dict()["archive_index"] is None
+    deleted = memory.archive(idle).to_dict()
+    assert deleted["archive_index"] is None and deleted["warnings"] == []
 
 
 def test_marks_and_other_sections(memory: AgentMemory) -> None:

@@ -208,3 +208,68 @@ def test_organize_reports_files_it_went_past(root: pathlib.Path) -> None:
     again = memory.organize()
     assert again.removed_temp_files == []
     assert (again.orphan_snapshots, again.leftover_files) == (preview.orphan_snapshots, preview.leftover_files)
+
+
+# Unreadable snapshot bytes of another session, with the line of the problem.
+UNREADABLE = {
+    "invalid UTF-8": (b"# Session\n\n\xff\xfe broken\n", 3, "UTF-8"),
+    "a NUL byte": (b"# Session\n\x00\x01binary", 2, "NUL"),
+    "a cut multi-byte character": (b"\xc3", 1, "UTF-8"),
+}
+
+
+@pytest.mark.parametrize("name", UNREADABLE)
+def test_archive_goes_on_past_an_unreadable_snapshot_and_lists_it(
+    memory: AgentMemory, name: str
+) -> None:
+    data, line, gist = UNREADABLE[name]
+    broken = memory.register_manual("broken", "T", "S.")
+    other = memory.register_manual("other", "T", "S.")
+    path = memory.session_path(broken)
+    path.write_bytes(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the records are returned, nothing is emitted
+        outcome = memory.archive(other)
+    assert outcome.outcome == "archived" and outcome.session_id == other
+    [record] = outcome.warnings
+    assert isinstance(record, WarningRecord)
+    assert (record.path, record.line) == (path, line)
+    assert gist in record.message
+    assert str(record) == f"{path}:{line}: {record.message}"
+    assert outcome.to_dict()["warnings"] == [
+        {"path": str(path), "line": line, "message": record.message}
+    ]
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
+    assert path.read_bytes() == data, "left byte-identical"
+    assert [row.session_id for row in memory.sessions()] == [broken]
+
+    # The broken session itself still fails typed, naming its file and line.
+    with pytest.raises(memory_core.MalformedFileError) as caught:
+        memory.archive(broken)
+    assert (caught.value.path, caught.value.line) == (path, line)
+
+
+def test_a_deleted_placeholder_lists_every_unreadable_snapshot_in_path_order(
+    memory: AgentMemory,
+) -> None:
+    broken = [memory.register_manual(agent, "T", "S.") for agent in ("c", "a", "b")]
+    for session_id in broken:
+        memory.session_path(session_id).write_bytes(b"ok\n\x00")
+    idle = memory.register_session_start("idle")
+    outcome = memory.archive(idle)
+    assert outcome.outcome == "deleted"
+    assert [w.path for w in outcome.warnings] == sorted(memory.session_path(s) for s in broken)
+    assert all(w.line == 2 for w in outcome.warnings)
+
+
+def test_an_unreadable_snapshot_that_may_mention_the_session_still_stops_its_archive(
+    memory: AgentMemory,
+) -> None:
+    source = memory.register_manual("source", "T", "S.")
+    broken = memory.register_manual("broken", "T", "S.")
+    path = memory.session_path(broken)
+    path.write_bytes(f"# Session\n\n## Continues From\n\n- {source}\n".encode() + b"\xff\n")
+    with pytest.raises(memory_core.MalformedFileError) as caught:
+        memory.archive(source)
+    assert caught.value.path == path
+    assert memory.session(source).session_id == source, "nothing archived"

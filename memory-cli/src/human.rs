@@ -106,7 +106,7 @@ fn archived(outcome: &ArchiveOutcome) -> String {
             let dir = archive_index.parent().unwrap_or(archive_index);
             format!("Archived {session_id} to {}", dir.display())
         }
-        ArchiveOutcome::Deleted { session_id } => {
+        ArchiveOutcome::Deleted { session_id, .. } => {
             format!("Deleted idle placeholder {session_id}")
         }
         // ArchiveOutcome is non-exhaustive: a future outcome still prints its JSON form.

@@ -10,12 +10,13 @@ use crate::agent::Reply;
 use crate::{human, json};
 
 /// Renders `reply` completely, then writes it to stdout in one go. Warnings (rows
-/// `start` went on past, snapshots `organize` could not read) go to stderr first, one `warning: <path>:<line>: <message>`
-/// line each, with or without `--json` (stdout keeps exactly the one JSON value).
+/// `start` went on past, snapshots `organize` or `archive` could not read) go to stderr
+/// first, one `warning: <path>:<line>: <message>` line each, with or without `--json` (stdout keeps exactly the one JSON value).
 pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
     match reply {
         Reply::Registered(_, warnings) => print_warnings(warnings),
         Reply::Organized(report) => print_warnings(&report.unreadable),
+        Reply::Archived(outcome) => print_warnings(outcome.warnings()),
         _ => {}
     }
     let text = if as_json {
@@ -37,7 +38,7 @@ fn print_warnings(warnings: &[Warning]) {
         return;
     }
     let text: String = warnings.iter().map(|w| format!("warning: {w}\n")).collect();
-    // A warning that cannot be shown must not undo a verified registration.
+    // A warning that cannot be shown must not undo a verified write.
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 

@@ -433,11 +433,15 @@ fn archive_json_is_the_archive_outcome() {
             "archive_index": dir.join("index.md"),
             "session_file": dir.join("session.md"),
             "released_from": [],
+            "warnings": [],
         })
     );
     let idle = fx.start("b");
     let outcome = fx.run(&["agent", "archive", &idle, "--json"]).json();
-    assert_eq!(outcome, json!({"outcome": "deleted", "session_id": idle}));
+    assert_eq!(
+        outcome,
+        json!({"outcome": "deleted", "session_id": idle, "warnings": []})
+    );
 }
 
 #[test]

@@ -23,6 +23,7 @@ fn archive_moves_the_snapshot_writes_the_archive_index_and_removes_the_row_last(
             archive_index: dir.join("index.md"),
             session_file: dir.join("session.md"),
             released_from: vec![],
+            warnings: vec![],
         }
     );
     assert_eq!(
@@ -50,7 +51,8 @@ fn an_idle_row_without_snapshot_is_deleted_not_archived() {
     assert_eq!(
         f.memory.archive(id.as_str()).unwrap(),
         ArchiveOutcome::Deleted {
-            session_id: id.clone()
+            session_id: id.clone(),
+            warnings: vec![],
         }
     );
     assert!(

@@ -195,7 +195,7 @@ impl World {
                 touched.insert(id.clone());
                 touched.extend(sources);
                 match m.archive(id.as_str()) {
-                    Ok(ArchiveOutcome::Deleted { session_id }) => {
+                    Ok(ArchiveOutcome::Deleted { session_id, .. }) => {
                         assert!(
                             !self.decisions.contains_key(&session_id),
                             "a session with a snapshot was deleted"

@@ -442,7 +442,8 @@ class MemoryCoreWarning(UserWarning):
 class ArchiveOutcome:
     """What ``archive()`` did: ``outcome == "archived"`` (snapshot moved to
     ``archive/<id>/session.md``, ``archive/<id>/index.md`` written) or ``"deleted"`` (an
-    idle placeholder without snapshot; no archive, paths None)."""
+    idle placeholder without snapshot; no archive, paths None). In both, ``warnings``
+    lists the snapshots of other sessions that could not be read and did not stop it."""
 
     @property
     def outcome(self) -> ArchiveKindLiteral:
@@ -459,6 +460,11 @@ class ArchiveOutcome:
     @property
     def released_from(self) -> list[str]:
         """Sources whose ``referenced_by`` no longer lists the archived session."""
+    @property
+    def warnings(self) -> list[WarningRecord]:
+        """Snapshots of other sessions that could not be read (invalid UTF-8, a NUL
+        byte...) and, as they cannot mention this session, were gone past; empty when
+        every snapshot was read."""
     def to_dict(self) -> ArchiveOutcomeDict:
         """The fields as a dict of plain builtins (nested results as dicts, paths as
         `str`), ready for `json.dumps`."""

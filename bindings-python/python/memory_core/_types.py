@@ -112,6 +112,7 @@ class ArchiveOutcomeDict(TypedDict):
     archive_index: Optional[str]
     session_file: Optional[str]
     released_from: List[str]
+    warnings: List[WarningRecordDict]
 
 
 class ContinueOutcomeDict(TypedDict):

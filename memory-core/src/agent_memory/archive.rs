@@ -5,12 +5,32 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::snapshot_doc::SnapshotDoc;
-use super::{AgentMemory, SessionId, SessionRow, Status};
+use super::{AgentMemory, SessionId, SessionRow, Status, Warning};
 use crate::durable::Transaction;
 use crate::error::{Error, Result};
 use crate::markdown::{find_table, render_row};
 
-/// What [`AgentMemory::archive`] did.
+/// What [`AgentMemory::archive`] did. Both outcomes carry `warnings`: the snapshots of
+/// other sessions that could not be read (invalid UTF-8, a NUL byte…) and, as they cannot
+/// mention the archived session, did not stop it. In JSON the outcome is one object tagged
+/// `outcome` (`"archived"` or `"deleted"`) with a `warnings` list (empty when every
+/// snapshot was read) of `{path, line, message}`.
+///
+/// ```
+/// use memory_core::{AgentMemory, ArchiveOutcome, ManualRegistration};
+/// # let dir = tempfile::tempdir().unwrap();
+/// let memory = AgentMemory::open(dir.path()).unwrap();
+/// let id = memory.register_manual(ManualRegistration::new("a", "Login", "Fixed it.")).unwrap();
+/// let other = memory.register_manual(ManualRegistration::new("b", "Logs", "Rotated.")).unwrap();
+/// std::fs::write(memory.session_path(other.as_str()).unwrap(), b"# Broken\n\xff\n").unwrap();
+/// let outcome = memory.archive(id.as_str()).unwrap();
+/// assert!(matches!(outcome, ArchiveOutcome::Archived { .. }));
+/// assert_eq!(outcome.warnings().len(), 1);
+/// assert!(outcome.warnings()[0].path.ends_with(format!("{other}.md")));
+/// let json = serde_json::to_value(&outcome).unwrap();
+/// assert_eq!(json["outcome"], "archived");
+/// assert_eq!(json["warnings"][0]["line"], 2);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -26,12 +46,36 @@ pub enum ArchiveOutcome {
         session_file: PathBuf,
         /// Sources whose `Referenced By` no longer lists the archived session.
         released_from: Vec<SessionId>,
+        /// Snapshots of other sessions that could not be read and were gone past.
+        warnings: Vec<Warning>,
     },
     /// A placeholder without snapshot: the row was deleted and no archive was made.
     Deleted {
         /// The deleted session.
         session_id: SessionId,
+        /// Snapshots of other sessions that could not be read and were gone past.
+        warnings: Vec<Warning>,
     },
+}
+
+impl ArchiveOutcome {
+    /// The snapshots of other sessions that could not be read and did not stop the
+    /// archive (path, 1-based line, message), in either outcome.
+    ///
+    /// ```
+    /// use memory_core::{AgentMemory, ManualRegistration};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// let memory = AgentMemory::open(dir.path()).unwrap();
+    /// let id = memory.register_manual(ManualRegistration::new("a", "Login", "Fixed it.")).unwrap();
+    /// assert!(memory.archive(id.as_str()).unwrap().warnings().is_empty());
+    /// ```
+    #[must_use]
+    pub fn warnings(&self) -> &[Warning] {
+        match self {
+            ArchiveOutcome::Archived { warnings, .. }
+            | ArchiveOutcome::Deleted { warnings, .. } => warnings,
+        }
+    }
 }
 
 impl AgentMemory {
@@ -48,6 +92,11 @@ impl AgentMemory {
     /// [`Error::Inconsistent`]: deleting it would lose its summary, and an archive
     /// without a snapshot is not allowed; update it first to create the snapshot.
     ///
+    /// A snapshot of another session that cannot be read (invalid UTF-8, a NUL byte, too
+    /// large) is listed in the outcome's `warnings` and gone past, unless its legible text
+    /// mentions this session: then it may reference it, and the call fails
+    /// [`Error::Malformed`] naming it (as it does for this session's own snapshot).
+    ///
     /// ```
     /// use memory_core::{AgentMemory, ArchiveOutcome, ManualRegistration};
     /// # let dir = tempfile::tempdir().unwrap();
@@ -63,13 +112,11 @@ impl AgentMemory {
         let index = self.load_index()?;
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
         let row = index.row(position)?;
+        // Snapshots of other sessions that cannot be read but do not mention this one are
+        // no concern of it: reported, gone past (one that may mention it still stops it).
+        let mut warnings = Vec::new();
         if let Some(referrers) = self
-            .referrers(
-                &index,
-                std::slice::from_ref(&row),
-                Some(&id),
-                &mut Vec::new(),
-            )?
+            .referrers(&index, std::slice::from_ref(&row), Some(&id), &mut warnings)?
             .remove(&id)
         {
             return Err(Error::Referenced {
@@ -97,7 +144,10 @@ impl AgentMemory {
                 let mut tx = Transaction::new(&lock);
                 new.stage(&mut tx);
                 tx.commit()?;
-                return Ok(ArchiveOutcome::Deleted { session_id: id });
+                return Ok(ArchiveOutcome::Deleted {
+                    session_id: id,
+                    warnings,
+                });
             }
             return Err(Error::Inconsistent {
                 id: id.to_string(),
@@ -152,6 +202,7 @@ impl AgentMemory {
             archive_index,
             session_file: archived_session,
             released_from: released.into_iter().map(|r| r.session_id).collect(),
+            warnings,
         })
     }
 }

@@ -184,7 +184,8 @@ impl AgentMemory {
     /// A snapshot that cannot be read as text (invalid UTF-8, a NUL byte, too large) is
     /// added to `unreadable` and read as far as it is legible, so that the sources it
     /// names stay protected; with `only`, one that mentions that id fails the call (it
-    /// may reference it), while one that does not is no concern of it.
+    /// may reference it), while one that does not is no concern of it. `unreadable` is
+    /// left in path order.
     pub(crate) fn referrers(
         &self,
         index: &IndexDoc,
@@ -249,6 +250,8 @@ impl AgentMemory {
                 }
             }
         }
+        // read_dir's order is the file system's: report in path order, the same each run.
+        unreadable.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(map)
     }
 }
