@@ -241,17 +241,7 @@ fn organize_reports_what_it_cannot_explain_and_removes_only_dead_writers_files()
     assert!(orphan.exists() && leftovers.iter().all(|p| p.exists()));
 }
 
-const COLUMNS: [&str; 9] = [
-    "Session ID",
-    "Agent Name",
-    "Topic",
-    "Summary",
-    "Keywords",
-    "Status",
-    "Referenced By",
-    "Started At",
-    "Updated At",
-];
+use memory_core::agent_memory::INDEX_COLUMNS as COLUMNS;
 
 fn hand_index(header: &[String], rows: &[String]) -> String {
     let mut text = format!("# Memory\n\n| {} |\n", header.join(" | "));
