@@ -9,9 +9,11 @@ import multiprocessing
 import os
 import pathlib
 import pickle
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import typing
 from collections.abc import Callable
@@ -314,6 +316,54 @@ def test_each_io_subclass_is_exported_and_both_things(root: pathlib.Path) -> Non
         assert cls.kind == "io" and cls.code == "ERR_MEMORY_IO"
         assert name in memory_core.__all__
         assert type(pickle.loads(pickle.dumps(cls("x")))) is cls
+
+
+def test_a_file_the_user_may_not_write_raises_permission_error() -> None:
+    """Real permissions: the tree is root's, the call runs as ``nobody`` (setpriv) in a
+    writable directory, so only the file's ownership refuses the write. Without root the
+    same check runs on a file without write bits."""
+    base = pathlib.Path(tempfile.mkdtemp())
+    try:
+        root = base / "memory"
+        memory = AgentMemory(root)
+        memory.register_session_start("owner")
+        index = memory.index_path
+        if os.geteuid() != 0 or shutil.which("setpriv") is None:
+            index.chmod(0o444)
+            before = index.read_bytes()
+            with pytest.raises(memory_core.MemoryPermissionError) as caught:
+                memory.register_session_start("other")
+            assert isinstance(caught.value, PermissionError)
+            assert caught.value.path == index
+            assert index.read_bytes() == before
+            return
+        base.chmod(0o755)
+        root.chmod(0o777)
+        (root / ".memcore.lock").chmod(0o666)
+        index.chmod(0o644)
+        before = index.read_bytes()
+        script = (
+            "import sys, memory_core\n"
+            "try:\n"
+            "    memory_core.AgentMemory(sys.argv[1]).register_session_start('nobody-agent')\n"
+            "except memory_core.MemoryPermissionError as e:\n"
+            "    assert isinstance(e, PermissionError), type(e)\n"
+            "    print(e.path, e.syscall, e.errno)\n"
+            "else:\n"
+            "    sys.exit('no error')\n"
+        )
+        run = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+             sys.executable, "-c", script, str(root)],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.split() == [str(index), "open", "13"], run.stdout
+        assert index.read_bytes() == before
+        assert not [p for p in root.iterdir() if ".tmp-" in p.name]
+    finally:
+        subprocess.run(["chmod", "-R", "u+rwX", str(base)], check=False)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def test_lock_timeouts_give_rounded_durations(root: pathlib.Path) -> None:
