@@ -150,7 +150,10 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
     // construction; `validate_component` only runs to word the error for other text.
     let allowed =
         |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.') || marks::is_mark(c);
-    if text.is_empty() || !text.chars().all(allowed) {
+    // The common case, plain ASCII, is checked by bytes; other text by Unicode class.
+    let ascii = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
+    let plain = text.bytes().all(ascii);
+    if text.is_empty() || !(plain || text.chars().all(allowed)) {
         validate_component(what, text)?;
     }
     if text.len() > MAX_NAME_BYTES {
@@ -163,7 +166,10 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
     if text.starts_with('.') || text.starts_with('-') {
         return Err(Error::invalid(what, text, "must not start with `.` or `-`"));
     }
-    if let Some(bad) = text.chars().find(|c| !allowed(*c)) {
+    if let Some(bad) = (!plain)
+        .then(|| text.chars().find(|c| !allowed(*c)))
+        .flatten()
+    {
         return Err(Error::invalid(
             what,
             text,

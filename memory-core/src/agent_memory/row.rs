@@ -62,16 +62,11 @@ impl fmt::Display for Status {
 impl FromStr for Status {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "idle" => Ok(Status::Idle),
-            "active" => Ok(Status::Active),
-            "stale" => Ok(Status::Stale),
-            _ => Err(Error::invalid(
-                "status",
-                s,
-                "must be one of idle, active, stale",
-            )),
-        }
+        let value = s.trim();
+        [Status::Idle, Status::Active, Status::Stale]
+            .into_iter()
+            .find(|status| value.eq_ignore_ascii_case(status.as_str()))
+            .ok_or_else(|| Error::invalid("status", s, "must be one of idle, active, stale"))
     }
 }
 

@@ -120,22 +120,25 @@ pub(super) fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
         base + start..base + start + cell.trim().len()
     };
     let mut cells = Vec::with_capacity(12);
-    let (mut cell_start, mut closed) = (i, false);
-    while i < end {
-        match bytes[i] {
-            b'\\' if bytes.get(i + 1) == Some(&b'|') && i + 1 < end => {
-                i += 2;
-                closed = false;
-                continue;
-            }
-            b'|' => {
-                cells.push(trimmed(cell_start, i));
-                cell_start = i + 1;
-                closed = true;
-            }
-            _ => closed = false,
+    let hay = &bytes[..end];
+    let (mut cell_start, mut at, mut closed) = (i, i, false);
+    // Jump from pipe to backslash with memchr: rows are mostly cell text.
+    while let Some(offset) = memchr::memchr2(b'|', b'\\', &hay[at..]) {
+        let j = at + offset;
+        if hay[j] == b'\\' {
+            // `\|` is a pipe inside the cell; any other backslash is text.
+            at = if hay.get(j + 1) == Some(&b'|') {
+                j + 2
+            } else {
+                j + 1
+            };
+            closed = false;
+            continue;
         }
-        i += 1;
+        cells.push(trimmed(cell_start, j));
+        cell_start = j + 1;
+        at = j + 1;
+        closed = at == end;
     }
     if !closed {
         cells.push(trimmed(cell_start, end));
