@@ -73,7 +73,7 @@ pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
             return None;
         }
         let start = offset;
-        let (content_end, end) = match text[start..].find('\n') {
+        let (content_end, end) = match memchr::memchr(b'\n', &text.as_bytes()[start..]) {
             Some(i) => {
                 let nl = start + i;
                 let ce = if nl > start && text.as_bytes()[nl - 1] == b'\r' {
