@@ -227,9 +227,9 @@ pub(crate) struct NewIndex {
 }
 
 impl NewIndex {
-    /// Adds the write of this index to `tx`.
-    pub fn stage(&self, tx: &mut Transaction<'_>) {
-        tx.write(&self.doc.path, self.doc.text.clone().into_bytes());
+    /// Adds the write of this index to `tx` (the text moves: no multi-megabyte copy).
+    pub fn stage(self, tx: &mut Transaction<'_>) {
+        tx.write(self.doc.path, self.doc.text.into_bytes());
     }
 
     /// Checks the new index holds each of `rows` exactly.

@@ -93,7 +93,7 @@ impl AgentMemory {
         let new = index.prepare(edits)?;
         new.expect_rows(&[current_row.clone(), source_row.clone()])?;
         let mut tx = Transaction::new(&lock);
-        if let Some(snapshot) = &snapshot {
+        if let Some(snapshot) = snapshot {
             snapshot.stage(&mut tx);
         }
         new.stage(&mut tx);
@@ -166,7 +166,7 @@ impl AgentMemory {
                     continuation: Continuation::Remove(&source),
                     touch: false,
                 })?;
-                if let Some(snapshot) = &snapshot {
+                if let Some(snapshot) = snapshot {
                     snapshot.stage(&mut tx);
                     continues_from_updated = true;
                 }

@@ -247,7 +247,7 @@ impl AgentMemory {
         let new = index.prepare(edits)?;
         new.expect_rows(&expected)?;
         let mut tx = Transaction::new(&lock);
-        if let Some(snapshot) = &snapshot {
+        if let Some(snapshot) = snapshot {
             snapshot.stage(&mut tx);
         }
         new.stage(&mut tx);

@@ -30,9 +30,9 @@ pub(crate) struct PreparedSnapshot {
 }
 
 impl PreparedSnapshot {
-    /// Adds the write of this snapshot to `tx`.
-    pub fn stage(&self, tx: &mut Transaction<'_>) {
-        tx.write(&self.path, self.text.clone().into_bytes());
+    /// Adds the write of this snapshot to `tx` (the text moves).
+    pub fn stage(self, tx: &mut Transaction<'_>) {
+        tx.write(self.path, self.text.into_bytes());
     }
 }
 

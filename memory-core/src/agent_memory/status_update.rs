@@ -63,7 +63,7 @@ impl AgentMemory {
         let new = index.prepare(vec![index.replace(position, &row)])?;
         new.expect_rows(std::slice::from_ref(&row))?;
         let mut tx = Transaction::new(&lock);
-        if let Some(snapshot) = &snapshot {
+        if let Some(snapshot) = snapshot {
             snapshot.stage(&mut tx);
         }
         new.stage(&mut tx);

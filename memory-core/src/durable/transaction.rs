@@ -114,7 +114,7 @@ impl<'lock> Transaction<'lock> {
     /// Applies every change as one step and reads the written files back. A lone write
     /// needs no journal and is an atomic replace. On error the old state is in place
     /// (or, when even putting it back failed, the journal makes the next writer do it).
-    pub fn commit(self) -> Result<()> {
+    pub fn commit(mut self) -> Result<()> {
         if let [Change::Write { target, bytes }] = self.changes.as_slice() {
             self.relative(target)?;
             replace_atomically(target, bytes)?;
@@ -123,8 +123,9 @@ impl<'lock> Transaction<'lock> {
         if self.changes.is_empty() {
             return Ok(());
         }
-        let mut steps = Vec::with_capacity(self.changes.len());
-        let staged = self.stage(&mut steps);
+        let changes = std::mem::take(&mut self.changes);
+        let mut steps = Vec::with_capacity(changes.len());
+        let staged = self.stage(changes, &mut steps);
         if let Err(error) = staged {
             discard_staged(&steps);
             return Err(error);
@@ -194,22 +195,24 @@ impl<'lock> Transaction<'lock> {
         Ok(())
     }
 
-    fn stage(&self, steps: &mut Vec<Step>) -> Result<()> {
-        for (i, change) in self.changes.iter().enumerate() {
+    /// Stages `changes` into `steps` (the new contents move into the steps, which keep
+    /// them for the read-back check).
+    fn stage(&self, changes: Vec<Change>, steps: &mut Vec<Step>) -> Result<()> {
+        for (i, change) in changes.into_iter().enumerate() {
             fault::point(Phase::Stage, i)
-                .map_err(|e| Error::io_op(change_path(change), "write", e))?;
+                .map_err(|e| Error::io_op(change_path(&change), "write", e))?;
             let step = match change {
                 Change::Write { target, bytes } => {
-                    self.relative(target)?;
-                    super::atomic::check_replaceable(target)?;
-                    let backup = backup_of(target)?;
-                    let staged = stage_bytes(target, bytes);
+                    self.relative(&target)?;
+                    super::atomic::check_replaceable(&target)?;
+                    let backup = backup_of(&target)?;
+                    let staged = stage_bytes(&target, &bytes);
                     match staged {
                         Ok(staged) => Step::Write {
-                            target: target.clone(),
+                            target,
                             staged,
                             backup,
-                            bytes: bytes.clone(),
+                            bytes,
                         },
                         Err(error) => {
                             if let Some(backup) = &backup {
@@ -220,41 +223,35 @@ impl<'lock> Transaction<'lock> {
                     }
                 }
                 Change::Move { from, to } => {
-                    self.relative(from)?;
-                    self.relative(to)?;
-                    if fs::symlink_metadata(from).is_err() {
+                    self.relative(&from)?;
+                    self.relative(&to)?;
+                    if fs::symlink_metadata(&from).is_err() {
                         return Err(Error::io_op(
                             from,
                             "rename",
                             io::Error::new(io::ErrorKind::NotFound, "file to move not found"),
                         ));
                     }
-                    if fs::symlink_metadata(to).is_ok() {
+                    if fs::symlink_metadata(&to).is_ok() {
                         return Err(Error::io_op(
                             to,
                             "rename",
                             io::Error::new(io::ErrorKind::AlreadyExists, "move target exists"),
                         ));
                     }
-                    super::create_private_dir_all(&parent_dir(to))?;
-                    Step::Move {
-                        from: from.clone(),
-                        to: to.clone(),
-                    }
+                    super::create_private_dir_all(&parent_dir(&to))?;
+                    Step::Move { from, to }
                 }
                 Change::Remove { path } => {
-                    self.relative(path)?;
-                    let backup = backup_of(path)?.ok_or_else(|| {
+                    self.relative(&path)?;
+                    let backup = backup_of(&path)?.ok_or_else(|| {
                         Error::io_op(
-                            path,
+                            &path,
                             "unlink",
                             io::Error::new(io::ErrorKind::NotFound, "file to remove not found"),
                         )
                     })?;
-                    Step::Remove {
-                        path: path.clone(),
-                        backup,
-                    }
+                    Step::Remove { path, backup }
                 }
             };
             steps.push(step);
