@@ -1,5 +1,7 @@
 //! The Snapshot Merge Policy: what a session update carries and how it is merged.
 
+use std::collections::{HashMap, HashSet};
+
 use super::snapshot::SectionKind;
 use super::snapshot::continues_from_ids;
 use super::snapshot_doc::{Entry, OutEntry, SnapshotDoc};
@@ -281,15 +283,22 @@ fn merge_list(
         })
         .collect();
     let mut changed = entries.iter().any(|e| e.placeholder);
+    // Files are a union. A decision, question or action that is only present marked
+    // (reversed, resolved, done) is taken up again as a new entry. A set keeps a long
+    // list linear (a call with thousands of items must not hold the lock for minutes).
+    let counts = |slot_mark: Option<Mark>| kind == SectionKind::Files || slot_mark.is_none();
+    let mut present: HashSet<String> = slots
+        .iter()
+        .filter(|s| counts(s.mark))
+        .map(|s| s.key.clone())
+        .collect();
     for item in add.iter().map(|a| a.trim()).filter(|a| !a.is_empty()) {
         let (item_mark, text) = Mark::split(item);
         let key = key(kind, text);
-        // Files are a union. A decision, question or action that is only present marked
-        // (reversed, resolved, done) is taken up again as a new entry.
-        let present = slots
-            .iter()
-            .any(|s| s.key == key && (kind == SectionKind::Files || s.mark.is_none()));
-        if !present {
+        if !present.contains(&key) {
+            if counts(item_mark) {
+                present.insert(key.clone());
+            }
             slots.push(Slot {
                 out: OutEntry::Render(text.to_string(), item_mark),
                 key,
@@ -299,8 +308,13 @@ fn merge_list(
             changed = true;
         }
     }
+    // Keys do not change while marking: one index answers every exact lookup.
+    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, slot) in slots.iter().enumerate() {
+        by_key.entry(slot.key.clone()).or_default().push(i);
+    }
     for query in marks {
-        let target = find_target(doc, kind, &slots, query)?;
+        let target = find_target(doc, kind, &slots, &by_key, query)?;
         let slot = &mut slots[target];
         if slot.mark != Some(mark) {
             slot.out = match &slot.out {
@@ -318,14 +332,20 @@ fn merge_list(
 
 /// The entry `query` names: equal text (case and spacing ignored; among equal entries
 /// the one not marked yet), else the one entry containing it.
-fn find_target(doc: &SnapshotDoc, kind: SectionKind, slots: &[Slot], query: &str) -> Result<usize> {
+fn find_target(
+    doc: &SnapshotDoc,
+    kind: SectionKind,
+    slots: &[Slot],
+    by_key: &HashMap<String, Vec<usize>>,
+    query: &str,
+) -> Result<usize> {
     let key = normalize(query);
     if key.is_empty() {
         return Err(Error::invalid("item", query, "must not be empty"));
     }
     // Equal text may stand twice (an item marked earlier and taken up again): the one
     // not marked yet is meant. A partial text must name exactly one entry.
-    let exact: Vec<usize> = (0..slots.len()).filter(|&i| slots[i].key == key).collect();
+    let exact: Vec<usize> = by_key.get(&key).cloned().unwrap_or_default();
     let unmarked: Vec<usize> = exact
         .iter()
         .copied()
@@ -434,12 +454,15 @@ pub(crate) fn verify_merge(
     continuation: Continuation<'_>,
 ) -> Result<()> {
     let fail = |message: String| Err(Error::verify(&new.path, message));
-    let new_keys = |kind| -> Vec<(String, Option<Mark>)> {
-        new.entries(kind)
-            .iter()
-            .filter(|e| !e.placeholder)
-            .map(|e| (normalize(&e.text), e.mark))
-            .collect()
+    // Per key: the marking of its first entry, and whether any entry is unmarked (maps,
+    // so that checking thousands of items stays linear).
+    let new_keys = |kind| -> HashMap<String, (Option<Mark>, bool)> {
+        let mut keys: HashMap<String, (Option<Mark>, bool)> = HashMap::new();
+        for e in new.entries(kind).iter().filter(|e| !e.placeholder) {
+            let slot = keys.entry(normalize(&e.text)).or_insert((e.mark, false));
+            slot.1 |= e.mark.is_none();
+        }
+        keys
     };
     if let Some(old) = old {
         for kind in [
@@ -452,11 +475,11 @@ pub(crate) fn verify_merge(
             let now = new_keys(kind);
             for entry in old.entries(kind).iter().filter(|e| !e.placeholder) {
                 let key = normalize(&entry.text);
-                match now.iter().find(|(k, _)| *k == key) {
+                match now.get(&key) {
                     None => {
                         return fail(format!("{} item {:?} was lost", kind.heading(), entry.text));
                     }
-                    Some((_, None)) if entry.mark.is_some() => {
+                    Some((None, _)) if entry.mark.is_some() => {
                         return fail(format!(
                             "{} item {:?} lost its marking",
                             kind.heading(),
@@ -507,6 +530,7 @@ pub(crate) fn verify_merge(
     ];
     for (kind, items, marks) in expected {
         let now = new_keys(kind);
+        let marked: Vec<String> = marks.iter().map(|m| normalize(m)).collect();
         for item in items.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
             let (item_mark, text) = Mark::split(item);
             let key = normalize(text);
@@ -514,10 +538,10 @@ pub(crate) fn verify_merge(
             // update marks it (or it came marked).
             let may_be_marked = kind == SectionKind::Files
                 || item_mark.is_some()
-                || marks.iter().any(|m| key.contains(&normalize(m)));
+                || marked.iter().any(|m| key.contains(m.as_str()));
             if !now
-                .iter()
-                .any(|(k, m)| *k == key && (may_be_marked || m.is_none()))
+                .get(&key)
+                .is_some_and(|&(_, unmarked)| may_be_marked || unmarked)
             {
                 return fail(format!("{} item {item:?} was not written", kind.heading()));
             }
