@@ -20,7 +20,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// An argument was rejected before anything was read or written.
-    #[error("invalid {what} {value:?}: {message}")]
+    #[error("invalid {what} {}: {message}", quoted(value))]
     InvalidInput {
         /// What kind of value was rejected (`session id`, `agent name`, …).
         what: &'static str,
@@ -48,7 +48,7 @@ pub enum Error {
         path: PathBuf,
     },
     /// An item named for marking (`[superseded]`, `[resolved]`, `[done]`) is not in the snapshot.
-    #[error("{}: no {section} item matching {item:?}", path.display())]
+    #[error("{}: no {section} item matching {}", path.display(), quoted(item))]
     ItemNotFound {
         /// The snapshot section that was searched.
         section: &'static str,
@@ -60,7 +60,7 @@ pub enum Error {
         path: PathBuf,
     },
     /// An item text matched more than one item of a section.
-    #[error("{}: {item:?} matches several {section} items: {candidates:?}", path.display())]
+    #[error("{}: {} matches several {section} items: {}", path.display(), quoted(item), quoted_list(candidates))]
     AmbiguousItem {
         /// The snapshot section that was searched.
         section: &'static str,
@@ -153,7 +153,7 @@ pub enum Error {
         message: String,
     },
     /// An operating-system I/O error on a named file.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", path.display(), plain_io(source))]
     Io {
         /// The file or directory concerned.
         path: PathBuf,
@@ -451,6 +451,50 @@ fn rounded(waited: Duration) -> String {
         }
     } else {
         format!("{:.0} s", (ms / 1000.0).round())
+    }
+}
+
+/// A value in double quotes for a message: `"` and `\` escaped, line breaks and other
+/// control characters written `\n`, `\t`, `\u001b` (JSON's spelling, not Rust's `\u{1b}`).
+///
+/// ```
+/// let err = memory_core::AgentMemory::open("m").unwrap().session("a\u{1b}b").unwrap_err();
+/// assert!(err.to_string().starts_with(r#"invalid session id "a\u001bb""#), "{err}");
+/// ```
+fn quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Values in double quotes, comma separated.
+fn quoted_list(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|v| quoted(v))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An I/O error in plain words: the operating system's description without Rust's
+/// ` (os error 21)` suffix (the number is the error's `errno` in both bindings).
+fn plain_io(source: &std::io::Error) -> String {
+    let text = source.to_string();
+    match (source.raw_os_error(), text.rfind(" (os error ")) {
+        (Some(_), Some(at)) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
     }
 }
 

@@ -16,14 +16,22 @@ fn os_error(err: &Error) -> &std::io::Error {
 }
 
 /// Asserts an I/O error on `path` from `syscall` with the OS error `errno`, and that the
-/// message is still `<path>: <OS message>`.
+/// message is `<path>: <OS message>` in plain words (without Rust's ` (os error N)`).
 fn assert_io(err: &Error, path: &Path, syscall: &str, errno: Option<i32>) {
     assert_eq!(err.kind(), ErrorKind::Io, "{err}");
     assert_eq!(err.path(), Some(path), "{err}");
     assert_eq!(err.syscall(), Some(syscall), "{err}");
     let source = os_error(err);
     assert_eq!(source.raw_os_error(), errno, "{err}");
-    assert_eq!(err.to_string(), format!("{}: {source}", path.display()));
+    let text = source.to_string();
+    let plain = match errno {
+        Some(n) => text
+            .trim_end_matches(&format!(" (os error {n})"))
+            .to_string(),
+        None => text,
+    };
+    assert_eq!(err.to_string(), format!("{}: {plain}", path.display()));
+    assert!(!err.to_string().contains("os error"), "{err}");
 }
 
 fn memory_at(root: &Path) -> AgentMemory {

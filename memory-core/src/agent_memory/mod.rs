@@ -177,10 +177,20 @@ impl AgentMemoryBuilder {
     /// let memory = memory_core::AgentMemory::open("memory").unwrap();
     /// assert!(memory.root().is_absolute());
     /// assert_eq!(memory.root(), std::env::current_dir().unwrap().join("memory"));
+    /// // A root that could never be a path is refused here, not at the first write.
+    /// let err = memory_core::AgentMemory::open("me\0mory").unwrap_err();
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput);
     /// ```
     pub fn open(self) -> Result<AgentMemory> {
         if self.root.as_os_str().is_empty() {
             return Err(Error::invalid("memory root", "", "must not be empty"));
+        }
+        if self.root.as_os_str().as_encoded_bytes().contains(&0) {
+            return Err(Error::invalid(
+                "memory root",
+                &self.root.to_string_lossy(),
+                "must not contain a NUL character",
+            ));
         }
         let root =
             std::path::absolute(&self.root).map_err(|e| Error::io_op(&self.root, "getcwd", e))?;
