@@ -128,7 +128,7 @@ pub enum Error {
     LockTimeout {
         /// The lock file.
         path: PathBuf,
-        /// How long we waited.
+        /// How long the writer waited: the configured lock timeout that ran out.
         waited: Duration,
     },
     /// The caller stopped a wait for the memory lock (a binding's Ctrl-C or

@@ -80,9 +80,11 @@ impl MemoryLock {
             }
             let waited = start.elapsed();
             if waited >= timeout {
+                // The wait that ran out is reported, not the few milliseconds a busy
+                // scheduler adds to it: "timed out after 300 ms" for a 300 ms timeout.
                 return Err(Error::LockTimeout {
                     path: path.to_path_buf(),
-                    waited,
+                    waited: timeout,
                 });
             }
             if let Some(check) = check {
