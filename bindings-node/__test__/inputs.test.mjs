@@ -143,8 +143,13 @@ test('an unknown key of a registration, update or organize object is refused nam
       code: 'ERR_MEMORY_INVALID_INPUT',
       message: new RegExp(`^${prefix}\\.signal: unknown option; pass \\{ signal \\} as the last argument of ${asyncMethod}$`),
     })
+    // A key with a lone surrogate is unknown too (not lost on the way to UTF-8), shown escaped.
+    await assertFailsBoth((s) => memory[`${method}${s}`](...args({ ['k\uD800']: 1 })), {
+      code: 'ERR_MEMORY_INVALID_INPUT',
+      message: new RegExp(`^${prefix}\\.k\\\\u\\{d800\\}: unknown option$`),
+    })
     // Keys whose value is undefined are ignored (spreading defaults).
-    assert.doesNotThrow(() => memory[method](...args({ extra: undefined, signal: undefined })))
+    assert.doesNotThrow(() => memory[method](...args({ extra: undefined, signal: undefined, ['k\uD800']: undefined })))
   }
   // A refused update changes nothing: not the row, its status or time, not a file.
   const idle = new AgentMemory(memoryRoot())

@@ -92,6 +92,16 @@ fn quoted(units: &[u16]) -> String {
     out
 }
 
+/// UTF-16 text as a Rust string, each lone surrogate written as `\u{d800}`.
+fn escaped(units: &[u16]) -> String {
+    char::decode_utf16(units.iter().copied())
+        .map(|unit| match unit {
+            Ok(c) => c.to_string(),
+            Err(lone) => format!("\\u{{{:x}}}", lone.unpaired_surrogate()),
+        })
+        .collect()
+}
+
 /// A string. A JS string is UTF-16 and may hold lone surrogates, which no Rust string
 /// (and no UTF-8 file) can: such a string is refused, not written with U+FFFD in their
 /// place. napi's UTF-8 conversion puts U+FFFD there, so only a result holding U+FFFD
@@ -223,12 +233,22 @@ pub fn known_keys(
 ) -> Arg<()> {
     let names = object.get_property_names()?;
     for i in 0..names.get_array_length()? {
-        let key = names.get_element::<String>(i)?;
-        if keys.contains(&key.as_str()) || field(object, &key)?.is_none() {
+        // The key itself, not its UTF-8 form: a key with a lone surrogate would not name
+        // the property again (napi's UTF-8 read replaces the surrogate).
+        let key = names.get_element::<JsString>(i)?;
+        let units = key.into_utf16()?.as_slice().to_vec();
+        let units = units.strip_suffix(&[0]).unwrap_or(&units);
+        let name = String::from_utf16(units).ok();
+        if name.as_deref().is_some_and(|name| keys.contains(&name)) {
             continue;
         }
-        let mut message = format!("{prefix}.{key}: unknown option");
-        if let (Some(method), "signal") = (async_method, key.as_str()) {
+        let value = object.get_property::<_, Unknown>(key)?;
+        if matches!(value.get_type()?, ValueType::Undefined) {
+            continue;
+        }
+        let shown = name.unwrap_or_else(|| escaped(units));
+        let mut message = format!("{prefix}.{shown}: unknown option");
+        if let (Some(method), "signal") = (async_method, shown.as_str()) {
             message.push_str(&format!(
                 "; pass {{ signal }} as the last argument of {method}"
             ));
