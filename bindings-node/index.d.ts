@@ -193,11 +193,18 @@ export declare class AgentMemory {
   findAsync(query: string, options?: AsyncOptions): Promise<Array<SessionRow>>
 }
 
-/** Options of `new AgentMemory(root, options)`. */
+/**
+ * Options of `new AgentMemory(root, options)`.
+ *
+ * A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `options.lockTimeout: unknown
+ * option`); a key whose value is `undefined` is ignored, as when spreading defaults.
+ */
 export interface AgentMemoryOptions {
   /**
    * How long a write waits for the memory lock before failing with
-   * `ERR_MEMORY_LOCK_TIMEOUT`, in milliseconds (default 10000).
+   * `ERR_MEMORY_LOCK_TIMEOUT`, in milliseconds (default 10000): any finite number
+   * from 0; one beyond what the wait can hold (about 5.8e14 years) is the longest
+   * wait, which never times out in practice.
    */
   lockTimeoutMs?: number
   /**
@@ -234,6 +241,9 @@ export interface ArchiveOutcome {
 /**
  * The last argument of every `…Async` method. Declared for `index.d.ts` only: the
  * methods read it with [`args::aborted`] and `index.js` reads `signal` itself.
+ *
+ * A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `options.sigal: unknown
+ * option`); a key whose value is `undefined` is ignored, as when spreading defaults.
  */
 export interface AsyncOptions {
   /**
@@ -255,6 +265,9 @@ export interface ContinueOutcome {
 /**
  * What manual registration records: the row's topic and summary and the first
  * snapshot's content.
+ *
+ * A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `registration.topc: unknown
+ * option`); a key whose value is `undefined` is ignored, as when spreading defaults.
  */
 export interface ManualRegistration {
   /** The stable agent name, e.g. `cursor-main-agent`. */
@@ -282,7 +295,12 @@ export interface ManualRegistration {
 /** The marking that keeps an outdated snapshot item instead of dropping it. */
 export type Mark = 'superseded' | 'resolved' | 'done'
 
-/** Options of `organize`. */
+/**
+ * Options of `organize`.
+ *
+ * A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `organize.dryrun: unknown
+ * option`); a key whose value is `undefined` is ignored, as when spreading defaults.
+ */
 export interface OrganizeOptions {
   /**
    * An `active` row not updated for more than this many days becomes `stale`
@@ -387,6 +405,9 @@ export interface SessionStart {
 /**
  * What a status update records. Omitted fields leave the session as it is; lists add
  * to the snapshot, and `supersede` / `resolve` / `done` mark existing items.
+ *
+ * A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `update.topc: unknown
+ * option`); a key whose value is `undefined` is ignored, as when spreading defaults.
  */
 export interface SessionUpdate {
   /** New topic. */

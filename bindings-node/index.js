@@ -9,6 +9,7 @@
 //   until `lockTimeoutMs`, so a waiting call holds no pool thread, and
 //   `options.signal` (an AbortSignal) stops the wait; a Promise form never throws;
 // - `registerSessionStart` emits the rows it could not read as process warnings;
+// - `AgentMemory` called without `new` throws a TypeError, as a JS class does;
 // - `MemoryCoreError` / `isMemoryCoreError` recognise the errors, and
 //   `util.inspect(memory)` shows the root.
 'use strict'
@@ -16,7 +17,19 @@
 const { inspect } = require('node:util')
 const native = require('./native.js')
 
-const { AgentMemory } = native
+const NativeAgentMemory = native.AgentMemory
+
+/**
+ * The exported class: the native one behind a Proxy whose only trap is `apply`, so that
+ * calling it without `new` throws the TypeError a JS class throws (napi's constructor
+ * would otherwise treat the receiver, e.g. `globalThis`, as the new handle). `new`,
+ * `instanceof`, `extends`, statics and the prototype are the native class's own.
+ */
+const AgentMemory = new Proxy(NativeAgentMemory, {
+  apply() {
+    throw new TypeError("Class constructor AgentMemory cannot be invoked without 'new'")
+  },
+})
 
 /** Whether `value` is an error memory-core threw or rejected with. */
 function isMemoryCoreError(value) {
@@ -118,7 +131,9 @@ const FIRST_DELAY_MS = 1
 const MAX_DELAY_MS = 50
 const LOCK_FILE = '.memcore.lock'
 
-const proto = AgentMemory.prototype
+const proto = NativeAgentMemory.prototype
+// `memory.constructor === AgentMemory`, and `new memory.constructor(root)` is guarded too.
+Object.defineProperty(proto, 'constructor', { value: AgentMemory, writable: true, configurable: true })
 for (const [name, [arity, parse]] of Object.entries(METHODS)) {
   const sync = proto[name]
   const attempt = proto[`${name}Async`]

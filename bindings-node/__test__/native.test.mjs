@@ -129,7 +129,7 @@ function calls(memory, sid) {
     ['source', 'continueFrom', (v) => [sid, v]],
     ['current', 'release', (v) => [v, sid]],
     ['source', 'release', (v) => [sid, v]],
-    ['options', 'organize', (v) => [v]],
+    ['organize', 'organize', (v) => [v]],
     ['sessionId', 'archive', (v) => [v]],
     ['status', 'sessionsWithStatus', (v) => [v]],
     ['sessionId', 'session', (v) => [v]],
@@ -154,7 +154,7 @@ test('a wrong type for any parameter is ERR_MEMORY_INVALID_INPUT naming it, sync
   const sid = memory.registerSessionStart('a')
   const before = memory.sessions()
   for (const [name, method, args] of calls(memory, sid)) {
-    const objectParam = ['registration', 'update', 'options'].includes(name)
+    const objectParam = ['registration', 'update', 'organize', 'options'].includes(name)
     const wrongValues = objectParam ? WRONG_FOR_OBJECT : WRONG_FOR_STRING
     const values = objectParam && name === 'registration' ? [...wrongValues, undefined, null] : wrongValues
     for (const value of values) {
@@ -192,9 +192,9 @@ test('lists, numbers, flags and options are checked by property name', async () 
     )
   }
   for (const value of ['14', true, []]) {
-    assert.throws(() => memory.organize({ staleAfterDays: value }), (err) => (checkArgumentError(err, 'options.staleAfterDays', 'days'), true))
+    assert.throws(() => memory.organize({ staleAfterDays: value }), (err) => (checkArgumentError(err, 'organize.staleAfterDays', 'days'), true))
   }
-  assert.throws(() => memory.organize({ dryRun: 'yes' }), (err) => (checkArgumentError(err, 'options.dryRun', 'dryRun'), true))
+  assert.throws(() => memory.organize({ dryRun: 'yes' }), (err) => (checkArgumentError(err, 'organize.dryRun', 'dryRun'), true))
   for (const value of [5, 'x', true]) {
     assert.throws(() => new AgentMemory(memoryRoot(), value), (err) => (checkArgumentError(err, 'options', 'ctor'), true))
   }

@@ -4,8 +4,8 @@
 //! with Rust type names.
 
 use memory_core::Error;
-use napi::bindgen_prelude::{Array, Object, Unknown};
-use napi::{JsValue, ValueType};
+use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
+use napi::{JsString, JsValue, ValueType};
 
 use crate::Failure;
 
@@ -23,14 +23,11 @@ fn describe(value: &Unknown<'_>) -> String {
             Err(_) => "a boolean".to_string(),
         },
         Ok(ValueType::Number) => match unsafe { value.cast::<f64>() } {
-            Ok(n) => format!("number {n}"),
+            Ok(n) => format!("number {}", number(n)),
             Err(_) => "a number".to_string(),
         },
-        Ok(ValueType::String) => match unsafe { value.cast::<String>() } {
-            Ok(s) if s.chars().count() > 40 => {
-                format!("string {:?}…", s.chars().take(40).collect::<String>())
-            }
-            Ok(s) => format!("string {s:?}"),
+        Ok(ValueType::String) => match utf16(value) {
+            Ok(units) => format!("string {}", quoted(&units)),
             Err(_) => "a string".to_string(),
         },
         Ok(ValueType::Object) if value.is_array().unwrap_or(false) => "an array".to_string(),
@@ -38,6 +35,21 @@ fn describe(value: &Unknown<'_>) -> String {
         Ok(ValueType::Function) => "a function".to_string(),
         Ok(ValueType::Symbol) => "a symbol".to_string(),
         _ => "a value of another type".to_string(),
+    }
+}
+
+/// A number as a message shows it: plain (`5`, `0.25`, `-3`) unless that takes more than
+/// 15 digits, then in exponent form (`1e300`, `1.5e-9`); `NaN`, `Infinity`, `-Infinity`
+/// as JavaScript spells them.
+pub fn number(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".to_string()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
+    } else if n != 0.0 && !(1e-6..1e15).contains(&n.abs()) {
+        format!("{n:e}")
+    } else {
+        format!("{n}")
     }
 }
 
@@ -55,11 +67,60 @@ fn is_absent(value: &Unknown<'_>) -> bool {
     )
 }
 
-/// A string.
+/// The UTF-16 code units of a string value (with napi's trailing NUL).
+fn utf16(value: &Unknown<'_>) -> napi::Result<Vec<u16>> {
+    // SAFETY: only called on values `get_type` reported as strings.
+    let string = unsafe { value.cast::<JsString>() }?;
+    Ok(string.into_utf16()?.as_slice().to_vec())
+}
+
+/// A string's first 40 characters as a quoted literal, lone surrogates as `\u{d800}`.
+fn quoted(units: &[u16]) -> String {
+    let units = units.strip_suffix(&[0]).unwrap_or(units);
+    let mut out = String::from("\"");
+    for (i, unit) in char::decode_utf16(units.iter().copied()).enumerate() {
+        if i == 40 {
+            out.push_str("\"…");
+            return out;
+        }
+        match unit {
+            Ok(c) => out.extend(c.escape_debug()),
+            Err(lone) => out.push_str(&format!("\\u{{{:x}}}", lone.unpaired_surrogate())),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// UTF-16 text as a Rust string, each lone surrogate written as `\u{d800}`.
+fn escaped(units: &[u16]) -> String {
+    char::decode_utf16(units.iter().copied())
+        .map(|unit| match unit {
+            Ok(c) => c.to_string(),
+            Err(lone) => format!("\\u{{{:x}}}", lone.unpaired_surrogate()),
+        })
+        .collect()
+}
+
+/// A string. A JS string is UTF-16 and may hold lone surrogates, which no Rust string
+/// (and no UTF-8 file) can: such a string is refused, not written with U+FFFD in their
+/// place. napi's UTF-8 conversion puts U+FFFD there, so only a result holding U+FFFD
+/// (a lone surrogate, or a real U+FFFD) is read again as UTF-16 to tell the two apart.
 pub fn text(value: Unknown<'_>, name: &'static str) -> Arg<String> {
     match value.get_type()? {
-        // SAFETY: the value is a string.
-        ValueType::String => Ok(unsafe { value.cast::<String>() }?),
+        ValueType::String => {
+            // SAFETY: the value is a string.
+            let text = unsafe { value.cast::<String>() }?;
+            if text.contains('\u{FFFD}')
+                && char::decode_utf16(utf16(&value)?).any(|unit| unit.is_err())
+            {
+                return Err(Failure::Core(Error::Argument {
+                    name,
+                    message: "is not valid Unicode text (it holds lone surrogates)".to_string(),
+                }));
+            }
+            Ok(text)
+        }
         _ => Err(wrong(&value, name, "a string")),
     }
 }
@@ -160,6 +221,43 @@ pub fn object<'env>(value: Unknown<'env>, name: &'static str) -> Arg<Object<'env
     })
 }
 
+/// Refuses every enumerable string key of `object` that is not in `keys` and whose value
+/// is not `undefined` (`{ ...defaults, topic: undefined }` stays fine), with
+/// `ERR_MEMORY_INVALID_INPUT` naming `<prefix>.<key>`. A misplaced `signal` gets a hint
+/// naming `async_method`, whose last argument takes it.
+pub fn known_keys(
+    object: &Object<'_>,
+    prefix: &str,
+    keys: &[&str],
+    async_method: Option<&str>,
+) -> Arg<()> {
+    let names = object.get_property_names()?;
+    for i in 0..names.get_array_length()? {
+        // The key itself, not its UTF-8 form: a key with a lone surrogate would not name
+        // the property again (napi's UTF-8 read replaces the surrogate).
+        let key = names.get_element::<JsString>(i)?;
+        let units = key.into_utf16()?.as_slice().to_vec();
+        let units = units.strip_suffix(&[0]).unwrap_or(&units);
+        let name = String::from_utf16(units).ok();
+        if name.as_deref().is_some_and(|name| keys.contains(&name)) {
+            continue;
+        }
+        let value = object.get_property::<_, Unknown>(key)?;
+        if matches!(value.get_type()?, ValueType::Undefined) {
+            continue;
+        }
+        let shown = name.unwrap_or_else(|| escaped(units));
+        let mut message = format!("{prefix}.{shown}: unknown option");
+        if let (Some(method), "signal") = (async_method, shown.as_str()) {
+            message.push_str(&format!(
+                "; pass {{ signal }} as the last argument of {method}"
+            ));
+        }
+        return Err(Failure::Invalid(message));
+    }
+    Ok(())
+}
+
 /// Property `key` of `object` (`None` when it is missing or `undefined`).
 pub fn field<'env>(object: &Object<'env>, key: &str) -> Arg<Option<Unknown<'env>>> {
     Ok(object
@@ -174,6 +272,7 @@ pub fn aborted(options: Option<Unknown<'_>>) -> Arg<bool> {
     let Some(options) = opt_object(options, "options")? else {
         return Ok(false);
     };
+    known_keys(&options, "options", &["signal"], None)?;
     let Some(signal) = field(&options, "signal")? else {
         return Ok(false);
     };

@@ -40,6 +40,9 @@ pub enum Failure {
     Core(memory_core::Error),
     /// A conversion the binding could not make.
     Binding(napi::Error),
+    /// An invalid input the core has no error for (an unknown option key, whose name is
+    /// not `'static`): thrown with `code` `ERR_MEMORY_INVALID_INPUT` and this message.
+    Invalid(String),
 }
 
 impl From<memory_core::Error> for Failure {
@@ -60,6 +63,7 @@ impl Failure {
         match self {
             Failure::Core(err) => error::to_js(env, err),
             Failure::Binding(err) => err,
+            Failure::Invalid(message) => error::invalid_input(env, message),
         }
     }
 }

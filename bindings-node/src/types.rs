@@ -19,11 +19,16 @@ use serde::Serialize;
 use crate::args::{self, Arg};
 
 /// Options of `new AgentMemory(root, options)`.
+///
+/// A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `options.lockTimeout: unknown
+/// option`); a key whose value is `undefined` is ignored, as when spreading defaults.
 #[napi(object, object_to_js = false, js_name = "AgentMemoryOptions")]
 #[derive(Default)]
 pub struct AgentMemoryOptions {
     /// How long a write waits for the memory lock before failing with
-    /// `ERR_MEMORY_LOCK_TIMEOUT`, in milliseconds (default 10000).
+    /// `ERR_MEMORY_LOCK_TIMEOUT`, in milliseconds (default 10000): any finite number
+    /// from 0; one beyond what the wait can hold (about 5.8e14 years) is the longest
+    /// wait, which never times out in practice.
     pub lock_timeout_ms: Option<f64>,
     /// An RFC 3339 time with offset (e.g. `2026-05-25T13:18:00+08:00`): the clock stands
     /// still at that time for every timestamp and id this handle writes (reproducible runs
@@ -37,6 +42,7 @@ impl AgentMemoryOptions {
         let Some(object) = args::opt_object(value, "options")? else {
             return Ok(Self::default());
         };
+        args::known_keys(&object, "options", &["lockTimeoutMs", "fixedTime"], None)?;
         Ok(AgentMemoryOptions {
             lock_timeout_ms: args::opt_number(
                 args::field(&object, "lockTimeoutMs")?,
@@ -49,6 +55,9 @@ impl AgentMemoryOptions {
 
 /// The last argument of every `…Async` method. Declared for `index.d.ts` only: the
 /// methods read it with [`args::aborted`] and `index.js` reads `signal` itself.
+///
+/// A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `options.sigal: unknown
+/// option`); a key whose value is `undefined` is ignored, as when spreading defaults.
 #[allow(dead_code)]
 #[napi(object, object_to_js = false, js_name = "AsyncOptions")]
 pub struct AsyncOptions {
@@ -60,13 +69,18 @@ pub struct AsyncOptions {
 }
 
 /// Converts `lockTimeoutMs` (a JS number) to a duration; a negative, infinite or NaN
-/// number is an invalid input.
+/// number is an invalid input. A finite wait longer than a `Duration` holds (about
+/// 5.8e14 years) becomes the longest one: it never times out in practice.
 pub fn lock_timeout(ms: f64) -> memory_core::Result<Duration> {
-    Duration::try_from_secs_f64(ms / 1000.0).map_err(|_| memory_core::Error::InvalidInput {
-        what: "lockTimeoutMs",
-        value: ms.to_string(),
-        message: "must be a finite number of milliseconds, at least 0".to_string(),
-    })
+    if !ms.is_finite() || ms < 0.0 {
+        return Err(memory_core::Error::InvalidInput {
+            what: "lockTimeoutMs",
+            value: args::number(ms),
+            message: "must be a finite number of milliseconds, at least 0".to_string(),
+        });
+    }
+    // `abs` turns -0 into 0; every other number here is positive.
+    Ok(Duration::try_from_secs_f64((ms / 1000.0).abs()).unwrap_or(Duration::MAX))
 }
 
 /// A session's lifecycle status.
@@ -117,6 +131,9 @@ impl From<memory_core::Mark> for Mark {
 
 /// What manual registration records: the row's topic and summary and the first
 /// snapshot's content.
+///
+/// A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `registration.topc: unknown
+/// option`); a key whose value is `undefined` is ignored, as when spreading defaults.
 #[napi(object, object_to_js = false, js_name = "ManualRegistration")]
 pub struct ManualRegistration {
     /// The stable agent name, e.g. `cursor-main-agent`.
@@ -145,6 +162,23 @@ impl ManualRegistration {
     /// Reads the registration object.
     pub fn read(value: Unknown<'_>) -> Arg<Self> {
         let o = args::object(value, "registration")?;
+        args::known_keys(
+            &o,
+            "registration",
+            &[
+                "agentName",
+                "topic",
+                "summary",
+                "keywords",
+                "context",
+                "decisions",
+                "files",
+                "openQuestions",
+                "nextActions",
+                "continuesFrom",
+            ],
+            Some("registerManualAsync"),
+        )?;
         let f = |key| args::field(&o, key);
         Ok(ManualRegistration {
             agent_name: args::text(
@@ -197,6 +231,9 @@ impl From<ManualRegistration> for memory_core::ManualRegistration {
 
 /// What a status update records. Omitted fields leave the session as it is; lists add
 /// to the snapshot, and `supersede` / `resolve` / `done` mark existing items.
+///
+/// A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `update.topc: unknown
+/// option`); a key whose value is `undefined` is ignored, as when spreading defaults.
 #[napi(object, object_to_js = false, js_name = "SessionUpdate")]
 #[derive(Default)]
 pub struct SessionUpdate {
@@ -230,6 +267,24 @@ impl SessionUpdate {
         let Some(o) = args::opt_object(value, "update")? else {
             return Ok(SessionUpdate::default());
         };
+        args::known_keys(
+            &o,
+            "update",
+            &[
+                "topic",
+                "summary",
+                "keywords",
+                "context",
+                "decisions",
+                "files",
+                "openQuestions",
+                "nextActions",
+                "supersede",
+                "resolve",
+                "done",
+            ],
+            Some("updateAsync"),
+        )?;
         let f = |key| args::field(&o, key);
         Ok(SessionUpdate {
             topic: args::opt_text(f("topic")?, "update.topic")?,
@@ -266,6 +321,9 @@ impl From<SessionUpdate> for memory_core::SessionUpdate {
 }
 
 /// Options of `organize`.
+///
+/// A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `organize.dryrun: unknown
+/// option`); a key whose value is `undefined` is ignored, as when spreading defaults.
 #[napi(object, object_to_js = false, js_name = "OrganizeOptions")]
 pub struct OrganizeOptions {
     /// An `active` row not updated for more than this many days becomes `stale`
@@ -279,21 +337,27 @@ pub struct OrganizeOptions {
 /// must be a whole number that fits `u32`.
 pub fn organize_options(value: Option<Unknown<'_>>) -> Arg<memory_core::OrganizeOptions> {
     let mut options = memory_core::OrganizeOptions::default();
-    let Some(o) = args::opt_object(value, "options")? else {
+    let Some(o) = args::opt_object(value, "organize")? else {
         return Ok(options);
     };
+    args::known_keys(
+        &o,
+        "organize",
+        &["staleAfterDays", "dryRun"],
+        Some("organizeAsync"),
+    )?;
     let js = OrganizeOptions {
         stale_after_days: args::opt_number(
             args::field(&o, "staleAfterDays")?,
-            "options.staleAfterDays",
+            "organize.staleAfterDays",
         )?,
-        dry_run: args::opt_bool(args::field(&o, "dryRun")?, "options.dryRun")?,
+        dry_run: args::opt_bool(args::field(&o, "dryRun")?, "organize.dryRun")?,
     };
     if let Some(days) = js.stale_after_days {
         if days.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&days) {
             return Err(memory_core::Error::InvalidInput {
                 what: "staleAfterDays",
-                value: days.to_string(),
+                value: args::number(days),
                 message: format!("must be a whole number from 0 to {}", u32::MAX),
             }
             .into());
