@@ -510,7 +510,7 @@ class ReleaseOutcome:
     def __hash__(self) -> int: ...
 
 class MemoryCoreError(Exception):
-    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. ``kind`` and ``code`` are set on the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too). Every instance pickles with its fields."""
+    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. ``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by hand, which belongs to no kind. Every instance pickles with its fields."""
 
     path: pathlib.Path | None
     """The file the error concerns, when there is one."""
@@ -518,8 +518,10 @@ class MemoryCoreError(Exception):
     """The 1-based line in ``path``, when known."""
     session_id: str | None
     """The session the error concerns, when there is one."""
-    kind: ErrorKindLiteral
-    code: ErrorCodeLiteral
+    kind: ErrorKindLiteral | None
+    """The error kind; None on a MemoryCoreError built by hand."""
+    code: ErrorCodeLiteral | None
+    """The stable ``ERR_MEMORY_*`` code; None on a MemoryCoreError built by hand."""
 
 class InvalidInputError(MemoryCoreError, ValueError):
     """An argument was rejected before anything was read or written, including an argument of the wrong type, whose message names the parameter (also a ValueError)."""
