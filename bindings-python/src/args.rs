@@ -113,7 +113,8 @@ pub(crate) fn path(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<PathB
         .map_err(|_| wrong(obj, name, "a str or os.PathLike path"))
 }
 
-/// A real number (`int` or `float`, not `bool`), or None.
+/// A real number (`int` or `float`, not `bool`), or None. An `int` beyond the range of a
+/// float is the largest float of its sign (it is finite, and no wait is that long).
 pub(crate) fn opt_number(
     obj: Option<&Bound<'_, PyAny>>,
     name: &'static str,
@@ -125,11 +126,32 @@ pub(crate) fn opt_number(
             {
                 return Err(wrong(obj, name, "a number of seconds"));
             }
-            obj.extract::<f64>()
-                .map(Some)
-                .map_err(|_| wrong(obj, name, "a number of seconds"))
+            match obj.extract::<f64>() {
+                Ok(value) => Ok(Some(value)),
+                Err(_) if obj.is_instance_of::<PyInt>() => {
+                    let negative = obj
+                        .lt(0)
+                        .map_err(|_| wrong(obj, name, "a number of seconds"))?;
+                    Ok(Some(if negative { f64::MIN } else { f64::MAX }))
+                }
+                Err(_) => Err(wrong(obj, name, "a number of seconds")),
+            }
         }
         _ => Ok(None),
+    }
+}
+
+/// A number as a message shows it: `-1`, `2.5`, `-1e300`, `inf`, `nan` (never the
+/// hundreds of digits Rust's `Display` writes for a large float).
+pub(crate) fn short_number(value: f64) -> String {
+    if value.is_nan() {
+        "nan".to_string()
+    } else if value.is_infinite() {
+        if value > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else if value.fract() == 0.0 && value.abs() < 1e16 {
+        format!("{value:.0}")
+    } else {
+        format!("{value:?}")
     }
 }
 

@@ -103,9 +103,11 @@ class AgentMemory:
     lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an RFC 3339
     string such as ``"2026-05-25T13:18:00+08:00"``, or an aware ``datetime``) stops this
     handle's clock at that time, for tests and reproducible runs; by default the system
-    clock in the local time zone is used. InvalidInputError for a negative or non-finite
-    ``lock_timeout``, a ``fixed_time`` without offset, an argument of the wrong type, or a
-    ``root`` that exists but is not a directory."""
+    clock in the local time zone is used. Every finite ``lock_timeout`` of at least 0 is
+    accepted; one beyond about 584 billion years (what the wait can count) waits that
+    long, which in practice never times out. InvalidInputError for a negative or
+    non-finite ``lock_timeout``, a ``fixed_time`` without offset, an argument of the
+    wrong type, or a ``root`` that exists but is not a directory."""
 
     def __new__(
         cls,
