@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use memory_core::Error;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::errors::to_py_err;
 
@@ -61,19 +62,29 @@ pub(crate) fn opt_text(
     }
 }
 
-/// A sequence (any iterable) of `str`; a bare `str` or `bytes` is refused rather than
-/// split into characters.
+/// A sequence of `str`: a `list`, a `tuple` or another `collections.abc.Sequence`, as
+/// the stubs promise (`Sequence[str]`). A bare `str`, `bytes` or `bytearray` is refused
+/// rather than split into characters, and so are the iterables that are not sequences
+/// (a `dict` would give its keys, a `set` an arbitrary order, a generator is used up).
 pub(crate) fn texts(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<Vec<String>> {
-    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+    {
         return Err(wrong(
             obj,
             name,
             "a list of str (a bare string is not split)",
         ));
     }
-    let items = obj
-        .try_iter()
-        .map_err(|_| wrong(obj, name, "a list of str"))?;
+    let is_sequence = obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.is_instance(&sequence_abc(obj.py())?)?;
+    if !is_sequence {
+        return Err(wrong(obj, name, "a list of str"));
+    }
+    // A sequence whose own `__iter__` fails raises that error, as `list(obj)` would.
+    let items = obj.try_iter()?;
     let mut out = Vec::new();
     for item in items {
         let item = item?;
@@ -83,6 +94,16 @@ pub(crate) fn texts(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<Vec<
         out.push(text(&item, name)?);
     }
     Ok(out)
+}
+
+/// `collections.abc.Sequence`, imported once per interpreter.
+fn sequence_abc(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    static SEQUENCE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    SEQUENCE
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("collections.abc")?.getattr("Sequence")?.unbind())
+        })
+        .map(|class| class.bind(py).clone())
 }
 
 /// A sequence of `str` or None (None gives an empty list when `empty_for_none`).
