@@ -14,6 +14,17 @@ use crate::errors::to_py_err;
 
 /// `expected …, got <type> <repr>` as an `InvalidInputError` for parameter `name`.
 fn wrong(obj: &Bound<'_, PyAny>, name: &'static str, expected: &str) -> PyErr {
+    to_py_err(
+        obj.py(),
+        Error::Argument {
+            name,
+            message: format!("expected {expected}, got {}", described(obj)),
+        },
+    )
+}
+
+/// `<type> <repr>` of a value a message shows, the repr cut at 40 characters.
+pub(crate) fn described(obj: &Bound<'_, PyAny>) -> String {
     let type_name = obj
         .get_type()
         .name()
@@ -26,13 +37,7 @@ fn wrong(obj: &Bound<'_, PyAny>, name: &'static str, expected: &str) -> PyErr {
     if shown.chars().count() > 40 {
         shown = shown.chars().take(40).collect::<String>() + "…";
     }
-    to_py_err(
-        obj.py(),
-        Error::Argument {
-            name,
-            message: format!("expected {expected}, got {type_name} {shown}"),
-        },
-    )
+    format!("{type_name} {shown}")
 }
 
 /// A `str`.

@@ -82,7 +82,8 @@ __all__ = [
 __version__: str
 
 def _restore(cls: str, state: tuple[object, ...], /) -> object:
-    """Rebuilds a pickled result (what each result class's ``__reduce__`` names)."""
+    """Rebuilds a pickled result (what each result class's ``__reduce__`` names); a state
+    ``__reduce__`` cannot have written is an InvalidInputError."""
 
 def _restore_error(cls: type[BaseException], message: str, state: dict[str, object], /) -> BaseException:
     """Rebuilds a pickled memory-core exception (what ``__reduce__`` names)."""
