@@ -7,12 +7,24 @@ use std::path::PathBuf;
 
 use memory_core::Error;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::errors::to_py_err;
 
 /// `expected …, got <type> <repr>` as an `InvalidInputError` for parameter `name`.
 fn wrong(obj: &Bound<'_, PyAny>, name: &'static str, expected: &str) -> PyErr {
+    to_py_err(
+        obj.py(),
+        Error::Argument {
+            name,
+            message: format!("expected {expected}, got {}", described(obj)),
+        },
+    )
+}
+
+/// `<type> <repr>` of a value a message shows, the repr cut at 40 characters.
+pub(crate) fn described(obj: &Bound<'_, PyAny>) -> String {
     let type_name = obj
         .get_type()
         .name()
@@ -25,13 +37,7 @@ fn wrong(obj: &Bound<'_, PyAny>, name: &'static str, expected: &str) -> PyErr {
     if shown.chars().count() > 40 {
         shown = shown.chars().take(40).collect::<String>() + "…";
     }
-    to_py_err(
-        obj.py(),
-        Error::Argument {
-            name,
-            message: format!("expected {expected}, got {type_name} {shown}"),
-        },
-    )
+    format!("{type_name} {shown}")
 }
 
 /// A `str`.
@@ -61,19 +67,29 @@ pub(crate) fn opt_text(
     }
 }
 
-/// A sequence (any iterable) of `str`; a bare `str` or `bytes` is refused rather than
-/// split into characters.
+/// A sequence of `str`: a `list`, a `tuple` or another `collections.abc.Sequence`, as
+/// the stubs promise (`Sequence[str]`). A bare `str`, `bytes` or `bytearray` is refused
+/// rather than split into characters, and so are the iterables that are not sequences
+/// (a `dict` would give its keys, a `set` an arbitrary order, a generator is used up).
 pub(crate) fn texts(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<Vec<String>> {
-    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+    {
         return Err(wrong(
             obj,
             name,
             "a list of str (a bare string is not split)",
         ));
     }
-    let items = obj
-        .try_iter()
-        .map_err(|_| wrong(obj, name, "a list of str"))?;
+    let is_sequence = obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.is_instance(&sequence_abc(obj.py())?)?;
+    if !is_sequence {
+        return Err(wrong(obj, name, "a list of str"));
+    }
+    // A sequence whose own `__iter__` fails raises that error, as `list(obj)` would.
+    let items = obj.try_iter()?;
     let mut out = Vec::new();
     for item in items {
         let item = item?;
@@ -83,6 +99,16 @@ pub(crate) fn texts(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<Vec<
         out.push(text(&item, name)?);
     }
     Ok(out)
+}
+
+/// `collections.abc.Sequence`, imported once per interpreter.
+fn sequence_abc(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    static SEQUENCE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    SEQUENCE
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("collections.abc")?.getattr("Sequence")?.unbind())
+        })
+        .map(|class| class.bind(py).clone())
 }
 
 /// A sequence of `str` or None (None gives an empty list when `empty_for_none`).
@@ -113,7 +139,8 @@ pub(crate) fn path(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<PathB
         .map_err(|_| wrong(obj, name, "a str or os.PathLike path"))
 }
 
-/// A real number (`int` or `float`, not `bool`), or None.
+/// A real number (`int` or `float`, not `bool`), or None. An `int` beyond the range of a
+/// float is the largest float of its sign (it is finite, and no wait is that long).
 pub(crate) fn opt_number(
     obj: Option<&Bound<'_, PyAny>>,
     name: &'static str,
@@ -125,11 +152,32 @@ pub(crate) fn opt_number(
             {
                 return Err(wrong(obj, name, "a number of seconds"));
             }
-            obj.extract::<f64>()
-                .map(Some)
-                .map_err(|_| wrong(obj, name, "a number of seconds"))
+            match obj.extract::<f64>() {
+                Ok(value) => Ok(Some(value)),
+                Err(_) if obj.is_instance_of::<PyInt>() => {
+                    let negative = obj
+                        .lt(0)
+                        .map_err(|_| wrong(obj, name, "a number of seconds"))?;
+                    Ok(Some(if negative { f64::MIN } else { f64::MAX }))
+                }
+                Err(_) => Err(wrong(obj, name, "a number of seconds")),
+            }
         }
         _ => Ok(None),
+    }
+}
+
+/// A number as a message shows it: `-1`, `2.5`, `-1e300`, `inf`, `nan` (never the
+/// hundreds of digits Rust's `Display` writes for a large float).
+pub(crate) fn short_number(value: f64) -> String {
+    if value.is_nan() {
+        "nan".to_string()
+    } else if value.is_infinite() {
+        if value > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else if value.fract() == 0.0 && value.abs() < 1e16 {
+        format!("{value:.0}")
+    } else {
+        format!("{value:?}")
     }
 }
 

@@ -25,8 +25,9 @@ create_exception!(
     "Base class of every error memory-core raises. ``str(error)`` is the core's message, \
 which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), \
 ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. \
-``kind`` and ``code`` are set on the subclasses (``code`` is the stable ``ERR_MEMORY_*`` \
-code the Node binding uses too). Every instance pickles with its fields."
+``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable \
+``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by \
+hand, which belongs to no kind. Every instance pickles with its fields."
 );
 
 /// Every kind, in the order the exception classes are created.
@@ -196,7 +197,9 @@ fn new_class<'py>(
 /// PyO3's `create_exception!` allows a single base only.
 fn create_classes(py: Python<'_>) -> PyResult<Classes> {
     let base = py.get_type::<MemoryCoreError>();
-    for attr in ["path", "line", "session_id"] {
+    // Class-level defaults, so that an instance built by hand (`MemoryCoreError()`, or
+    // any subclass called directly) has every documented attribute.
+    for attr in ["path", "line", "session_id", "kind", "code"] {
         base.setattr(attr, py.None())?;
     }
     let reduce = PyModule::from_code(

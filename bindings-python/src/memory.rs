@@ -38,6 +38,21 @@ fn signal_check() -> WaitCheck {
     })
 }
 
+/// `lock_timeout` seconds as a wait: every finite value at least 0 is accepted, and one
+/// longer than a `Duration` holds (about 584 billion years) is the longest wait there is.
+fn lock_wait(py: Python<'_>, seconds: f64) -> PyResult<Duration> {
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(invalid(
+            py,
+            "lock timeout",
+            args::short_number(seconds),
+            "must be a finite number of seconds, at least 0",
+        ));
+    }
+    // `abs` only turns -0.0 (which passed the check) into 0.0.
+    Ok(Duration::try_from_secs_f64(seconds.abs()).unwrap_or(Duration::MAX))
+}
+
 /// A memory root (the ``memory/`` directory) following the Agent Memory protocol.
 ///
 /// Every write holds the root's cross-process lock (``<root>/.memcore.lock``), re-reads
@@ -51,9 +66,11 @@ fn signal_check() -> WaitCheck {
 /// lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an RFC 3339
 /// string such as ``"2026-05-25T13:18:00+08:00"``, or an aware ``datetime``) stops this
 /// handle's clock at that time, for tests and reproducible runs; by default the system
-/// clock in the local time zone is used. InvalidInputError for a negative or non-finite
-/// ``lock_timeout``, a ``fixed_time`` without offset, an argument of the wrong type, or a
-/// ``root`` that exists but is not a directory.
+/// clock in the local time zone is used. Every finite ``lock_timeout`` of at least 0 is
+/// accepted; one beyond about 584 billion years (what the wait can count) waits that
+/// long, which in practice never times out. InvalidInputError for a negative or
+/// non-finite ``lock_timeout``, a ``fixed_time`` without offset, an argument of the
+/// wrong type, or a ``root`` that exists but is not a directory.
 #[pyclass(frozen, module = "memory_core")]
 pub struct AgentMemory {
     inner: memory_core::AgentMemory,
@@ -66,7 +83,9 @@ impl AgentMemory {
     /// lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an RFC 3339
     /// string such as ``"2026-05-25T13:18:00+08:00"``, or an aware ``datetime``) stops this
     /// handle's clock at that time, for tests and reproducible runs; by default the system
-    /// clock in the local time zone is used. InvalidInputError for a negative or
+    /// clock in the local time zone is used. Every finite ``lock_timeout`` of at least 0
+    /// is accepted; one beyond about 584 billion years (what the wait can count) waits that
+    /// long, which in practice never times out. InvalidInputError for a negative or
     /// non-finite ``lock_timeout``, a ``fixed_time`` without offset, an argument of the
     /// wrong type, or a ``root`` that exists but is not a directory.
     #[new]
@@ -80,15 +99,7 @@ impl AgentMemory {
         let root = args::path(root, "root")?;
         let mut builder = memory_core::AgentMemory::builder(root).wait_check(signal_check());
         if let Some(seconds) = args::opt_number(lock_timeout.as_ref(), "lock_timeout")? {
-            let timeout = Duration::try_from_secs_f64(seconds).map_err(|_| {
-                invalid(
-                    py,
-                    "lock timeout",
-                    seconds.to_string(),
-                    "must be a finite number of seconds, at least 0",
-                )
-            })?;
-            builder = builder.lock_timeout(timeout);
+            builder = builder.lock_timeout(lock_wait(py, seconds)?);
         }
         let fixed_time = match fixed_time.as_ref().filter(|t| !t.is_none()) {
             None => None,

@@ -10,6 +10,8 @@
 use std::path::PathBuf;
 
 use memory_core::SessionId;
+
+use crate::errors::to_py_err;
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{PyNotImplementedError, PyValueError};
 use pyo3::prelude::*;
@@ -64,6 +66,95 @@ impl<T: Plain> Plain for Vec<T> {
     }
 }
 
+/// A field type of a result class: what its pickled value must be, in plain words.
+trait FieldType: for<'a, 'py> FromPyObject<'a, 'py> {
+    /// `a str`, `a list of str`, …
+    fn expected() -> String;
+}
+
+impl FieldType for String {
+    fn expected() -> String {
+        "a str".to_string()
+    }
+}
+
+impl FieldType for bool {
+    fn expected() -> String {
+        "a bool".to_string()
+    }
+}
+
+impl FieldType for usize {
+    fn expected() -> String {
+        "an int of at least 0".to_string()
+    }
+}
+
+impl FieldType for PathBuf {
+    fn expected() -> String {
+        "a path".to_string()
+    }
+}
+
+impl<T: FieldType> FieldType for Option<T> {
+    fn expected() -> String {
+        format!("None or {}", T::expected())
+    }
+}
+
+impl<T: FieldType> FieldType for Vec<T> {
+    fn expected() -> String {
+        format!(
+            "a list of {}",
+            T::expected()
+                .trim_start_matches("a ")
+                .trim_start_matches("an ")
+        )
+    }
+}
+
+/// An `InvalidInputError` for the `state` of `_restore`.
+fn corrupt(py: Python<'_>, message: String) -> PyErr {
+    to_py_err(
+        py,
+        memory_core::Error::Argument {
+            name: "state",
+            message,
+        },
+    )
+}
+
+/// One field of a pickled state, converted or refused naming class and field.
+fn field<T: FieldType>(item: Option<Bound<'_, PyAny>>, class: &str, name: &str) -> PyResult<T> {
+    // `from_state` checked the length, so every field has its item.
+    let Some(item) = item else {
+        return Err(PyValueError::new_err(format!("{class}: no pickled {name}")));
+    };
+    let py = item.py();
+    item.extract::<T>().map_err(|_| {
+        corrupt(
+            py,
+            format!(
+                "the field {name} of a pickled {class} must be {}, got {}",
+                T::expected(),
+                crate::args::described(&item)
+            ),
+        )
+    })
+}
+
+/// Refuses `value` unless it is one of `allowed`.
+fn one_of(value: &str, allowed: &[&str], what: &str) -> Result<(), String> {
+    if allowed.contains(&value) {
+        Ok(())
+    } else {
+        Err(format!(
+            "has the {what} {value:?}, not one of {}",
+            allowed.join(", ")
+        ))
+    }
+}
+
 /// Declares one result class: the struct (public fields become read-only attributes,
 /// `hidden` ones are kept for methods and pickling only) and its shared methods.
 macro_rules! result_class {
@@ -73,6 +164,7 @@ macro_rules! result_class {
             $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)?
         }
         $( hidden { $( $hfield:ident : $hty:ty ),* $(,)? } )?
+        $( check($this:ident) $check:block )?
         $( methods { $($methods:tt)* } )?
     ) => {
         $(#[$meta])*
@@ -81,6 +173,12 @@ macro_rules! result_class {
         pub struct $name {
             $( $(#[$fmeta])* #[pyo3(get)] pub(crate) $field: $ty, )*
             $( $( pub(crate) $hfield: $hty, )* )?
+        }
+
+        impl FieldType for $name {
+            fn expected() -> String {
+                concat!("a ", stringify!($name)).to_string()
+            }
         }
 
         impl Plain for $name {
@@ -95,18 +193,34 @@ macro_rules! result_class {
             /// The attribute names, in order.
             const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
 
-            /// Rebuilds the value from the tuple `__reduce__` gave.
+            /// Rebuilds the value from the tuple `__reduce__` gave, refusing a state that
+            /// `__reduce__` cannot have written (a corrupt or hand-made pickle) with an
+            /// `InvalidInputError` in plain words.
             fn from_state(state: &Bound<'_, PyTuple>) -> PyResult<Self> {
+                const NAMES: &[&str] = &[$(stringify!($field),)* $( $(stringify!($hfield),)* )?];
+                let py = state.py();
+                if state.len() != NAMES.len() {
+                    return Err(corrupt(py, format!(
+                        "a pickled {} holds {} fields, got {}",
+                        stringify!($name), NAMES.len(), state.len()
+                    )));
+                }
                 let mut items = state.iter();
-                let mut next = || {
-                    items.next().ok_or_else(|| {
-                        PyValueError::new_err(concat!("truncated pickle state of ", stringify!($name)))
-                    })
+                let value = $name {
+                    $( $field: field::<$ty>(items.next(), stringify!($name), stringify!($field))?, )*
+                    $( $( $hfield: field::<$hty>(items.next(), stringify!($name), stringify!($hfield))?, )* )?
                 };
-                Ok($name {
-                    $( $field: next()?.extract()?, )*
-                    $( $( $hfield: next()?.extract()?, )* )?
-                })
+                value.check().map_err(|message| corrupt(py, format!(
+                    "a pickled {} {message}", stringify!($name)
+                )))?;
+                Ok(value)
+            }
+
+            /// What a valid value must hold beyond its field types, as the rest of "a
+            /// pickled <class> …" when it does not.
+            fn check(&self) -> Result<(), String> {
+                $( let $this = self; $check )?
+                Ok(())
             }
 
             fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -149,14 +263,26 @@ macro_rules! result_class {
     };
 }
 
-/// Rebuilds a pickled result (what each class's `__reduce__` names).
+/// Rebuilds a pickled result (what each class's `__reduce__` names). A state that is
+/// not what `__reduce__` writes is an `InvalidInputError` in plain words.
 #[pyfunction]
+#[pyo3(signature = (cls, state, /))]
 pub(crate) fn _restore<'py>(
     py: Python<'py>,
-    class: &str,
-    state: &Bound<'py, PyTuple>,
+    cls: &Bound<'py, PyAny>,
+    state: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    match class {
+    let class = crate::args::text(cls, "cls")?;
+    let state = state.cast::<PyTuple>().map_err(|_| {
+        corrupt(
+            py,
+            format!(
+                "a pickled result holds a tuple of fields, got {}",
+                crate::args::described(state)
+            ),
+        )
+    })?;
+    match class.as_str() {
         "SessionRow" => SessionRow::from_state(state)?.into_bound_py_any(py),
         "SnapshotItem" => SnapshotItem::from_state(state)?.into_bound_py_any(py),
         "OtherSection" => OtherSection::from_state(state)?.into_bound_py_any(py),
@@ -167,9 +293,13 @@ pub(crate) fn _restore<'py>(
         "ArchiveOutcome" => ArchiveOutcome::from_state(state)?.into_bound_py_any(py),
         "ContinueOutcome" => ContinueOutcome::from_state(state)?.into_bound_py_any(py),
         "ReleaseOutcome" => ReleaseOutcome::from_state(state)?.into_bound_py_any(py),
-        other => Err(PyValueError::new_err(format!(
-            "no memory_core result class {other:?}"
-        ))),
+        other => Err(to_py_err(
+            py,
+            memory_core::Error::Argument {
+                name: "cls",
+                message: format!("no memory_core result class is named {other:?}"),
+            },
+        )),
     }
 }
 
@@ -209,6 +339,14 @@ result_class! {
         updated_at: String,
     }
     hidden { meaningful_summary: bool, meaningful: bool }
+    check(row) {
+        one_of(&row.status, &["idle", "active", "stale"], "status")?;
+        for id in std::iter::once(&row.session_id).chain(&row.referenced_by) {
+            if SessionId::parse(id).is_err() {
+                return Err(format!("has {id:?}, which is not a Memory Session ID"));
+            }
+        }
+    }
     methods {
         /// Whether the summary says more than a registration placeholder.
         fn has_meaningful_summary(&self) -> bool {
@@ -247,6 +385,11 @@ result_class! {
         text: String,
         /// ``superseded``, ``resolved`` or ``done`` for an outdated item, None for a current one.
         mark: Option<String>,
+    }
+    check(item) {
+        if let Some(mark) = &item.mark {
+            one_of(mark, &["superseded", "resolved", "done"], "mark")?;
+        }
     }
 }
 
@@ -461,6 +604,9 @@ result_class! {
         /// byte...) and, as they cannot mention this session, were gone past; empty when
         /// every snapshot was read.
         warnings: Vec<WarningRecord>,
+    }
+    check(outcome) {
+        one_of(&outcome.outcome, &["archived", "deleted"], "outcome")?;
     }
 }
 

@@ -7,13 +7,16 @@ import doctest
 import math
 import os
 import pathlib
+import pickle
+import sys
+import threading
 
 import pytest
 
 import memory_core
 from memory_core import AgentMemory
 
-from _support import write_index
+from _support import lock_held_by_other_process, release, write_index
 
 OLD_ROW = (
     "| 2020-01-01-0000-old | old-agent | Old work | Migrated the billing tables. | billing "
@@ -106,10 +109,51 @@ def test_fixed_time_needs_an_offset(root: pathlib.Path) -> None:
         AgentMemory(root, fixed_time=1716614280)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("bad", [-1.0, math.nan, math.inf])
-def test_lock_timeout_rejects_bad_values(root: pathlib.Path, bad: float) -> None:
-    with pytest.raises(memory_core.InvalidInputError, match="lock timeout"):
+@pytest.mark.parametrize(
+    ("bad", "shown"),
+    [
+        (-1.0, "-1"),
+        (-1, "-1"),
+        (-0.5, "-0.5"),
+        (-1e300, "-1e300"),
+        (-sys.float_info.max, "-1.7976931348623157e308"),
+        (-(10**400), "-1.7976931348623157e308"),
+        (-sys.float_info.min, "-2.2250738585072014e-308"),
+        (math.nan, "nan"),
+        (math.inf, "inf"),
+        (-math.inf, "-inf"),
+    ],
+)
+def test_lock_timeout_rejects_bad_values_showing_them_briefly(
+    root: pathlib.Path, bad: float, shown: str
+) -> None:
+    with pytest.raises(memory_core.InvalidInputError) as caught:
         AgentMemory(root, lock_timeout=bad)
+    assert str(caught.value) == (
+        f'invalid lock timeout "{shown}": must be a finite number of seconds, at least 0'
+    )
+
+
+@pytest.mark.parametrize(
+    "seconds",
+    [0, -0.0, 5e-324, 1e-9, 0.5, 10, 2**63, 2**64, 1.8446744073709552e19, 1e20, 1e300,
+     sys.float_info.max, 10**400],
+)
+def test_lock_timeout_accepts_every_finite_value_of_at_least_0(
+    root: pathlib.Path, seconds: float
+) -> None:
+    memory = AgentMemory(root, lock_timeout=seconds)
+    assert memory.register_session_start("a")
+    # A handle with a wait too long for a Duration still pickles and copies.
+    again = pickle.loads(pickle.dumps(memory))
+    assert again.root == memory.root
+
+
+def test_a_lock_timeout_beyond_a_duration_waits_rather_than_failing(root: pathlib.Path) -> None:
+    memory = AgentMemory(root, lock_timeout=1e300)
+    with lock_held_by_other_process(root) as holder:
+        threading.Timer(0.3, release, (holder,)).start()
+        assert memory.register_session_start("a")
 
 
 def test_register_session_start(memory: AgentMemory) -> None:

@@ -269,3 +269,66 @@ def test_every_error_is_a_memory_core_error(memory: AgentMemory) -> None:
         memory.session("../x")
     with pytest.raises(memory_core.MemoryCoreError):
         memory.session("nobody")
+
+
+def every_error_class() -> list[type[memory_core.MemoryCoreError]]:
+    """MemoryCoreError and every subclass the package exports."""
+    found = [
+        value
+        for value in vars(memory_core).values()
+        if isinstance(value, type) and issubclass(value, memory_core.MemoryCoreError)
+    ]
+    assert len(found) == 13, found  # the base, 7 kinds, 5 I/O subclasses
+    return found
+
+
+@pytest.mark.parametrize("cls", every_error_class(), ids=lambda c: c.__name__)
+@pytest.mark.parametrize("args", [(), ("by hand",), ("two", "args")], ids=["no-args", "message", "two-args"])
+def test_an_error_built_by_hand_has_every_documented_attribute(
+    cls: type[memory_core.MemoryCoreError], args: tuple[str, ...]
+) -> None:
+    error = cls(*args)
+    assert (error.path, error.line, error.session_id) == (None, None, None)
+    if cls is memory_core.MemoryCoreError:
+        assert (error.kind, error.code) == (None, None)
+    else:
+        assert error.kind is not None and error.code is not None
+        assert error.code == "ERR_MEMORY_" + error.kind.upper()
+        assert (error.kind, error.code) == (cls.kind, cls.code)
+    if isinstance(error, memory_core.MemoryIOError):
+        assert error.syscall is None
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is cls
+    assert (again.kind, again.code, again.path) == (error.kind, error.code, None)
+
+
+def test_the_base_class_defaults_are_class_attributes() -> None:
+    base = memory_core.MemoryCoreError
+    assert (base.kind, base.code, base.path, base.line, base.session_id) == (None,) * 5
+    assert memory_core.MemoryIOError.syscall is None
+
+
+def test_a_user_subclass_built_by_hand_inherits_the_defaults() -> None:
+    class MyError(memory_core.MemoryCoreError):
+        pass
+
+    class MyNotFound(memory_core.NotFoundError):
+        pass
+
+    class MyIO(memory_core.MemoryFileNotFoundError):
+        pass
+
+    mine = MyError("x")
+    assert (mine.kind, mine.code, mine.path, mine.line, mine.session_id) == (None,) * 5
+    assert (MyNotFound().kind, MyNotFound().code) == ("not_found", "ERR_MEMORY_NOT_FOUND")
+    io = MyIO()
+    assert (io.kind, io.syscall, io.path, io.filename) == ("io", None, None, None)
+
+
+def test_an_instance_attribute_does_not_change_the_class_default(memory: AgentMemory) -> None:
+    memory.register_session_start("a")
+    with pytest.raises(memory_core.NotFoundError) as caught:
+        memory.session("2026-05-25-1318-missing")
+    assert caught.value.session_id == "2026-05-25-1318-missing"
+    assert memory_core.NotFoundError().session_id is None
+    assert memory_core.MemoryCoreError().session_id is None

@@ -4,6 +4,7 @@ typed to_dict(), public Literal aliases."""
 
 from __future__ import annotations
 
+import collections.abc
 import copy
 import multiprocessing
 import os
@@ -141,9 +142,134 @@ def test_a_list_with_a_non_str_item_names_the_parameter_and_item(memory: AgentMe
     m: typing.Any = memory
     with pytest.raises(memory_core.InvalidInputError, match=r"^decisions: expected a str as item 1, got int 3"):
         m.update(sid, decisions=["fine", 3])
-    # Any iterable of str is accepted: tuple, generator, dict keys.
-    row = m.update(sid, decisions=("a",), files=(f for f in ["x.py"]), next_actions={"n": 1}.keys())
-    assert row.status == "active"
+
+
+class Lines(collections.abc.Sequence[str]):
+    """A user-defined sequence of str (neither list nor tuple)."""
+
+    def __init__(self, *items: str) -> None:
+        self.items = list(items)
+
+    @typing.overload
+    def __getitem__(self, index: int) -> str: ...
+    @typing.overload
+    def __getitem__(self, index: slice) -> Lines: ...
+    def __getitem__(self, index: int | slice) -> str | Lines:
+        if isinstance(index, slice):
+            return Lines(*self.items[index])
+        return self.items[index]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def test_lists_tuples_and_other_sequences_of_str_are_accepted(memory: AgentMemory) -> None:
+    source = memory.register_manual("s", "t", "s")
+    makers: list[Callable[..., collections.abc.Sequence[str]]] = [
+        lambda *items: list(items), lambda *items: tuple(items), lambda *items: Lines(*items)
+    ]
+    for make in makers:
+        sid = memory.register_manual(
+            "a", "t", "s",
+            keywords=make("k"), decisions=make("D1"), files=make("f.py"),
+            open_questions=make("Q1"), next_actions=make("N1"), continues_from=make(source),
+        )
+        snapshot = memory.snapshot(sid)
+        assert snapshot is not None
+        assert [i.text for i in snapshot.decisions] == ["D1"]
+        assert snapshot.continues_from == [source]
+        memory.update(
+            sid, keywords=make("k2"), decisions=make("D2"), files=make("g.py"),
+            open_questions=make("Q2"), next_actions=make("N2"),
+        )
+        memory.update(sid, supersede=make("D1"), resolve=make("Q1"), done=make("N1"))
+        snapshot = memory.snapshot(sid)
+        assert snapshot is not None
+        assert [(i.text, i.mark) for i in snapshot.decisions] == [("D1", "superseded"), ("D2", None)]
+        assert [(i.text, i.mark) for i in snapshot.open_questions][0] == ("Q1", "resolved")
+        assert [(i.text, i.mark) for i in snapshot.next_actions][0] == ("N1", "done")
+        assert "k2" in memory.session(sid).keywords
+        memory.update(sid, decisions=make())  # an empty sequence adds nothing
+
+
+NOT_SEQUENCES: list[tuple[object, str]] = [
+    ({"a": 1}, "dict"),
+    ({"a"}, "set"),
+    (frozenset({"a"}), "frozenset"),
+    ((d for d in ["a"]), "generator"),
+    ({"a": 1}.keys(), "dict_keys"),
+    ({"a": 1}.values(), "dict_values"),
+    (iter(["a"]), "list_iterator"),
+    (map(str, [1]), "map"),
+    ("abc", "str"),
+    (b"abc", "bytes"),
+    (bytearray(b"abc"), "bytearray"),
+]
+
+
+@pytest.mark.parametrize(("value", "type_name"), NOT_SEQUENCES, ids=[t for _, t in NOT_SEQUENCES])
+def test_iterables_that_are_not_sequences_are_refused_naming_the_parameter(
+    memory: AgentMemory, value: object, type_name: str
+) -> None:
+    sid = memory.register_session_start("a")
+    source = memory.register_session_start("s")
+    m: typing.Any = memory
+    before = {p: p.read_bytes() for p in memory.root.rglob("*") if p.is_file()}
+    for name in LIST_PARAMS_UPDATE:
+        with pytest.raises(memory_core.InvalidInputError) as caught:
+            m.update(sid, **{name: value})
+        assert str(caught.value).startswith(f"{name}: expected a list of str"), caught.value
+        assert f", got {type_name} " in str(caught.value), caught.value
+    for name in LIST_PARAMS_MANUAL:
+        with pytest.raises(memory_core.InvalidInputError, match=f"^{name}: expected a list of str"):
+            m.register_manual("a", "t", "s", **{name: value})
+    with pytest.raises(memory_core.InvalidInputError, match="^continues_from: expected a list of str"):
+        m.register_manual("a", "t", "s", continues_from={source})
+    assert {p: p.read_bytes() for p in memory.root.rglob("*") if p.is_file()} == before
+
+
+def test_list_and_tuple_subclasses_are_sequences_and_their_errors_propagate(
+    memory: AgentMemory,
+) -> None:
+    class Names(list[str]):
+        pass
+
+    class Pair(tuple[str, ...]):
+        pass
+
+    class Broken(list[str]):
+        def __iter__(self) -> typing.Iterator[str]:
+            raise RuntimeError("iter boom")
+
+    class NotASequence:
+        """Indexable with a length, but not registered as a Sequence."""
+
+        def __len__(self) -> int:
+            return 1
+
+        def __getitem__(self, index: int) -> str:
+            return "x"
+
+    sid = memory.register_session_start("a")
+    m: typing.Any = memory
+    m.update(sid, decisions=Names(["D1"]), files=Pair(("f.py",)))
+    snapshot = memory.snapshot(sid)
+    assert snapshot is not None and [i.text for i in snapshot.decisions] == ["D1"]
+    with pytest.raises(RuntimeError, match="iter boom"):
+        m.update(sid, decisions=Broken(["a"]))
+    with pytest.raises(memory_core.InvalidInputError, match="^decisions: expected a list of str, got NotASequence"):
+        m.update(sid, decisions=NotASequence())
+
+
+def test_a_dict_is_refused_not_read_as_its_keys(memory: AgentMemory) -> None:
+    sid = memory.register_session_start("a")
+    m: typing.Any = memory
+    with pytest.raises(
+        memory_core.InvalidInputError, match=r"^decisions: expected a list of str, got dict \{'a': 1\}$"
+    ):
+        m.update(sid, decisions={"a": 1})
+    snapshot = memory.snapshot(sid)
+    assert snapshot is None or snapshot.decisions == []
 
 
 def test_numbers_and_flags_are_checked_by_name(root: pathlib.Path) -> None:

@@ -208,3 +208,151 @@ def test_archive_paths_are_pathlib(memory: AgentMemory, root: pathlib.Path) -> N
     outcome = memory.archive(session_id)
     assert isinstance(outcome.archive_index, pathlib.Path)
     assert outcome.archive_index.parent == root / "archive" / session_id
+
+
+# --- the unpickling constructor refuses a corrupt state --------------------------------
+
+from memory_core import _native  # noqa: E402
+
+FIELD_COUNTS = {
+    "SessionRow": 11,
+    "SnapshotItem": 2,
+    "OtherSection": 2,
+    "Snapshot": 14,
+    "OrganizeReport": 9,
+    "WarningRecord": 3,
+    "SessionStart": 2,
+    "ArchiveOutcome": 6,
+    "ContinueOutcome": 2,
+    "ReleaseOutcome": 4,
+}
+
+RUST_WORDS = ("Vec", "String", "PyString", "PyTuple", "PyAny", "extract", "`", "usize", "PathBuf")
+
+
+def reduced(result: object) -> tuple[Any, str, tuple[Any, ...]]:
+    """`(restore function, class name, state)` from the result's `__reduce__`."""
+    restore, (name, state) = typing_any(result).__reduce__()
+    return restore, name, state
+
+
+def typing_any(value: object) -> Any:
+    return value
+
+
+def assert_plain_refusal(call: Any, *fragments: str) -> None:
+    with pytest.raises(memory_core.InvalidInputError) as caught:
+        call()
+    message = str(caught.value)
+    for word in RUST_WORDS:
+        assert word not in message, message
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_every_result_class_is_restored_from_its_own_state(
+    memory: AgentMemory, linked: tuple[str, str]
+) -> None:
+    seen = set()
+    for result in every_result(memory, linked):
+        cls, name, state = reduced(result)
+        assert cls is _native._restore
+        assert len(state) == FIELD_COUNTS[name], name
+        assert _native._restore(name, state) == result
+        seen.add(name)
+    assert seen | {"OtherSection", "WarningRecord"} == set(FIELD_COUNTS)
+
+
+@pytest.mark.parametrize("name", sorted(FIELD_COUNTS))
+def test_a_state_of_the_wrong_length_is_refused(name: str) -> None:
+    expected = FIELD_COUNTS[name]
+    for length in sorted({0, 1, expected - 1, expected + 1, 100} - {expected}):
+        assert_plain_refusal(
+            lambda: _native._restore(name, ("x",) * length),
+            f"state: a pickled {name} holds {expected} fields, got {length}",
+        )
+
+
+@pytest.mark.parametrize("name", sorted(FIELD_COUNTS))
+@pytest.mark.parametrize("junk", [object(), 1.5, ("x",), {"a": 1}, b"x"], ids=["object", "float", "tuple", "dict", "bytes"])
+def test_a_field_of_the_wrong_type_is_refused_naming_class_and_field(name: str, junk: object) -> None:
+    state = (junk,) * FIELD_COUNTS[name]
+    assert_plain_refusal(lambda: _native._restore(name, state), "state: the field ", f" of a pickled {name} must be ")
+
+
+def test_a_field_message_says_what_was_expected(memory: AgentMemory, linked: tuple[str, str]) -> None:
+    row = memory.session(linked[0])
+    _, _, state = reduced(row)
+    bad = ("x", "a", "t", "s", "not a list", *state[5:])
+    assert_plain_refusal(
+        lambda: _native._restore("SessionRow", bad),
+        "the field keywords of a pickled SessionRow must be a list of str, got str 'not a list'",
+    )
+    assert_plain_refusal(
+        lambda: _native._restore("SessionRow", ("x",) * 100), "holds 11 fields, got 100"
+    )
+
+
+@pytest.mark.parametrize("mark", ["zzz", "", "Done", "superseded ", "none"])
+def test_a_snapshot_item_with_an_unknown_mark_is_refused(mark: str) -> None:
+    assert_plain_refusal(
+        lambda: _native._restore("SnapshotItem", ("t", mark)),
+        f"a pickled SnapshotItem has the mark {mark!r}".replace("'", '"'),
+        "superseded, resolved, done",
+    )
+    for good in ("superseded", "resolved", "done", None):
+        assert _native._restore("SnapshotItem", ("t", good)) == _native._restore(
+            "SnapshotItem", ("t", good)
+        )
+
+
+@pytest.mark.parametrize("status", ["bogus", "", "Active", "archived"])
+def test_a_session_row_with_an_unknown_status_is_refused(
+    memory: AgentMemory, linked: tuple[str, str], status: str
+) -> None:
+    _, _, state = reduced(memory.session(linked[0]))
+    bad = (*state[:5], status, *state[6:])
+    assert_plain_refusal(lambda: _native._restore("SessionRow", bad), "status", "idle, active, stale")
+    for good in ("idle", "active", "stale"):
+        restored: Any = _native._restore("SessionRow", (*state[:5], good, *state[6:]))
+        assert restored.status == good
+
+
+def test_an_archive_outcome_of_an_unknown_kind_is_refused(memory: AgentMemory) -> None:
+    idle = memory.register_session_start("c")
+    _, _, state = reduced(memory.archive(idle))
+    assert_plain_refusal(
+        lambda: _native._restore("ArchiveOutcome", ("moved", *state[1:])), "archived, deleted"
+    )
+
+
+def test_nested_results_must_be_results(memory: AgentMemory, linked: tuple[str, str]) -> None:
+    outcome = memory.continue_from(linked[1], linked[0])
+    _, _, state = reduced(outcome)
+    assert_plain_refusal(
+        lambda: _native._restore("ContinueOutcome", (state[0], "x")),
+        "the field source of a pickled ContinueOutcome must be a SessionRow, got str 'x'",
+    )
+
+
+def test_an_unknown_class_or_a_state_that_is_no_tuple_is_refused() -> None:
+    native: Any = _native
+    assert_plain_refusal(lambda: native._restore("Nope", ()), 'cls: no memory_core result class is named "Nope"')
+    assert_plain_refusal(lambda: native._restore(5, ()), "cls: expected a str, got int 5")
+    assert_plain_refusal(lambda: native._restore("SnapshotItem", ["t", None]), "got list")
+    assert_plain_refusal(lambda: native._restore("SnapshotItem", None), "got NoneType")
+
+
+@pytest.mark.parametrize("bad_id", ["", "-", "../etc", "a b", "a/b", "a|b"])
+def test_a_session_row_with_an_invalid_session_id_is_refused(
+    memory: AgentMemory, linked: tuple[str, str], bad_id: str
+) -> None:
+    _, _, state = reduced(memory.session(linked[0]))
+    assert_plain_refusal(
+        lambda: _native._restore("SessionRow", (bad_id, *state[1:])),
+        "which is not a Memory Session ID",
+    )
+    assert_plain_refusal(
+        lambda: _native._restore("SessionRow", (*state[:6], [linked[1], bad_id], *state[7:])),
+        "which is not a Memory Session ID",
+    )

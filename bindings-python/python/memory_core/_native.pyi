@@ -82,7 +82,8 @@ __all__ = [
 __version__: str
 
 def _restore(cls: str, state: tuple[object, ...], /) -> object:
-    """Rebuilds a pickled result (what each result class's ``__reduce__`` names)."""
+    """Rebuilds a pickled result (what each result class's ``__reduce__`` names); a state
+    ``__reduce__`` cannot have written is an InvalidInputError."""
 
 def _restore_error(cls: type[BaseException], message: str, state: dict[str, object], /) -> BaseException:
     """Rebuilds a pickled memory-core exception (what ``__reduce__`` names)."""
@@ -103,9 +104,11 @@ class AgentMemory:
     lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an RFC 3339
     string such as ``"2026-05-25T13:18:00+08:00"``, or an aware ``datetime``) stops this
     handle's clock at that time, for tests and reproducible runs; by default the system
-    clock in the local time zone is used. InvalidInputError for a negative or non-finite
-    ``lock_timeout``, a ``fixed_time`` without offset, an argument of the wrong type, or a
-    ``root`` that exists but is not a directory."""
+    clock in the local time zone is used. Every finite ``lock_timeout`` of at least 0 is
+    accepted; one beyond about 584 billion years (what the wait can count) waits that
+    long, which in practice never times out. InvalidInputError for a negative or
+    non-finite ``lock_timeout``, a ``fixed_time`` without offset, an argument of the
+    wrong type, or a ``root`` that exists but is not a directory."""
 
     def __new__(
         cls,
@@ -510,7 +513,7 @@ class ReleaseOutcome:
     def __hash__(self) -> int: ...
 
 class MemoryCoreError(Exception):
-    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. ``kind`` and ``code`` are set on the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too). Every instance pickles with its fields."""
+    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. ``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by hand, which belongs to no kind. Every instance pickles with its fields."""
 
     path: pathlib.Path | None
     """The file the error concerns, when there is one."""
@@ -518,8 +521,10 @@ class MemoryCoreError(Exception):
     """The 1-based line in ``path``, when known."""
     session_id: str | None
     """The session the error concerns, when there is one."""
-    kind: ErrorKindLiteral
-    code: ErrorCodeLiteral
+    kind: ErrorKindLiteral | None
+    """The error kind; None on a MemoryCoreError built by hand."""
+    code: ErrorCodeLiteral | None
+    """The stable ``ERR_MEMORY_*`` code; None on a MemoryCoreError built by hand."""
 
 class InvalidInputError(MemoryCoreError, ValueError):
     """An argument was rejected before anything was read or written, including an argument of the wrong type, whose message names the parameter (also a ValueError)."""
