@@ -322,3 +322,58 @@ fn a_lone_dash_keyword_is_no_keyword() {
     let row = fx.memory.update(id.as_str(), update).unwrap();
     assert_eq!(row.keywords, ["x"]);
 }
+
+/// The table rows GFM renders, counted with the `markdown` crate (mdast), wherever the
+/// table stands (top level or inside a list item).
+fn rendered_rows(text: &str) -> Vec<usize> {
+    fn walk(node: &markdown::mdast::Node, out: &mut Vec<usize>) {
+        if let markdown::mdast::Node::Table(table) = node {
+            out.push(table.children.len());
+        }
+        for child in node.children().into_iter().flatten() {
+            walk(child, out);
+        }
+    }
+    let tree = markdown::to_mdast(text, &markdown::ParseOptions::gfm()).expect("mdast");
+    let mut out = Vec::new();
+    walk(&tree, &mut out);
+    out
+}
+
+#[test]
+fn rows_written_into_a_table_inside_a_list_item_stay_in_that_table() {
+    let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+    let table = hand_index(&header, &[hand_row("s-1", "s")]);
+    let nested: String = table
+        .lines()
+        .skip(2) // "# Memory" and the blank line
+        .map(|l| format!("  {l}\n"))
+        .collect();
+    let text = format!("# Memory\n\n- Sessions:\n\n{nested}");
+    assert_eq!(
+        rendered_rows(&text),
+        [2],
+        "header + one row, inside the list item"
+    );
+    let fx = Fixture::with_index(&text);
+    let id = fx.memory.register_session_start("a").unwrap();
+    fx.memory
+        .update("s-1", SessionUpdate::new().summary("updated"))
+        .unwrap();
+    let after = fx.index_text();
+    assert_eq!(
+        rendered_rows(&after),
+        [3],
+        "GFM still renders one table with every row: {after}"
+    );
+    for line in after
+        .lines()
+        .filter(|l| l.contains("| s-1 |") || l.contains(id.as_str()))
+    {
+        assert!(
+            line.starts_with("  | "),
+            "row lost the list item's indentation: {line:?}"
+        );
+    }
+    assert_eq!(fx.memory.sessions().unwrap().len(), 2);
+}

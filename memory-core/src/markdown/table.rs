@@ -94,6 +94,9 @@ pub struct Table {
     /// The line that ended the table, with the reason (GFM: a blank line or the start of
     /// another block); `None` when the table runs to the end of the document.
     pub ended_by: Option<TableEnd>,
+    /// The header line's indentation (spaces and tabs), given to appended and replaced
+    /// rows, so that a table inside a list item stays one table when rows are written.
+    pub indent: String,
 }
 
 /// Where and why a table ended.
@@ -234,10 +237,11 @@ impl Table {
     /// ```
     pub fn append(&self, row: &str) -> Edit {
         let le = self.line_ending.as_str();
+        let indent = &self.indent;
         let replacement = if self.last_line_terminated {
-            format!("{row}{le}")
+            format!("{indent}{row}{le}")
         } else {
-            format!("{le}{row}")
+            format!("{le}{indent}{row}")
         };
         Edit {
             range: self.insert_at..self.insert_at,
@@ -257,7 +261,7 @@ impl Table {
     pub fn replace(&self, index: usize, row: &str) -> Edit {
         Edit {
             range: self.rows[index].content.clone(),
-            replacement: row.to_string(),
+            replacement: format!("{}{row}", self.indent),
         }
     }
 

@@ -429,6 +429,9 @@ fn table_at(
         line_ending,
         delimiter_line: delimiter.line.number,
         ended_by: None,
+        indent: header.line.text
+            [..header.line.text.len() - header.line.text.trim_start_matches([' ', '\t']).len()]
+            .to_string(),
     };
     for l in &lines[i + 2..] {
         let reason = if l.context != Context::Text && l.context != Context::Indented {
