@@ -33,18 +33,14 @@ impl AgentMemory {
         let root = self.root.path();
         let mut stack = vec![(root.to_path_buf(), 0usize)];
         while let Some((dir, depth)) = stack.pop() {
-            let mut entries = Vec::new();
-            match fs::read_dir(&dir) {
-                Ok(list) => {
-                    for entry in list {
-                        entries.push(entry.map_err(|e| Error::io_op(&dir, "scandir", e))?);
-                    }
-                }
+            let entries = match fs::read_dir(&dir) {
+                Ok(list) => list,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(Error::io_op(&dir, "scandir", e)),
-            }
-            entries.sort_by_key(|e| e.file_name());
+            };
+            // The lists are sorted at the end, so entries are taken in any order.
             for entry in entries {
+                let entry = entry.map_err(|e| Error::io_op(&dir, "scandir", e))?;
                 let path = entry.path();
                 let Ok(kind) = entry.file_type() else {
                     continue;

@@ -130,40 +130,6 @@ pub(crate) fn create_temp(dir: &Path, name: &str, kind: &str) -> Result<(PathBuf
     }
 }
 
-/// Removes the temp files that [`replace_atomically`] left in `dir` when a writer died
-/// mid-write, and returns how many it removed. Call it only while holding the memory
-/// lock: every writer holds the lock while its temp file exists, so under the lock any
-/// temp file belongs to a dead writer. A missing `dir` is fine.
-///
-/// ```
-/// let dir = tempfile::tempdir().unwrap();
-/// std::fs::write(dir.path().join(".index.md.tmp-123-0"), b"half a write").unwrap();
-/// std::fs::write(dir.path().join("index.md"), b"kept").unwrap();
-/// assert_eq!(memory_core::durable::remove_dead_temp_files(dir.path()).unwrap(), 1);
-/// assert!(dir.path().join("index.md").exists());
-/// ```
-pub fn remove_dead_temp_files(dir: &Path) -> Result<usize> {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(Error::io_op(dir, "scandir", e)),
-    };
-    let mut removed = 0;
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io_op(dir, "scandir", e))?;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if is_temp_name(&name) && entry.file_type().is_ok_and(|t| t.is_file()) {
-            fs::remove_file(entry.path()).map_err(|e| Error::io_op(entry.path(), "unlink", e))?;
-            removed += 1;
-        }
-    }
-    if removed > 0 {
-        sync_dir(dir)?;
-    }
-    Ok(removed)
-}
-
 /// Whether `name` has the shape `.<name>.tmp-<pid>-<n>` or `.<name>.bak-<pid>-<n>` of
 /// [`create_temp`]'s files.
 pub(crate) fn is_temp_name(name: &str) -> bool {

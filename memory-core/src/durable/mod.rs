@@ -10,10 +10,7 @@ mod safe_path;
 mod transaction;
 
 pub(crate) use atomic::is_temp_name as is_dead_writer_file;
-pub use atomic::{
-    create_private_dir_all, read_text, read_text_if_exists, remove_dead_temp_files,
-    replace_atomically,
-};
+pub use atomic::{create_private_dir_all, read_text, read_text_if_exists, replace_atomically};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use lock::{MemoryLock, WaitCheck, WaitCheckError};
 pub use safe_path::{SafeRoot, validate_component};
