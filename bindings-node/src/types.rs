@@ -72,15 +72,13 @@ pub struct AsyncOptions {
 /// number is an invalid input. A finite wait longer than a `Duration` holds (about
 /// 5.8e14 years) becomes the longest one: it never times out in practice.
 pub fn lock_timeout(ms: f64) -> memory_core::Result<Duration> {
-    if !ms.is_finite() || ms < 0.0 {
-        return Err(memory_core::Error::InvalidInput {
+    memory_core::durable::lock_wait_from_secs(ms / 1000.0).ok_or_else(|| {
+        memory_core::Error::InvalidInput {
             what: "lockTimeoutMs",
             value: args::number(ms),
             message: "must be a finite number of milliseconds, at least 0".to_string(),
-        });
-    }
-    // `abs` turns -0 into 0; every other number here is positive.
-    Ok(Duration::try_from_secs_f64((ms / 1000.0).abs()).unwrap_or(Duration::MAX))
+        }
+    })
 }
 
 /// A session's lifecycle status.

@@ -41,16 +41,14 @@ fn signal_check() -> WaitCheck {
 /// `lock_timeout` seconds as a wait: every finite value at least 0 is accepted, and one
 /// longer than a `Duration` holds (about 584 billion years) is the longest wait there is.
 fn lock_wait(py: Python<'_>, seconds: f64) -> PyResult<Duration> {
-    if !(seconds.is_finite() && seconds >= 0.0) {
-        return Err(invalid(
+    memory_core::durable::lock_wait_from_secs(seconds).ok_or_else(|| {
+        invalid(
             py,
             "lock timeout",
             args::short_number(seconds),
             "must be a finite number of seconds, at least 0",
-        ));
-    }
-    // `abs` only turns -0.0 (which passed the check) into 0.0.
-    Ok(Duration::try_from_secs_f64(seconds.abs()).unwrap_or(Duration::MAX))
+        )
+    })
 }
 
 /// A memory root (the ``memory/`` directory) following the Agent Memory protocol.

@@ -7,6 +7,28 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 
+/// A lock wait given in seconds as a number (how the bindings receive it): every finite
+/// value of at least 0 is a wait (`-0.0` is 0), one longer than a [`Duration`] holds is
+/// the longest wait there is (about 584 billion years: it never times out in practice);
+/// a negative, infinite or NaN number is `None`. One rule for every surface; each words
+/// its own error with the number as its language prints it.
+///
+/// ```
+/// use std::time::Duration;
+/// use memory_core::durable::lock_wait_from_secs;
+/// assert_eq!(lock_wait_from_secs(0.25), Some(Duration::from_millis(250)));
+/// assert_eq!(lock_wait_from_secs(1e300), Some(Duration::MAX));
+/// assert_eq!(lock_wait_from_secs(-1.0), None);
+/// assert_eq!(lock_wait_from_secs(f64::NAN), None);
+/// ```
+pub fn lock_wait_from_secs(seconds: f64) -> Option<Duration> {
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return None;
+    }
+    // `abs` only turns -0.0 (which passed the check) into 0.0.
+    Some(Duration::try_from_secs_f64(seconds.abs()).unwrap_or(Duration::MAX))
+}
+
 /// An exclusive lock over one memory root, shared by every process and language that
 /// uses memory-core (it is an OS lock on a sidecar file, `flock` on Unix). Released
 /// when dropped, and by the OS when the holder dies, so a killed writer never leaves the
