@@ -461,7 +461,7 @@ fn rounded(waited: Duration) -> String {
 /// let err = memory_core::AgentMemory::open("m").unwrap().session("a\u{1b}b").unwrap_err();
 /// assert!(err.to_string().starts_with(r#"invalid session id "a\u001bb""#), "{err}");
 /// ```
-fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
     for c in value.chars() {

@@ -212,7 +212,7 @@ impl AgentMemory {
 /// fails (a value that would end or hide part of the table) is never written.
 fn check_archive_index(path: &std::path::Path, text: &str, id: &SessionId) -> Result<()> {
     let table = find_table(text, &["Field", "Value"])
-        .map_err(|i| Error::malformed(path, i.line, i.message))
+        .map_err(|i| i.at(path))
         .and_then(|t| t.ok_or_else(|| Error::malformed(path, 0, "no metadata table")))
         .map_err(|e| super::index::unreadable_result(path, e))?;
     let fields: Vec<String> = table.rows.iter().map(|r| r.cell(text, 0)).collect();

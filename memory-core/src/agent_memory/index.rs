@@ -69,8 +69,7 @@ impl IndexDoc {
         offset: FixedOffset,
         mut warnings: Option<&mut Vec<Warning>>,
     ) -> Result<Self> {
-        let scan = scan_table(&text, &INDEX_COLUMNS)
-            .map_err(|i| Error::malformed(path, i.line, i.message))?;
+        let scan = scan_table(&text, &INDEX_COLUMNS).map_err(|i| i.at(path))?;
         match &scan.table {
             Some(table) => check_loose_rows(path, &text, table, &scan)?,
             None => check_loose_rows_without_table(path, &text, &scan)?,
@@ -80,7 +79,7 @@ impl IndexDoc {
             None => {
                 let text = with_new_table(text);
                 let table = scan_table(&text, &INDEX_COLUMNS)
-                    .map_err(|i| Error::malformed(path, i.line, i.message))?
+                    .map_err(|i| i.at(path))?
                     .table
                     .ok_or_else(|| Error::malformed(path, 0, "could not add the index table"))?;
                 (text, table)

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::index::IndexDoc;
 use super::snapshot_doc::SnapshotDoc;
 use super::{AgentMemory, SessionId, SessionRow, Status, Warning};
-use crate::durable::{Transaction, read_text_if_exists};
+use crate::durable::{Transaction, decode_text};
 use crate::error::{Error, Result};
 
 /// Options of [`AgentMemory::organize`].
@@ -225,21 +225,22 @@ impl AgentMemory {
             if !entry.file_type().is_ok_and(|t| t.is_file()) {
                 continue; // a link or directory is never read (see SafeRoot)
             }
-            let text = match read_text_if_exists(&entry.path()) {
-                Ok(Some(text)) => text,
-                Ok(None) => continue,
-                Err(error @ Error::Malformed { .. }) => {
-                    let legible = match std::fs::read(entry.path()) {
-                        Ok(bytes) => String::from_utf8_lossy(&bytes).replace('\0', " "),
-                        Err(e) => return Err(Error::read_failed(entry.path(), e)),
-                    };
+            let bytes = match std::fs::read(entry.path()) {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(Error::read_failed(entry.path(), e)),
+            };
+            let text = match decode_text(&entry.path(), bytes) {
+                Ok(text) => text,
+                Err(failed) => {
+                    let (error, bytes) = *failed;
+                    let legible = String::from_utf8_lossy(&bytes).replace('\0', " ");
                     if only.is_some_and(|id| legible.contains(id.as_str())) {
                         return Err(error);
                     }
                     unreadable.push(Warning::from_error(&error, 0));
                     legible
                 }
-                Err(other) => return Err(other),
             };
             if only.is_some_and(|id| !text.contains(id.as_str())) {
                 continue;

@@ -75,19 +75,14 @@ impl Status {
     /// `*…*`, `__…__`, `_…_` or `` `…` `` (one wrapper, matched on both sides). The error
     /// is the message for the row's line.
     pub(crate) fn read_cell(cell: &str) -> std::result::Result<Status, String> {
-        let mut value = cell.trim();
-        for wrapper in ["**", "__", "*", "_", "`"] {
-            if let Some(inner) = value
-                .strip_prefix(wrapper)
-                .and_then(|v| v.strip_suffix(wrapper))
-            {
-                value = inner.trim();
-                break;
-            }
-        }
-        value
+        crate::markdown::without_emphasis(cell.trim())
             .parse::<Status>()
-            .map_err(|_| format!("Status {cell:?} is not one of idle, active, stale"))
+            .map_err(|_| {
+                format!(
+                    "Status {} is not one of idle, active, stale",
+                    crate::error::quoted(cell)
+                )
+            })
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::snapshot::{OtherSection, SectionKind, continues_from_ids, is_placeholder};
 use super::{Mark, Snapshot, SnapshotItem};
 use crate::durable::read_text_if_exists;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::markdown::{
     Edit, FenceScan, LineEnding, Section, Table, apply_edits, encode_lines, entity_first,
     fenced_lines, find_table, parse_list, render_item, render_row, split_sections, value_lines,
@@ -161,8 +161,7 @@ impl SnapshotDoc {
     }
 
     pub fn parse(path: &Path, text: String) -> Result<Self> {
-        let metadata = find_table(&text, &METADATA_COLUMNS)
-            .map_err(|i| Error::malformed(path, i.line, i.message))?;
+        let metadata = find_table(&text, &METADATA_COLUMNS).map_err(|i| i.at(path))?;
         let sections = split_sections(&text);
         Ok(SnapshotDoc {
             path: path.to_path_buf(),

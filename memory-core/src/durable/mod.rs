@@ -9,6 +9,7 @@ mod lock;
 mod safe_path;
 mod transaction;
 
+pub(crate) use atomic::decode_text;
 pub(crate) use atomic::is_temp_name as is_dead_writer_file;
 pub use atomic::{create_private_dir_all, read_text, read_text_if_exists, replace_atomically};
 pub use clock::{Clock, FixedClock, SystemClock};

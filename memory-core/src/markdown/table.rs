@@ -18,6 +18,13 @@ pub struct ParseIssue {
     pub message: String,
 }
 
+impl ParseIssue {
+    /// The issue as the [`crate::Error::Malformed`] of the file at `path`.
+    pub(crate) fn at(self, path: &std::path::Path) -> crate::Error {
+        crate::Error::malformed(path, self.line, self.message)
+    }
+}
+
 /// One body row of a table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableRow {

@@ -334,8 +334,9 @@ fn header_cell_matches(text: &str, lines: &[BlockLine<'_>], line: usize, header:
     cells.first() == wanted.first() || (present >= 2 && present * 2 >= wanted.len())
 }
 
-/// A cell without one `**…**`, `__…__`, `*…*`, `_…_` or `` `…` `` wrapper.
-fn without_emphasis(cell: &str) -> &str {
+/// A cell without one `**…**`, `__…__`, `*…*`, `_…_` or `` `…` `` wrapper (hand-written
+/// emphasis of header and status cells).
+pub(crate) fn without_emphasis(cell: &str) -> &str {
     for wrapper in ["**", "__", "*", "_", "`"] {
         if let Some(inner) = cell
             .strip_prefix(wrapper)
