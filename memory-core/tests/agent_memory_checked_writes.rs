@@ -377,3 +377,56 @@ fn rows_written_into_a_table_inside_a_list_item_stay_in_that_table() {
     }
     assert_eq!(fx.memory.sessions().unwrap().len(), 2);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_snapshot_is_neither_read_nor_replaced() {
+    let fx = Fixture::new();
+    let id = source(&fx);
+    let snapshot = fx.memory.session_path(&id).unwrap();
+    let target = fx.dir.path().join("elsewhere.md");
+    std::fs::rename(&snapshot, &target).unwrap();
+    std::os::unix::fs::symlink(&target, &snapshot).unwrap();
+    let before = std::fs::read(&target).unwrap();
+    let index_before = fx.index_text();
+    let read = fx.memory.snapshot(&id).unwrap_err();
+    let write = fx
+        .memory
+        .update(&id, SessionUpdate::new().decision("d2"))
+        .unwrap_err();
+    for err in [read, write] {
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert_eq!(
+            err.path(),
+            Some(snapshot.as_path()),
+            "the error names the link"
+        );
+    }
+    assert!(
+        std::fs::symlink_metadata(&snapshot)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), before);
+    assert_eq!(fx.index_text(), index_before);
+}
+
+#[test]
+fn timestamps_written_with_slashes_are_read_from_the_index_and_kept() {
+    let row = "| s-1 | a | t | s | k | active | - | 2026/05/20 13:18 | 2026/05/24 09:00 |";
+    let header: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+    let fx = Fixture::with_index(&hand_index(&header, &[row.to_string()]));
+    let read = fx.memory.session("s-1").unwrap();
+    assert_eq!(read.updated_at.as_str(), "2026/05/24 09:00");
+    assert_eq!(
+        read.updated_at.datetime().to_rfc3339(),
+        "2026-05-24T09:00:00+08:00"
+    );
+    // Another row's write keeps this row's bytes, spelling included.
+    fx.memory.register_session_start("b").unwrap();
+    assert!(fx.index_text().contains(row));
+    // Organize reads it as a date: the fixture clock is 2026-05-25, so it is not overdue.
+    let report = fx.memory.organize(OrganizeOptions::default()).unwrap();
+    assert_eq!(report.kept_active.len(), 1, "{report:?}");
+}
