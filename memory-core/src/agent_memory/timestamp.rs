@@ -94,9 +94,7 @@ fn parse_lenient(text: &str, local: FixedOffset) -> Option<DateTime<FixedOffset>
         return None;
     }
     let day = digits(b, 8, 2)?;
-    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
-        return None;
-    }
+    // chrono refuses the month 13, the 30th of February, hour 24, minute 60…
     let date = NaiveDate::from_ymd_opt(year as i32, month, day)?;
     if b.len() == 10 {
         return local
@@ -126,9 +124,6 @@ fn parse_lenient(text: &str, local: FixedOffset) -> Option<DateTime<FixedOffset>
             nano = digits(b, at, count)? * 10u32.pow(9 - count as u32);
             at += count;
         }
-    }
-    if hour > 23 || minute > 59 || second > 59 {
-        return None;
     }
     let time = date.and_hms_nano_opt(hour, minute, second, nano)?;
     if at == b.len() {
@@ -168,17 +163,6 @@ fn digits(b: &[u8], at: usize, count: usize) -> Option<u32> {
     b.get(at..at + count)?.iter().try_fold(0u32, |n, c| {
         c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
     })
-}
-
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
-            29
-        }
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
 }
 
 impl fmt::Display for Timestamp {
