@@ -25,12 +25,8 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// ```
 pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = parent_dir(path);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
     check_replaceable(path)?;
-    let (temp, file) = create_temp(&dir, &name, "tmp")?;
+    let (temp, file) = create_temp(&dir, &file_name(path), "tmp")?;
     let result = write_temp(file, &temp, path, bytes).and_then(|()| {
         fs::rename(&temp, path).map_err(|e| Error::io_op(path, "rename", e))?;
         sync_dir(&dir)
@@ -157,6 +153,13 @@ pub(crate) fn write_temp(mut file: File, temp: &Path, target: &Path, bytes: &[u8
     file.write_all(bytes)
         .map_err(|e| Error::io_op(temp, "write", e))?;
     file.sync_all().map_err(|e| Error::io_op(temp, "fsync", e))
+}
+
+/// The last component of `path` as text (what temp and backup names are built from).
+pub(crate) fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 pub(crate) fn parent_dir(path: &Path) -> PathBuf {

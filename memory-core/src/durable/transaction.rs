@@ -25,7 +25,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::atomic::{create_temp, parent_dir, sync_dir, write_temp};
+use super::atomic::{create_temp, file_name, parent_dir, sync_dir, write_temp};
 use super::fault::{self, Phase};
 use super::{MemoryLock, read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
@@ -688,12 +688,6 @@ fn backup_of(path: &Path) -> Result<Option<PathBuf>> {
         return Ok(Some(copy));
     }
     Ok(Some(backup))
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 fn relative_to(root: &Path, path: &Path) -> Result<PathBuf> {
