@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use memory_core::Error;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDateTime, PyFloat, PyInt, PyList, PyString, PyTuple,
+};
 
 use crate::errors::to_py_err;
 
@@ -63,6 +65,26 @@ pub(crate) fn opt_text(
 ) -> PyResult<Option<String>> {
     match obj {
         Some(obj) if !obj.is_none() => text(obj, name).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A time as text: a `str` as given, or a `datetime.datetime` as its `isoformat()`;
+/// None (or absent) is None. The core parses and checks the text.
+pub(crate) fn opt_time(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+) -> PyResult<Option<String>> {
+    match obj {
+        Some(obj) if !obj.is_none() => {
+            if obj.is_instance_of::<PyString>() {
+                text(obj, name).map(Some)
+            } else if obj.is_instance_of::<PyDateTime>() {
+                Ok(Some(obj.call_method0("isoformat")?.extract::<String>()?))
+            } else {
+                Err(wrong(obj, name, "a str or a datetime.datetime"))
+            }
+        }
         _ => Ok(None),
     }
 }

@@ -99,27 +99,7 @@ impl AgentMemory {
         if let Some(seconds) = args::opt_number(lock_timeout.as_ref(), "lock_timeout")? {
             builder = builder.lock_timeout(lock_wait(py, seconds)?);
         }
-        let fixed_time = match fixed_time.as_ref().filter(|t| !t.is_none()) {
-            None => None,
-            Some(time) if time.is_instance_of::<pyo3::types::PyString>() => {
-                Some(args::text(time, "fixed_time")?)
-            }
-            Some(time) if time.is_instance_of::<pyo3::types::PyDateTime>() => {
-                Some(time.call_method0("isoformat")?.extract::<String>()?)
-            }
-            Some(time) => {
-                return Err(to_py_err(
-                    py,
-                    memory_core::Error::Argument {
-                        name: "fixed_time",
-                        message: format!(
-                            "expected a str or a datetime.datetime, got {}",
-                            time.get_type().name()?
-                        ),
-                    },
-                ));
-            }
-        };
+        let fixed_time = args::opt_time(fixed_time.as_ref(), "fixed_time")?;
         if let Some(text) = &fixed_time {
             builder = builder.fixed_time(text).map_err(|e| to_py_err(py, e))?;
         }

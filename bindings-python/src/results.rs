@@ -303,13 +303,24 @@ pub(crate) fn _restore<'py>(
     }
 }
 
-/// A marking's Python name: `superseded`, `resolved` or `done`.
+/// Every status, for the check's message; the names are the core's (`Status::as_str`).
+const STATUSES: [memory_core::Status; 3] = [
+    memory_core::Status::Idle,
+    memory_core::Status::Active,
+    memory_core::Status::Stale,
+];
+
+/// Every marking, for the check; the names are the core's (`Mark::as_str`).
+const MARKS: [memory_core::Mark; 3] = [
+    memory_core::Mark::Superseded,
+    memory_core::Mark::Resolved,
+    memory_core::Mark::Done,
+];
+
+/// A marking's Python name: the core's marking without its brackets (`superseded`,
+/// `resolved` or `done`).
 fn mark_name(mark: memory_core::Mark) -> &'static str {
-    match mark {
-        memory_core::Mark::Superseded => "superseded",
-        memory_core::Mark::Resolved => "resolved",
-        memory_core::Mark::Done => "done",
-    }
+    mark.as_str().trim_start_matches('[').trim_end_matches(']')
 }
 
 fn ids(ids: Vec<SessionId>) -> Vec<String> {
@@ -340,7 +351,19 @@ result_class! {
     }
     hidden { meaningful_summary: bool, meaningful: bool }
     check(row) {
-        one_of(&row.status, &["idle", "active", "stale"], "status")?;
+        // The core's parse, held to the exact lowercase name a row's `status` gives.
+        let known = row
+            .status
+            .parse::<memory_core::Status>()
+            .is_ok_and(|status| status.as_str() == row.status);
+        if !known {
+            let names = STATUSES.map(memory_core::Status::as_str);
+            return Err(format!(
+                "has the status {:?}, not one of {}",
+                row.status,
+                names.join(", ")
+            ));
+        }
         for id in std::iter::once(&row.session_id).chain(&row.referenced_by) {
             if SessionId::parse(id).is_err() {
                 return Err(format!("has {id:?}, which is not a Memory Session ID"));
@@ -388,7 +411,7 @@ result_class! {
     }
     check(item) {
         if let Some(mark) = &item.mark {
-            one_of(mark, &["superseded", "resolved", "done"], "mark")?;
+            one_of(mark, &MARKS.map(mark_name), "mark")?;
         }
     }
 }

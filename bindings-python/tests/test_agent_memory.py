@@ -105,8 +105,23 @@ def test_fixed_time_needs_an_offset(root: pathlib.Path) -> None:
         AgentMemory(root, fixed_time="2026-05-25 13:18")
     with pytest.raises(memory_core.InvalidInputError, match="fixed time"):
         AgentMemory(root, fixed_time=datetime.datetime(2026, 5, 25, 13, 18))
-    with pytest.raises(memory_core.InvalidInputError, match="^fixed_time: expected a str or"):
-        AgentMemory(root, fixed_time=1716614280)  # type: ignore[arg-type]
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (1716614280, "int 1716614280"),
+        (datetime.date(2026, 5, 25), "date datetime.date(2026, 5, 25)"),
+        (b"2026-05-25T13:18:00+08:00", "bytes b'2026-05-25T13:18:00+08:00'"),
+        (["2026-05-25T13:18:00+08:00"], "list ['2026-05-25T13:18:00+08:00']"),
+    ],
+    ids=["int", "date", "bytes", "list"],
+)
+def test_fixed_time_of_another_type_is_refused_like_every_argument(
+    root: pathlib.Path, value: object, shown: str
+) -> None:
+    with pytest.raises(memory_core.InvalidInputError) as caught:
+        AgentMemory(root, fixed_time=value)  # type: ignore[arg-type]
+    assert str(caught.value) == f"fixed_time: expected a str or a datetime.datetime, got {shown}"
 
 
 @pytest.mark.parametrize(

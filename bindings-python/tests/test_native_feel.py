@@ -585,6 +585,112 @@ def test_to_dict_has_exactly_the_keys_of_its_typed_dict(memory: AgentMemory) -> 
     assert set(typing.get_type_hints(memory_core.OtherSectionDict)) == {"heading", "body"}
 
 
+TYPED_DICTS = {
+    name: getattr(memory_core, name)
+    for name in memory_core.__all__
+    if name.endswith("Dict") and typing.is_typeddict(getattr(memory_core, name))
+}
+
+
+def annotation_parts(annotation: object) -> list[object]:
+    """`annotation` and every annotation inside it: the fields of a TypedDict (resolved
+    with get_type_hints), the arguments of List/Optional; a Literal's values are values,
+    not annotations."""
+    parts = [annotation]
+    if typing.get_origin(annotation) is typing.Literal:
+        return parts
+    if typing.is_typeddict(annotation):
+        for field in typing.get_type_hints(annotation).values():
+            parts += annotation_parts(field)
+    for argument in typing.get_args(annotation):
+        parts += annotation_parts(argument)
+    return parts
+
+
+def test_no_typed_dict_annotation_holds_any() -> None:
+    assert len(TYPED_DICTS) == 10, sorted(TYPED_DICTS)
+    for name, typed in TYPED_DICTS.items():
+        for part in annotation_parts(typed):
+            assert part is not typing.Any, name
+            if typing.get_origin(part) in (list, collections.abc.Sequence, dict):
+                assert typing.get_args(part), f"{name}: bare {part!r} means Any items"
+            assert part not in (list, dict, object), f"{name}: {part!r} means Any items"
+
+
+def check_value(value: object, annotation: object, where: str, seen: set[str]) -> None:
+    """Asserts `value` has the runtime type `annotation` says, recursively."""
+    origin = typing.get_origin(annotation)
+    if typing.is_typeddict(annotation):
+        assert type(value) is dict, where
+        hints = typing.get_type_hints(annotation)
+        assert set(value) == set(hints), where
+        seen.add(annotation.__name__)  # type: ignore[attr-defined]
+        for key, field in hints.items():
+            check_value(value[key], field, f"{where}.{key}", seen)
+    elif origin is typing.Literal:
+        assert type(value) is str and value in typing.get_args(annotation), (where, value)
+    elif origin is typing.Union:
+        options = typing.get_args(annotation)
+        if value is None:
+            assert type(None) in options, where
+        else:
+            [option] = [o for o in options if o is not type(None)]
+            check_value(value, option, where, seen)
+    elif origin is list:
+        assert type(value) is list, (where, value)
+        [item] = typing.get_args(annotation)
+        for i, element in enumerate(value):
+            check_value(element, item, f"{where}[{i}]", seen)
+    elif annotation in (str, int, bool):
+        assert type(value) is annotation, (where, value)  # exact: a bool is no int here
+    else:
+        raise AssertionError(f"{where}: no check for {annotation!r}")
+
+
+def test_every_to_dict_value_has_its_annotated_type(root: pathlib.Path) -> None:
+    memory = AgentMemory(root)
+    source = memory.register_manual(
+        "a",
+        "Login",
+        "Fixed it.",
+        keywords=["auth", "login"],
+        context="Cookies expire early.",
+        decisions=["Use bcrypt"],
+        files=["src/auth.rs"],
+        open_questions=["Rotate cookies?"],
+        next_actions=["Reproduce"],
+    )
+    memory.update(source, decisions=["Use argon2"], supersede=["Use bcrypt"], done=["Reproduce"])
+    with memory.session_path(source).open("a", encoding="utf-8") as f:
+        f.write("\n## Notes\n\nWritten by hand.\n")
+    follower = memory.register_manual("b", "Follow", "Goes on.", continues_from=[source])
+    idle = memory.register_session_start("c")
+    snapshot = memory.snapshot(source)
+    assert snapshot is not None and snapshot.other_sections
+    assert {i.mark for i in snapshot.decisions + snapshot.next_actions} == {None, "superseded", "done"}
+    assert memory.snapshot(follower).continues_from == [source]  # type: ignore[union-attr]
+    results: list[object] = [
+        memory.session(source),
+        snapshot,
+        snapshot.other_sections[0],
+        memory.continue_from(idle, source),
+        memory.release(idle, source),
+        memory.organize(dry_run=True),
+        memory.archive(idle),
+        memory.archive(follower),
+    ]
+    with memory.index_path.open("a", encoding="utf-8") as f:
+        f.write("| 2026-01-01-0000-z | z | only three cells |\n")
+    start = memory.register_session_start_with_warnings("d")
+    assert start.warnings, "the hand-written bad row gives a warning"
+    results += [start, start.warnings[0]]
+    seen: set[str] = set()
+    for result in results:
+        name = f"{type(result).__name__}Dict"
+        check_value(result.to_dict(), TYPED_DICTS[name], name, seen)  # type: ignore[attr-defined]
+    assert seen == set(TYPED_DICTS), "every TypedDict, nested ones too, met a populated value"
+
+
 def test_the_literal_aliases_are_public() -> None:
     assert typing.get_args(memory_core.StatusLiteral) == ("idle", "active", "stale")
     assert typing.get_args(memory_core.MarkLiteral) == ("superseded", "resolved", "done")
