@@ -129,7 +129,6 @@ const METHODS = {
 
 const FIRST_DELAY_MS = 1
 const MAX_DELAY_MS = 50
-const LOCK_FILE = '.memcore.lock'
 
 const proto = NativeAgentMemory.prototype
 // `memory.constructor === AgentMemory`, and `new memory.constructor(root)` is guarded too.
@@ -193,7 +192,7 @@ function retrying(memory, attempt, args, options, parse) {
           const waited = performance.now() - start
           if (waited >= timeoutMs) {
             try {
-              native.throwLockTimeout(err.path ?? `${memory.root}/${LOCK_FILE}`, waited)
+              native.throwLockTimeout(err.path, waited)
             } catch (timeout) {
               return reject(timeout)
             }

@@ -1,7 +1,16 @@
 // Every error code, thrown by the sync form and rejected by the Promise form alike,
 // with the structured fields the core reports.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
@@ -232,6 +241,32 @@ test('ERR_MEMORY_IO: a directory where a file should be names the failed call an
     syscall: 'read',
   })
   assert.deepEqual(readdirSync(join(snapshots, 'sessions', `${id}.md`)), [], 'nothing was written into it')
+})
+
+test('ERR_MEMORY_INVALID_INPUT: a snapshot that is a symbolic link is refused, and nothing changes', async () => {
+  const root = memoryRoot()
+  const memory = new AgentMemory(root)
+  const id = memory.registerSessionStart('a')
+  const link = join(root, 'sessions', `${id}.md`)
+  const target = join(tempDir(), 'outside.md')
+  const outside = '# outside the root\n\nnot a snapshot\n'
+  writeFileSync(target, outside)
+  mkdirSync(join(root, 'sessions'), { recursive: true })
+  symlinkSync(target, link)
+  const index = readFileSync(join(root, 'index.md'))
+  const sessions = readdirSync(join(root, 'sessions')).sort()
+
+  for (const call of [
+    (form) => memory[`update${form}`](id, { summary: 'x', decisions: ['d'] }),
+    (form) => memory[`snapshot${form}`](id),
+  ]) {
+    await assertFailsBoth(call, { code: 'ERR_MEMORY_INVALID_INPUT', path: link })
+    assert.ok(lstatSync(link).isSymbolicLink(), 'the link stays a link')
+    assert.equal(readlinkSync(link), target, 'the link still points where it did')
+    assert.equal(readFileSync(target, 'utf8'), outside, "the target's bytes are unchanged")
+    assert.deepEqual(readFileSync(join(root, 'index.md')), index, 'the index is unchanged')
+    assert.deepEqual(readdirSync(join(root, 'sessions')).sort(), sessions, 'no file was added')
+  }
 })
 
 test('index.d.ts declares exactly the error codes the binding produces', () => {
