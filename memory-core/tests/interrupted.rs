@@ -77,6 +77,26 @@ const SCENARIOS: &[Scenario] = &[
         },
     },
     Scenario {
+        // The journaled append of one row (the table ends the file).
+        name: "session-start",
+        setup: |m| {
+            register_source(m);
+            register_other_continuing(m);
+        },
+        op: |m| m.register_session_start("new-agent").map(drop),
+    },
+    Scenario {
+        // The same, where the file does not end with a newline.
+        name: "session-start-unterminated",
+        setup: |m| {
+            register_source(m);
+            let index = m.root().join("index.md");
+            let text = std::fs::read_to_string(&index).expect("read index");
+            std::fs::write(&index, text.trim_end()).expect("write index");
+        },
+        op: |m| m.register_session_start("new-agent").map(drop),
+    },
+    Scenario {
         name: "update",
         setup: register_source,
         op: |m| {
@@ -226,6 +246,14 @@ fn prepare(scenario: &Scenario) -> Prepared {
         "{}: the operation is not a multi-file transaction",
         scenario.name
     );
+    if scenario.name.starts_with("session-start") {
+        // The append is cut short half-way at this point: a torn last line on disk.
+        assert!(
+            points.contains(&(Phase::Write, 0)),
+            "{}: SessionStart did not append: {points:?}",
+            scenario.name
+        );
+    }
     Prepared {
         old_root,
         old,
@@ -403,7 +431,8 @@ fn injected_syscalls(point: (Phase, usize)) -> &'static [&'static str] {
     match point {
         (Phase::Stage, _) | (Phase::Record, 0) => &["write"],
         (Phase::Record, _) => &["fsync"],
-        (Phase::Apply, _) => &["rename", "unlink"],
+        (Phase::Apply, _) => &["rename", "unlink", "write"],
+        (Phase::Write, _) => &["write"],
         (Phase::Verify, _) => &["read"],
         (Phase::Clean, _) => &["unlink"],
     }

@@ -11,8 +11,8 @@ use super::{SessionId, SessionRow, Warning};
 use crate::durable::{Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Table, TableRow, TableScan, apply_edits, render_row, scan_table,
-    without_new_final_newline,
+    Edit, LineEnding, Table, TableRow, TableScan, apply_edits, continue_table, render_row,
+    scan_table, without_new_final_newline,
 };
 
 /// The text of a new index file.
@@ -34,6 +34,10 @@ pub(crate) struct IndexDoc {
     /// The rows a lenient load could not read, `None` after a strict load: a new text of
     /// a leniently read index is checked leniently, and must not add to them.
     lenient: Option<Vec<Warning>>,
+    /// Whether `text` is exactly the file's content (not a new file, nor one given a table).
+    on_disk: bool,
+    /// Whether the text leaves a fence, comment or HTML block open at its end.
+    unclosed: bool,
 }
 
 impl IndexDoc {
@@ -74,6 +78,8 @@ impl IndexDoc {
             Some(table) => check_loose_rows(path, &text, table, &scan)?,
             None => check_loose_rows_without_table(path, &text, &scan)?,
         }
+        let on_disk = scan.table.is_some();
+        let unclosed = scan.unclosed.is_some();
         let (text, table) = match scan.table {
             Some(table) => (text, table),
             None => {
@@ -118,6 +124,8 @@ impl IndexDoc {
             positions,
             reserved,
             lenient: None,
+            on_disk,
+            unclosed,
         })
     }
 
@@ -199,7 +207,78 @@ impl IndexDoc {
             }
         }
         .map_err(|e| unreadable_result(&self.path, e))?;
-        Ok(NewIndex { doc })
+        Ok(NewIndex {
+            doc,
+            commit: Commit::Rewrite,
+        })
+    }
+
+    /// [`IndexDoc::prepare`] for appending `row`, which writes only the new line when the
+    /// table ends the file: a SessionStart on a 10,000-row index must not rewrite and
+    /// flush 3 MB to add 300 bytes.
+    ///
+    /// The new text is checked as [`IndexDoc::prepare`] checks it, without reading the
+    /// unchanged rows twice: the appended line is read by the scanner's own end-of-table
+    /// rule ([`continue_table`], which says when the lines after a table can be judged
+    /// alone) and the row by the same row reader, its id against every id of the table.
+    /// The rest of the text is byte-identical to the text just read whole, and a row's
+    /// reading depends on its own cells only, so the result is the reader's verdict on the
+    /// whole new text (`tests/append_check.rs` compares the two on random documents).
+    /// Anything else — content after the table, a table in a list item, an unreadable
+    /// new row — goes through [`IndexDoc::prepare`].
+    pub fn prepare_append(mut self, row: &SessionRow) -> Result<NewIndex> {
+        let edit = self.append(row);
+        let at = self.text.len();
+        if self.on_disk && edit.range.start == at && self.append_in_place(&edit.replacement) {
+            return Ok(NewIndex {
+                doc: self,
+                commit: Commit::Append { at },
+            });
+        }
+        self.prepare(vec![edit])
+    }
+
+    /// Appends `line` to the text and its row to the table when the reader reads it as
+    /// one more readable row with a new id; otherwise changes nothing and returns false.
+    fn append_in_place(&mut self, line: &str) -> bool {
+        let at = self.text.len();
+        let Some(last) = self.table.rows.last() else {
+            return false;
+        };
+        // The scanner needs the table's last row to continue it; a one-row probe spares
+        // copying the other rows.
+        let mut probe = Table {
+            header_line: self.table.header_line,
+            rows: vec![last.clone()],
+            insert_at: self.table.insert_at,
+            last_line_terminated: self.table.last_line_terminated,
+            line_ending: self.table.line_ending,
+            delimiter_line: self.table.delimiter_line,
+            ended_by: self.table.ended_by,
+            indent: self.table.indent.clone(),
+        };
+        self.text.push_str(line);
+        let readable = continue_table(&mut probe, &self.text, self.unclosed, &INDEX_COLUMNS)
+            && probe.rows.len() == 2
+            && match validate_row(&self.text, &probe.rows[1], self.offset) {
+                Ok(id) if !self.uses_id(&id) => {
+                    self.positions.insert(id, self.table.rows.len());
+                    true
+                }
+                _ => false,
+            };
+        if !readable {
+            self.text.truncate(at);
+            return false;
+        }
+        let mut probe_rows = probe.rows.into_iter();
+        if let (Some(old_last), Some(last)) = (probe_rows.next(), self.table.rows.last_mut()) {
+            last.end = old_last.end;
+        }
+        self.table.rows.extend(probe_rows);
+        self.table.insert_at = probe.insert_at;
+        self.table.last_line_terminated = probe.last_line_terminated;
+        true
     }
 
     /// Checks this index holds `row` exactly.
@@ -223,12 +302,30 @@ impl IndexDoc {
 #[derive(Debug)]
 pub(crate) struct NewIndex {
     doc: IndexDoc,
+    commit: Commit,
+}
+
+/// How a new index text reaches the file.
+#[derive(Debug, Clone, Copy)]
+enum Commit {
+    /// The whole file is replaced.
+    Rewrite,
+    /// The file is the text up to `at`; the rest is appended.
+    Append { at: usize },
 }
 
 impl NewIndex {
     /// Adds the write of this index to `tx` (the text moves: no multi-megabyte copy).
     pub fn stage(self, tx: &mut Transaction<'_>) {
-        tx.write(self.doc.path, self.doc.text.into_bytes());
+        match self.commit {
+            Commit::Rewrite => {
+                tx.write(self.doc.path, self.doc.text.into_bytes());
+            }
+            Commit::Append { at } => {
+                let tail = self.doc.text.get(at..).unwrap_or_default().to_string();
+                tx.append(self.doc.path, at as u64, tail);
+            }
+        }
     }
 
     /// Checks the new index holds each of `rows` exactly.
@@ -359,3 +456,7 @@ fn with_new_table(mut text: String) -> String {
     text.push_str(le);
     text
 }
+
+#[cfg(test)]
+#[path = "index_append_tests.rs"]
+mod append_tests;

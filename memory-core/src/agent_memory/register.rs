@@ -161,7 +161,7 @@ impl AgentMemory {
             started_at: now.clone(),
             updated_at: now,
         };
-        let new = index.prepare(vec![index.append(&row)])?;
+        let new = index.prepare_append(&row)?;
         new.expect_rows(std::slice::from_ref(&row))?;
         let mut tx = Transaction::new(&lock);
         new.stage(&mut tx);

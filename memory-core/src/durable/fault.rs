@@ -15,6 +15,8 @@ pub enum Phase {
     Record,
     /// Before applying step `n` (the journal is written).
     Apply,
+    /// Half-way through the bytes an append (step `n`) writes: a write cut short.
+    Write,
     /// Before the written files are read back (every step applied).
     Verify,
     /// Before backups and journal are removed (`n` = 0), and before the backup of step
@@ -23,7 +25,7 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// The phase's name: `stage`, `record`, `apply`, `verify`, `clean`.
+    /// The phase's name: `stage`, `record`, `apply`, `write`, `verify`, `clean`.
     ///
     /// ```
     /// assert_eq!(memory_core::durable::fault::Phase::Apply.as_str(), "apply");
@@ -33,6 +35,7 @@ impl Phase {
             Phase::Stage => "stage",
             Phase::Record => "record",
             Phase::Apply => "apply",
+            Phase::Write => "write",
             Phase::Verify => "verify",
             Phase::Clean => "clean",
         }

@@ -2,6 +2,7 @@
 //! memory lock, safe paths under a root, private file modes, the injectable clock, and
 //! the all-or-nothing multi-file [`Transaction`] with its crash [`recover`]y.
 
+mod append;
 mod atomic;
 mod clock;
 pub mod fault;

@@ -25,6 +25,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::append::{self, Tail};
 use super::atomic::{create_temp, file_name, parent_dir, sync_dir, write_temp};
 use super::fault::{self, Phase};
 use super::{MemoryLock, read_text_if_exists, replace_atomically};
@@ -36,9 +37,22 @@ pub const JOURNAL_FILE_NAME: &str = ".memcore.journal";
 /// One change a [`Transaction`] makes.
 #[derive(Debug)]
 enum Change {
-    Write { target: PathBuf, bytes: Vec<u8> },
-    Move { from: PathBuf, to: PathBuf },
-    Remove { path: PathBuf },
+    Write {
+        target: PathBuf,
+        bytes: Vec<u8>,
+    },
+    Append {
+        target: PathBuf,
+        at: u64,
+        text: String,
+    },
+    Move {
+        from: PathBuf,
+        to: PathBuf,
+    },
+    Remove {
+        path: PathBuf,
+    },
 }
 
 /// Several file changes under one memory root, applied as one step.
@@ -79,6 +93,31 @@ impl<'lock> Transaction<'lock> {
         self.changes.push(Change::Write {
             target: target.into(),
             bytes,
+        });
+        self
+    }
+
+    /// Appends `text` to `target`, which must exist, be under the root and hold exactly
+    /// `at` bytes (its length when it was read; any other length means another program
+    /// wrote it since, and the commit fails without writing). The journal records the
+    /// append: a crash part-way is completed, or cut back to `at` bytes, by recovery.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use memory_core::durable::{MemoryLock, Transaction};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// # let lock = MemoryLock::acquire(&dir.path().join(".memcore.lock"), Duration::from_secs(1)).unwrap();
+    /// std::fs::write(dir.path().join("index.md"), "| a |\n").unwrap();
+    /// let mut tx = Transaction::new(&lock);
+    /// tx.append(dir.path().join("index.md"), 6, "| b |\n".to_string());
+    /// tx.commit().unwrap();
+    /// assert_eq!(std::fs::read_to_string(dir.path().join("index.md")).unwrap(), "| a |\n| b |\n");
+    /// ```
+    pub fn append(&mut self, target: impl Into<PathBuf>, at: u64, text: String) -> &mut Self {
+        self.changes.push(Change::Append {
+            target: target.into(),
+            at,
+            text,
         });
         self
     }
@@ -164,7 +203,7 @@ impl<'lock> Transaction<'lock> {
         for (i, step) in steps.iter().enumerate() {
             if let Err(error) = fault::point(Phase::Apply, i)
                 .map_err(|e| Error::io_op(step.target(), step.syscall(), e))
-                .and_then(|()| step.apply())
+                .and_then(|()| step.apply(i))
             {
                 journal.state = State::Rollback;
                 // Until the journal says `rollback`, a crash must roll forward; if it
@@ -222,6 +261,11 @@ impl<'lock> Transaction<'lock> {
                         }
                     }
                 }
+                Change::Append { target, at, text } => {
+                    self.relative(&target)?;
+                    append::check_appendable(&target, at)?;
+                    Step::Append { target, at, text }
+                }
                 Change::Move { from, to } => {
                     self.relative(&from)?;
                     self.relative(&to)?;
@@ -277,12 +321,12 @@ impl<'lock> Transaction<'lock> {
         match journal.state {
             State::Apply => {
                 for step in &steps {
-                    step.roll_forward()?;
+                    step.roll_forward(&self.journal_path())?;
                 }
             }
             State::Rollback => {
                 for step in steps.iter().rev() {
-                    step.roll_back()?;
+                    step.roll_back(&self.journal_path())?;
                 }
             }
         }
@@ -366,6 +410,12 @@ enum Record {
         staged: String,
         backup: Option<String>,
     },
+    Append {
+        target: String,
+        /// The file's length before the append.
+        at: u64,
+        text: String,
+    },
     Move {
         from: String,
         to: String,
@@ -394,6 +444,11 @@ enum Step {
         /// What the target must hold afterwards (empty when read from a journal).
         bytes: Vec<u8>,
     },
+    Append {
+        target: PathBuf,
+        at: u64,
+        text: String,
+    },
     Move {
         from: PathBuf,
         to: PathBuf,
@@ -407,7 +462,7 @@ enum Step {
 impl Step {
     fn target(&self) -> &Path {
         match self {
-            Step::Write { target, .. } => target,
+            Step::Write { target, .. } | Step::Append { target, .. } => target,
             Step::Move { to, .. } => to,
             Step::Remove { path, .. } => path,
         }
@@ -434,6 +489,11 @@ impl Step {
                 target: rel(target)?,
                 staged: rel(staged)?,
                 backup: backup.as_deref().map(rel).transpose()?,
+            },
+            Step::Append { target, at, text } => Record::Append {
+                target: rel(target)?,
+                at: *at,
+                text: text.clone(),
             },
             Step::Move { from, to } => Record::Move {
                 from: rel(from)?,
@@ -470,6 +530,11 @@ impl Step {
                 backup: backup.as_deref().map(abs).transpose()?,
                 bytes: Vec::new(),
             },
+            Record::Append { target, at, text } => Step::Append {
+                target: abs(target)?,
+                at: *at,
+                text: text.clone(),
+            },
             Record::Move { from, to } => Step::Move {
                 from: abs(from)?,
                 to: abs(to)?,
@@ -486,13 +551,18 @@ impl Step {
     fn syscall(&self) -> &'static str {
         match self {
             Step::Write { .. } | Step::Move { .. } => "rename",
+            Step::Append { .. } => "write",
             Step::Remove { .. } => "unlink",
         }
     }
 
-    fn apply(&self) -> Result<()> {
+    /// Applies step `n` of the transaction.
+    fn apply(&self, n: usize) -> Result<()> {
         match self {
             Step::Write { target, staged, .. } => rename_durably(staged, target),
+            Step::Append { target, at, text } => {
+                append::write_at(target, *at, text.as_bytes(), Some(n))
+            }
             Step::Move { from, to } => rename_durably(from, to),
             Step::Remove { path, .. } => {
                 fs::remove_file(path).map_err(|e| Error::io_op(path, "unlink", e))?;
@@ -501,9 +571,17 @@ impl Step {
         }
     }
 
-    /// Applies the step unless it already was (recovery after a crash).
-    fn roll_forward(&self) -> Result<()> {
+    /// Applies the step unless it already was (recovery after a crash). `journal` is
+    /// named when the files are not as any step of it explains.
+    fn roll_forward(&self, journal: &Path) -> Result<()> {
         match self {
+            Step::Append { target, at, text } => {
+                match append::tail(target, *at, text.as_bytes())? {
+                    Tail::Complete => {}
+                    Tail::Partial => append::write_at(target, *at, text.as_bytes(), None)?,
+                    Tail::Foreign => return Err(append::foreign(target, journal)),
+                }
+            }
             Step::Write { target, staged, .. } => {
                 if exists(staged) {
                     rename_durably(staged, target)?;
@@ -525,8 +603,14 @@ impl Step {
     }
 
     /// Undoes the step if it was applied; drops what was staged for it.
-    fn roll_back(&self) -> Result<()> {
+    fn roll_back(&self, journal: &Path) -> Result<()> {
         match self {
+            Step::Append { target, at, text } => {
+                match append::tail(target, *at, text.as_bytes())? {
+                    Tail::Complete | Tail::Partial => append::truncate(target, *at)?,
+                    Tail::Foreign => return Err(append::foreign(target, journal)),
+                }
+            }
             Step::Write {
                 target,
                 staged,
@@ -578,6 +662,16 @@ impl Step {
     fn verify(&self) -> Result<()> {
         match self {
             Step::Write { target, bytes, .. } => verify_written(target, bytes),
+            Step::Append { target, at, text } => {
+                if append::tail(target, *at, text.as_bytes())? == Tail::Complete {
+                    Ok(())
+                } else {
+                    Err(Error::verify(
+                        target,
+                        "the end of the file read back differs from what was appended",
+                    ))
+                }
+            }
             Step::Move { from, to } => {
                 if exists(to) && !exists(from) {
                     Ok(())
@@ -598,7 +692,7 @@ impl Step {
 
 fn change_path(change: &Change) -> &Path {
     match change {
-        Change::Write { target, .. } => target,
+        Change::Write { target, .. } | Change::Append { target, .. } => target,
         Change::Move { from, .. } => from,
         Change::Remove { path } => path,
     }
@@ -617,7 +711,7 @@ fn discard_staged(steps: &[Step]) {
             Step::Remove { backup, .. } => {
                 let _ = fs::remove_file(backup);
             }
-            Step::Move { .. } => {}
+            Step::Move { .. } | Step::Append { .. } => {}
         }
     }
 }
@@ -819,6 +913,61 @@ mod tests {
             assert_eq!(fs::read(root.join("b.md")).unwrap(), expected.1, "{state}");
             assert!(leftovers(root).is_empty(), "{state}: {:?}", leftovers(root));
             assert!(!recover(&lock).unwrap(), "recovery runs once");
+        }
+    }
+
+    /// Every end of file a crash can leave after a recorded append: nothing written, a
+    /// part, zeros where the size reached the disk before the data, all of it. A decided
+    /// append is completed, a failed one cut back; an end no step explains (another
+    /// program wrote the file since) is refused and nothing is touched.
+    #[test]
+    fn recovery_completes_or_cuts_back_a_recorded_append() {
+        let old = "| a |\n";
+        let row = "| b |\n";
+        let tails: [&[u8]; 5] = [b"", b"| b", b"| b\0\0\0", b"\0\0\0\0\0\0", b"| b |\n"];
+        for state in ["apply", "rollback"] {
+            for tail in tails {
+                let dir = tempfile::tempdir().unwrap();
+                let root = dir.path();
+                let mut bytes = old.as_bytes().to_vec();
+                bytes.extend_from_slice(tail);
+                fs::write(root.join("index.md"), &bytes).unwrap();
+                let journal = serde_json::json!({"version": 1, "state": state, "steps": [
+                    {"op": "append", "target": "index.md", "at": old.len(), "text": row}]});
+                fs::write(root.join(JOURNAL_FILE_NAME), journal.to_string()).unwrap();
+                let lock = locked(root);
+                assert!(recover(&lock).unwrap());
+                let expected = if state == "apply" {
+                    format!("{old}{row}")
+                } else {
+                    old.to_string()
+                };
+                let label = format!("{state} {:?}", String::from_utf8_lossy(tail));
+                assert_eq!(
+                    fs::read_to_string(root.join("index.md")).unwrap(),
+                    expected,
+                    "{label}"
+                );
+                assert!(leftovers(root).is_empty(), "{label}: {:?}", leftovers(root));
+            }
+        }
+        for foreign in ["| a |\n| x |\n", "| a |\n| b |\nmore\n", "| a"] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            fs::write(root.join("index.md"), foreign).unwrap();
+            let journal = serde_json::json!({"version": 1, "state": "apply", "steps": [
+                {"op": "append", "target": "index.md", "at": old.len(), "text": row}]});
+            fs::write(root.join(JOURNAL_FILE_NAME), journal.to_string()).unwrap();
+            let lock = locked(root);
+            let err = recover(&lock).unwrap_err();
+            assert_eq!(
+                err.kind(),
+                crate::ErrorKind::Malformed,
+                "{foreign:?}: {err}"
+            );
+            assert!(err.to_string().contains(JOURNAL_FILE_NAME), "{err}");
+            assert_eq!(fs::read_to_string(root.join("index.md")).unwrap(), foreign);
+            assert!(root.join(JOURNAL_FILE_NAME).exists());
         }
     }
 

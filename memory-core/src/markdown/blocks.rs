@@ -357,9 +357,10 @@ fn is_thematic_break(rest: &str, ch: u8) -> bool {
     count >= 3
 }
 
-/// Whether a line is empty or only spaces and tabs.
+/// Whether a line is empty or only spaces and tabs — or carriage returns: a lone `\r` is
+/// a line ending in CommonMark, so a line of them is empty lines.
 pub(crate) fn is_blank(t: &str) -> bool {
-    t.bytes().all(|b| b == b' ' || b == b'\t')
+    t.bytes().all(|b| b == b' ' || b == b'\t' || b == b'\r')
 }
 
 /// The indentation in columns (a tab advances to the next multiple of 4) and the rest.

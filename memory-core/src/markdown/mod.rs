@@ -29,8 +29,8 @@ pub use table::{
     MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, apply_edits, escape_cell, render_row,
     unescape_cell, without_new_final_newline,
 };
-pub(crate) use table_scan::without_emphasis;
 pub use table_scan::{TableScan, find_table, header_matches, scan_table};
+pub(crate) use table_scan::{continue_table, without_emphasis};
 
 /// One replacement of a byte range by new text.
 #[derive(Debug, Clone, PartialEq, Eq)]

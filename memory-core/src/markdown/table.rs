@@ -120,7 +120,8 @@ pub struct TableEnd {
 pub(super) fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
     let bytes = line.as_bytes();
     let end = line.trim_end().len();
-    let mut i = line.len() - line.trim_start().len();
+    // A line of only whitespace: start at its end, not past it.
+    let mut i = (line.len() - line.trim_start().len()).min(end);
     if bytes.get(i) == Some(&b'|') {
         i += 1;
     }

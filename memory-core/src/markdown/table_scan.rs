@@ -402,6 +402,98 @@ fn delimiter_cells(t: &str) -> Option<usize> {
         .then_some(cells.len())
 }
 
+/// Why line `l`, standing after a table's last line, ends the table (GFM: "the table is
+/// broken at the first empty line, or beginning of another block-level structure", and
+/// for Obsidian a line in a comment, quote or HTML block); `None` when it is a body row.
+fn ends_table(l: &BlockLine<'_>) -> Option<&'static str> {
+    if l.context != Context::Text && l.context != Context::Indented {
+        Some(l.context.describe())
+    } else if is_blank(l.line.text) {
+        Some("a blank line")
+    } else {
+        block_start(l.line.text).map(|s| s.describe())
+    }
+}
+
+/// Reads the text after `table` — lines appended to a document that [`scan_table`] found
+/// `table` in — as further body rows, exactly as a scan of the whole new text would, and
+/// adds them to `table`; returns `false`, changing nothing, where that cannot be known
+/// from the appended lines alone (the caller then scans the whole text).
+///
+/// The appended lines are classified on their own, by the same [`classify`] and the same
+/// end-of-table rule as in a whole scan. That gives the contexts a whole scan gives them
+/// when the table stands at the top level (its header not indented: no list item or
+/// quote holds it), runs to the end of the old text (`ended_by` is `None` and
+/// `insert_at` is the old text's length) and the old text leaves no fence, comment or
+/// HTML block open (`old_unclosed`): the classifier's state after such a table's last row
+/// is the state it starts in (nothing open, no lazy container; a paragraph flag that only
+/// turns indented code into text, which a table reads alike). The appended lines must all
+/// be rows, open nothing themselves and not repeat the header's first cell.
+pub(crate) fn continue_table(
+    table: &mut Table,
+    text: &str,
+    old_unclosed: bool,
+    header: &[&str],
+) -> bool {
+    let mut from = table.insert_at;
+    if old_unclosed
+        || table.ended_by.is_some()
+        || !table.indent.is_empty()
+        || from > text.len()
+        || !text.is_char_boundary(from)
+    {
+        return false;
+    }
+    // An old last line without a terminator gets one first (as `Table::append` writes
+    // it); a lone `\r` before it would read differently once terminated.
+    let mut terminated_last = None;
+    if !table.last_line_terminated {
+        let ending = table.line_ending.as_str();
+        if text[..from].ends_with('\r') || !text[from..].starts_with(ending) {
+            return false;
+        }
+        from += ending.len();
+        terminated_last = Some(from);
+    }
+    // A first line starting otherwise (a byte-order mark, say) would be classified as
+    // the first line of a document, not as a line after the table.
+    if !text[from..].starts_with('|') {
+        return false;
+    }
+    let Blocks { lines, unclosed } = classify(&text[from..]);
+    if unclosed.is_some() || lines.is_empty() {
+        return false;
+    }
+    let first = header.first().copied().unwrap_or_default();
+    let base_line = table.rows.last().map_or(table.delimiter_line, |r| r.line);
+    let mut rows = Vec::with_capacity(lines.len());
+    for l in &lines {
+        if ends_table(l).is_some() {
+            return false;
+        }
+        let mut row = row_of(l);
+        row.line += base_line;
+        row.content = row.content.start + from..row.content.end + from;
+        row.end += from;
+        for cell in &mut row.cells {
+            *cell = cell.start + from..cell.end + from;
+        }
+        if header_matches(row.raw_cell(text, 0), first) {
+            return false;
+        }
+        rows.push(row);
+    }
+    if let (Some(end), Some(last)) = (terminated_last, table.rows.last_mut()) {
+        last.end = end;
+    }
+    if let Some(last) = rows.last() {
+        table.insert_at = last.end;
+        table.last_line_terminated = last.end > last.content.end;
+    }
+    table.rows.extend(rows);
+    true
+}
+
 /// The table whose header row is line index `i`, if line `i + 1` is a matching
 /// delimiter row.
 fn table_at(
@@ -435,14 +527,7 @@ fn table_at(
             .to_string(),
     };
     for l in &lines[i + 2..] {
-        let reason = if l.context != Context::Text && l.context != Context::Indented {
-            Some(l.context.describe())
-        } else if is_blank(l.line.text) {
-            Some("a blank line")
-        } else {
-            block_start(l.line.text).map(|s| s.describe())
-        };
-        if let Some(reason) = reason {
+        if let Some(reason) = ends_table(l) {
             table.ended_by = Some(TableEnd {
                 line: l.line.number,
                 reason,
@@ -508,6 +593,37 @@ mod tests {
             out.push((position.start.line, position.end.line, rows));
         }
         out
+    }
+
+    /// A line of only whitespace that is not spaces or tabs (a form feed, a vertical tab,
+    /// an ideographic or no-break space, a lone carriage return) inside a table is read,
+    /// not a crash: found by the append-check property test.
+    #[test]
+    fn whitespace_only_lines_in_a_table_do_not_crash_the_reader() {
+        for ws in [
+            "\u{c}",
+            "\u{b}",
+            "\u{3000}",
+            "\u{a0}",
+            "\r",
+            " \r ",
+            "\u{c}\u{3000}",
+        ] {
+            for end in ["", "\n", "\n| 2 |\n"] {
+                let text = format!("| A |\n|---|\n| 1 |\n{ws}{end}");
+                let scan = scan_table(&text, &["A"]).expect("reads");
+                let table = scan.table.expect("the table");
+                assert_eq!(table.rows[0].values(&text), ["1"], "{text:?}");
+                for row in &table.rows[1..] {
+                    assert!(
+                        row.values(&text)
+                            .iter()
+                            .all(|v| v.trim().is_empty() || v == "2"),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
     }
 
     /// The GFM spec's table examples (198–205), with the tables they define.
