@@ -158,7 +158,7 @@ pub enum Error {
         /// The file or directory concerned.
         path: PathBuf,
         /// The system call that failed, by the name Node's `fs` errors use (`open`,
-        /// `read`, `write`, `fsync`, `fchmod`, `rename`, `unlink`, `mkdir`, `link`,
+        /// `read`, `write`, `fsync`, `fchmod`, `ftruncate`, `rename`, `unlink`, `mkdir`, `rmdir`, `link`,
         /// `scandir` for listing a directory, `lstat`, `flock` for the memory lock,
         /// `getcwd`). When memory-core refuses a call itself (a read-only file, a file to
         /// move that is gone) it is the call it did not make, and `source` carries no OS

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{Role, Worker, tree_bytes};
+use common::{Role, Worker, tree_bytes, tree_dirs};
 use memory_core::durable::fault::{self, Phase};
 use memory_core::{AgentMemory, ManualRegistration, OrganizeOptions, SessionUpdate};
 
@@ -194,15 +194,21 @@ fn scenario(name: &str) -> &'static Scenario {
 }
 
 /// The tree without the lock file and without temp files a killed writer left (those
-/// are no state: organize removes them, which `assert_every_command_works` checks).
+/// are no state: organize removes them, which `assert_every_command_works` checks). Every
+/// directory is part of the state too (as `<dir>/.<directory>` with no bytes): a failed
+/// archive must not leave an empty `archive/<id>/` behind.
 fn state(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    tree_bytes(root)
+    let mut state: BTreeMap<PathBuf, Vec<u8>> = tree_bytes(root)
         .into_iter()
         .filter(|(p, _)| {
             let name = p.file_name().unwrap_or_default().to_string_lossy();
             name != ".memcore.lock" && !name.contains(".tmp-") && !name.contains(".bak-")
         })
-        .collect()
+        .collect();
+    for dir in tree_dirs(root) {
+        state.insert(dir.join(".<directory>"), Vec::new());
+    }
+    state
 }
 
 fn copy_tree(from: &Path, to: &Path) {

@@ -244,13 +244,23 @@ impl<'lock> Transaction<'lock> {
                 Change::Write { target, bytes } => {
                     self.relative(&target)?;
                     super::atomic::check_replaceable(&target)?;
+                    let create_dirs = missing_dirs(&self.root, &parent_dir(&target))?;
+                    // A file for a directory still to be made is staged in the root: the
+                    // directory is made when the step is applied, after the plan is
+                    // recorded, so that no interruption leaves it behind.
+                    let staging_dir = if create_dirs.is_empty() {
+                        parent_dir(&target)
+                    } else {
+                        self.root.clone()
+                    };
                     let backup = backup_of(&target)?;
-                    let staged = stage_bytes(&target, &bytes);
+                    let staged = stage_bytes(&staging_dir, &target, &bytes);
                     match staged {
                         Ok(staged) => Step::Write {
                             target,
                             staged,
                             backup,
+                            create_dirs,
                             bytes,
                         },
                         Err(error) => {
@@ -283,8 +293,12 @@ impl<'lock> Transaction<'lock> {
                             io::Error::new(io::ErrorKind::AlreadyExists, "move target exists"),
                         ));
                     }
-                    super::create_private_dir_all(&parent_dir(&to))?;
-                    Step::Move { from, to }
+                    let create_dirs = missing_dirs(&self.root, &parent_dir(&to))?;
+                    Step::Move {
+                        from,
+                        to,
+                        create_dirs,
+                    }
                 }
                 Change::Remove { path } => {
                     self.relative(&path)?;
@@ -409,6 +423,9 @@ enum Record {
         target: String,
         staged: String,
         backup: Option<String>,
+        /// Directories the step makes (outermost first) and a roll-back removes.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        create_dirs: Vec<String>,
     },
     Append {
         target: String,
@@ -419,6 +436,8 @@ enum Record {
     Move {
         from: String,
         to: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        create_dirs: Vec<String>,
     },
     Remove {
         path: String,
@@ -441,6 +460,8 @@ enum Step {
         target: PathBuf,
         staged: PathBuf,
         backup: Option<PathBuf>,
+        /// Directories to make before the rename, outermost first.
+        create_dirs: Vec<PathBuf>,
         /// What the target must hold afterwards (empty when read from a journal).
         bytes: Vec<u8>,
     },
@@ -452,6 +473,7 @@ enum Step {
     Move {
         from: PathBuf,
         to: PathBuf,
+        create_dirs: Vec<PathBuf>,
     },
     Remove {
         path: PathBuf,
@@ -484,20 +506,27 @@ impl Step {
                 target,
                 staged,
                 backup,
+                create_dirs,
                 ..
             } => Record::Write {
                 target: rel(target)?,
                 staged: rel(staged)?,
                 backup: backup.as_deref().map(rel).transpose()?,
+                create_dirs: create_dirs.iter().map(|d| rel(d)).collect::<Result<_>>()?,
             },
             Step::Append { target, at, text } => Record::Append {
                 target: rel(target)?,
                 at: *at,
                 text: text.clone(),
             },
-            Step::Move { from, to } => Record::Move {
+            Step::Move {
+                from,
+                to,
+                create_dirs,
+            } => Record::Move {
                 from: rel(from)?,
                 to: rel(to)?,
+                create_dirs: create_dirs.iter().map(|d| rel(d)).collect::<Result<_>>()?,
             },
             Step::Remove { path, backup } => Record::Remove {
                 path: rel(path)?,
@@ -524,10 +553,12 @@ impl Step {
                 target,
                 staged,
                 backup,
+                create_dirs,
             } => Step::Write {
                 target: abs(target)?,
                 staged: abs(staged)?,
                 backup: backup.as_deref().map(abs).transpose()?,
+                create_dirs: create_dirs.iter().map(|d| abs(d)).collect::<Result<_>>()?,
                 bytes: Vec::new(),
             },
             Record::Append { target, at, text } => Step::Append {
@@ -535,9 +566,14 @@ impl Step {
                 at: *at,
                 text: text.clone(),
             },
-            Record::Move { from, to } => Step::Move {
+            Record::Move {
+                from,
+                to,
+                create_dirs,
+            } => Step::Move {
                 from: abs(from)?,
                 to: abs(to)?,
+                create_dirs: create_dirs.iter().map(|d| abs(d)).collect::<Result<_>>()?,
             },
             Record::Remove { path, backup } => Step::Remove {
                 path: abs(path)?,
@@ -559,11 +595,26 @@ impl Step {
     /// Applies step `n` of the transaction.
     fn apply(&self, n: usize) -> Result<()> {
         match self {
-            Step::Write { target, staged, .. } => rename_durably(staged, target),
+            Step::Write {
+                target,
+                staged,
+                create_dirs,
+                ..
+            } => {
+                make_dirs(create_dirs)?;
+                rename_durably(staged, target)
+            }
             Step::Append { target, at, text } => {
                 append::write_at(target, *at, text.as_bytes(), Some(n))
             }
-            Step::Move { from, to } => rename_durably(from, to),
+            Step::Move {
+                from,
+                to,
+                create_dirs,
+            } => {
+                make_dirs(create_dirs)?;
+                rename_durably(from, to)
+            }
             Step::Remove { path, .. } => {
                 fs::remove_file(path).map_err(|e| Error::io_op(path, "unlink", e))?;
                 sync_dir(&parent_dir(path))
@@ -582,13 +633,24 @@ impl Step {
                     Tail::Foreign => return Err(append::foreign(target, journal)),
                 }
             }
-            Step::Write { target, staged, .. } => {
+            Step::Write {
+                target,
+                staged,
+                create_dirs,
+                ..
+            } => {
                 if exists(staged) {
+                    make_dirs(create_dirs)?;
                     rename_durably(staged, target)?;
                 }
             }
-            Step::Move { from, to } => {
+            Step::Move {
+                from,
+                to,
+                create_dirs,
+            } => {
                 if exists(from) && !exists(to) {
+                    make_dirs(create_dirs)?;
                     rename_durably(from, to)?;
                 }
             }
@@ -615,31 +677,44 @@ impl Step {
                 target,
                 staged,
                 backup,
+                create_dirs,
                 ..
             } => {
-                if exists(staged) {
-                    // Not applied yet: the target is still the old file.
-                    fs::remove_file(staged).map_err(|e| Error::io_op(staged, "unlink", e))?;
-                } else if let Some(backup) = backup {
-                    if exists(backup) {
-                        rename_durably(backup, target)?;
-                    }
-                } else if exists(target) {
-                    // A new file that was applied: it did not exist before.
-                    fs::remove_file(target).map_err(|e| Error::io_op(target, "unlink", e))?;
-                    sync_dir(&parent_dir(target))?;
-                }
+                let undone = self.undo_write(target, staged, backup.as_deref());
+                undone.and_then(|()| remove_made_dirs(create_dirs))?;
             }
-            Step::Move { from, to } => {
+            Step::Move {
+                from,
+                to,
+                create_dirs,
+            } => {
                 if exists(to) && !exists(from) {
                     rename_durably(to, from)?;
                 }
+                remove_made_dirs(create_dirs)?;
             }
             Step::Remove { path, backup } => {
                 if !exists(path) && exists(backup) {
                     rename_durably(backup, path)?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Puts the old content of a written target back (or removes a new one).
+    fn undo_write(&self, target: &Path, staged: &Path, backup: Option<&Path>) -> Result<()> {
+        if exists(staged) {
+            // Not applied yet: the target is still the old file.
+            fs::remove_file(staged).map_err(|e| Error::io_op(staged, "unlink", e))?;
+        } else if let Some(backup) = backup {
+            if exists(backup) {
+                rename_durably(backup, target)?;
+            }
+        } else if exists(target) {
+            // A new file that was applied: it did not exist before.
+            fs::remove_file(target).map_err(|e| Error::io_op(target, "unlink", e))?;
+            sync_dir(&parent_dir(target))?;
         }
         Ok(())
     }
@@ -672,7 +747,7 @@ impl Step {
                     ))
                 }
             }
-            Step::Move { from, to } => {
+            Step::Move { from, to, .. } => {
                 if exists(to) && !exists(from) {
                     Ok(())
                 } else {
@@ -739,12 +814,10 @@ fn rename_durably(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes `bytes` to a flushed temp file beside `target`, with `target`'s mode when it
-/// exists.
-fn stage_bytes(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
-    let dir = parent_dir(target);
-    super::create_private_dir_all(&dir)?;
-    let (temp, file) = create_temp(&dir, &file_name(target), "tmp")?;
+/// Writes `bytes` to a flushed temp file in `dir` (beside `target`, or in the root when
+/// `target`'s directory is still to be made), with `target`'s mode when it exists.
+fn stage_bytes(dir: &Path, target: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    let (temp, file) = create_temp(dir, &file_name(target), "tmp")?;
     if let Err(error) = write_temp(file, &temp, target, bytes) {
         let _ = fs::remove_file(&temp);
         return Err(error);
@@ -782,6 +855,52 @@ fn backup_of(path: &Path) -> Result<Option<PathBuf>> {
         return Ok(Some(copy));
     }
     Ok(Some(backup))
+}
+
+/// The directories from `root` down to `dir` that do not exist yet, outermost first.
+fn missing_dirs(root: &Path, dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut missing = Vec::new();
+    let mut at = dir;
+    while at != root && at.starts_with(root) {
+        match fs::symlink_metadata(at) {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => missing.push(at.to_path_buf()),
+            Err(e) => return Err(Error::io_op(at, "lstat", e)),
+        }
+        match at.parent() {
+            Some(parent) => at = parent,
+            None => break,
+        }
+    }
+    missing.reverse();
+    Ok(missing)
+}
+
+/// Makes each of `dirs` (outermost first) that is missing, private, and flushes its parent.
+fn make_dirs(dirs: &[PathBuf]) -> Result<()> {
+    for dir in dirs {
+        if !exists(dir) {
+            super::create_private_dir_all(dir)?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes each of `dirs` (made by a step being undone) that is empty, innermost first.
+/// One that holds something is kept: nothing but the step's own file is ever removed.
+fn remove_made_dirs(dirs: &[PathBuf]) -> Result<()> {
+    for dir in dirs.iter().rev() {
+        match fs::remove_dir(dir) {
+            Ok(()) => sync_dir(&parent_dir(dir))?,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::DirectoryNotEmpty
+                ) => {}
+            Err(e) => return Err(Error::io_op(dir, "rmdir", e)),
+        }
+    }
+    Ok(())
 }
 
 fn relative_to(root: &Path, path: &Path) -> Result<PathBuf> {
@@ -969,6 +1088,42 @@ mod tests {
             assert_eq!(fs::read_to_string(root.join("index.md")).unwrap(), foreign);
             assert!(root.join(JOURNAL_FILE_NAME).exists());
         }
+    }
+
+    /// Directories a step makes are made only when it is applied, and a roll-back
+    /// removes them again — unless something else was put in them meanwhile.
+    #[test]
+    fn a_rolled_back_plan_removes_the_directories_it_made_and_only_empty_ones() {
+        for other_file in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            // As a writer killed after applying the move leaves it.
+            fs::create_dir_all(root.join("archive/s1")).unwrap();
+            fs::write(root.join("archive/s1/session.md"), "snapshot").unwrap();
+            if other_file {
+                fs::write(root.join("archive/s1/notes.md"), "mine").unwrap();
+            }
+            let journal = serde_json::json!({"version": 1, "state": "rollback", "steps": [
+                {"op": "move", "from": "s1.md", "to": "archive/s1/session.md",
+                 "create_dirs": ["archive", "archive/s1"]}]});
+            fs::write(root.join(JOURNAL_FILE_NAME), journal.to_string()).unwrap();
+            let lock = locked(root);
+            assert!(recover(&lock).unwrap());
+            assert_eq!(fs::read_to_string(root.join("s1.md")).unwrap(), "snapshot");
+            assert_eq!(root.join("archive").exists(), other_file);
+            assert_eq!(root.join("archive/s1/notes.md").exists(), other_file);
+        }
+        // Committed: the directories exist only once applied, and the staged file waited
+        // in the root.
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let lock = locked(root);
+        let mut tx = Transaction::new(&lock);
+        tx.write(root.join("a/b/new.md"), b"new".to_vec())
+            .write(root.join("top.md"), b"top".to_vec());
+        tx.commit().unwrap();
+        assert_eq!(fs::read(root.join("a/b/new.md")).unwrap(), b"new");
+        assert!(leftovers(root).is_empty());
     }
 
     #[test]

@@ -321,6 +321,23 @@ pub fn tree_bytes(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+/// Every directory under `root` (relative, `root` itself excluded).
+pub fn tree_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read dir") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                out.push(path.strip_prefix(root).unwrap().to_path_buf());
+                stack.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Temporary files left by interrupted atomic replaces (`.<name>.tmp-<pid>-<n>`).
 pub fn temp_files(root: &Path) -> Vec<PathBuf> {
     tree_bytes(root)
