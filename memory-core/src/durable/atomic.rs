@@ -26,16 +26,27 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = parent_dir(path);
     check_replaceable(path)?;
-    let (temp, file) = create_temp(&dir, &file_name(path), "tmp")?;
-    let result = write_temp(file, &temp, path, bytes).and_then(|()| {
-        fs::rename(&temp, path).map_err(|e| Error::io_op(path, "rename", e))?;
-        sync_dir(&dir)
-    });
+    let temp = stage_bytes(&dir, path, bytes)?;
+    let result = fs::rename(&temp, path)
+        .map_err(|e| Error::io_op(path, "rename", e))
+        .and_then(|()| sync_dir(&dir));
     if result.is_err() {
         // Best effort: the temp file is garbage either way, and the original is intact.
         let _ = fs::remove_file(&temp);
     }
     result
+}
+
+/// Writes `bytes` to a new, flushed temp file in `dir` named after `target` (beside it,
+/// or in the memory root when `target`'s directory is still to be made), with `target`'s
+/// mode when it exists. A failure removes the temp file.
+pub(crate) fn stage_bytes(dir: &Path, target: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    let (temp, file) = create_temp(dir, &file_name(target), "tmp")?;
+    if let Err(error) = write_temp(file, &temp, target, bytes) {
+        let _ = fs::remove_file(&temp);
+        return Err(error);
+    }
+    Ok(temp)
 }
 
 /// How many taken temp names [`create_temp`] skips before it gives up.

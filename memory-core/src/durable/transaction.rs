@@ -26,7 +26,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::append::{self, Tail};
-use super::atomic::{create_temp, file_name, parent_dir, sync_dir, write_temp};
+use super::atomic::{create_temp, file_name, parent_dir, stage_bytes, sync_dir, write_temp};
 use super::fault::{self, Phase};
 use super::{MemoryLock, read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
@@ -812,17 +812,6 @@ fn rename_durably(from: &Path, to: &Path) -> Result<()> {
         sync_dir(&parent_dir(from))?;
     }
     Ok(())
-}
-
-/// Writes `bytes` to a flushed temp file in `dir` (beside `target`, or in the root when
-/// `target`'s directory is still to be made), with `target`'s mode when it exists.
-fn stage_bytes(dir: &Path, target: &Path, bytes: &[u8]) -> Result<PathBuf> {
-    let (temp, file) = create_temp(dir, &file_name(target), "tmp")?;
-    if let Err(error) = write_temp(file, &temp, target, bytes) {
-        let _ = fs::remove_file(&temp);
-        return Err(error);
-    }
-    Ok(temp)
 }
 
 /// A backup of `path` when it exists: a hard link (the old content stays reachable
