@@ -33,16 +33,15 @@ use types::{
     json,
 };
 
-/// Why an operation failed: a core error (thrown with its `ERR_MEMORY_*` code) or a
-/// failure of the binding itself.
+/// Why an operation failed: a core error (thrown with its `ERR_MEMORY_*` code and
+/// fields) or a failure of napi itself. Every refused argument, unknown option keys
+/// included, is a core error ([`memory_core::Error::argument`]), so that it is mapped
+/// exactly as the core's own errors and as the Python binding maps it.
 pub enum Failure {
-    /// An error memory-core reported.
+    /// An error memory-core reported, or an argument the binding refused.
     Core(memory_core::Error),
-    /// A conversion the binding could not make.
+    /// A napi call that failed (not an argument problem).
     Binding(napi::Error),
-    /// An invalid input the core has no error for (an unknown option key, whose name is
-    /// not `'static`): thrown with `code` `ERR_MEMORY_INVALID_INPUT` and this message.
-    Invalid(String),
 }
 
 impl From<memory_core::Error> for Failure {
@@ -63,7 +62,6 @@ impl Failure {
         match self {
             Failure::Core(err) => error::to_js(env, err),
             Failure::Binding(err) => err,
-            Failure::Invalid(message) => error::invalid_input(env, message),
         }
     }
 }

@@ -205,10 +205,10 @@ impl ManualRegistration {
 /// A property that must be there.
 fn required<'env>(value: Option<Unknown<'env>>, name: &'static str) -> Arg<Unknown<'env>> {
     value.ok_or_else(|| {
-        crate::Failure::Core(memory_core::Error::Argument {
+        crate::Failure::Core(memory_core::Error::argument(
             name,
-            message: "is missing (expected a string)".to_string(),
-        })
+            "is missing (expected a string)".to_string(),
+        ))
     })
 }
 
@@ -357,7 +357,7 @@ pub fn organize_options(value: Option<Unknown<'_>>) -> Arg<memory_core::Organize
                 what: "staleAfterDays",
                 value: args::number(days),
                 message: format!("must be a whole number from 0 to {}", u32::MAX),
-            }
+                }
             .into());
         }
         options.stale_after_days = days as u32;

@@ -115,13 +115,7 @@ impl<T: FieldType> FieldType for Vec<T> {
 
 /// An `InvalidInputError` for the `state` of `_restore`.
 fn corrupt(py: Python<'_>, message: String) -> PyErr {
-    to_py_err(
-        py,
-        memory_core::Error::Argument {
-            name: "state",
-            message,
-        },
-    )
+    to_py_err(py, memory_core::Error::argument("state", message))
 }
 
 /// One field of a pickled state, converted or refused naming class and field.
@@ -295,10 +289,10 @@ pub(crate) fn _restore<'py>(
         "ReleaseOutcome" => ReleaseOutcome::from_state(state)?.into_bound_py_any(py),
         other => Err(to_py_err(
             py,
-            memory_core::Error::Argument {
-                name: "cls",
-                message: format!("no memory_core result class is named {other:?}"),
-            },
+            memory_core::Error::argument(
+                "cls",
+                format!("no memory_core result class is named {other:?}"),
+            ),
         )),
     }
 }

@@ -1,5 +1,6 @@
 //! The one error type of memory-core, with structured fields every binding maps.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -31,11 +32,13 @@ pub enum Error {
     },
     /// A binding could not convert an argument (a number where a string is expected, a
     /// string where a list is): nothing was read or written. Raised by the bindings,
-    /// which name the parameter as the caller wrote it (`session_id`, `update.decisions`).
+    /// which name the parameter as the caller wrote it (`session_id`, `update.decisions`,
+    /// an unknown option key such as `options.sigal`). Build it with [`Error::argument`].
     #[error("{name}: {message}")]
     Argument {
-        /// The parameter, as the caller's language spells it.
-        name: &'static str,
+        /// The parameter, as the caller's language spells it (a fixed name, or one built
+        /// from what the caller passed, such as an unknown option key).
+        name: Cow<'static, str>,
         /// What was expected and what was given, in plain words.
         message: String,
     },
@@ -368,6 +371,25 @@ impl Error {
         path.file_stem()
             .map(|stem| stem.to_string_lossy().into_owned())
             .unwrap_or_default()
+    }
+
+    /// The [`Error::Argument`] for parameter `name`: what every binding raises when it
+    /// cannot convert an argument or refuses an option key, so that both bindings map it
+    /// through the one mapping of [`Error::kind`] (`InvalidInput`).
+    ///
+    /// ```
+    /// use memory_core::{Error, ErrorKind};
+    /// let err = Error::argument("sessionId", "expected a string, got number 5");
+    /// assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    /// assert_eq!(err.to_string(), "sessionId: expected a string, got number 5");
+    /// let key = String::from("options.sigal");
+    /// assert_eq!(Error::argument(key, "unknown option").to_string(), "options.sigal: unknown option");
+    /// ```
+    pub fn argument(name: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+        Error::Argument {
+            name: name.into(),
+            message: message.into(),
+        }
     }
 
     pub(crate) fn io_op(
