@@ -77,6 +77,7 @@ pub fn lock_timeout(ms: f64) -> memory_core::Result<Duration> {
             what: "lockTimeoutMs",
             value: args::number(ms),
             message: "must be a finite number of milliseconds, at least 0".to_string(),
+            session_id: None,
         }
     })
 }
@@ -357,7 +358,8 @@ pub fn organize_options(value: Option<Unknown<'_>>) -> Arg<memory_core::Organize
                 what: "staleAfterDays",
                 value: args::number(days),
                 message: format!("must be a whole number from 0 to {}", u32::MAX),
-                }
+                session_id: None,
+            }
             .into());
         }
         options.stale_after_days = days as u32;

@@ -29,6 +29,10 @@ pub enum Error {
         value: String,
         /// Why it was rejected.
         message: String,
+        /// The session the refused argument concerns, when the call names one (a
+        /// session continuing from itself, an empty item text to mark in a session's
+        /// snapshot); `None` for an argument that is not about a known session.
+        session_id: Option<String>,
     },
     /// A binding could not convert an argument (a number where a string is expected, a
     /// string where a list is): nothing was read or written. Raised by the bindings,
@@ -340,6 +344,7 @@ impl Error {
             Error::ItemNotFound { session_id, .. } | Error::AmbiguousItem { session_id, .. } => {
                 Some(session_id)
             }
+            Error::InvalidInput { session_id, .. } => session_id.as_deref(),
             _ => None,
         }
     }
@@ -437,6 +442,32 @@ impl Error {
             what,
             value: shown,
             message: message.into(),
+            session_id: None,
+        }
+    }
+
+    /// [`Error::invalid`] for an argument of a call on session `session_id`: the error
+    /// carries the session like every other error about one (see [`Error::id`]).
+    pub(crate) fn invalid_for(
+        session_id: &str,
+        what: &'static str,
+        value: &str,
+        message: impl Into<String>,
+    ) -> Self {
+        match Error::invalid(what, value, message) {
+            Error::InvalidInput {
+                what,
+                value,
+                message,
+                ..
+            } => Error::InvalidInput {
+                what,
+                value,
+                message,
+                session_id: Some(session_id.to_string()),
+            },
+            // `Error::invalid` always builds `InvalidInput`.
+            other => other,
         }
     }
 

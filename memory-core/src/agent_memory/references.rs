@@ -55,7 +55,8 @@ impl AgentMemory {
         let current = SessionId::parse(current)?;
         let source = SessionId::parse(source)?;
         if current == source {
-            return Err(Error::invalid(
+            return Err(Error::invalid_for(
+                current.as_str(),
                 "source session",
                 source.as_str(),
                 "a session cannot continue from itself",
