@@ -149,15 +149,16 @@ fn one_of(value: &str, allowed: &[&str], what: &str) -> Result<(), String> {
     }
 }
 
-/// Declares one result class: the struct (public fields become read-only attributes,
-/// `hidden` ones are kept for methods and pickling only) and its shared methods.
+/// Declares one result class: the struct (its fields become read-only attributes) and
+/// its shared methods. Nothing derived is stored: what a method computes from the
+/// fields (`SessionRow.is_meaningful()`) is computed by the core on each call, so a
+/// value rebuilt from its fields cannot disagree with it.
 macro_rules! result_class {
     (
         $(#[$meta:meta])*
         $name:ident {
             $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)?
         }
-        $( hidden { $( $hfield:ident : $hty:ty ),* $(,)? } )?
         $( check($this:ident) $check:block )?
         $( methods { $($methods:tt)* } )?
     ) => {
@@ -166,7 +167,6 @@ macro_rules! result_class {
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub struct $name {
             $( $(#[$fmeta])* #[pyo3(get)] pub(crate) $field: $ty, )*
-            $( $( pub(crate) $hfield: $hty, )* )?
         }
 
         impl FieldType for $name {
@@ -191,7 +191,7 @@ macro_rules! result_class {
             /// `__reduce__` cannot have written (a corrupt or hand-made pickle) with an
             /// `InvalidInputError` in plain words.
             fn from_state(state: &Bound<'_, PyTuple>) -> PyResult<Self> {
-                const NAMES: &[&str] = &[$(stringify!($field),)* $( $(stringify!($hfield),)* )?];
+                const NAMES: &[&str] = &[$(stringify!($field),)*];
                 let py = state.py();
                 if state.len() != NAMES.len() {
                     return Err(corrupt(py, format!(
@@ -202,7 +202,6 @@ macro_rules! result_class {
                 let mut items = state.iter();
                 let value = $name {
                     $( $field: field::<$ty>(items.next(), stringify!($name), stringify!($field))?, )*
-                    $( $( $hfield: field::<$hty>(items.next(), stringify!($name), stringify!($hfield))?, )* )?
                 };
                 value.check().map_err(|message| corrupt(py, format!(
                     "a pickled {} {message}", stringify!($name)
@@ -220,7 +219,6 @@ macro_rules! result_class {
             fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
                 PyTuple::new(py, [
                     $( self.$field.clone().into_bound_py_any(py)?, )*
-                    $( $( self.$hfield.clone().into_bound_py_any(py)?, )* )?
                 ])
             }
         }
@@ -343,7 +341,6 @@ result_class! {
         /// ``Updated At`` exactly as written in the index.
         updated_at: String,
     }
-    hidden { meaningful_summary: bool, meaningful: bool }
     check(row) {
         // The core's parse, held to the exact lowercase name a row's `status` gives.
         let known = row
@@ -367,12 +364,14 @@ result_class! {
     methods {
         /// Whether the summary says more than a registration placeholder.
         fn has_meaningful_summary(&self) -> bool {
-            self.meaningful_summary
+            // The core's rule over the values the row holds (not a stored copy of it, so a
+            // row built or unpickled here agrees with the core).
+            memory_core::agent_memory::summary_is_meaningful(&self.summary)
         }
 
         /// Whether topic, summary or keywords carry real content.
         fn is_meaningful(&self) -> bool {
-            self.meaningful
+            memory_core::agent_memory::content_is_meaningful(&self.topic, &self.summary, &self.keywords)
         }
     }
 }
@@ -380,8 +379,6 @@ result_class! {
 impl From<memory_core::SessionRow> for SessionRow {
     fn from(row: memory_core::SessionRow) -> Self {
         SessionRow {
-            meaningful_summary: row.has_meaningful_summary(),
-            meaningful: row.is_meaningful(),
             session_id: row.session_id.to_string(),
             agent_name: row.agent_name,
             topic: row.topic,

@@ -36,7 +36,7 @@ pub use id::{AgentName, MAX_NAME_BYTES, SessionId};
 pub use organize::{OrganizeOptions, OrganizeReport};
 pub use references::{ContinueOutcome, ReleaseOutcome};
 pub use register::ManualRegistration;
-pub use row::{INDEX_COLUMNS, SessionRow, Status};
+pub use row::{INDEX_COLUMNS, SessionRow, Status, content_is_meaningful, summary_is_meaningful};
 pub use snapshot::{Mark, OtherSection, Snapshot, SnapshotItem};
 pub use timestamp::Timestamp;
 pub use update::SessionUpdate;
