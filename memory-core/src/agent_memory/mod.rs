@@ -392,13 +392,7 @@ pub(crate) fn validate_update(update: &SessionUpdate) -> Result<()> {
     if let Some(context) = &update.context {
         validate_text("context", context)?;
     }
-    if let Some(keywords) = &update.keywords {
-        // Blank keywords are dropped when the row is written, not refused.
-        keywords
-            .iter()
-            .filter(|k| !k.trim().is_empty())
-            .try_for_each(|k| validate_keyword(k))?;
-    }
+    // Keywords are checked where they are cleaned (`update::row_keywords`), once.
     for (what, items) in [
         ("decision", &update.decisions),
         ("file", &update.files),
