@@ -13,6 +13,7 @@
 mod archive;
 mod id;
 mod index;
+mod meaning;
 mod organize;
 mod read;
 mod references;
@@ -33,10 +34,11 @@ use std::time::Duration;
 
 pub use archive::ArchiveOutcome;
 pub use id::{AgentName, MAX_NAME_BYTES, SessionId};
+pub use meaning::{content_is_meaningful, summary_is_meaningful};
 pub use organize::{OrganizeOptions, OrganizeReport};
 pub use references::{ContinueOutcome, ReleaseOutcome};
 pub use register::ManualRegistration;
-pub use row::{INDEX_COLUMNS, SessionRow, Status, content_is_meaningful, summary_is_meaningful};
+pub use row::{INDEX_COLUMNS, SessionRow, Status};
 pub use snapshot::{Mark, OtherSection, Snapshot, SnapshotItem};
 pub use timestamp::Timestamp;
 pub use update::SessionUpdate;
