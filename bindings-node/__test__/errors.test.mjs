@@ -64,6 +64,13 @@ test('ERR_MEMORY_INVALID_INPUT: continuing from itself and an empty item to mark
     message: /must not be empty/,
     sessionId: id,
   })
+  // Any text of an update the core refuses names the session it was meant for.
+  for (const update of [{ decisions: ['a\u001bb'] }, { topic: 't\u0000' }, { keywords: ['a,b'] }, { keywords: ['a<br>b'] }]) {
+    await assertFailsBoth((form) => memory[`update${form}`](id, update), {
+      code: 'ERR_MEMORY_INVALID_INPUT',
+      sessionId: id,
+    })
+  }
 })
 
 test('ERR_MEMORY_INVALID_INPUT: the constructor rejects a root that is a file and a bad lockTimeoutMs', () => {

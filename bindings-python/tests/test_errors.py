@@ -95,6 +95,17 @@ def test_invalid_input_continue_from_itself_names_the_session(memory: AgentMemor
     with pytest.raises(memory_core.InvalidInputError, match="must not be empty") as empty:
         memory.update(session_id, done=[" "])
     assert empty.value.session_id == session_id
+    # Any text of an update the core refuses names the session it was meant for.
+    calls: list[Callable[[], object]] = [
+        lambda: memory.update(session_id, decisions=["a\x1bb"]),
+        lambda: memory.update(session_id, topic="t\x00"),
+        lambda: memory.update(session_id, keywords=["a,b"]),
+        lambda: memory.update(session_id, keywords=["a<br>b"]),
+    ]
+    for call in calls:
+        with pytest.raises(memory_core.InvalidInputError) as refused:
+            call()
+        assert refused.value.session_id == session_id
 
 
 def test_invalid_input_root_is_a_file(tmp_path: pathlib.Path) -> None:

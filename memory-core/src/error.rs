@@ -446,27 +446,22 @@ impl Error {
         }
     }
 
-    /// [`Error::invalid`] for an argument of a call on session `session_id`: the error
-    /// carries the session like every other error about one (see [`Error::id`]).
-    pub(crate) fn invalid_for(
-        session_id: &str,
-        what: &'static str,
-        value: &str,
-        message: impl Into<String>,
-    ) -> Self {
-        match Error::invalid(what, value, message) {
+    /// This error, with `session_id` filled in when it is an [`Error::InvalidInput`]
+    /// without one: an argument of a call on that session (an update's item text, its
+    /// keywords) was refused.
+    pub(crate) fn on_session(self, session_id: &str) -> Self {
+        match self {
             Error::InvalidInput {
                 what,
                 value,
                 message,
-                ..
+                session_id: None,
             } => Error::InvalidInput {
                 what,
                 value,
                 message,
                 session_id: Some(session_id.to_string()),
             },
-            // `Error::invalid` always builds `InvalidInput`.
             other => other,
         }
     }

@@ -129,6 +129,29 @@ fn continue_from_itself_names_the_session_like_every_other_item_error() {
         .update(b.as_str(), SessionUpdate::new().supersede("Use md5"))
         .unwrap_err();
     assert_eq!(missing.id(), Some(b.as_str()));
+    // Every refused text of an update names the session it was meant for.
+    let long = "x".repeat(70_000);
+    for update in [
+        SessionUpdate::new().decision("a\u{1b}b"),
+        SessionUpdate::new().file("a\u{0}"),
+        SessionUpdate::new().question(long.clone()),
+        SessionUpdate::new().next_action("\u{7f}"),
+        SessionUpdate::new().supersede("\u{1b}"),
+        SessionUpdate::new().topic("t\u{1b}"),
+        SessionUpdate::new().summary(long.clone()),
+        SessionUpdate::new().context("\u{1b}"),
+        SessionUpdate::new().keywords(["a,b"]),
+        SessionUpdate::new().keywords(["a<br>b"]),
+    ] {
+        let before = f.tree();
+        let err = f.memory.update(b.as_str(), update).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert_eq!(err.id(), Some(b.as_str()), "{err}");
+        assert_eq!(f.tree(), before);
+    }
+    // A bad id is no session: nothing to name.
+    let err = f.memory.update("a/b", SessionUpdate::new()).unwrap_err();
+    assert_eq!(err.id(), None);
 }
 
 #[test]

@@ -55,12 +55,12 @@ impl AgentMemory {
         let current = SessionId::parse(current)?;
         let source = SessionId::parse(source)?;
         if current == source {
-            return Err(Error::invalid_for(
-                current.as_str(),
+            return Err(Error::invalid(
                 "source session",
                 source.as_str(),
                 "a session cannot continue from itself",
-            ));
+            )
+            .on_session(current.as_str()));
         }
         let lock = self.lock()?;
         let index = self.load_index()?;

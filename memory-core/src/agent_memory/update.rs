@@ -356,12 +356,8 @@ fn find_target(
 ) -> Result<usize> {
     let key = normalize(query);
     if key.is_empty() {
-        return Err(Error::invalid_for(
-            &Error::snapshot_session(&doc.path),
-            "item",
-            query,
-            "must not be empty",
-        ));
+        return Err(Error::invalid("item", query, "must not be empty")
+            .on_session(&Error::snapshot_session(&doc.path)));
     }
     // Equal text may stand twice (an item marked earlier and taken up again): the one
     // not marked yet is meant. A partial text must name exactly one entry.
