@@ -23,23 +23,18 @@ pub(crate) trait Plain {
     fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
 }
 
-impl Plain for String {
-    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.into_bound_py_any(py)
-    }
+/// `Plain` for types that are already a builtin once converted (`str`, `bool`, `int`).
+macro_rules! plain_as_builtin {
+    ($($ty:ty),*) => {$(
+        impl Plain for $ty {
+            fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                self.into_bound_py_any(py)
+            }
+        }
+    )*};
 }
 
-impl Plain for bool {
-    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.into_bound_py_any(py)
-    }
-}
-
-impl Plain for usize {
-    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.into_bound_py_any(py)
-    }
-}
+plain_as_builtin!(String, bool, usize);
 
 impl Plain for PathBuf {
     fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -274,25 +269,36 @@ pub(crate) fn _restore<'py>(
             ),
         )
     })?;
-    match class.as_str() {
-        "SessionRow" => SessionRow::from_state(state)?.into_bound_py_any(py),
-        "SnapshotItem" => SnapshotItem::from_state(state)?.into_bound_py_any(py),
-        "OtherSection" => OtherSection::from_state(state)?.into_bound_py_any(py),
-        "Snapshot" => Snapshot::from_state(state)?.into_bound_py_any(py),
-        "OrganizeReport" => OrganizeReport::from_state(state)?.into_bound_py_any(py),
-        "WarningRecord" => WarningRecord::from_state(state)?.into_bound_py_any(py),
-        "SessionStart" => SessionStart::from_state(state)?.into_bound_py_any(py),
-        "ArchiveOutcome" => ArchiveOutcome::from_state(state)?.into_bound_py_any(py),
-        "ContinueOutcome" => ContinueOutcome::from_state(state)?.into_bound_py_any(py),
-        "ReleaseOutcome" => ReleaseOutcome::from_state(state)?.into_bound_py_any(py),
-        other => Err(to_py_err(
+    let unknown = |other: &str| {
+        to_py_err(
             py,
             memory_core::Error::argument(
                 "cls",
                 format!("no memory_core result class is named {other:?}"),
             ),
-        )),
+        )
+    };
+    /// The class named `class` rebuilt from `state`, one arm per result class.
+    macro_rules! restore {
+        ($($class:ident),*) => {
+            match class.as_str() {
+                $( stringify!($class) => $class::from_state(state)?.into_bound_py_any(py), )*
+                other => Err(unknown(other)),
+            }
+        };
     }
+    restore!(
+        SessionRow,
+        SnapshotItem,
+        OtherSection,
+        Snapshot,
+        OrganizeReport,
+        WarningRecord,
+        SessionStart,
+        ArchiveOutcome,
+        ContinueOutcome,
+        ReleaseOutcome
+    )
 }
 
 /// Every status, for the check's message; the names are the core's (`Status::as_str`).
