@@ -45,7 +45,32 @@ test('ERR_MEMORY_INVALID_INPUT: a path-like session id, a bad name, status or op
   await assertFailsBoth((form) => memory[`continueFrom${form}`](id, id), {
     code: 'ERR_MEMORY_INVALID_INPUT',
     message: /cannot continue from itself/,
+    sessionId: id,
   })
+})
+
+test('ERR_MEMORY_INVALID_INPUT: continuing from itself and an empty item to mark carry sessionId', async () => {
+  const memory = new AgentMemory(memoryRoot())
+  const id = memory.registerSessionStart('a')
+  for (const sid of [id, '2020-01-01-0000-x']) {
+    await assertFailsBoth((form) => memory[`continueFrom${form}`](sid, sid), {
+      code: 'ERR_MEMORY_INVALID_INPUT',
+      message: new RegExp(`^invalid source session "${sid}": a session cannot continue from itself$`),
+      sessionId: sid,
+    })
+  }
+  await assertFailsBoth((form) => memory[`update${form}`](id, { done: [' '] }), {
+    code: 'ERR_MEMORY_INVALID_INPUT',
+    message: /must not be empty/,
+    sessionId: id,
+  })
+  // Any text of an update the core refuses names the session it was meant for.
+  for (const update of [{ decisions: ['a\u001bb'] }, { topic: 't\u0000' }, { keywords: ['a,b'] }, { keywords: ['a<br>b'] }]) {
+    await assertFailsBoth((form) => memory[`update${form}`](id, update), {
+      code: 'ERR_MEMORY_INVALID_INPUT',
+      sessionId: id,
+    })
+  }
 })
 
 test('ERR_MEMORY_INVALID_INPUT: the constructor rejects a root that is a file and a bad lockTimeoutMs', () => {

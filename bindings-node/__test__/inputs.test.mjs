@@ -210,3 +210,38 @@ test('a refused lockTimeoutMs or staleAfterDays is shown in plain, short form', 
   assert.throws(() => memory.find(1e300), { message: 'query: expected a string, got number 1e300' })
   assert.throws(() => memory.find(0.5), { message: 'query: expected a string, got number 0.5' })
 })
+
+test('an unknown option key is the same core argument error as a value of the wrong type', async () => {
+  const { MemoryCoreError, isMemoryCoreError } = await import('../index.js')
+  const memory = new AgentMemory(memoryRoot())
+  const sid = memory.registerSessionStart('a')
+  const caught = (f) => {
+    try {
+      f()
+    } catch (err) {
+      return err
+    }
+    assert.fail('expected a throw')
+  }
+  const shape = (err) => ({
+    class: err.constructor.name,
+    name: err.name,
+    code: err.code,
+    memory: err instanceof MemoryCoreError && isMemoryCoreError(err),
+    keys: Object.getOwnPropertyNames(err).filter((k) => k !== 'message' && k !== 'stack').sort(),
+  })
+  const unknown = [
+    caught(() => memory.update(sid, { topc: 'x' })),
+    caught(() => memory.organize({ dryrun: true })),
+    caught(() => new AgentMemory(memoryRoot(), { lockTimeout: 1 })),
+    caught(() => memory.registerManual({ agentName: 'a', topic: 't', summary: 's', ['k\uD800']: 1 })),
+  ]
+  const wrongType = caught(() => memory.update(sid, { topic: 5 }))
+  assert.equal(wrongType.message, 'update.topic: expected a string, got number 5')
+  for (const err of unknown) {
+    assert.match(err.message, /^[a-z]+\.[^:]+: unknown option$/)
+    assert.deepEqual(shape(err), shape(wrongType))
+  }
+  const rejected = await memory.updateAsync(sid, { topc: 'x' }).catch((err) => err)
+  assert.deepEqual(shape(rejected), shape(wrongType))
+})

@@ -54,10 +54,10 @@ pub fn number(n: f64) -> String {
 }
 
 fn wrong(value: &Unknown<'_>, name: &'static str, expected: &str) -> Failure {
-    Failure::Core(Error::Argument {
+    Failure::Core(Error::argument(
         name,
-        message: format!("expected {expected}, got {}", describe(value)),
-    })
+        format!("expected {expected}, got {}", describe(value)),
+    ))
 }
 
 fn is_absent(value: &Unknown<'_>) -> bool {
@@ -114,10 +114,10 @@ pub fn text(value: Unknown<'_>, name: &'static str) -> Arg<String> {
             if text.contains('\u{FFFD}')
                 && char::decode_utf16(utf16(&value)?).any(|unit| unit.is_err())
             {
-                return Err(Failure::Core(Error::Argument {
+                return Err(Failure::Core(Error::argument(
                     name,
-                    message: "is not valid Unicode text (it holds lone surrogates)".to_string(),
-                }));
+                    "is not valid Unicode text (it holds lone surrogates)".to_string(),
+                )));
             }
             Ok(text)
         }
@@ -143,10 +143,10 @@ pub fn texts(value: Unknown<'_>, name: &'static str) -> Arg<Vec<String>> {
     (0..array.len())
         .map(|i| {
             let item = array.get::<Unknown>(i)?.ok_or_else(|| {
-                Failure::Core(Error::Argument {
+                Failure::Core(Error::argument(
                     name,
-                    message: format!("expected a string as item {i}, got a hole"),
-                })
+                    format!("expected a string as item {i}, got a hole"),
+                ))
             })?;
             if !matches!(item.get_type()?, ValueType::String) {
                 return Err(wrong(&item, name, &format!("a string as item {i}")));
@@ -214,10 +214,10 @@ pub fn opt_object<'env>(
 pub fn object<'env>(value: Unknown<'env>, name: &'static str) -> Arg<Object<'env>> {
     let shown = describe(&value);
     opt_object(Some(value), name)?.ok_or_else(|| {
-        Failure::Core(Error::Argument {
+        Failure::Core(Error::argument(
             name,
-            message: format!("expected an object, got {shown}"),
-        })
+            format!("expected an object, got {shown}"),
+        ))
     })
 }
 
@@ -247,13 +247,16 @@ pub fn known_keys(
             continue;
         }
         let shown = name.unwrap_or_else(|| escaped(units));
-        let mut message = format!("{prefix}.{shown}: unknown option");
+        let mut message = "unknown option".to_string();
         if let (Some(method), "signal") = (async_method, shown.as_str()) {
             message.push_str(&format!(
                 "; pass {{ signal }} as the last argument of {method}"
             ));
         }
-        return Err(Failure::Invalid(message));
+        return Err(Failure::Core(Error::argument(
+            format!("{prefix}.{shown}"),
+            message,
+        )));
     }
     Ok(())
 }
@@ -281,10 +284,10 @@ pub fn aborted(options: Option<Unknown<'_>>) -> Arg<bool> {
     }
     let shown = describe(&signal);
     let not_a_signal = || {
-        Failure::Core(Error::Argument {
-            name: "options.signal",
-            message: format!("expected an AbortSignal, got {shown}"),
-        })
+        Failure::Core(Error::argument(
+            "options.signal",
+            format!("expected an AbortSignal, got {shown}"),
+        ))
     };
     let signal = opt_object(Some(signal), "options.signal")?.ok_or_else(not_a_signal)?;
     match field(&signal, "aborted")? {

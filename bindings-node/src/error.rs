@@ -27,19 +27,6 @@ pub fn to_js(env: &Env, err: memory_core::Error) -> napi::Error {
     build(env, &err).unwrap_or_else(|_| napi::Error::new(Status::GenericFailure, err.to_string()))
 }
 
-/// An `ERR_MEMORY_INVALID_INPUT` error with `message`, for the inputs only the binding
-/// checks (unknown option keys). Must run on the JS thread.
-pub fn invalid_input(env: &Env, message: String) -> napi::Error {
-    let code = memory_core::ErrorKind::InvalidInput.code();
-    let built = env
-        .create_error(napi::Error::new(Status::InvalidArg, message.clone()))
-        .and_then(|mut object| {
-            object.set_named_property("code", code)?;
-            Ok(napi::Error::from(object.to_unknown()))
-        });
-    built.unwrap_or_else(|_| napi::Error::new(Status::InvalidArg, message))
-}
-
 fn build(env: &Env, err: &memory_core::Error) -> napi::Result<napi::Error> {
     let mut object = env.create_error(napi::Error::new(Status::GenericFailure, err.to_string()))?;
     object.set_named_property("code", err.kind().code())?;

@@ -16,6 +16,9 @@
 
 #![deny(missing_docs)]
 
+#[macro_use]
+mod paired;
+
 mod args;
 mod error;
 mod types;
@@ -33,16 +36,15 @@ use types::{
     json,
 };
 
-/// Why an operation failed: a core error (thrown with its `ERR_MEMORY_*` code) or a
-/// failure of the binding itself.
+/// Why an operation failed: a core error (thrown with its `ERR_MEMORY_*` code and
+/// fields) or a failure of napi itself. Every refused argument, unknown option keys
+/// included, is a core error ([`memory_core::Error::argument`]), so that it is mapped
+/// exactly as the core's own errors and as the Python binding maps it.
 pub enum Failure {
-    /// An error memory-core reported.
+    /// An error memory-core reported, or an argument the binding refused.
     Core(memory_core::Error),
-    /// A conversion the binding could not make.
+    /// A napi call that failed (not an argument problem).
     Binding(napi::Error),
-    /// An invalid input the core has no error for (an unknown option key, whose name is
-    /// not `'static`): thrown with `code` `ERR_MEMORY_INVALID_INPUT` and this message.
-    Invalid(String),
 }
 
 impl From<memory_core::Error> for Failure {
@@ -63,7 +65,6 @@ impl Failure {
         match self {
             Failure::Core(err) => error::to_js(env, err),
             Failure::Binding(err) => err,
-            Failure::Invalid(message) => error::invalid_input(env, message),
         }
     }
 }
@@ -221,61 +222,42 @@ impl AgentMemory {
     pub fn lock_timeout_ms(&self) -> f64 {
         self.inner.lock_timeout().as_secs_f64() * 1000.0
     }
+}
 
-    /// The snapshot file of `sessionId`, `<root>/sessions/<id>.md` (it may not exist).
+paired! {
+    #[doc = " The snapshot file of `sessionId`, `<root>/sessions/<id>.md` (it may not exist)."]
     #[napi(ts_args_type = "sessionId: string")]
-    pub fn session_path(&self, env: Env, session_id: Unknown<'_>) -> Result<String> {
-        self.sync(&env, |m| {
-            Ok(path_text(
-                m.session_path(&args::text(session_id, "sessionId")?)?,
-            ))
-        })
-    }
-
-    /// Promise form of `sessionPath`.
+    fn session_path(session_id: Unknown<'_>) -> String;
+    #[doc = " Promise form of `sessionPath`."]
     #[napi(
         ts_args_type = "sessionId: string, options?: AsyncOptions",
         ts_return_type = "Promise<string>"
     )]
-    pub fn session_path_async(
-        &self,
-        env: Env,
-        session_id: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<String>>> {
-        self.attempt(&env, options, || {
-            let id = args::text(session_id, "sessionId")?;
-            Ok(op(move |m| Ok(path_text(m.session_path(&id)?))))
-        })
+    fn session_path_async(.., options);
+    convert {
+        let id = args::text(session_id, "sessionId")?;
     }
+    call(|m| Ok(path_text(m.session_path(&id)?)))
+}
 
-    /// The archive directory of `sessionId`, `<root>/archive/<id>/` (it may not exist).
+paired! {
+    #[doc = " The archive directory of `sessionId`, `<root>/archive/<id>/` (it may not exist)."]
     #[napi(ts_args_type = "sessionId: string")]
-    pub fn archive_dir(&self, env: Env, session_id: Unknown<'_>) -> Result<String> {
-        self.sync(&env, |m| {
-            Ok(path_text(
-                m.archive_dir(&args::text(session_id, "sessionId")?)?,
-            ))
-        })
-    }
-
-    /// Promise form of `archiveDir`.
+    fn archive_dir(session_id: Unknown<'_>) -> String;
+    #[doc = " Promise form of `archiveDir`."]
     #[napi(
         ts_args_type = "sessionId: string, options?: AsyncOptions",
         ts_return_type = "Promise<string>"
     )]
-    pub fn archive_dir_async(
-        &self,
-        env: Env,
-        session_id: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<String>>> {
-        self.attempt(&env, options, || {
-            let id = args::text(session_id, "sessionId")?;
-            Ok(op(move |m| Ok(path_text(m.archive_dir(&id)?))))
-        })
+    fn archive_dir_async(.., options);
+    convert {
+        let id = args::text(session_id, "sessionId")?;
     }
+    call(|m| Ok(path_text(m.archive_dir(&id)?)))
+}
 
+#[napi]
+impl AgentMemory {
     /// SessionStart registration: appends an `idle` row (topic `未設定`), creates no
     /// snapshot, and returns the new session id once the row was read back. Rows of other
     /// sessions it cannot read do not stop it: they stay byte-identical and each is
@@ -302,398 +284,234 @@ impl AgentMemory {
     ) -> Result<AsyncTask<Call<JsonText>>> {
         self.register_session_start_with_warnings_async(env, agent_name, options)
     }
+}
 
-    /// SessionStart registration that also returns the rows of other sessions it could
-    /// not read (a bad status, timestamp, id or cell count, a duplicate id), each as a
-    /// `WarningRecord` naming the file and line; those rows stay byte-identical. Problems
-    /// with the table itself (no readable header, rows cut off from the table) still
-    /// throw `ERR_MEMORY_MALFORMED`.
+paired! {
+    #[doc = " SessionStart registration that also returns the rows of other sessions it could"]
+    #[doc = " not read (a bad status, timestamp, id or cell count, a duplicate id), each as a"]
+    #[doc = " `WarningRecord` naming the file and line; those rows stay byte-identical. Problems"]
+    #[doc = " with the table itself (no readable header, rows cut off from the table) still"]
+    #[doc = " throw `ERR_MEMORY_MALFORMED`."]
     #[napi(ts_args_type = "agentName: string", ts_return_type = "SessionStart")]
-    pub fn register_session_start_with_warnings(
-        &self,
-        env: Env,
-        agent_name: Unknown<'_>,
-    ) -> Result<JsonText> {
-        self.sync(&env, |m| {
-            let name = args::text(agent_name, "agentName")?;
-            json(&SessionStart::from(
-                m.register_session_start_with_warnings(&name)?,
-            ))
-        })
-    }
-
-    /// Promise form of `registerSessionStartWithWarnings`.
+    fn register_session_start_with_warnings(agent_name: Unknown<'_>) -> JsonText;
+    #[doc = " Promise form of `registerSessionStartWithWarnings`."]
     #[napi(
         ts_args_type = "agentName: string, options?: AsyncOptions",
         ts_return_type = "Promise<SessionStart>"
     )]
-    pub fn register_session_start_with_warnings_async(
-        &self,
-        env: Env,
-        agent_name: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<JsonText>>> {
-        self.attempt(&env, options, || {
-            let name = args::text(agent_name, "agentName")?;
-            Ok(op(move |m| {
-                json(&SessionStart::from(
-                    m.register_session_start_with_warnings(&name)?,
-                ))
-            }))
-        })
+    fn register_session_start_with_warnings_async(.., options);
+    convert {
+        let name = args::text(agent_name, "agentName")?;
     }
+    call(|m| json(&SessionStart::from(m.register_session_start_with_warnings(&name)?)))
+}
 
-    /// Manual registration: writes the snapshot, appends an `active` row (and adds the
-    /// new id to each `continuesFrom` source's `referencedBy`), verifies both, and
-    /// returns the new session id.
+paired! {
+    #[doc = " Manual registration: writes the snapshot, appends an `active` row (and adds the"]
+    #[doc = " new id to each `continuesFrom` source's `referencedBy`), verifies both, and"]
+    #[doc = " returns the new session id."]
     #[napi(ts_args_type = "registration: ManualRegistration")]
-    pub fn register_manual(&self, env: Env, registration: Unknown<'_>) -> Result<String> {
-        self.sync(&env, |m| {
-            let registration = ManualRegistration::read(registration)?;
-            Ok(m.register_manual(registration.into())?.to_string())
-        })
-    }
-
-    /// Promise form of `registerManual`.
+    fn register_manual(registration: Unknown<'_>) -> String;
+    #[doc = " Promise form of `registerManual`."]
     #[napi(
         ts_args_type = "registration: ManualRegistration, options?: AsyncOptions",
         ts_return_type = "Promise<string>"
     )]
-    pub fn register_manual_async(
-        &self,
-        env: Env,
-        registration: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<String>>> {
-        self.attempt(&env, options, || {
-            let registration = ManualRegistration::read(registration)?;
-            Ok(op(move |m| {
-                Ok(m.register_manual(registration.into())?.to_string())
-            }))
-        })
+    fn register_manual_async(.., options);
+    convert {
+        let registration = ManualRegistration::read(registration)?;
     }
+    call(|m| Ok(m.register_manual(registration.into())?.to_string()))
+}
 
-    /// A status update: merges into the snapshot (never dropping items), promotes the
-    /// session to `active`, and returns the row as read back.
+paired! {
+    #[doc = " A status update: merges into the snapshot (never dropping items), promotes the"]
+    #[doc = " session to `active`, and returns the row as read back."]
     #[napi(
         ts_args_type = "sessionId: string, update?: SessionUpdate",
         ts_return_type = "SessionRow"
     )]
-    pub fn update(
-        &self,
-        env: Env,
-        session_id: Unknown<'_>,
-        update: Option<Unknown<'_>>,
-    ) -> Result<JsonText> {
-        self.sync(&env, |m| {
-            let id = args::text(session_id, "sessionId")?;
-            let update = SessionUpdate::read(update)?;
-            json(&SessionRow::from(m.update(&id, update.into())?))
-        })
-    }
-
-    /// Promise form of `update`.
+    fn update(session_id: Unknown<'_>, update: Option<Unknown<'_>>) -> JsonText;
+    #[doc = " Promise form of `update`."]
     #[napi(
         ts_args_type = "sessionId: string, update?: SessionUpdate, options?: AsyncOptions",
         ts_return_type = "Promise<SessionRow>"
     )]
-    pub fn update_async(
-        &self,
-        env: Env,
-        session_id: Unknown<'_>,
-        update: Option<Unknown<'_>>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<JsonText>>> {
-        self.attempt(&env, options, || {
-            let id = args::text(session_id, "sessionId")?;
-            let update = SessionUpdate::read(update)?;
-            Ok(op(move |m| {
-                json(&SessionRow::from(m.update(&id, update.into())?))
-            }))
-        })
+    fn update_async(.., options);
+    convert {
+        let id = args::text(session_id, "sessionId")?;
+        let update = SessionUpdate::read(update)?;
     }
+    call(|m| json(&SessionRow::from(m.update(&id, update.into())?)))
+}
 
-    /// Records that session `current` continues work from `source`: both sides of the
-    /// link are written and read back.
+paired! {
+    #[doc = " Records that session `current` continues work from `source`: both sides of the"]
+    #[doc = " link are written and read back."]
     #[napi(
         ts_args_type = "current: string, source: string",
         ts_return_type = "ContinueOutcome"
     )]
-    pub fn continue_from(
-        &self,
-        env: Env,
-        current: Unknown<'_>,
-        source: Unknown<'_>,
-    ) -> Result<JsonText> {
-        self.sync(&env, |m| {
-            let (current, source) = (
-                args::text(current, "current")?,
-                args::text(source, "source")?,
-            );
-            json(&ContinueOutcome::from(m.continue_from(&current, &source)?))
-        })
-    }
-
-    /// Promise form of `continueFrom`.
+    fn continue_from(current: Unknown<'_>, source: Unknown<'_>) -> JsonText;
+    #[doc = " Promise form of `continueFrom`."]
     #[napi(
         ts_args_type = "current: string, source: string, options?: AsyncOptions",
         ts_return_type = "Promise<ContinueOutcome>"
     )]
-    pub fn continue_from_async(
-        &self,
-        env: Env,
-        current: Unknown<'_>,
-        source: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<JsonText>>> {
-        self.attempt(&env, options, || {
-            let (current, source) = (
-                args::text(current, "current")?,
-                args::text(source, "source")?,
-            );
-            Ok(op(move |m| {
-                json(&ContinueOutcome::from(m.continue_from(&current, &source)?))
-            }))
-        })
+    fn continue_from_async(.., options);
+    convert {
+        let (current, source) = (
+            args::text(current, "current")?,
+            args::text(source, "source")?,
+        );
     }
+    call(|m| json(&ContinueOutcome::from(m.continue_from(&current, &source)?)))
+}
 
-    /// Releases the reference of `current` on `source` (both sides). Releasing a link
-    /// that is already gone is not an error; the outcome says which side changed.
+paired! {
+    #[doc = " Releases the reference of `current` on `source` (both sides). Releasing a link"]
+    #[doc = " that is already gone is not an error; the outcome says which side changed."]
     #[napi(
         ts_args_type = "current: string, source: string",
         ts_return_type = "ReleaseOutcome"
     )]
-    pub fn release(&self, env: Env, current: Unknown<'_>, source: Unknown<'_>) -> Result<JsonText> {
-        self.sync(&env, |m| {
-            let (current, source) = (
-                args::text(current, "current")?,
-                args::text(source, "source")?,
-            );
-            json(&ReleaseOutcome::from(m.release(&current, &source)?))
-        })
-    }
-
-    /// Promise form of `release`.
+    fn release(current: Unknown<'_>, source: Unknown<'_>) -> JsonText;
+    #[doc = " Promise form of `release`."]
     #[napi(
         ts_args_type = "current: string, source: string, options?: AsyncOptions",
         ts_return_type = "Promise<ReleaseOutcome>"
     )]
-    pub fn release_async(
-        &self,
-        env: Env,
-        current: Unknown<'_>,
-        source: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<JsonText>>> {
-        self.attempt(&env, options, || {
-            let (current, source) = (
-                args::text(current, "current")?,
-                args::text(source, "source")?,
-            );
-            Ok(op(move |m| {
-                json(&ReleaseOutcome::from(m.release(&current, &source)?))
-            }))
-        })
+    fn release_async(.., options);
+    convert {
+        let (current, source) = (
+            args::text(current, "current")?,
+            args::text(source, "source")?,
+        );
     }
+    call(|m| json(&ReleaseOutcome::from(m.release(&current, &source)?)))
+}
 
-    /// Organizes the index: deletes unreferenced `idle` rows and marks overdue `active`
-    /// rows `stale`; referenced rows are protected. Nothing is archived. Temp files left
-    /// by memory-core writers that died mid-write are removed; snapshots without a row,
-    /// other programs' leftovers and snapshots that cannot be read are reported, never
-    /// deleted.
+paired! {
+    #[doc = " Organizes the index: deletes unreferenced `idle` rows and marks overdue `active`"]
+    #[doc = " rows `stale`; referenced rows are protected. Nothing is archived. Temp files left"]
+    #[doc = " by memory-core writers that died mid-write are removed; snapshots without a row,"]
+    #[doc = " other programs' leftovers and snapshots that cannot be read are reported, never"]
+    #[doc = " deleted."]
     #[napi(
         ts_args_type = "options?: OrganizeOptions",
         ts_return_type = "OrganizeReport"
     )]
-    pub fn organize(&self, env: Env, options: Option<Unknown<'_>>) -> Result<JsonText> {
-        self.sync(&env, |m| {
-            json(&OrganizeReport::from(
-                m.organize(types::organize_options(options)?)?,
-            ))
-        })
-    }
-
-    /// Promise form of `organize`.
+    fn organize(options: Option<Unknown<'_>>) -> JsonText;
+    #[doc = " Promise form of `organize`."]
     #[napi(
         ts_args_type = "options?: OrganizeOptions, asyncOptions?: AsyncOptions",
         ts_return_type = "Promise<OrganizeReport>"
     )]
-    pub fn organize_async(
-        &self,
-        env: Env,
-        options: Option<Unknown<'_>>,
-        async_options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<JsonText>>> {
-        self.attempt(&env, async_options, || {
-            let options = types::organize_options(options)?;
-            Ok(op(move |m| {
-                json(&OrganizeReport::from(m.organize(options)?))
-            }))
-        })
+    fn organize_async(.., async_options);
+    convert {
+        let options = types::organize_options(options)?;
     }
+    call(|m| json(&OrganizeReport::from(m.organize(options)?)))
+}
 
-    /// Archives one session (or deletes an idle placeholder without snapshot). Refused
-    /// with `ERR_MEMORY_CONFLICT` while another session references it.
+paired! {
+    #[doc = " Archives one session (or deletes an idle placeholder without snapshot). Refused"]
+    #[doc = " with `ERR_MEMORY_CONFLICT` while another session references it."]
     #[napi(ts_args_type = "sessionId: string", ts_return_type = "ArchiveOutcome")]
-    pub fn archive(&self, env: Env, session_id: Unknown<'_>) -> Result<JsonText> {
-        self.sync(&env, |m| {
-            let outcome: ArchiveOutcome = m
-                .archive(&args::text(session_id, "sessionId")?)?
-                .try_into()?;
-            json(&outcome)
-        })
-    }
-
-    /// Promise form of `archive`.
+    fn archive(session_id: Unknown<'_>) -> JsonText;
+    #[doc = " Promise form of `archive`."]
     #[napi(
         ts_args_type = "sessionId: string, options?: AsyncOptions",
         ts_return_type = "Promise<ArchiveOutcome>"
     )]
-    pub fn archive_async(
-        &self,
-        env: Env,
-        session_id: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<JsonText>>> {
-        self.attempt(&env, options, || {
-            let id = args::text(session_id, "sessionId")?;
-            Ok(op(move |m| {
-                let outcome: ArchiveOutcome = m.archive(&id)?.try_into()?;
-                json(&outcome)
-            }))
-        })
+    fn archive_async(.., options);
+    convert {
+        let id = args::text(session_id, "sessionId")?;
     }
+    call(|m| {
+        let outcome: ArchiveOutcome = m.archive(&id)?.try_into()?;
+        json(&outcome)
+    })
+}
 
-    /// Every row, in reading order: meaningful `active`/`stale` rows first, then other
-    /// `active`/`stale` rows, then `idle` placeholders; most recently updated first.
+paired! {
+    #[doc = " Every row, in reading order: meaningful `active`/`stale` rows first, then other"]
+    #[doc = " `active`/`stale` rows, then `idle` placeholders; most recently updated first."]
     #[napi(ts_return_type = "Array<SessionRow>")]
-    pub fn sessions(&self, env: Env) -> Result<PackedRows> {
-        self.sync(&env, |m| types::packed_rows(m.sessions()?))
-    }
-
-    /// Promise form of `sessions`.
+    fn sessions() -> PackedRows;
+    #[doc = " Promise form of `sessions`."]
     #[napi(
         ts_args_type = "options?: AsyncOptions",
         ts_return_type = "Promise<Array<SessionRow>>"
     )]
-    pub fn sessions_async(
-        &self,
-        env: Env,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<PackedRows>>> {
-        self.attempt(&env, options, || {
-            Ok(op(move |m| types::packed_rows(m.sessions()?)))
-        })
-    }
+    fn sessions_async(.., options);
+    convert {}
+    call(|m| types::packed_rows(m.sessions()?))
+}
 
-    /// The rows with `status` (`idle`, `active` or `stale`), in reading order.
+paired! {
+    #[doc = " The rows with `status` (`idle`, `active` or `stale`), in reading order."]
     #[napi(ts_args_type = "status: Status", ts_return_type = "Array<SessionRow>")]
-    pub fn sessions_with_status(&self, env: Env, status: Unknown<'_>) -> Result<PackedRows> {
-        self.sync(&env, |m| {
-            let status = args::text(status, "status")?.parse()?;
-            types::packed_rows(m.sessions_with_status(status)?)
-        })
-    }
-
-    /// Promise form of `sessionsWithStatus`.
+    fn sessions_with_status(status: Unknown<'_>) -> PackedRows;
+    #[doc = " Promise form of `sessionsWithStatus`."]
     #[napi(
         ts_args_type = "status: Status, options?: AsyncOptions",
         ts_return_type = "Promise<Array<SessionRow>>"
     )]
-    pub fn sessions_with_status_async(
-        &self,
-        env: Env,
-        status: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<PackedRows>>> {
-        self.attempt(&env, options, || {
-            let status: memory_core::Status = args::text(status, "status")?.parse()?;
-            Ok(op(move |m| {
-                types::packed_rows(m.sessions_with_status(status)?)
-            }))
-        })
+    fn sessions_with_status_async(.., options);
+    convert {
+        let status: memory_core::Status = args::text(status, "status")?.parse()?;
     }
+    call(|m| types::packed_rows(m.sessions_with_status(status)?))
+}
 
-    /// The row of session `sessionId`; `ERR_MEMORY_NOT_FOUND` when the index has none.
+paired! {
+    #[doc = " The row of session `sessionId`; `ERR_MEMORY_NOT_FOUND` when the index has none."]
     #[napi(ts_args_type = "sessionId: string", ts_return_type = "SessionRow")]
-    pub fn session(&self, env: Env, session_id: Unknown<'_>) -> Result<JsonText> {
-        self.sync(&env, |m| {
-            json(&SessionRow::from(
-                m.session(&args::text(session_id, "sessionId")?)?,
-            ))
-        })
-    }
-
-    /// Promise form of `session`.
+    fn session(session_id: Unknown<'_>) -> JsonText;
+    #[doc = " Promise form of `session`."]
     #[napi(
         ts_args_type = "sessionId: string, options?: AsyncOptions",
         ts_return_type = "Promise<SessionRow>"
     )]
-    pub fn session_async(
-        &self,
-        env: Env,
-        session_id: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<JsonText>>> {
-        self.attempt(&env, options, || {
-            let id = args::text(session_id, "sessionId")?;
-            Ok(op(move |m| json(&SessionRow::from(m.session(&id)?))))
-        })
+    fn session_async(.., options);
+    convert {
+        let id = args::text(session_id, "sessionId")?;
     }
+    call(|m| json(&SessionRow::from(m.session(&id)?)))
+}
 
-    /// The snapshot of session `sessionId`, `null` when it has no snapshot file.
+paired! {
+    #[doc = " The snapshot of session `sessionId`, `null` when it has no snapshot file."]
     #[napi(ts_args_type = "sessionId: string", ts_return_type = "Snapshot | null")]
-    pub fn snapshot(&self, env: Env, session_id: Unknown<'_>) -> Result<JsonText> {
-        self.sync(&env, |m| {
-            json(
-                &m.snapshot(&args::text(session_id, "sessionId")?)?
-                    .map(Snapshot::from),
-            )
-        })
-    }
-
-    /// Promise form of `snapshot`.
+    fn snapshot(session_id: Unknown<'_>) -> JsonText;
+    #[doc = " Promise form of `snapshot`."]
     #[napi(
         ts_args_type = "sessionId: string, options?: AsyncOptions",
         ts_return_type = "Promise<Snapshot | null>"
     )]
-    pub fn snapshot_async(
-        &self,
-        env: Env,
-        session_id: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<JsonText>>> {
-        self.attempt(&env, options, || {
-            let id = args::text(session_id, "sessionId")?;
-            Ok(op(move |m| json(&m.snapshot(&id)?.map(Snapshot::from))))
-        })
+    fn snapshot_async(.., options);
+    convert {
+        let id = args::text(session_id, "sessionId")?;
     }
+    call(|m| json(&m.snapshot(&id)?.map(Snapshot::from)))
+}
 
-    /// Rows whose id, agent name, topic, summary or keywords contain `query`
-    /// (case-insensitive), in reading order.
+paired! {
+    #[doc = " Rows whose id, agent name, topic, summary or keywords contain `query`"]
+    #[doc = " (case-insensitive), in reading order."]
     #[napi(ts_args_type = "query: string", ts_return_type = "Array<SessionRow>")]
-    pub fn find(&self, env: Env, query: Unknown<'_>) -> Result<PackedRows> {
-        self.sync(&env, |m| {
-            types::packed_rows(m.find(&args::text(query, "query")?)?)
-        })
-    }
-
-    /// Promise form of `find`.
+    fn find(query: Unknown<'_>) -> PackedRows;
+    #[doc = " Promise form of `find`."]
     #[napi(
         ts_args_type = "query: string, options?: AsyncOptions",
         ts_return_type = "Promise<Array<SessionRow>>"
     )]
-    pub fn find_async(
-        &self,
-        env: Env,
-        query: Unknown<'_>,
-        options: Option<Unknown<'_>>,
-    ) -> Result<AsyncTask<Call<PackedRows>>> {
-        self.attempt(&env, options, || {
-            let query = args::text(query, "query")?;
-            Ok(op(move |m| types::packed_rows(m.find(&query)?)))
-        })
+    fn find_async(.., options);
+    convert {
+        let query = args::text(query, "query")?;
     }
+    call(|m| types::packed_rows(m.find(&query)?))
 }
 
 fn path_text(path: std::path::PathBuf) -> String {

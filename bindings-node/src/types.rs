@@ -77,6 +77,7 @@ pub fn lock_timeout(ms: f64) -> memory_core::Result<Duration> {
             what: "lockTimeoutMs",
             value: args::number(ms),
             message: "must be a finite number of milliseconds, at least 0".to_string(),
+            session_id: None,
         }
     })
 }
@@ -205,10 +206,10 @@ impl ManualRegistration {
 /// A property that must be there.
 fn required<'env>(value: Option<Unknown<'env>>, name: &'static str) -> Arg<Unknown<'env>> {
     value.ok_or_else(|| {
-        crate::Failure::Core(memory_core::Error::Argument {
+        crate::Failure::Core(memory_core::Error::argument(
             name,
-            message: "is missing (expected a string)".to_string(),
-        })
+            "is missing (expected a string)".to_string(),
+        ))
     })
 }
 
@@ -357,6 +358,7 @@ pub fn organize_options(value: Option<Unknown<'_>>) -> Arg<memory_core::Organize
                 what: "staleAfterDays",
                 value: args::number(days),
                 message: format!("must be a whole number from 0 to {}", u32::MAX),
+                session_id: None,
             }
             .into());
         }

@@ -18,10 +18,7 @@ use crate::errors::to_py_err;
 fn wrong(obj: &Bound<'_, PyAny>, name: &'static str, expected: &str) -> PyErr {
     to_py_err(
         obj.py(),
-        Error::Argument {
-            name,
-            message: format!("expected {expected}, got {}", described(obj)),
-        },
+        Error::argument(name, format!("expected {expected}, got {}", described(obj))),
     )
 }
 
@@ -48,10 +45,10 @@ pub(crate) fn text(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<Strin
         Ok(s) => s.extract::<String>().map_err(|_| {
             to_py_err(
                 obj.py(),
-                Error::Argument {
+                Error::argument(
                     name,
-                    message: "is not valid Unicode text (it holds lone surrogates)".to_string(),
-                },
+                    "is not valid Unicode text (it holds lone surrogates)".to_string(),
+                ),
             )
         }),
         Err(_) => Err(wrong(obj, name, "a str")),

@@ -365,6 +365,7 @@ pub(crate) fn invalid(
             what,
             value,
             message: message.into(),
+            session_id: None,
         },
     )
 }

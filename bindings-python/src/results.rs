@@ -23,23 +23,18 @@ pub(crate) trait Plain {
     fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
 }
 
-impl Plain for String {
-    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.into_bound_py_any(py)
-    }
+/// `Plain` for types that are already a builtin once converted (`str`, `bool`, `int`).
+macro_rules! plain_as_builtin {
+    ($($ty:ty),*) => {$(
+        impl Plain for $ty {
+            fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                self.into_bound_py_any(py)
+            }
+        }
+    )*};
 }
 
-impl Plain for bool {
-    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.into_bound_py_any(py)
-    }
-}
-
-impl Plain for usize {
-    fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.into_bound_py_any(py)
-    }
-}
+plain_as_builtin!(String, bool, usize);
 
 impl Plain for PathBuf {
     fn plain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -115,13 +110,7 @@ impl<T: FieldType> FieldType for Vec<T> {
 
 /// An `InvalidInputError` for the `state` of `_restore`.
 fn corrupt(py: Python<'_>, message: String) -> PyErr {
-    to_py_err(
-        py,
-        memory_core::Error::Argument {
-            name: "state",
-            message,
-        },
-    )
+    to_py_err(py, memory_core::Error::argument("state", message))
 }
 
 /// One field of a pickled state, converted or refused naming class and field.
@@ -155,15 +144,16 @@ fn one_of(value: &str, allowed: &[&str], what: &str) -> Result<(), String> {
     }
 }
 
-/// Declares one result class: the struct (public fields become read-only attributes,
-/// `hidden` ones are kept for methods and pickling only) and its shared methods.
+/// Declares one result class: the struct (its fields become read-only attributes) and
+/// its shared methods. Nothing derived is stored: what a method computes from the
+/// fields (`SessionRow.is_meaningful()`) is computed by the core on each call, so a
+/// value rebuilt from its fields cannot disagree with it.
 macro_rules! result_class {
     (
         $(#[$meta:meta])*
         $name:ident {
             $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)?
         }
-        $( hidden { $( $hfield:ident : $hty:ty ),* $(,)? } )?
         $( check($this:ident) $check:block )?
         $( methods { $($methods:tt)* } )?
     ) => {
@@ -172,7 +162,6 @@ macro_rules! result_class {
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub struct $name {
             $( $(#[$fmeta])* #[pyo3(get)] pub(crate) $field: $ty, )*
-            $( $( pub(crate) $hfield: $hty, )* )?
         }
 
         impl FieldType for $name {
@@ -197,7 +186,7 @@ macro_rules! result_class {
             /// `__reduce__` cannot have written (a corrupt or hand-made pickle) with an
             /// `InvalidInputError` in plain words.
             fn from_state(state: &Bound<'_, PyTuple>) -> PyResult<Self> {
-                const NAMES: &[&str] = &[$(stringify!($field),)* $( $(stringify!($hfield),)* )?];
+                const NAMES: &[&str] = &[$(stringify!($field),)*];
                 let py = state.py();
                 if state.len() != NAMES.len() {
                     return Err(corrupt(py, format!(
@@ -208,7 +197,6 @@ macro_rules! result_class {
                 let mut items = state.iter();
                 let value = $name {
                     $( $field: field::<$ty>(items.next(), stringify!($name), stringify!($field))?, )*
-                    $( $( $hfield: field::<$hty>(items.next(), stringify!($name), stringify!($hfield))?, )* )?
                 };
                 value.check().map_err(|message| corrupt(py, format!(
                     "a pickled {} {message}", stringify!($name)
@@ -226,7 +214,6 @@ macro_rules! result_class {
             fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
                 PyTuple::new(py, [
                     $( self.$field.clone().into_bound_py_any(py)?, )*
-                    $( $( self.$hfield.clone().into_bound_py_any(py)?, )* )?
                 ])
             }
         }
@@ -282,25 +269,36 @@ pub(crate) fn _restore<'py>(
             ),
         )
     })?;
-    match class.as_str() {
-        "SessionRow" => SessionRow::from_state(state)?.into_bound_py_any(py),
-        "SnapshotItem" => SnapshotItem::from_state(state)?.into_bound_py_any(py),
-        "OtherSection" => OtherSection::from_state(state)?.into_bound_py_any(py),
-        "Snapshot" => Snapshot::from_state(state)?.into_bound_py_any(py),
-        "OrganizeReport" => OrganizeReport::from_state(state)?.into_bound_py_any(py),
-        "WarningRecord" => WarningRecord::from_state(state)?.into_bound_py_any(py),
-        "SessionStart" => SessionStart::from_state(state)?.into_bound_py_any(py),
-        "ArchiveOutcome" => ArchiveOutcome::from_state(state)?.into_bound_py_any(py),
-        "ContinueOutcome" => ContinueOutcome::from_state(state)?.into_bound_py_any(py),
-        "ReleaseOutcome" => ReleaseOutcome::from_state(state)?.into_bound_py_any(py),
-        other => Err(to_py_err(
+    let unknown = |other: &str| {
+        to_py_err(
             py,
-            memory_core::Error::Argument {
-                name: "cls",
-                message: format!("no memory_core result class is named {other:?}"),
-            },
-        )),
+            memory_core::Error::argument(
+                "cls",
+                format!("no memory_core result class is named {other:?}"),
+            ),
+        )
+    };
+    /// The class named `class` rebuilt from `state`, one arm per result class.
+    macro_rules! restore {
+        ($($class:ident),*) => {
+            match class.as_str() {
+                $( stringify!($class) => $class::from_state(state)?.into_bound_py_any(py), )*
+                other => Err(unknown(other)),
+            }
+        };
     }
+    restore!(
+        SessionRow,
+        SnapshotItem,
+        OtherSection,
+        Snapshot,
+        OrganizeReport,
+        WarningRecord,
+        SessionStart,
+        ArchiveOutcome,
+        ContinueOutcome,
+        ReleaseOutcome
+    )
 }
 
 /// Every status, for the check's message; the names are the core's (`Status::as_str`).
@@ -349,7 +347,6 @@ result_class! {
         /// ``Updated At`` exactly as written in the index.
         updated_at: String,
     }
-    hidden { meaningful_summary: bool, meaningful: bool }
     check(row) {
         // The core's parse, held to the exact lowercase name a row's `status` gives.
         let known = row
@@ -373,12 +370,14 @@ result_class! {
     methods {
         /// Whether the summary says more than a registration placeholder.
         fn has_meaningful_summary(&self) -> bool {
-            self.meaningful_summary
+            // The core's rule over the values the row holds (not a stored copy of it, so a
+            // row built or unpickled here agrees with the core).
+            memory_core::agent_memory::summary_is_meaningful(&self.summary)
         }
 
         /// Whether topic, summary or keywords carry real content.
         fn is_meaningful(&self) -> bool {
-            self.meaningful
+            memory_core::agent_memory::content_is_meaningful(&self.topic, &self.summary, &self.keywords)
         }
     }
 }
@@ -386,8 +385,6 @@ result_class! {
 impl From<memory_core::SessionRow> for SessionRow {
     fn from(row: memory_core::SessionRow) -> Self {
         SessionRow {
-            meaningful_summary: row.has_meaningful_summary(),
-            meaningful: row.is_meaningful(),
             session_id: row.session_id.to_string(),
             agent_name: row.agent_name,
             topic: row.topic,

@@ -414,3 +414,17 @@ def test_find(memory: AgentMemory) -> None:
     assert [r.session_id for r in memory.find("LOGIN")] == [login]
     assert [r.session_id for r in memory.find("auth")] == [login]
     assert memory.find("nothing like this") == []
+
+
+def test_keywords_are_cleaned_once_by_the_core_for_update_and_registration(memory: AgentMemory) -> None:
+    sid = memory.register_session_start("a")
+    assert memory.update(sid, keywords=[" x ", "", "-", "y<br>"]).keywords == ["x", "y"]
+    registered = memory.register_manual("b", "T", "S.", keywords=[" x ", "", "-", "y<br>"])
+    assert memory.session(registered).keywords == ["x", "y"]
+    for call in (
+        lambda: memory.update(sid, keywords=["a<br>b"]),
+        lambda: memory.register_manual("c", "T", "S.", keywords=["a<br>b"]),
+    ):
+        with pytest.raises(memory_core.InvalidInputError, match="keyword"):
+            call()
+    assert memory.session(sid).keywords == ["x", "y"]

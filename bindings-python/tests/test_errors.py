@@ -82,6 +82,32 @@ def test_invalid_input_ambiguous_item(memory: AgentMemory) -> None:
         memory.update(session_id, done=["Write"])
 
 
+def test_invalid_input_continue_from_itself_names_the_session(memory: AgentMemory) -> None:
+    session_id = memory.register_session_start("a")
+    for sid in (session_id, "2020-01-01-0000-x"):
+        with pytest.raises(memory_core.InvalidInputError) as caught:
+            memory.continue_from(sid, sid)
+        error = caught.value
+        assert str(error) == f'invalid source session "{sid}": a session cannot continue from itself'
+        assert (error.path, error.line, error.session_id) == (None, None, sid)
+        assert pickle.loads(pickle.dumps(error)).session_id == sid
+    # An empty item text to mark is refused naming its session too.
+    with pytest.raises(memory_core.InvalidInputError, match="must not be empty") as empty:
+        memory.update(session_id, done=[" "])
+    assert empty.value.session_id == session_id
+    # Any text of an update the core refuses names the session it was meant for.
+    calls: list[Callable[[], object]] = [
+        lambda: memory.update(session_id, decisions=["a\x1bb"]),
+        lambda: memory.update(session_id, topic="t\x00"),
+        lambda: memory.update(session_id, keywords=["a,b"]),
+        lambda: memory.update(session_id, keywords=["a<br>b"]),
+    ]
+    for call in calls:
+        with pytest.raises(memory_core.InvalidInputError) as refused:
+            call()
+        assert refused.value.session_id == session_id
+
+
 def test_invalid_input_root_is_a_file(tmp_path: pathlib.Path) -> None:
     afile = tmp_path / "afile"
     afile.write_text("not a directory")

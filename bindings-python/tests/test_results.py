@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import pickle
 from typing import Any
 
 import pytest
@@ -215,7 +216,7 @@ def test_archive_paths_are_pathlib(memory: AgentMemory, root: pathlib.Path) -> N
 from memory_core import _native  # noqa: E402
 
 FIELD_COUNTS = {
-    "SessionRow": 11,
+    "SessionRow": 9,
     "SnapshotItem": 2,
     "OtherSection": 2,
     "Snapshot": 14,
@@ -289,7 +290,7 @@ def test_a_field_message_says_what_was_expected(memory: AgentMemory, linked: tup
         "the field keywords of a pickled SessionRow must be a list of str, got str 'not a list'",
     )
     assert_plain_refusal(
-        lambda: _native._restore("SessionRow", ("x",) * 100), "holds 11 fields, got 100"
+        lambda: _native._restore("SessionRow", ("x",) * 100), "holds 9 fields, got 100"
     )
 
 
@@ -356,3 +357,29 @@ def test_a_session_row_with_an_invalid_session_id_is_refused(
         lambda: _native._restore("SessionRow", (*state[:6], [linked[1], bad_id], *state[7:])),
         "which is not a Memory Session ID",
     )
+
+
+def test_a_rebuilt_row_judges_meaning_by_the_core_rule(memory: AgentMemory) -> None:
+    """`is_meaningful()` / `has_meaningful_summary()` are computed from the fields by the
+    core, so a row rebuilt from a state agrees with the row the core reads back."""
+    placeholder = memory.session(memory.register_session_start("a"))
+    _, _, state = reduced(placeholder)
+    assert (placeholder.is_meaningful(), placeholder.has_meaningful_summary()) == (False, False)
+    cases = [
+        # (topic, summary, keywords) -> (is_meaningful, has_meaningful_summary)
+        ((state[2], state[3], state[4]), (False, False)),
+        (("Login", state[3], state[4]), (True, False)),
+        ((state[2], "Fixed the login bug.", state[4]), (True, True)),
+        ((state[2], " - ", ["auth"]), (True, False)),
+        (("-", "", []), (False, False)),
+        ((" 未設定 ", "手動補註冊，已建立 session snapshot。", ["manual-registration", "cursor-agent", "session-snapshot"]), (False, False)),
+        ((state[2], state[3], ["cursor-agent", "sessionStart"]), (True, False)),
+    ]
+    for (topic, summary, keywords), expected in cases:
+        rebuilt: Any = _native._restore("SessionRow", (state[0], state[1], topic, summary, keywords, *state[5:]))
+        assert (rebuilt.is_meaningful(), rebuilt.has_meaningful_summary()) == expected, (topic, summary, keywords)
+        again = pickle.loads(pickle.dumps(rebuilt))
+        assert (again.is_meaningful(), again.has_meaningful_summary()) == expected
+    # The same values written through the core read back with the same judgement.
+    updated = memory.update(placeholder.session_id, topic="Login")
+    assert (updated.is_meaningful(), updated.has_meaningful_summary()) == (True, False)

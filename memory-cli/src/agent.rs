@@ -85,7 +85,7 @@ fn session_update(args: UpdateArgs) -> SessionUpdate {
     update.topic = args.topic;
     update.summary = args.summary;
     if let Some(keywords) = args.keywords {
-        // The core's setter trims and drops empty keywords (`--keywords a,b,`).
+        // The core trims and drops empty keywords when it writes the row (`--keywords a,b,`).
         update = update.keywords(keywords);
     }
     update.supersede = args.supersede;

@@ -40,6 +40,7 @@ fn lock_timeout() -> Result<Option<Duration>> {
             what: LOCK_TIMEOUT_ENV,
             value: text.into_owned(),
             message: "must be a whole number of milliseconds".to_string(),
+            session_id: None,
         })
 }
 

@@ -1,5 +1,6 @@
 //! The one error type of memory-core, with structured fields every binding maps.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -28,14 +29,20 @@ pub enum Error {
         value: String,
         /// Why it was rejected.
         message: String,
+        /// The session the refused argument concerns, when the call names one (a
+        /// session continuing from itself, an empty item text to mark in a session's
+        /// snapshot); `None` for an argument that is not about a known session.
+        session_id: Option<String>,
     },
     /// A binding could not convert an argument (a number where a string is expected, a
     /// string where a list is): nothing was read or written. Raised by the bindings,
-    /// which name the parameter as the caller wrote it (`session_id`, `update.decisions`).
+    /// which name the parameter as the caller wrote it (`session_id`, `update.decisions`,
+    /// an unknown option key such as `options.sigal`). Build it with [`Error::argument`].
     #[error("{name}: {message}")]
     Argument {
-        /// The parameter, as the caller's language spells it.
-        name: &'static str,
+        /// The parameter, as the caller's language spells it (a fixed name, or one built
+        /// from what the caller passed, such as an unknown option key).
+        name: Cow<'static, str>,
         /// What was expected and what was given, in plain words.
         message: String,
     },
@@ -337,6 +344,7 @@ impl Error {
             Error::ItemNotFound { session_id, .. } | Error::AmbiguousItem { session_id, .. } => {
                 Some(session_id)
             }
+            Error::InvalidInput { session_id, .. } => session_id.as_deref(),
             _ => None,
         }
     }
@@ -368,6 +376,25 @@ impl Error {
         path.file_stem()
             .map(|stem| stem.to_string_lossy().into_owned())
             .unwrap_or_default()
+    }
+
+    /// The [`Error::Argument`] for parameter `name`: what every binding raises when it
+    /// cannot convert an argument or refuses an option key, so that both bindings map it
+    /// through the one mapping of [`Error::kind`] (`InvalidInput`).
+    ///
+    /// ```
+    /// use memory_core::{Error, ErrorKind};
+    /// let err = Error::argument("sessionId", "expected a string, got number 5");
+    /// assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    /// assert_eq!(err.to_string(), "sessionId: expected a string, got number 5");
+    /// let key = String::from("options.sigal");
+    /// assert_eq!(Error::argument(key, "unknown option").to_string(), "options.sigal: unknown option");
+    /// ```
+    pub fn argument(name: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+        Error::Argument {
+            name: name.into(),
+            message: message.into(),
+        }
     }
 
     pub(crate) fn io_op(
@@ -415,6 +442,27 @@ impl Error {
             what,
             value: shown,
             message: message.into(),
+            session_id: None,
+        }
+    }
+
+    /// This error, with `session_id` filled in when it is an [`Error::InvalidInput`]
+    /// without one: an argument of a call on that session (an update's item text, its
+    /// keywords) was refused.
+    pub(crate) fn on_session(self, session_id: &str) -> Self {
+        match self {
+            Error::InvalidInput {
+                what,
+                value,
+                message,
+                session_id: None,
+            } => Error::InvalidInput {
+                what,
+                value,
+                message,
+                session_id: Some(session_id.to_string()),
+            },
+            other => other,
         }
     }
 

@@ -64,6 +64,12 @@ fn items(list: &[SnapshotItem]) -> Vec<(Option<Mark>, String)> {
 fn hostile() -> Vec<&'static str> {
     vec![
         "```",
+        // Empty fenced blocks look like the placeholder: escaping only their opening
+        // fence once left the closer to hide every later section.
+        "```\n```",
+        "~~~\n~~~",
+        "```\n\n```",
+        "````\n````",
         "```\n## Continues From\n- 2026-01-01-0000-x\n```",
         "```rust\nfn main() {}\n\n// blank line above\n```",
         "~~~\nunclosed tilde fence\n## Decisions",

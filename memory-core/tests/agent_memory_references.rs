@@ -94,6 +94,67 @@ fn continue_from_itself_or_an_unknown_source_writes_nothing() {
 }
 
 #[test]
+fn continue_from_itself_names_the_session_like_every_other_item_error() {
+    let f = Fixture::new();
+    // Registered or not: the call names the session, so the error carries it.
+    let a = f.memory.register_session_start("a").unwrap();
+    for id in [a.as_str(), "2020-01-01-0000-x"] {
+        let err = f.memory.continue_from(id, id).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert_eq!(err.id(), Some(id), "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!("invalid source session \"{id}\": a session cannot continue from itself")
+        );
+        assert_eq!(err.path(), None);
+    }
+    // The other item errors of a session carry it too: an empty item text to mark.
+    let b = f
+        .memory
+        .register_manual(ManualRegistration::new("b", "T", "S.").decision("Use bcrypt"))
+        .unwrap();
+    for update in [
+        SessionUpdate::new().supersede(" "),
+        SessionUpdate::new().resolve("\t"),
+        SessionUpdate::new().done(""),
+    ] {
+        let before = f.tree();
+        let err = f.memory.update(b.as_str(), update).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert_eq!(err.id(), Some(b.as_str()), "{err}");
+        assert_eq!(f.tree(), before);
+    }
+    let missing = f
+        .memory
+        .update(b.as_str(), SessionUpdate::new().supersede("Use md5"))
+        .unwrap_err();
+    assert_eq!(missing.id(), Some(b.as_str()));
+    // Every refused text of an update names the session it was meant for.
+    let long = "x".repeat(70_000);
+    for update in [
+        SessionUpdate::new().decision("a\u{1b}b"),
+        SessionUpdate::new().file("a\u{0}"),
+        SessionUpdate::new().question(long.clone()),
+        SessionUpdate::new().next_action("\u{7f}"),
+        SessionUpdate::new().supersede("\u{1b}"),
+        SessionUpdate::new().topic("t\u{1b}"),
+        SessionUpdate::new().summary(long.clone()),
+        SessionUpdate::new().context("\u{1b}"),
+        SessionUpdate::new().keywords(["a,b"]),
+        SessionUpdate::new().keywords(["a<br>b"]),
+    ] {
+        let before = f.tree();
+        let err = f.memory.update(b.as_str(), update).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert_eq!(err.id(), Some(b.as_str()), "{err}");
+        assert_eq!(f.tree(), before);
+    }
+    // A bad id is no session: nothing to name.
+    let err = f.memory.update("a/b", SessionUpdate::new()).unwrap_err();
+    assert_eq!(err.id(), None);
+}
+
+#[test]
 fn release_removes_both_sides_and_restores_the_placeholders() {
     let f = Fixture::new();
     let source = f

@@ -311,3 +311,84 @@ fn pipes_and_line_breaks_in_values_round_trip_through_the_index() {
             .contains("A \\| B | line one<br>line two")
     );
 }
+
+/// Keyword shapes whose cleaned value differs from the text given: blanks, the `-`
+/// marker, spacing, and cell escapes that read back as other text (`<br>` as a line
+/// break, `&lt;!--` as `<!--`).
+const KEYWORD_SHAPES: &[&str] = &[
+    "auth", " auth ", "", " ", "-", " - ", "a\n", "\tb", "a<br>b", "a<br/>", "<br />", "&lt;!--",
+    "%&#37;", "x\\|y", "a,b", "a\nb", "a\r\nb", "—", "None",
+];
+
+/// What an operation did with `keywords`: the row's keywords, or the error kind.
+fn outcome(result: memory_core::Result<Vec<String>>) -> Result<Vec<String>, ErrorKind> {
+    result.map_err(|e| e.kind())
+}
+
+#[test]
+fn keywords_are_cleaned_once_the_same_through_a_builder_or_a_field() {
+    let f = Fixture::new();
+    for shape in KEYWORD_SHAPES {
+        let given = vec!["first".to_string(), shape.to_string()];
+        // Update: through the builder and through the field, on two equal sessions.
+        let a = f.memory.register_session_start("a").unwrap();
+        let b = f.memory.register_session_start("b").unwrap();
+        let built = outcome(
+            f.memory
+                .update(a.as_str(), SessionUpdate::new().keywords(given.clone()))
+                .map(|row| row.keywords),
+        );
+        let mut direct = SessionUpdate::new();
+        direct.keywords = Some(given.clone());
+        let set = outcome(f.memory.update(b.as_str(), direct).map(|row| row.keywords));
+        assert_eq!(built, set, "update with {shape:?}");
+        // Manual registration: the same.
+        let register = |registration: ManualRegistration| {
+            outcome(
+                f.memory
+                    .register_manual(registration)
+                    .and_then(|id| f.memory.session(id.as_str()))
+                    .map(|row| row.keywords),
+            )
+        };
+        let registered = register(ManualRegistration::new("c", "T", "S.").keywords(given.clone()));
+        let mut field = ManualRegistration::new("d", "T", "S.");
+        field.keywords = Some(given.clone());
+        assert_eq!(registered, register(field), "registration with {shape:?}");
+        // And registration and update agree with each other.
+        assert_eq!(registered, built, "registration and update with {shape:?}");
+        // What was written reads back as itself.
+        if let Ok(keywords) = &built {
+            assert_eq!(&f.memory.session(a.as_str()).unwrap().keywords, keywords);
+            assert!(
+                keywords
+                    .iter()
+                    .all(|k| !k.is_empty() && k != "-" && !k.contains('\n'))
+            );
+        }
+    }
+}
+
+#[test]
+fn a_keyword_that_reads_back_as_a_line_break_is_refused_and_writes_nothing() {
+    let f = Fixture::new();
+    let id = f.memory.register_session_start("a").unwrap();
+    for shape in ["a<br>b", "a<br/>b", "a<br />b", "a\nb"] {
+        let before = f.tree();
+        let mut update = SessionUpdate::new();
+        update.keywords = Some(vec![shape.to_string()]);
+        let err = f.memory.update(id.as_str(), update).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{shape:?}: {err}");
+        assert!(err.to_string().contains("keyword"), "{err}");
+        assert_eq!(f.tree(), before, "{shape:?}");
+    }
+    // Trimmed away, a line break is no part of the keyword.
+    let row = f
+        .memory
+        .update(
+            id.as_str(),
+            SessionUpdate::new().keywords(["a\n", " b<br>"]),
+        )
+        .unwrap();
+    assert_eq!(row.keywords, ["a", "b"]);
+}

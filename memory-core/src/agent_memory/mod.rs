@@ -13,6 +13,7 @@
 mod archive;
 mod id;
 mod index;
+mod meaning;
 mod organize;
 mod read;
 mod references;
@@ -33,6 +34,7 @@ use std::time::Duration;
 
 pub use archive::ArchiveOutcome;
 pub use id::{AgentName, MAX_NAME_BYTES, SessionId};
+pub use meaning::{content_is_meaningful, summary_is_meaningful};
 pub use organize::{OrganizeOptions, OrganizeReport};
 pub use references::{ContinueOutcome, ReleaseOutcome};
 pub use register::ManualRegistration;
@@ -392,13 +394,7 @@ pub(crate) fn validate_update(update: &SessionUpdate) -> Result<()> {
     if let Some(context) = &update.context {
         validate_text("context", context)?;
     }
-    if let Some(keywords) = &update.keywords {
-        // Blank keywords are dropped when the row is written, not refused.
-        keywords
-            .iter()
-            .filter(|k| !k.trim().is_empty())
-            .try_for_each(|k| validate_keyword(k))?;
-    }
+    // Keywords are checked where they are cleaned (`update::row_keywords`), once.
     for (what, items) in [
         ("decision", &update.decisions),
         ("file", &update.files),

@@ -59,7 +59,8 @@ impl AgentMemory {
                 "source session",
                 source.as_str(),
                 "a session cannot continue from itself",
-            ));
+            )
+            .on_session(current.as_str()));
         }
         let lock = self.lock()?;
         let index = self.load_index()?;

@@ -6,7 +6,7 @@ use super::update::Continuation;
 use super::{
     AgentMemory, AgentName, MANUAL_FALLBACK_SUMMARY, MANUAL_KEYWORDS, SESSION_START_KEYWORDS,
     SESSION_START_SUMMARY, SessionId, SessionRow, SessionStart, SessionUpdate, Status, UNSET_TOPIC,
-    cell_value, validate_keyword, validate_text,
+    cell_value, validate_text,
 };
 use crate::durable::Transaction;
 use crate::error::Result;
@@ -59,16 +59,21 @@ impl ManualRegistration {
         }
     }
 
-    /// Sets the keywords, each trimmed; empty ones are dropped (so `a,b,` split on
-    /// commas gives `a` and `b`).
+    /// Sets the keywords, stored as given: [`AgentMemory::register_manual`] cleans them,
+    /// exactly as when the field is set directly. Each is trimmed, and empty ones are
+    /// dropped (so `a,b,` split on commas gives `a` and `b`).
     ///
     /// ```
-    /// use memory_core::ManualRegistration;
+    /// use memory_core::{AgentMemory, ManualRegistration};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let memory = AgentMemory::open(dir.path()).unwrap();
     /// let registration = ManualRegistration::new("a", "t", "s").keywords(["x", " ", "y "]);
-    /// assert_eq!(registration.keywords.unwrap(), ["x", "y"]);
+    /// assert_eq!(registration.keywords.as_deref().unwrap(), ["x", " ", "y "]);
+    /// let id = memory.register_manual(registration).unwrap();
+    /// assert_eq!(memory.session(id.as_str()).unwrap().keywords, ["x", "y"]);
     /// ```
     pub fn keywords<I: IntoIterator<Item = S>, S: Into<String>>(mut self, keywords: I) -> Self {
-        self.keywords = Some(super::update::clean_keywords(keywords));
+        self.keywords = Some(keywords.into_iter().map(Into::into).collect());
         self
     }
 
@@ -179,15 +184,15 @@ impl AgentMemory {
         let agent = AgentName::parse(&registration.agent_name)?;
         validate_text("topic", &registration.topic)?;
         validate_text("summary", &registration.summary)?;
+        // Cleaned and checked here only: the builder stores keywords as given, and the
+        // bindings set the field directly.
         let keywords = match &registration.keywords {
-            // Fields may be set directly (the bindings do): blank keywords are dropped here too.
-            Some(k) => super::update::clean_keywords(k.iter().map(String::as_str)),
+            Some(k) => super::update::row_keywords(k)?,
             None => MANUAL_KEYWORDS
                 .iter()
                 .map(|k| k.to_string())
                 .collect::<Vec<_>>(),
         };
-        keywords.iter().try_for_each(|k| validate_keyword(k))?;
         super::validate_update(&registration.snapshot)?;
         // The same source named twice is one continuation (collapsed before anything is
         // read, so the row is edited once).

@@ -197,11 +197,7 @@ impl SessionRow {
     /// assert!(!memory.session(id.as_str()).unwrap().has_meaningful_summary());
     /// ```
     pub fn has_meaningful_summary(&self) -> bool {
-        let s = self.summary.trim();
-        !(s.is_empty()
-            || s == "-"
-            || s == super::SESSION_START_SUMMARY
-            || s == super::MANUAL_FALLBACK_SUMMARY)
+        super::meaning::summary_is_meaningful(&self.summary)
     }
 
     /// Whether topic, summary or keywords carry real content (the seed's "meaningful
@@ -214,21 +210,7 @@ impl SessionRow {
     /// assert!(!memory.session(id.as_str()).unwrap().is_meaningful());
     /// ```
     pub fn is_meaningful(&self) -> bool {
-        let topic = self.topic.trim();
-        let default_keywords = [
-            super::SESSION_START_KEYWORDS.as_slice(),
-            super::MANUAL_KEYWORDS.as_slice(),
-        ]
-        .iter()
-        .any(|d| {
-            self.keywords
-                .iter()
-                .map(String::as_str)
-                .eq(d.iter().copied())
-        });
-        (!topic.is_empty() && topic != super::UNSET_TOPIC && topic != "-")
-            || self.has_meaningful_summary()
-            || (!self.keywords.is_empty() && !default_keywords)
+        super::meaning::content_is_meaningful(&self.topic, &self.summary, &self.keywords)
     }
 }
 

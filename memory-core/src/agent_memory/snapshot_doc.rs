@@ -135,11 +135,20 @@ fn render_value(kind: SectionKind, text: &str, mark: Option<Mark>) -> String {
 /// back as itself and starts no section; a value that would read as a placeholder
 /// (`None`, the template's prompt) has its first character written `&#NNN;`.
 pub(crate) fn render_context(text: &str) -> String {
-    let written = encode_lines(&value_lines(text), "", false, false).join("\n");
-    if is_placeholder(SectionKind::CurrentContext, &written) {
-        entity_first(&written)
+    let lines = value_lines(text);
+    let written = encode_lines(&lines, "", false, false).join("\n");
+    if !is_placeholder(SectionKind::CurrentContext, &written) {
+        return written;
+    }
+    // A value that only looks like the placeholder (an empty fenced block: "```\n```")
+    // is written with its first line unable to open a fence (as after a bullet), so the
+    // rest is balanced without it: escaping the opening fence alone would leave its
+    // closer to open a fence that hides every later section.
+    let escaped = encode_lines(&lines, "", true, false).join("\n");
+    if is_placeholder(SectionKind::CurrentContext, &escaped) {
+        entity_first(&escaped)
     } else {
-        written
+        escaped
     }
 }
 

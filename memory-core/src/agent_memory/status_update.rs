@@ -28,7 +28,14 @@ impl AgentMemory {
     /// ```
     pub fn update(&self, id: &str, update: SessionUpdate) -> Result<SessionRow> {
         let id = SessionId::parse(id)?;
-        validate_update(&update)?;
+        // A refused item text or keyword names the session it was meant for.
+        validate_update(&update).map_err(|e| e.on_session(id.as_str()))?;
+        let keywords = update
+            .keywords
+            .as_deref()
+            .map(super::update::row_keywords)
+            .transpose()
+            .map_err(|e| e.on_session(id.as_str()))?;
         let lock = self.lock()?;
         let index = self.load_index()?;
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
@@ -49,8 +56,8 @@ impl AgentMemory {
         {
             row.summary = summary;
         }
-        if let Some(keywords) = &update.keywords {
-            row.keywords = super::update::clean_keywords(keywords.iter().map(String::as_str));
+        if let Some(keywords) = keywords {
+            row.keywords = keywords;
         }
         row.status = Status::Active;
         row.updated_at = self.now();

@@ -77,15 +77,22 @@ impl SessionUpdate {
         self
     }
 
-    /// Sets the keywords, each trimmed; empty ones are dropped (so `a,b,` split on
-    /// commas gives `a` and `b`).
+    /// Sets the keywords (replacing the row's), stored as given: [`AgentMemory::update`]
+    /// cleans them, exactly as when the field is set directly. Each is trimmed, and
+    /// empty ones are dropped (so `a,b,` split on commas gives `a` and `b`).
     ///
     /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let memory = memory_core::AgentMemory::open(dir.path()).unwrap();
+    /// # let id = memory.register_session_start("a").unwrap();
     /// let update = memory_core::SessionUpdate::new().keywords("a, b,".split(','));
-    /// assert_eq!(update.keywords.unwrap(), ["a", "b"]);
+    /// assert_eq!(update.keywords.as_deref().unwrap(), ["a", " b", ""]);
+    /// assert_eq!(memory.update(id.as_str(), update).unwrap().keywords, ["a", "b"]);
     /// ```
+    ///
+    /// [`AgentMemory::update`]: crate::AgentMemory::update
     pub fn keywords<I: IntoIterator<Item = S>, S: Into<String>>(mut self, keywords: I) -> Self {
-        self.keywords = Some(clean_keywords(keywords));
+        self.keywords = Some(keywords.into_iter().map(Into::into).collect());
         self
     }
 
@@ -113,19 +120,27 @@ impl SessionUpdate {
     }
 }
 
-/// Keywords as their index cell reads back (trimmed; see `cell_value`), without empty ones
-/// and without the `-` marker.
-pub(crate) fn clean_keywords<I: IntoIterator<Item = S>, S: Into<String>>(
-    keywords: I,
-) -> Vec<String> {
-    keywords
-        .into_iter()
-        .map(Into::into)
-        .map(|k| super::cell_value(&k))
+/// The keywords a row records for `keywords` as given (by a builder or a field set
+/// directly, as the bindings do): each as its index cell reads it back (trimmed; see
+/// `cell_value`), without empty ones and without the `-` marker, and each of those
+/// checked by `validate_keyword` (a `<br>` that reads back as a line break is refused
+/// like the line break). The one place keywords are cleaned: every operation that
+/// writes keywords calls it once, the builders store what they are given.
+pub(crate) fn row_keywords(keywords: &[String]) -> Result<Vec<String>> {
+    let mut out = Vec::with_capacity(keywords.len());
+    for keyword in keywords {
+        // Bounded and free of control characters before anything else is done with it.
+        super::validate_text("keyword", keyword)?;
+        let value = super::cell_value(keyword);
         // A lone `-` is the index's "none" marker: a cell holding only it reads as no
         // keywords, so it is no keyword either.
-        .filter(|k| !k.is_empty() && k != "-")
-        .collect()
+        if value.is_empty() || value == "-" {
+            continue;
+        }
+        super::validate_keyword(&value)?;
+        out.push(value);
+    }
+    Ok(out)
 }
 
 /// The continuation change an operation makes to `## Continues From`.
@@ -341,7 +356,8 @@ fn find_target(
 ) -> Result<usize> {
     let key = normalize(query);
     if key.is_empty() {
-        return Err(Error::invalid("item", query, "must not be empty"));
+        return Err(Error::invalid("item", query, "must not be empty")
+            .on_session(&Error::snapshot_session(&doc.path)));
     }
     // Equal text may stand twice (an item marked earlier and taken up again): the one
     // not marked yet is meant. A partial text must name exactly one entry.

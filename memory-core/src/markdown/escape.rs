@@ -12,6 +12,7 @@
 //! exactly the backslashes writing added.
 
 use super::lines::{closes_fence, opens_fence};
+use super::marker::item_start;
 
 /// The fence state of one line, with the rules of [`lines`](super::lines): a fence is
 /// three or more `` ` `` or `~` indented by at most three spaces.
@@ -87,31 +88,13 @@ impl FenceScan {
     }
 }
 
-/// A list item's first line: its text and the indentation of that text (CommonMark: the
-/// marker, then 1–4 spaces).
-fn item_content(line: &str) -> Option<(&str, usize)> {
-    let lead = line.len() - line.trim_start_matches(' ').len();
-    if lead > 3 {
-        return None;
-    }
-    let rest = &line[lead..];
-    let b = rest.as_bytes();
-    let marker = match b.first()? {
-        b'-' | b'*' | b'+' => 1,
-        _ => {
-            let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
-            if !(1..=9).contains(&digits) || !matches!(b.get(digits), Some(b'.' | b')')) {
-                return None;
-            }
-            digits + 1
-        }
-    };
-    let after = &rest[marker..];
-    let content = after.trim_start_matches(' ');
-    let spaces = after.len() - content.len();
-    (1..=4)
-        .contains(&spaces)
-        .then_some((content, lead + marker + spaces))
+/// A list item's first line that can open a fence: its text and the indentation of
+/// that text, by [`item_start`] (the reading the list reader shares); `None` when the
+/// text is indented code.
+pub(super) fn item_content(line: &str) -> Option<(&str, usize)> {
+    item_start(line)
+        .filter(|start| !start.code)
+        .map(|start| (start.text, start.indent))
 }
 
 /// Where a line's first non-blank character is (spaces and tabs skipped).

@@ -1,6 +1,7 @@
 //! List items of a section body, kept with their original text for lossless re-rendering.
 
 use super::escape::{FenceScan, decode_lines, encode_lines};
+use super::marker::item_start;
 
 /// One entry of a list-shaped section: a `-`/`*`/`+`/`1.` item with its continuation
 /// lines, or a stray paragraph (kept as an entry so that nothing is ever dropped).
@@ -137,39 +138,17 @@ fn push_line(item: &mut ListItem, line: &str, indent: usize, fenced: bool) {
     item.fenced.push(fenced);
 }
 
-/// Leading spaces of a line (a tab counts as one, as the bullet rule counts it).
+/// Leading spaces of a line (a tab is not counted: continuation lines are compared and
+/// stripped by their spaces; where an item starts, [`item_start`] counts columns).
 fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()
 }
 
-/// The text after a bullet and the indentation of that text, for a bullet line.
-fn bullet(line: &str) -> Option<(&str, usize)> {
-    let trimmed = line.trim_start();
-    let lead = line.len() - trimmed.len();
-    if lead > 3 {
-        return None;
-    }
-    let marker = if ["- ", "* ", "+ "].iter().any(|b| trimmed.starts_with(b))
-        || matches!(trimmed, "-" | "*" | "+")
-    {
-        1
-    } else {
-        let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
-        let rest = &trimmed[digits..];
-        if (1..=9).contains(&digits)
-            && (rest.starts_with(". ") || rest.starts_with(") ") || rest == "." || rest == ")")
-        {
-            digits + 1
-        } else {
-            return None;
-        }
-    };
-    let after = &trimmed[marker..];
-    let text = after.trim_start();
-    let spaces = after.len() - text.len();
-    // CommonMark: the text starts 1–4 spaces after the marker (more: 1, the rest is code).
-    let width = if (1..=4).contains(&spaces) { spaces } else { 1 };
-    Some((text, lead + marker + width))
+/// The text after a bullet and the indentation of that text, for a bullet line (an
+/// empty item and one whose text is indented code included): [`item_start`], the
+/// reading the fence scanner shares.
+pub(super) fn bullet(line: &str) -> Option<(&str, usize)> {
+    item_start(line).map(|start| (start.text, start.indent))
 }
 
 /// Renders a value as a `- ` bullet: inner line breaks become continuation lines

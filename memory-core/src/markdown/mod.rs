@@ -15,6 +15,7 @@ mod blocks;
 mod escape;
 mod lines;
 mod list;
+mod marker;
 mod sections;
 mod table;
 mod table_scan;

@@ -1,0 +1,65 @@
+//! [`paired!`]: an operation's sync method and its `…Async` Promise form, generated from
+//! one argument conversion and one core call, so that the two forms cannot drift apart
+//! (DESIGN.md, "binding conventions").
+
+/// Declares, in a `#[napi] impl AgentMemory` block of its own, the sync method and the
+/// Promise form of one operation:
+///
+/// ```text
+/// paired! {
+///     #[doc = " Docs of the sync form."]
+///     #[napi(ts_args_type = "sessionId: string")]
+///     fn session_path(session_id: Unknown<'_>) -> String;
+///     #[doc = " Promise form of `sessionPath`."]
+///     #[napi(ts_args_type = "sessionId: string, options?: AsyncOptions", ts_return_type = "Promise<string>")]
+///     fn session_path_async(.., options);
+///     convert { let id = args::text(session_id, "sessionId")?; }
+///     call(|m| Ok(path_text(m.session_path(&id)?)))
+/// }
+/// ```
+///
+/// `convert` reads the JS arguments into Rust values (on the JS thread in both forms: a
+/// bad argument throws, and the Promise form turns that into a rejection); `call` runs
+/// the core operation on the handle `m` with those values, in place for the sync form and
+/// as the one attempt the Promise form queues on the libuv pool (`AgentMemory::attempt`).
+/// The Promise form takes the same parameters plus the last one named after `..`
+/// (`{ signal?: AbortSignal }`). Each form keeps its own attributes (docs, `#[napi(…)]`
+/// with its TypeScript signature), so `index.d.ts` reads as if both were written out.
+///
+/// Docs are written `#[doc = " …"]`, not `///`: napi-derive copies a doc attribute's
+/// literal into `index.d.ts` as written, and a `///` comment passed through a
+/// `macro_rules!` arrives as the raw string `r" …"`.
+macro_rules! paired {
+    (
+        $(#[$($sync_attr:tt)*])*
+        fn $sync:ident($($arg:ident: $arg_ty:ty),* $(,)?) -> $ret:ty;
+        $(#[$($async_attr:tt)*])*
+        fn $async_name:ident(.., $options:ident);
+        convert { $($convert:tt)* }
+        call(|$m:ident| $call:expr)
+    ) => {
+        #[napi]
+        impl AgentMemory {
+            $(#[$($sync_attr)*])*
+            pub fn $sync(&self, env: Env, $($arg: $arg_ty),*) -> Result<$ret> {
+                self.sync(&env, |$m| {
+                    $($convert)*
+                    $call
+                })
+            }
+
+            $(#[$($async_attr)*])*
+            pub fn $async_name(
+                &self,
+                env: Env,
+                $($arg: $arg_ty,)*
+                $options: Option<Unknown<'_>>,
+            ) -> Result<AsyncTask<Call<$ret>>> {
+                self.attempt(&env, $options, || {
+                    $($convert)*
+                    Ok(op(move |$m| $call))
+                })
+            }
+        }
+    };
+}
