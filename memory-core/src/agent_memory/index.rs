@@ -88,7 +88,7 @@ impl IndexDoc {
         let mut positions = HashMap::with_capacity(table.rows.len());
         let mut reserved = Vec::new();
         for (position, raw) in table.rows.iter().enumerate() {
-            let problem = match validate_row(&text, raw, offset) {
+            let problem = match validate_row(&text, raw) {
                 Ok(id) => match positions.entry(id) {
                     Entry::Vacant(slot) => {
                         slot.insert(position);

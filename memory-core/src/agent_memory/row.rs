@@ -237,7 +237,6 @@ impl SessionRow {
 pub(crate) fn validate_row(
     text: &str,
     row: &crate::markdown::TableRow,
-    offset: FixedOffset,
 ) -> std::result::Result<SessionId, String> {
     // Raw (still escaped) cells suffice: an escape in any of these cells makes it invalid
     // whether it is unescaped or not.
@@ -268,7 +267,7 @@ pub(crate) fn validate_row(
         }
     }
     for (column, i) in [("Started At", 7), ("Updated At", 8)] {
-        if !Timestamp::is_readable(cell(i), offset) {
+        if !Timestamp::is_readable(cell(i)) {
             return Err(format!("{column} {:?} is not a timestamp", cell(i)));
         }
     }
