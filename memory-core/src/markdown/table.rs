@@ -119,15 +119,15 @@ pub struct TableEnd {
 /// outer pipes are not cells and `\|` does not end a cell.
 pub(super) fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
     let bytes = line.as_bytes();
-    let end = line.trim_end().len();
-    let mut i = line.len() - line.trim_start().len();
+    let whole = trim_bounds(line);
+    let end = whole.end;
+    let mut i = whole.start;
     if bytes.get(i) == Some(&b'|') {
         i += 1;
     }
     let trimmed = |a: usize, b: usize| {
-        let cell = &line[a..b];
-        let start = a + (cell.len() - cell.trim_start().len());
-        base + start..base + start + cell.trim().len()
+        let cell = trim_bounds(&line[a..b]);
+        base + a + cell.start..base + a + cell.end
     };
     let mut cells = Vec::with_capacity(12);
     let hay = &bytes[..end];
@@ -154,6 +154,31 @@ pub(super) fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
         cells.push(trimmed(cell_start, end));
     }
     cells
+}
+
+/// The byte range of `s.trim()` in `s`, found without decoding characters while they
+/// are ASCII (table cells mostly start and end with ASCII); at the first non-ASCII byte
+/// on either side `str::trim_start` / `str::trim_end` take over, so Unicode white space
+/// (U+3000, NBSP…) is trimmed exactly as `str::trim` does.
+pub(crate) fn trim_bounds(s: &str) -> Range<usize> {
+    let b = s.as_bytes();
+    let ascii_space = |c: u8| c == b' ' || (b'\t'..=b'\r').contains(&c);
+    let mut start = 0;
+    while start < b.len() && ascii_space(b[start]) {
+        start += 1;
+    }
+    if start < b.len() && !b[start].is_ascii() {
+        let rest = &s[start..];
+        start += rest.len() - rest.trim_start().len();
+    }
+    let mut end = b.len();
+    while end > start && ascii_space(b[end - 1]) {
+        end -= 1;
+    }
+    if end > start && !b[end - 1].is_ascii() {
+        end = start + s[start..end].trim_end().len();
+    }
+    start..end
 }
 
 /// Splits a table line into unescaped, trimmed cells (the outer pipes are not cells).
@@ -348,6 +373,52 @@ pub fn apply_edits(text: &str, edits: Vec<Edit>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The fast trim agrees with `str::trim` on every kind of white space.
+        #[test]
+        fn trim_bounds_is_str_trim(
+            s in "[ \t\r\n\u{b}\u{c}\u{85}\u{a0}\u{3000}\u{2028}\u{200b}a登|]{0,12}|\\PC{0,12}"
+        ) {
+            let r = trim_bounds(&s);
+            proptest::prop_assert_eq!(&s[r], s.trim());
+        }
+
+        /// The cell splitter agrees with a plain reading of the GFM rule, char by char.
+        #[test]
+        fn cell_ranges_agree_with_a_plain_splitter(
+            line in "[ \t|\\\\a登\u{3000}\u{a0}-]{0,24}|\\PC{0,24}",
+            base in 0usize..100,
+        ) {
+            let ours: Vec<&str> = cell_ranges(&line, base)
+                .into_iter()
+                .map(|r| &line[r.start - base..r.end - base])
+                .collect();
+            proptest::prop_assert_eq!(ours, plain_cells(&line), "{:?}", line);
+        }
+    }
+
+    /// The cell rule written plainly, byte by byte: trim the line; a pipe not preceded
+    /// by a backslash separates cells; a pipe first on the line opens the row and one
+    /// last on it (if not the same pipe) closes it; each cell is trimmed.
+    fn plain_cells(line: &str) -> Vec<&str> {
+        let t = line.trim();
+        let b = t.as_bytes();
+        let unescaped_pipe = |i: usize| b[i] == b'|' && (i == 0 || b[i - 1] != b'\\');
+        let from = usize::from(b.first() == Some(&b'|'));
+        let mut cells = Vec::new();
+        let mut start = from;
+        for i in from..b.len() {
+            if unescaped_pipe(i) {
+                cells.push(&t[start..i]);
+                start = i + 1;
+            }
+        }
+        if !(b.len() > from && unescaped_pipe(b.len() - 1)) {
+            cells.push(&t[start..]);
+        }
+        cells.into_iter().map(str::trim).collect()
+    }
 
     #[test]
     fn cells_split_on_unescaped_pipes_only() {

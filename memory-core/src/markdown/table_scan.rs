@@ -46,9 +46,19 @@ pub fn header_matches(cell: &str, expected: &str) -> bool {
     loop {
         match (a.next(), b.next()) {
             (None, None) => return true,
-            (Some(x), Some(y)) if x.to_lowercase() == y.to_lowercase() => {}
+            (Some(x), Some(y)) if same_word(x, y) => {}
             _ => return false,
         }
+    }
+}
+
+/// Whether two words are equal lowercased; ASCII words (every row's first cell checked
+/// against the header) are compared without allocating.
+fn same_word(x: &str, y: &str) -> bool {
+    if x.is_ascii() && y.is_ascii() {
+        x.eq_ignore_ascii_case(y)
+    } else {
+        x.to_lowercase() == y.to_lowercase()
     }
 }
 
@@ -658,6 +668,18 @@ mod tests {
     }
 
     const HEADER: [&str; 3] = ["Session ID", "Topic", "Status"];
+
+    proptest::proptest! {
+        /// The allocation-free comparison agrees with lowercasing both words.
+        #[test]
+        fn same_word_is_lowercase_equality(
+            x in "[a-zA-Z\u{212a}\u{130}kKİı]{0,4}|\\PC{0,4}",
+            y in "[a-zA-Z\u{212a}\u{130}kKİı]{0,4}|\\PC{0,4}",
+        ) {
+            proptest::prop_assert_eq!(same_word(&x, &y), x.to_lowercase() == y.to_lowercase());
+            proptest::prop_assert_eq!(same_word(&x, &x.to_uppercase()), x.to_lowercase() == x.to_uppercase().to_lowercase());
+        }
+    }
 
     #[test]
     fn header_cells_match_in_any_case_and_spacing() {
