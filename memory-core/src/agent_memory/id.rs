@@ -164,7 +164,13 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
     // The common case, plain ASCII, is checked by bytes; other text by Unicode class.
     let ascii = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
     let plain = text.bytes().all(ascii);
-    if text.is_empty() || !(plain || text.chars().all(allowed)) {
+    // The first character not allowed, looked for once (only in non-ASCII text).
+    let bad = if plain {
+        None
+    } else {
+        text.chars().find(|c| !allowed(*c))
+    };
+    if text.is_empty() || bad.is_some() {
         validate_component(what, text)?;
     }
     if text.len() > MAX_NAME_BYTES {
@@ -177,10 +183,7 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
     if text.starts_with('.') || text.starts_with('-') {
         return Err(Error::invalid(what, text, "must not start with `.` or `-`"));
     }
-    if let Some(bad) = (!plain)
-        .then(|| text.chars().find(|c| !allowed(*c)))
-        .flatten()
-    {
+    if let Some(bad) = bad {
         return Err(Error::invalid(
             what,
             text,

@@ -249,6 +249,9 @@ fn open_comments(t: &str, state: &mut State) {
     // the substring searches, which were a fifth of reading a 10,000-row index; the
     // others are searched with memchr's SIMD substring search, not `str`'s Two-Way.
     let bytes = t.as_bytes();
+    if memchr::memchr2(b'<', b'%', bytes).is_none() {
+        return;
+    }
     if memchr::memchr(b'<', bytes).is_some()
         && let Some(at) = memchr::memmem::rfind(bytes, b"<!--")
         && memchr::memmem::find(&bytes[at + 4..], b"-->").is_none()
