@@ -380,7 +380,7 @@ fn header_cell_matches(text: &str, lines: &[BlockLine<'_>], line: usize, header:
     let l = &lines[line - 1];
     let cells: Vec<String> = cell_ranges(l.line.text, l.line.content.start)
         .iter()
-        .filter_map(|r| text.get(r.clone()))
+        .filter_map(|r| text.get(r))
         .map(|c| letters_and_digits(without_emphasis(unescape_cell(c).trim())))
         .collect();
     let wanted: Vec<String> = header.iter().map(|h| letters_and_digits(h)).collect();
@@ -476,19 +476,12 @@ fn table_at(
     if split_cells(header.line.text).len() != count {
         return Ok(None);
     }
-    let mut table = Table {
-        header_line: header.line.number,
-        rows: Vec::new(),
-        insert_at: delimiter.line.end,
-        last_line_terminated: delimiter.line.end > delimiter.line.content.end,
-        line_ending,
-        delimiter_line: delimiter.line.number,
-        ended_by: None,
-        indent: header.line.text
-            [..header.line.text.len() - header.line.text.trim_start_matches([' ', '\t']).len()]
-            .to_string(),
-    };
-    for l in &lines[i + 2..] {
+    // The body runs to the first line that ends the table: found first, so that the
+    // rows are collected into one allocation of the right size.
+    let body = &lines[i + 2..];
+    let mut ended_by = None;
+    let mut count = body.len();
+    for (n, l) in body.iter().enumerate() {
         let reason = if l.context != Context::Text && l.context != Context::Indented {
             Some(l.context.describe())
         } else if is_blank(l.line.text) {
@@ -497,16 +490,28 @@ fn table_at(
             block_start(l.line.text).map(|s| s.describe())
         };
         if let Some(reason) = reason {
-            table.ended_by = Some(TableEnd {
+            ended_by = Some(TableEnd {
                 line: l.line.number,
                 reason,
             });
+            count = n;
             break;
         }
-        table.insert_at = l.line.end;
-        table.last_line_terminated = l.line.end > l.line.content.end;
-        table.rows.push(row_of(l));
     }
+    let body = &body[..count];
+    let last = body.last().map_or(&delimiter.line, |l| &l.line);
+    let table = Table {
+        header_line: header.line.number,
+        rows: body.iter().map(row_of).collect(),
+        insert_at: last.end,
+        last_line_terminated: last.end > last.content.end,
+        line_ending,
+        delimiter_line: delimiter.line.number,
+        ended_by,
+        indent: header.line.text
+            [..header.line.text.len() - header.line.text.trim_start_matches([' ', '\t']).len()]
+            .to_string(),
+    };
     Ok(Some(table))
 }
 
