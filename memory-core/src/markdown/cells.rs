@@ -42,6 +42,7 @@ impl Cells {
     }
 
     /// Appends a cell's range.
+    #[inline]
     pub(crate) fn push(&mut self, range: Range<usize>) {
         if self.spill.is_empty()
             && self.len < INLINE
