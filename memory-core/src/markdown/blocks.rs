@@ -148,8 +148,7 @@ pub fn classify(text: &str) -> Blocks<'_> {
             }
         };
         let continues = context == Context::Indented && paragraph;
-        paragraph =
-            context == Context::Text && !is_blank(t) && block_start(t).is_none() || continues;
+        paragraph = context == Context::Text && starts_paragraph_text(t) || continues;
         // An indented line continues a paragraph instead of starting code.
         let context = if continues { Context::Text } else { context };
         out.push(BlockLine {
@@ -181,6 +180,16 @@ fn open_line(
         return (Context::Text, false);
     }
     let (columns, rest) = indent(t);
+    if columns < 4 && rest.starts_with('|') {
+        // An ordinary table line: no fence, quote, comment, HTML or other block starts
+        // with `|` (indented by at most three spaces, as fewer than 4 columns means).
+        if let Some(kind) = *lazy {
+            open_comments(t, state);
+            return (kind, true);
+        }
+        open_comments(t, state);
+        return (Context::Text, false);
+    }
     if columns >= 4 {
         if paragraph {
             return (Context::Indented, false); // turned into Text by the caller
@@ -240,6 +249,13 @@ fn open_line(
     }
     open_comments(t, state);
     (Context::Text, false)
+}
+
+/// Whether a line is neither blank nor the start of another block; a table line
+/// (`|` after at most three spaces) is answered without the full check.
+fn starts_paragraph_text(t: &str) -> bool {
+    let (columns, rest) = indent(t);
+    (columns < 4 && rest.starts_with('|')) || (!is_blank(t) && block_start(t).is_none())
 }
 
 /// A comment opened inside a line and not closed on it hides the lines that follow
