@@ -262,11 +262,21 @@ fn check_cells<'t>(text: &'t str, row: &TableRow) -> std::result::Result<Checked
     let cell = |i| row.raw_cell(text, i);
     let id = cell(0);
     super::id::validate_session_id(id).map_err(|e| e.to_string())?;
-    let status = Status::read_cell(cell(5))?;
+    // The statuses as SessionStart and updates write them, compared as bytes first.
+    let status = match cell(5) {
+        "idle" => Status::Idle,
+        "active" => Status::Active,
+        "stale" => Status::Stale,
+        other => Status::read_cell(other)?,
+    };
+    // Raw cells are already trimmed (as `str::trim` does).
     let referenced = cell(6);
-    let trimmed = referenced.trim();
-    if !is_empty_marker(trimmed) {
-        for r in trimmed.split(',').map(str::trim).filter(|r| !r.is_empty()) {
+    if !is_empty_marker(referenced) {
+        for r in referenced
+            .split(',')
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+        {
             super::id::validate_session_id(r).map_err(|e| format!("Referenced By: {e}"))?;
         }
     }
