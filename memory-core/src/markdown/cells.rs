@@ -5,7 +5,8 @@
 use std::fmt;
 use std::ops::Range;
 
-/// Cells kept inline; a row with more spills all its cells to the heap.
+/// Cells kept inline (as 16-bit offsets from the row's start: rows are short); a row
+/// with more cells, or longer than 64 KiB, spills all its cells to the heap.
 const INLINE: usize = 9;
 
 /// The byte ranges in the document of a row's trimmed, still escaped cells, in order.
@@ -25,8 +26,9 @@ pub struct Cells {
     base: usize,
     len: usize,
     /// Bounds relative to `base`, the first `len` used (when `spill` is empty).
-    inline: [(u32, u32); INLINE],
-    /// Every cell, when the row has more than [`INLINE`] or a bound does not fit a `u32`.
+    inline: [(u16, u16); INLINE],
+    /// Every cell, when the row has more than [`INLINE`] or a bound is 64 KiB or more
+    /// past `base`.
     spill: Vec<Range<usize>>,
 }
 
@@ -60,9 +62,9 @@ impl Cells {
         self.len += 1;
     }
 
-    fn relative(&self, at: usize) -> Option<u32> {
+    fn relative(&self, at: usize) -> Option<u16> {
         at.checked_sub(self.base)
-            .and_then(|d| u32::try_from(d).ok())
+            .and_then(|d| u16::try_from(d).ok())
     }
 
     /// The number of cells.
@@ -137,12 +139,12 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Inline, spilled (many cells, or bounds past `u32`) or mixed, the cells read
+        /// Inline, spilled (many cells, or bounds past `u16`) or mixed, the cells read
         /// back as the `Vec` of ranges pushed.
         #[test]
         fn cells_read_back_as_pushed(
             base in prop::sample::select(vec![0usize, 7, u32::MAX as usize - 3]),
-            widths in prop::collection::vec((0usize..5, 0usize..6), 0..20),
+            widths in prop::collection::vec((0usize..5, prop_oneof![0usize..6, 20_000usize..40_000]), 0..20),
         ) {
             let mut cells = Cells::new(base);
             let mut expected = Vec::new();
