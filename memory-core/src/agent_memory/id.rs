@@ -145,15 +145,32 @@ pub(crate) fn validate_session_id(text: &str) -> Result<()> {
     validate_name("session id", text)
 }
 
+/// CJK unified ideographs and Hangul syllables: letters (a test checks every one against
+/// `char::is_alphanumeric`), tested by range before the slow Unicode table lookup that
+/// CJK ids (`2026-06-08-2100-文件助手`) would otherwise take for every character.
+fn is_common_letter(c: char) -> bool {
+    matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
+}
+
 fn validate_name(what: &'static str, text: &str) -> Result<()> {
     // Letters, digits, `-`, `_`, `.` and no leading `.` make a plain path component by
     // construction; `validate_component` only runs to word the error for other text.
-    let allowed =
-        |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.') || marks::is_mark(c);
+    let allowed = |c: char| {
+        is_common_letter(c)
+            || c.is_alphanumeric()
+            || matches!(c, '-' | '_' | '.')
+            || marks::is_mark(c)
+    };
     // The common case, plain ASCII, is checked by bytes; other text by Unicode class.
     let ascii = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
     let plain = text.bytes().all(ascii);
-    if text.is_empty() || !(plain || text.chars().all(allowed)) {
+    // The first character not allowed, looked for once (only in non-ASCII text).
+    let bad = if plain {
+        None
+    } else {
+        text.chars().find(|c| !allowed(*c))
+    };
+    if text.is_empty() || bad.is_some() {
         validate_component(what, text)?;
     }
     if text.len() > MAX_NAME_BYTES {
@@ -166,10 +183,7 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
     if text.starts_with('.') || text.starts_with('-') {
         return Err(Error::invalid(what, text, "must not start with `.` or `-`"));
     }
-    if let Some(bad) = (!plain)
-        .then(|| text.chars().find(|c| !allowed(*c)))
-        .flatten()
-    {
+    if let Some(bad) = bad {
         return Err(Error::invalid(
             what,
             text,
@@ -184,4 +198,17 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn common_letters_are_alphanumeric() {
+        for c in ('\u{4E00}'..='\u{9FFF}').chain('\u{AC00}'..='\u{D7A3}') {
+            assert!(is_common_letter(c) && c.is_alphanumeric(), "{c:?}");
+        }
+        assert!(!is_common_letter('\u{4DFF}') && !is_common_letter('\u{A000}'));
+    }
 }

@@ -1,12 +1,11 @@
 //! `memory/index.md`: loading, single-row edits, atomic commit and read-back.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
 
 use chrono::FixedOffset;
 
 use super::row::{INDEX_COLUMNS, validate_row};
+use super::row_ids::RowIds;
 use super::{SessionId, SessionRow, Warning};
 use crate::durable::{Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
@@ -28,9 +27,11 @@ pub(crate) struct IndexDoc {
     pub text: String,
     pub table: Table,
     offset: FixedOffset,
-    positions: HashMap<SessionId, usize>,
-    /// Ids of rows a lenient load could not read (empty after a strict load).
-    reserved: Vec<SessionId>,
+    /// The position of every readable row by its id (the id's text in `text`).
+    positions: RowIds,
+    /// Positions of the rows a lenient load could not read but whose id is valid: their
+    /// ids stay reserved (empty after a strict load).
+    reserved: Vec<usize>,
     /// The rows a lenient load could not read, `None` after a strict load: a new text of
     /// a leniently read index is checked leniently, and must not add to them.
     lenient: Option<Vec<Warning>>,
@@ -91,17 +92,15 @@ impl IndexDoc {
                 (text, table)
             }
         };
-        let mut positions = HashMap::with_capacity(table.rows.len());
+        let mut positions = RowIds::with_capacity(table.rows.len());
         let mut reserved = Vec::new();
+        let id_of = |p: usize| table.rows[p].raw_cell(&text, 0);
         for (position, raw) in table.rows.iter().enumerate() {
-            let problem = match validate_row(&text, raw, offset) {
-                Ok(id) => match positions.entry(id) {
-                    Entry::Vacant(slot) => {
-                        slot.insert(position);
-                        continue;
-                    }
-                    Entry::Occupied(_) => Error::Duplicate {
-                        id: raw.raw_cell(&text, 0).to_string(),
+            let problem = match validate_row(&text, raw) {
+                Ok(id) => match positions.insert(id, position, id_of) {
+                    Ok(()) => continue,
+                    Err(_) => Error::Duplicate {
+                        id: id.to_string(),
                         path: path.to_path_buf(),
                         line: raw.line,
                     },
@@ -111,8 +110,8 @@ impl IndexDoc {
             let Some(warnings) = warnings.as_deref_mut() else {
                 return Err(problem);
             };
-            if let Ok(id) = SessionId::parse(raw.raw_cell(&text, 0)) {
-                reserved.push(id);
+            if SessionId::parse(raw.raw_cell(&text, 0)).is_ok() {
+                reserved.push(position);
             }
             warnings.push(Warning::from_error(&problem, raw.line));
         }
@@ -131,7 +130,11 @@ impl IndexDoc {
 
     /// Whether a row uses `id`, readable or not (a new id must avoid both).
     pub fn uses_id(&self, id: &SessionId) -> bool {
-        self.positions.contains_key(id) || self.reserved.contains(id)
+        self.position(id).is_some()
+            || self
+                .reserved
+                .iter()
+                .any(|&p| self.table.rows[p].raw_cell(&self.text, 0) == id.as_str())
     }
 
     /// The number of rows.
@@ -141,13 +144,14 @@ impl IndexDoc {
 
     /// The position of `id`'s row.
     pub fn position(&self, id: &SessionId) -> Option<usize> {
-        self.positions.get(id).copied()
+        self.positions
+            .get(id.as_str(), |p| self.table.rows[p].raw_cell(&self.text, 0))
     }
 
     /// The row at `position` (which must be below [`IndexDoc::len`]).
     pub fn row(&self, position: usize) -> Result<SessionRow> {
         let raw = &self.table.rows[position];
-        SessionRow::from_cells(&raw.values(&self.text), self.offset)
+        SessionRow::from_row(&self.text, raw, self.offset)
             .map_err(|m| Error::malformed(&self.path, raw.line, m))
     }
 
@@ -260,13 +264,10 @@ impl IndexDoc {
         self.text.push_str(line);
         let readable = continue_table(&mut probe, &self.text, self.unclosed, &INDEX_COLUMNS)
             && probe.rows.len() == 2
-            && match validate_row(&self.text, &probe.rows[1], self.offset) {
-                Ok(id) if !self.uses_id(&id) => {
-                    self.positions.insert(id, self.table.rows.len());
-                    true
-                }
-                _ => false,
-            };
+            && validate_row(&self.text, &probe.rows[1])
+                .ok()
+                .and_then(|id| SessionId::parse(id).ok())
+                .is_some_and(|id| !self.uses_id(&id));
         if !readable {
             self.text.truncate(at);
             return false;
@@ -275,9 +276,16 @@ impl IndexDoc {
         if let (Some(old_last), Some(last)) = (probe_rows.next(), self.table.rows.last_mut()) {
             last.end = old_last.end;
         }
+        let position = self.table.rows.len();
         self.table.rows.extend(probe_rows);
         self.table.insert_at = probe.insert_at;
         self.table.last_line_terminated = probe.last_line_terminated;
+        let (rows, text) = (&self.table.rows, &self.text);
+        let id = rows[position].raw_cell(text, 0);
+        // The id was just checked to be new, so the insert cannot find it taken.
+        let _ = self
+            .positions
+            .insert(id, position, |p| rows[p].raw_cell(text, 0));
         true
     }
 

@@ -127,11 +127,19 @@ fn lenient(text: &str) -> Option<IndexDoc> {
 }
 
 /// What a prepared index is, for comparison.
-fn outcome(new: Result<NewIndex>) -> std::result::Result<(String, Table, Vec<usize>), String> {
+type Outcome = (String, Table, Vec<(String, Option<usize>)>, Vec<usize>);
+
+fn outcome(new: Result<NewIndex>) -> std::result::Result<Outcome, String> {
     new.map(|n| {
-        let mut ids: Vec<usize> = n.doc.positions.values().copied().collect();
-        ids.sort_unstable();
-        (n.doc.text, n.doc.table, ids)
+        // Where each row's id is found (the first row holding it), and the reserved rows.
+        let ids = (0..n.doc.len())
+            .map(|p| {
+                let id = n.doc.table.rows[p].raw_cell(&n.doc.text, 0).to_string();
+                let found = SessionId::parse(&id).ok().and_then(|i| n.doc.position(&i));
+                (id, found)
+            })
+            .collect();
+        (n.doc.text, n.doc.table, ids, n.doc.reserved)
     })
     .map_err(|e| e.to_string())
 }

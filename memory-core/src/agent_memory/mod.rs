@@ -19,6 +19,7 @@ mod read;
 mod references;
 mod register;
 mod row;
+mod row_ids;
 mod session_write;
 mod snapshot;
 mod snapshot_doc;

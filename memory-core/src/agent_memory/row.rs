@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::{SessionId, Timestamp};
 use crate::error::{Error, Result};
+use crate::markdown::TableRow;
 
 /// The columns of the Agent Memory index table, in order.
 pub const INDEX_COLUMNS: [&str; 9] = [
@@ -145,29 +146,16 @@ impl SessionRow {
         ]
     }
 
-    /// Reads a row from its unescaped cells; `Err` carries the message (the caller adds
-    /// file and line).
-    pub(crate) fn from_cells(
-        cells: &[String],
+    /// Reads an index row: the cells [`validate_row`] checks are read by the same
+    /// reading ([`check_cells`]), the free-text cells are unescaped. `Err` carries the
+    /// message (the caller adds file and line).
+    pub(crate) fn from_row(
+        text: &str,
+        row: &TableRow,
         offset: FixedOffset,
     ) -> std::result::Result<Self, String> {
-        let [
-            id,
-            agent,
-            topic,
-            summary,
-            keywords,
-            status,
-            referenced,
-            started,
-            updated,
-        ] = cells
-        else {
-            return Err(format!("row has {} cells, expected 9", cells.len()));
-        };
-        let session_id = SessionId::parse(id).map_err(|e| e.to_string())?;
-        let status = Status::read_cell(status)?;
-        let referenced_by = split_references(referenced)
+        let checked = check_cells(text, row)?;
+        let referenced_by = split_references(checked.referenced)
             .into_iter()
             .map(|r| SessionId::parse(&r).map_err(|e| format!("Referenced By: {e}")))
             .collect::<std::result::Result<Vec<_>, _>>()?;
@@ -176,15 +164,15 @@ impl SessionRow {
                 .ok_or_else(|| format!("{column} {text:?} is not a timestamp"))
         };
         Ok(SessionRow {
-            session_id,
-            agent_name: agent.clone(),
-            topic: topic.clone(),
-            summary: summary.clone(),
-            keywords: split_list(keywords),
-            status,
+            session_id: SessionId::parse(checked.id).map_err(|e| e.to_string())?,
+            agent_name: row.cell(text, 1),
+            topic: row.cell(text, 2),
+            summary: row.cell(text, 3),
+            keywords: split_list(&row.cell(text, 4)),
+            status: checked.status,
             referenced_by,
-            started_at: stamp("Started At", started)?,
-            updated_at: stamp("Updated At", updated)?,
+            started_at: stamp("Started At", checked.started)?,
+            updated_at: stamp("Updated At", checked.updated)?,
         })
     }
 
@@ -214,15 +202,32 @@ impl SessionRow {
     }
 }
 
-/// Checks an index row without building a [`SessionRow`] (no allocation but the id):
-/// id, status, `Referenced By` ids and both timestamps must be readable. Returns the id.
-pub(crate) fn validate_row(
-    text: &str,
-    row: &crate::markdown::TableRow,
-    offset: FixedOffset,
-) -> std::result::Result<SessionId, String> {
-    // Raw (still escaped) cells suffice: an escape in any of these cells makes it invalid
-    // whether it is unescaped or not.
+/// Checks an index row without building a [`SessionRow`] (no allocation): id, status,
+/// `Referenced By` ids and both timestamps must be readable. Returns the id's text.
+pub(crate) fn validate_row<'t>(
+    text: &'t str,
+    row: &TableRow,
+) -> std::result::Result<&'t str, String> {
+    check_cells(text, row).map(|checked| checked.id)
+}
+
+/// The cells of an index row that must be readable, as [`check_cells`] read them.
+struct Checked<'t> {
+    id: &'t str,
+    status: Status,
+    /// The whole `Referenced By` cell, every entry a valid id (or an empty marker).
+    referenced: &'t str,
+    started: &'t str,
+    updated: &'t str,
+}
+
+/// The one reading of an index row's cells that [`validate_row`] and
+/// [`SessionRow::from_row`] share, so that they cannot disagree.
+///
+/// Raw (still escaped) cells suffice: an escape (`\|`, `<br>`, `&lt;!--`, `%&#37;`) in
+/// the id, status, references or a timestamp makes the cell unreadable, and a readable
+/// one reads the same unescaped.
+fn check_cells<'t>(text: &'t str, row: &TableRow) -> std::result::Result<Checked<'t>, String> {
     if row.content.len() > crate::markdown::MAX_LINE_BYTES {
         return Err(format!(
             "line is longer than {} bytes",
@@ -237,9 +242,17 @@ pub(crate) fn validate_row(
         ));
     }
     let cell = |i| row.raw_cell(text, i);
-    let id = SessionId::parse(cell(0)).map_err(|e| e.to_string())?;
-    Status::read_cell(cell(5))?;
-    let referenced = cell(6).trim();
+    let id = cell(0);
+    super::id::validate_session_id(id).map_err(|e| e.to_string())?;
+    // The statuses as SessionStart and updates write them, compared as bytes first.
+    let status = match cell(5) {
+        "idle" => Status::Idle,
+        "active" => Status::Active,
+        "stale" => Status::Stale,
+        other => Status::read_cell(other)?,
+    };
+    // Raw cells are already trimmed (as `str::trim` does).
+    let referenced = cell(6);
     if !is_empty_marker(referenced) {
         for r in referenced
             .split(',')
@@ -249,12 +262,19 @@ pub(crate) fn validate_row(
             super::id::validate_session_id(r).map_err(|e| format!("Referenced By: {e}"))?;
         }
     }
-    for (column, i) in [("Started At", 7), ("Updated At", 8)] {
-        if !Timestamp::is_readable(cell(i), offset) {
-            return Err(format!("{column} {:?} is not a timestamp", cell(i)));
+    let (started, updated) = (cell(7), cell(8));
+    for (column, stamp) in [("Started At", started), ("Updated At", updated)] {
+        if !Timestamp::is_readable(stamp) {
+            return Err(format!("{column} {stamp:?} is not a timestamp"));
         }
     }
-    Ok(id)
+    Ok(Checked {
+        id,
+        status,
+        referenced,
+        started,
+        updated,
+    })
 }
 
 /// Whether a cell or entry says "nothing": empty, `-`, `—`, `–` or `None` (any case).
@@ -286,4 +306,62 @@ pub(crate) fn split_list(cell: &str) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::find_table;
+    use proptest::prelude::*;
+
+    /// Cells as people and tools write them, escapes and hostile text included.
+    fn cell() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "2026-06-08-1920-cursor-main-agent",
+            "2026-06-08-2100-文件助手",
+            "a\\|b",
+            "x<br>y",
+            "&lt;!--",
+            "-<br>",
+            "",
+            "-",
+            "—",
+            "None",
+            "idle",
+            "**Active**",
+            "`stale`",
+            "closed",
+            "s-1, s-2",
+            "s-1,, <br>s-2",
+            "2026-06-08T19:20:00+08:00",
+            "2026/06/08 19:20",
+            "2026-06-08<br>",
+            "2026-02-30",
+            "..",
+            "登入",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest! {
+        /// `validate_row` accepts exactly the rows `SessionRow::from_row` reads, with the
+        /// same message for the others, and returns the id the row holds.
+        #[test]
+        fn validation_and_reading_agree(cells in prop::collection::vec(cell(), 7..11)) {
+            let row = format!("| {} |", cells.join(" | "));
+            let text = format!("| {} |\n|{}\n{row}\n", INDEX_COLUMNS.join(" | "), "---|".repeat(9));
+            let table = find_table(&text, &INDEX_COLUMNS[..]).ok().flatten();
+            let Some(table) = table.filter(|t| t.rows.len() == 1) else {
+                // A row of another cell count is refused by `find_table` itself.
+                return Ok(());
+            };
+            let offset = FixedOffset::east_opt(8 * 3600).unwrap();
+            let raw = &table.rows[0];
+            match (validate_row(&text, raw), SessionRow::from_row(&text, raw, offset)) {
+                (Ok(id), Ok(read)) => prop_assert_eq!(id, read.session_id.as_str()),
+                (Err(a), Err(b)) => prop_assert_eq!(a, b),
+                (a, b) => prop_assert!(false, "{row}: {a:?} but {b:?}"),
+            }
+        }
+    }
 }

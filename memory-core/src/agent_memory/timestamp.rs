@@ -58,8 +58,10 @@ impl Timestamp {
     }
 
     /// Whether `text` reads as a timestamp (without keeping it).
-    pub(crate) fn is_readable(text: &str, local_offset: FixedOffset) -> bool {
-        parse_lenient(text.trim(), local_offset).is_some()
+    ///
+    /// Whether a text reads does not depend on the local offset: it is not needed.
+    pub(crate) fn is_readable(text: &str) -> bool {
+        is_lenient_timestamp(text.trim())
     }
 
     /// The text as written in the file.
@@ -80,10 +82,43 @@ impl Timestamp {
 /// - then optionally one space and an offset: `Z`/`z`, `±HH:MM` or `±HHMM`.
 ///
 /// Month, day (per month, leap years included), hour, minute, second and the offset are
-/// range-checked; anything else (another separator, a missing field, trailing text) is
-/// refused. A value without offset is taken in `local`.
+/// range-checked ([`read_fields`]); anything else (another separator, a missing field,
+/// trailing text) is refused. A value without offset is taken in `local`.
 fn parse_lenient(text: &str, local: FixedOffset) -> Option<DateTime<FixedOffset>> {
-    let b = text.as_bytes();
+    let f = read_fields(text.as_bytes())?;
+    let date = NaiveDate::from_ymd_opt(f.year as i32, f.month, f.day)?;
+    let time = date.and_hms_nano_opt(f.hour, f.minute, f.second, f.nano)?;
+    let offset = match f.offset_seconds {
+        Some(seconds) => FixedOffset::east_opt(seconds)?,
+        None => local,
+    };
+    offset.from_local_datetime(&time).single()
+}
+
+/// Whether `text` reads as a timestamp: [`read_fields`] alone, without building chrono
+/// values. Every range chrono would refuse is checked there, and a year of four digits
+/// moved by an offset of less than a day stays in chrono's range, so this is exactly
+/// `parse_lenient(text, local).is_some()` for any `local` (a proptest checks it).
+fn is_lenient_timestamp(text: &str) -> bool {
+    read_fields(text.as_bytes()).is_some()
+}
+
+/// The fields of a timestamp as written, range-checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Fields {
+    year: u32,
+    month: u32,
+    day: u32,
+    hour: u32,
+    minute: u32,
+    second: u32,
+    nano: u32,
+    /// East of UTC; `None` when the text has no offset (the local one applies).
+    offset_seconds: Option<i32>,
+}
+
+/// The one reading of the bytes both [`parse_lenient`] and [`is_lenient_timestamp`] use.
+fn read_fields(b: &[u8]) -> Option<Fields> {
     let year = digits(b, 0, 4)?;
     let sep = *b.get(4)?;
     if sep != b'-' && sep != b'/' {
@@ -94,26 +129,34 @@ fn parse_lenient(text: &str, local: FixedOffset) -> Option<DateTime<FixedOffset>
         return None;
     }
     let day = digits(b, 8, 2)?;
-    // chrono refuses the month 13, the 30th of February, hour 24, minute 60…
-    let date = NaiveDate::from_ymd_opt(year as i32, month, day)?;
+    // chrono refuses the month 13, the 30th of February, hour 24, minute 60…: so do we.
+    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+        return None;
+    }
+    let mut f = Fields {
+        year,
+        month,
+        day,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        nano: 0,
+        offset_seconds: None,
+    };
     if b.len() == 10 {
-        return local
-            .from_local_datetime(&date.and_hms_opt(0, 0, 0)?)
-            .single();
+        return Some(f);
     }
     if !matches!(b[10], b'T' | b't' | b' ') {
         return None;
     }
-    let hour = digits(b, 11, 2)?;
+    f.hour = digits(b, 11, 2)?;
     if *b.get(13)? != b':' {
         return None;
     }
-    let minute = digits(b, 14, 2)?;
+    f.minute = digits(b, 14, 2)?;
     let mut at = 16;
-    let mut second = 0;
-    let mut nano = 0;
     if b.get(at) == Some(&b':') {
-        second = digits(b, at + 1, 2)?;
+        f.second = digits(b, at + 1, 2)?;
         at += 3;
         if b.get(at) == Some(&b'.') {
             at += 1;
@@ -121,25 +164,39 @@ fn parse_lenient(text: &str, local: FixedOffset) -> Option<DateTime<FixedOffset>
             if !(1..=9).contains(&count) {
                 return None;
             }
-            nano = digits(b, at, count)? * 10u32.pow(9 - count as u32);
+            f.nano = digits(b, at, count)? * 10u32.pow(9 - count as u32);
             at += count;
         }
     }
-    let time = date.and_hms_nano_opt(hour, minute, second, nano)?;
+    if f.hour > 23 || f.minute > 59 || f.second > 59 {
+        return None;
+    }
     if at == b.len() {
-        return local.from_local_datetime(&time).single();
+        return Some(f);
     }
     if b[at] == b' ' {
         at += 1;
     }
-    let offset = parse_offset(&b[at..])?;
-    offset.from_local_datetime(&time).single()
+    f.offset_seconds = Some(parse_offset(&b[at..])?);
+    Some(f)
 }
 
-/// `Z`/`z`, `±HH:MM` or `±HHMM`, and nothing after it.
-fn parse_offset(b: &[u8]) -> Option<FixedOffset> {
+/// The days of `month` (1–12) in `year` (proleptic Gregorian, as chrono counts).
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// `Z`/`z`, `±HH:MM` or `±HHMM`, and nothing after it: the offset east of UTC in seconds.
+fn parse_offset(b: &[u8]) -> Option<i32> {
     if matches!(b, [b'Z' | b'z']) {
-        return FixedOffset::east_opt(0);
+        return Some(0);
     }
     let sign = match b.first()? {
         b'+' => 1,
@@ -155,7 +212,7 @@ fn parse_offset(b: &[u8]) -> Option<FixedOffset> {
     if hours > 23 || minutes > 59 {
         return None;
     }
-    FixedOffset::east_opt(sign * (hours * 3600 + minutes * 60) as i32)
+    Some(sign * (hours * 3600 + minutes * 60) as i32)
 }
 
 /// The number written by the `count` ASCII digits at `at`, `None` unless all are digits.
@@ -358,11 +415,133 @@ mod tests {
         (date, time).prop_map(|(d, t)| format!("{d}{t}"))
     }
 
+    /// The parser before validation lost its chrono values: every field is checked by
+    /// building the chrono value, as the reference the fast validator must agree with.
+    fn chrono_checked(text: &str, local: FixedOffset) -> Option<DateTime<FixedOffset>> {
+        let b = text.as_bytes();
+        let year = digits(b, 0, 4)?;
+        let sep = *b.get(4)?;
+        if sep != b'-' && sep != b'/' {
+            return None;
+        }
+        let month = digits(b, 5, 2)?;
+        if *b.get(7)? != sep {
+            return None;
+        }
+        let day = digits(b, 8, 2)?;
+        let date = NaiveDate::from_ymd_opt(year as i32, month, day)?;
+        if b.len() == 10 {
+            return local
+                .from_local_datetime(&date.and_hms_opt(0, 0, 0)?)
+                .single();
+        }
+        if !matches!(b[10], b'T' | b't' | b' ') {
+            return None;
+        }
+        let hour = digits(b, 11, 2)?;
+        if *b.get(13)? != b':' {
+            return None;
+        }
+        let minute = digits(b, 14, 2)?;
+        let mut at = 16;
+        let (mut second, mut nano) = (0, 0);
+        if b.get(at) == Some(&b':') {
+            second = digits(b, at + 1, 2)?;
+            at += 3;
+            if b.get(at) == Some(&b'.') {
+                at += 1;
+                let count = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+                if !(1..=9).contains(&count) {
+                    return None;
+                }
+                nano = digits(b, at, count)? * 10u32.pow(9 - count as u32);
+                at += count;
+            }
+        }
+        let time = date.and_hms_nano_opt(hour, minute, second, nano)?;
+        if at == b.len() {
+            return local.from_local_datetime(&time).single();
+        }
+        if b[at] == b' ' {
+            at += 1;
+        }
+        let offset = FixedOffset::east_opt(parse_offset(&b[at..])?)?;
+        offset.from_local_datetime(&time).single()
+    }
+
+    /// Timestamp-like text gone wrong: the shaped forms with a byte replaced, inserted
+    /// or removed, and short strings over the timestamp alphabet (digits, separators,
+    /// offsets, full-width and other non-ASCII digits).
+    fn hostile() -> impl Strategy<Value = String> {
+        let alphabet = prop::sample::select(vec![
+            '0', '1', '2', '3', '5', '9', '-', '/', ':', '.', 'T', 't', ' ', 'Z', 'z', '+', '_',
+            '２', '٣', 'é',
+        ]);
+        let soup = prop::collection::vec(alphabet.clone(), 0..32)
+            .prop_map(|cs| cs.into_iter().collect::<String>());
+        let mutated = (shaped(), any::<prop::sample::Index>(), alphabet, 0u8..3).prop_map(
+            |(text, at, c, how)| {
+                let mut chars: Vec<char> = text.chars().collect();
+                let i = at.index(chars.len() + 1);
+                match how {
+                    0 if i < chars.len() => chars[i] = c,
+                    1 if i < chars.len() => drop(chars.remove(i)),
+                    _ => chars.insert(i, c),
+                }
+                chars.into_iter().collect::<String>()
+            },
+        );
+        // Years 0000–9999 with the extreme offsets: the edges of chrono's range.
+        let edges = (
+            0u32..10_000,
+            1u32..13,
+            1u32..32,
+            prop::sample::select(vec!["", "Z", "+23:59", "-23:59", " -2359", " +0000"]),
+        )
+            .prop_map(|(y, m, d, o)| format!("{y:04}-{m:02}-{d:02}T23:59:59.999999999{o}"));
+        prop_oneof![soup, mutated, edges, "\\PC{0,40}"]
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4096))]
         #[test]
         fn agrees_with_the_chrono_reference(text in shaped()) {
             prop_assert_eq!(parse_lenient(&text, offset()), reference(&text, offset()), "{}", text);
+        }
+
+        /// The validator says "readable" exactly when the full parser reads the text, in
+        /// any local offset, and the parser gives what chrono-checked fields give.
+        #[test]
+        fn the_fast_validator_agrees_with_the_full_parser(
+            text in prop_oneof![shaped(), hostile()],
+            local in -86_399i32..86_400,
+        ) {
+            let local = FixedOffset::east_opt(local).unwrap();
+            let parsed = parse_lenient(&text, local);
+            prop_assert_eq!(parsed, chrono_checked(&text, local), "{}", text);
+            prop_assert_eq!(is_lenient_timestamp(&text), parsed.is_some(), "{}", text);
+            prop_assert_eq!(Timestamp::is_readable(&text), Timestamp::parse(&text, local).is_some());
+        }
+    }
+
+    #[test]
+    fn leap_years_and_month_ends_are_validated_as_chrono_does() {
+        for year in [0u32, 4, 100, 400, 1900, 2000, 2024, 2026, 9996, 9999] {
+            for month in 0..=13u32 {
+                for day in 0..=32u32 {
+                    for text in [
+                        format!("{year:04}-{month:02}-{day:02}"),
+                        format!("{year:04}/{month:02}/{day:02} 23:59:59 -23:59"),
+                        format!("{year:04}-{month:02}-{day:02}T00:00+23:59"),
+                    ] {
+                        assert_eq!(
+                            is_lenient_timestamp(&text),
+                            chrono_checked(&text, offset()).is_some(),
+                            "{text}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -116,13 +116,13 @@ pub fn classify(text: &str) -> Blocks<'_> {
                 Context::Fence
             }
             State::HtmlComment => {
-                if t.contains("-->") {
+                if memchr::memmem::find(t.as_bytes(), b"-->").is_some() {
                     state = State::Open;
                 }
                 Context::Comment
             }
             State::Obsidian => {
-                if t.matches("%%").count() % 2 == 1 {
+                if double_percents(t) % 2 == 1 {
                     state = State::Open;
                 }
                 Context::Comment
@@ -148,8 +148,7 @@ pub fn classify(text: &str) -> Blocks<'_> {
             }
         };
         let continues = context == Context::Indented && paragraph;
-        paragraph =
-            context == Context::Text && !is_blank(t) && block_start(t).is_none() || continues;
+        paragraph = context == Context::Text && starts_paragraph_text(t) || continues;
         // An indented line continues a paragraph instead of starting code.
         let context = if continues { Context::Text } else { context };
         out.push(BlockLine {
@@ -181,6 +180,16 @@ fn open_line(
         return (Context::Text, false);
     }
     let (columns, rest) = indent(t);
+    if columns < 4 && rest.starts_with('|') {
+        // An ordinary table line: no fence, quote, comment, HTML or other block starts
+        // with `|` (indented by at most three spaces, as fewer than 4 columns means).
+        if let Some(kind) = *lazy {
+            open_comments(t, state);
+            return (kind, true);
+        }
+        open_comments(t, state);
+        return (Context::Text, false);
+    }
     if columns >= 4 {
         if paragraph {
             return (Context::Indented, false); // turned into Text by the caller
@@ -204,14 +213,14 @@ fn open_line(
         return (Context::Quote, false);
     }
     if let Some(comment) = rest.strip_prefix("<!--") {
-        if !comment.contains("-->") {
+        if memchr::memmem::find(comment.as_bytes(), b"-->").is_none() {
             *state = State::HtmlComment;
         }
         *lazy = None;
         return (Context::Comment, false);
     }
     if rest.starts_with("%%") {
-        if t.matches("%%").count() % 2 == 1 {
+        if double_percents(t) % 2 == 1 {
             *state = State::Obsidian;
         }
         *lazy = None;
@@ -242,20 +251,47 @@ fn open_line(
     (Context::Text, false)
 }
 
+/// Whether a line is neither blank nor the start of another block; a table line
+/// (`|` after at most three spaces) is answered without the full check.
+fn starts_paragraph_text(t: &str) -> bool {
+    let (columns, rest) = indent(t);
+    (columns < 4 && rest.starts_with('|')) || (!is_blank(t) && block_start(t).is_none())
+}
+
 /// A comment opened inside a line and not closed on it hides the lines that follow
 /// (Obsidian does not render them), even where GFM would see a new block.
 fn open_comments(t: &str, state: &mut State) {
     // Most lines (every table row) hold neither `<` nor `%`: one memchr each spares them
-    // the substring searches, which were a fifth of reading a 10,000-row index.
+    // the substring searches, which were a fifth of reading a 10,000-row index; the
+    // others are searched with memchr's SIMD substring search, not `str`'s Two-Way.
     let bytes = t.as_bytes();
+    if memchr::memchr2(b'<', b'%', bytes).is_none() {
+        return;
+    }
     if memchr::memchr(b'<', bytes).is_some()
-        && let Some(at) = t.rfind("<!--")
-        && !t[at + 4..].contains("-->")
+        && let Some(at) = memchr::memmem::rfind(bytes, b"<!--")
+        && memchr::memmem::find(&bytes[at + 4..], b"-->").is_none()
     {
         *state = State::HtmlComment;
-    } else if memchr::memchr(b'%', bytes).is_some() && t.matches("%%").count() % 2 == 1 {
+    } else if memchr::memchr(b'%', bytes).is_some() && double_percents(t) % 2 == 1 {
         *state = State::Obsidian;
     }
+}
+
+/// `t.matches("%%").count()`: the non-overlapping `%%` from the left, found with memchr.
+fn double_percents(t: &str) -> usize {
+    let b = t.as_bytes();
+    let (mut count, mut at) = (0, 0);
+    while let Some(offset) = memchr::memchr(b'%', &b[at..]) {
+        let i = at + offset;
+        if b.get(i + 1) == Some(&b'%') {
+            count += 1;
+            at = i + 2;
+        } else {
+            at = i + 1;
+        }
+    }
+    count
 }
 
 /// The kind of block a line starts, for the lines that end a table (GFM: "the table is
@@ -518,4 +554,17 @@ fn is_lone_tag(rest: &str) -> bool {
         && !inner.contains('<')
         && !inner.contains('>')
         && (name_len == inner.len() || inner.as_bytes()[name_len].is_ascii_whitespace())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The memchr count agrees with `str::matches`.
+        #[test]
+        fn double_percents_is_str_matches(t in "[%a登<!-]{0,16}|\\PC{0,16}") {
+            proptest::prop_assert_eq!(double_percents(&t), t.matches("%%").count());
+        }
+    }
 }

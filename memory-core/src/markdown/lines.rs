@@ -119,7 +119,7 @@ pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
 }
 
 fn fence_run(line: &str) -> Option<(u8, usize, &str)> {
-    let indent = line.len() - line.trim_start_matches(' ').len();
+    let indent = line.bytes().take_while(|&b| b == b' ').count();
     if indent > 3 {
         return None;
     }

@@ -12,6 +12,7 @@
 //! spec's table examples and a comparison with `markdown::to_mdast` are its tests.
 
 mod blocks;
+mod cells;
 mod escape;
 mod lines;
 mod list;
@@ -21,6 +22,7 @@ mod table;
 mod table_scan;
 
 pub use blocks::{BlockLine, BlockStart, Blocks, Context, block_lines, block_start, classify};
+pub use cells::Cells;
 pub(crate) use escape::{FenceScan, encode_lines, entity_first, fenced_lines};
 pub use lines::{Line, LineEnding, lines};
 pub use list::{ListItem, parse_list, render_item_line};

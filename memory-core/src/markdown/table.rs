@@ -4,7 +4,7 @@ use std::ops::Range;
 
 #[cfg(test)]
 use super::find_table;
-use super::{Edit, LineEnding};
+use super::{Cells, Edit, LineEnding};
 
 /// The longest line the table scanner accepts (1 MiB): a longer line is junk, not memory.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
@@ -35,9 +35,9 @@ pub struct TableRow {
     /// Byte offset just past the row's terminator.
     pub end: usize,
     /// Byte ranges of the trimmed, still escaped cells in the document: read them with
-    /// [`TableRow::cell`] or [`TableRow::values`]. Keeping ranges instead of strings makes
-    /// scanning a 10,000-row index allocation-light.
-    pub cells: Vec<Range<usize>>,
+    /// [`TableRow::cell`] or [`TableRow::values`]. Ranges held inline instead of strings
+    /// make scanning a 10,000-row index allocation-free per row.
+    pub cells: Cells,
 }
 
 impl TableRow {
@@ -53,7 +53,7 @@ impl TableRow {
     pub fn raw_cell<'t>(&self, text: &'t str, index: usize) -> &'t str {
         self.cells
             .get(index)
-            .and_then(|r| text.get(r.clone()))
+            .and_then(|r| text.get(r))
             .unwrap_or("")
     }
 
@@ -116,51 +116,113 @@ pub struct TableEnd {
 }
 
 /// The byte ranges (offset by `base`) of a table line's trimmed, still escaped cells; the
-/// outer pipes are not cells and `\|` does not end a cell.
-pub(super) fn cell_ranges(line: &str, base: usize) -> Vec<Range<usize>> {
+/// outer pipes are not cells and `\|` does not end a cell: a pipe ends a cell unless the
+/// byte before it is a backslash.
+pub(super) fn cell_ranges(line: &str, base: usize) -> Cells {
     let bytes = line.as_bytes();
-    let end = line.trim_end().len();
-    // A line of only whitespace: start at its end, not past it.
-    let mut i = (line.len() - line.trim_start().len()).min(end);
+    let whole = trim_bounds(line);
+    let end = whole.end;
+    let mut i = whole.start;
     if bytes.get(i) == Some(&b'|') {
         i += 1;
     }
-    let trimmed = |a: usize, b: usize| {
-        let cell = &line[a..b];
-        let start = a + (cell.len() - cell.trim_start().len());
-        base + start..base + start + cell.trim().len()
-    };
-    let mut cells = Vec::with_capacity(12);
     let hay = &bytes[..end];
-    let (mut cell_start, mut at, mut closed) = (i, i, false);
-    // Jump from pipe to backslash with memchr: rows are mostly cell text.
-    while let Some(offset) = memchr::memchr2(b'|', b'\\', &hay[at..]) {
-        let j = at + offset;
-        if hay[j] == b'\\' {
-            // `\|` is a pipe inside the cell; any other backslash is text.
-            at = if hay.get(j + 1) == Some(&b'|') {
-                j + 2
-            } else {
-                j + 1
-            };
-            closed = false;
-            continue;
+    let mut cells = Cells::new(base);
+    let mut cell_start = i;
+    // Whether the line's last byte is a pipe that ends a cell (then no cell follows it).
+    let mut closed = false;
+    for_each_pipe(hay, i, |p| {
+        if p > 0 && hay[p - 1] == b'\\' {
+            return;
         }
-        cells.push(trimmed(cell_start, j));
-        cell_start = j + 1;
-        at = j + 1;
-        closed = at == end;
-    }
+        let cell = trim_bytes(line, cell_start, p);
+        cells.push(base + cell.start..base + cell.end);
+        cell_start = p + 1;
+        closed = p + 1 == end;
+    });
     if !closed {
-        cells.push(trimmed(cell_start, end));
+        let cell = trim_bytes(line, cell_start, end);
+        cells.push(base + cell.start..base + cell.end);
     }
     cells
+}
+
+/// Calls `f` with the position of every `|` in `hay` from `from` on, in order.
+fn for_each_pipe(hay: &[u8], from: usize, mut f: impl FnMut(usize)) {
+    let Some(rest) = hay.get(from..) else {
+        return;
+    };
+    for p in memchr::memchr_iter(b'|', rest) {
+        f(from + p);
+    }
+}
+
+/// The range of `line[a..b].trim()` in `line`. ASCII bytes are trimmed directly; at a
+/// non-ASCII character that may be white space (its first byte, or last byte, is one
+/// that white space characters have) `str::trim_start`/`str::trim_end` decide, so the
+/// result is exactly `str::trim`'s (a test checks the byte sets against every `char`).
+fn trim_bytes(line: &str, a: usize, b: usize) -> Range<usize> {
+    let bytes = line.as_bytes();
+    let (mut start, mut end) = (a, b);
+    while start < end && ascii_space(bytes[start]) {
+        start += 1;
+    }
+    while end > start && ascii_space(bytes[end - 1]) {
+        end -= 1;
+    }
+    let unsure = start < end && (may_start_space(bytes[start]) || may_end_space(bytes[end - 1]));
+    if unsure && let Some(cell) = line.get(a..b) {
+        let r = trim_bounds(cell);
+        return a + r.start..a + r.end;
+    }
+    start..end
+}
+
+/// ASCII white space as `char::is_whitespace` has it (space, `\t` to `\r`).
+fn ascii_space(c: u8) -> bool {
+    c == b' ' || (b'\t'..=b'\r').contains(&c)
+}
+
+/// Whether a non-ASCII character starting with byte `c` may be white space: U+0085 and
+/// U+00A0 start with 0xC2, U+1680 with 0xE1, U+2000–U+205F with 0xE2, U+3000 with 0xE3.
+fn may_start_space(c: u8) -> bool {
+    matches!(c, 0xc2 | 0xe1..=0xe3)
+}
+
+/// Whether a non-ASCII character ending with byte `c` may be white space (the last bytes
+/// of U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000).
+fn may_end_space(c: u8) -> bool {
+    matches!(c, 0x80..=0x8a | 0x9f | 0xa0 | 0xa8 | 0xa9 | 0xaf)
+}
+
+/// The byte range of `s.trim()` in `s`, found without decoding characters while they
+/// are ASCII (table cells mostly start and end with ASCII); at the first non-ASCII byte
+/// on either side `str::trim_start` / `str::trim_end` take over, so Unicode white space
+/// (U+3000, NBSP…) is trimmed exactly as `str::trim` does.
+pub(crate) fn trim_bounds(s: &str) -> Range<usize> {
+    let b = s.as_bytes();
+    let mut start = 0;
+    while start < b.len() && ascii_space(b[start]) {
+        start += 1;
+    }
+    if start < b.len() && !b[start].is_ascii() {
+        let rest = &s[start..];
+        start += rest.len() - rest.trim_start().len();
+    }
+    let mut end = b.len();
+    while end > start && ascii_space(b[end - 1]) {
+        end -= 1;
+    }
+    if end > start && !b[end - 1].is_ascii() {
+        end = start + s[start..end].trim_end().len();
+    }
+    start..end
 }
 
 /// Splits a table line into unescaped, trimmed cells (the outer pipes are not cells).
 pub(super) fn split_cells(line: &str) -> Vec<String> {
     cell_ranges(line, 0)
-        .into_iter()
+        .iter()
         .map(|r| unescape_cell(&line[r]))
         .collect()
 }
@@ -349,6 +411,81 @@ pub fn apply_edits(text: &str, edits: Vec<Edit>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte sets `trim_bytes` trusts cover every non-ASCII white space character.
+    #[test]
+    fn white_space_bytes_are_all_known() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            if c.is_ascii() {
+                assert_eq!(c.is_whitespace(), ascii_space(c as u8), "{c:?}");
+            } else if c.is_whitespace() {
+                let mut buf = [0; 4];
+                let bytes = c.encode_utf8(&mut buf).as_bytes();
+                assert!(may_start_space(bytes[0]), "{c:?}");
+                assert!(may_end_space(bytes[bytes.len() - 1]), "{c:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The byte-level cell trim agrees with `str::trim` on any part of a line.
+        #[test]
+        fn trim_bytes_is_str_trim(
+            s in "[ \\t\\r\\n\\u{b}\\u{c}\\u{85}\\u{a0}\\u{3000}\\u{2028}\\u{205f}\\u{200b}\\u{1680}a登À|]{0,12}|\\PC{0,12}",
+            cut in (0usize..13, 0usize..13),
+        ) {
+            let mut bounds: Vec<usize> = (0..=s.len()).filter(|&i| s.is_char_boundary(i)).collect();
+            bounds.dedup();
+            let a = bounds[cut.0 % bounds.len()];
+            let b = bounds[cut.1 % bounds.len()].max(a);
+            let r = trim_bytes(&s, a, b);
+            proptest::prop_assert_eq!(&s[r], s[a..b].trim());
+        }
+
+        /// The fast trim agrees with `str::trim` on every kind of white space.
+        #[test]
+        fn trim_bounds_is_str_trim(
+            s in "[ \t\r\n\u{b}\u{c}\u{85}\u{a0}\u{3000}\u{2028}\u{200b}a登|]{0,12}|\\PC{0,12}"
+        ) {
+            let r = trim_bounds(&s);
+            proptest::prop_assert_eq!(&s[r], s.trim());
+        }
+
+        /// The cell splitter agrees with a plain reading of the GFM rule, char by char.
+        #[test]
+        fn cell_ranges_agree_with_a_plain_splitter(
+            line in "[ \t|\\\\a登\u{3000}\u{a0}-]{0,24}|\\PC{0,24}",
+            base in 0usize..100,
+        ) {
+            let ours: Vec<&str> = cell_ranges(&line, base)
+                .iter()
+                .map(|r| &line[r.start - base..r.end - base])
+                .collect();
+            proptest::prop_assert_eq!(ours, plain_cells(&line), "{:?}", line);
+        }
+    }
+
+    /// The cell rule written plainly, byte by byte: trim the line; a pipe not preceded
+    /// by a backslash separates cells; a pipe first on the line opens the row and one
+    /// last on it (if not the same pipe) closes it; each cell is trimmed.
+    fn plain_cells(line: &str) -> Vec<&str> {
+        let t = line.trim();
+        let b = t.as_bytes();
+        let unescaped_pipe = |i: usize| b[i] == b'|' && (i == 0 || b[i - 1] != b'\\');
+        let from = usize::from(b.first() == Some(&b'|'));
+        let mut cells = Vec::new();
+        let mut start = from;
+        for i in from..b.len() {
+            if unescaped_pipe(i) {
+                cells.push(&t[start..i]);
+                start = i + 1;
+            }
+        }
+        if !(b.len() > from && unescaped_pipe(b.len() - 1)) {
+            cells.push(&t[start..]);
+        }
+        cells.into_iter().map(str::trim).collect()
+    }
 
     #[test]
     fn cells_split_on_unescaped_pipes_only() {

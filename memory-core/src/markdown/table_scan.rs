@@ -41,14 +41,80 @@ pub struct TableScan {
 /// ```
 pub fn header_matches(cell: &str, expected: &str) -> bool {
     let cell = without_emphasis(cell.trim());
+    if cell.is_ascii() && expected.is_ascii() {
+        return ascii_words_match(cell.as_bytes(), expected.as_bytes());
+    }
+    // The first words' first characters, when both are ASCII, must be equal ignoring
+    // case (an ASCII character lowercases to one ASCII character): a row whose id is
+    // not ASCII (`2026-06-08-2100-文件助手`) is refused without splitting it into words.
+    if let (Some(&c), Some(&e)) = (
+        cell.as_bytes().first(),
+        expected.trim_start().as_bytes().first(),
+    ) && c.is_ascii()
+        && e.is_ascii()
+        && !c.eq_ignore_ascii_case(&e)
+    {
+        return false;
+    }
     let mut a = cell.split_whitespace();
     let mut b = expected.split_whitespace();
     loop {
         match (a.next(), b.next()) {
             (None, None) => return true,
-            (Some(x), Some(y)) if x.to_lowercase() == y.to_lowercase() => {}
+            (Some(x), Some(y)) if same_word(x, y) => {}
             _ => return false,
         }
+    }
+}
+
+/// For ASCII text, the word-by-word comparison of [`header_matches`] in one pass over
+/// the bytes: words split at white space (`char::is_whitespace`, which in ASCII is
+/// space and `\t` to `\r`), compared ignoring case. A body row's first cell (checked
+/// against the header on every row) is refused at its first byte.
+fn ascii_words_match(a: &[u8], b: &[u8]) -> bool {
+    let space = |c: u8| c == b' ' || (b'\t'..=b'\r').contains(&c);
+    let (mut i, mut j) = (0, 0);
+    loop {
+        while i < a.len() && space(a[i]) {
+            i += 1;
+        }
+        while j < b.len() && space(b[j]) {
+            j += 1;
+        }
+        match (i == a.len(), j == b.len()) {
+            (true, true) => return true,
+            (false, false) => {}
+            _ => return false,
+        }
+        while i < a.len() && j < b.len() && !space(a[i]) && !space(b[j]) {
+            if !a[i].eq_ignore_ascii_case(&b[j]) {
+                return false;
+            }
+            i += 1;
+            j += 1;
+        }
+        let a_ends = i == a.len() || space(a[i]);
+        let b_ends = j == b.len() || space(b[j]);
+        if !(a_ends && b_ends) {
+            return false;
+        }
+    }
+}
+
+/// Whether two words are equal lowercased; ASCII words (every row's first cell checked
+/// against the header) are compared without allocating.
+fn same_word(x: &str, y: &str) -> bool {
+    if x.is_ascii() && y.is_ascii() {
+        x.eq_ignore_ascii_case(y)
+    } else if x.contains('Σ') || y.contains('Σ') {
+        // `str::to_lowercase` lowers a final capital sigma to `ς`, not `σ`.
+        x.to_lowercase() == y.to_lowercase()
+    } else {
+        // Char by char, as `str::to_lowercase` lowers them, stopping at the first
+        // difference (an id's first character already differs from the header's).
+        x.chars()
+            .flat_map(char::to_lowercase)
+            .eq(y.chars().flat_map(char::to_lowercase))
     }
 }
 
@@ -326,7 +392,7 @@ fn header_cell_matches(text: &str, lines: &[BlockLine<'_>], line: usize, header:
     let l = &lines[line - 1];
     let cells: Vec<String> = cell_ranges(l.line.text, l.line.content.start)
         .iter()
-        .filter_map(|r| text.get(r.clone()))
+        .filter_map(|r| text.get(r))
         .map(|c| letters_and_digits(without_emphasis(unescape_cell(c).trim())))
         .collect();
     let wanted: Vec<String> = header.iter().map(|h| letters_and_digits(h)).collect();
@@ -475,9 +541,7 @@ pub(crate) fn continue_table(
         row.line += base_line;
         row.content = row.content.start + from..row.content.end + from;
         row.end += from;
-        for cell in &mut row.cells {
-            *cell = cell.start + from..cell.end + from;
-        }
+        row.cells = row.cells.shifted(from);
         if header_matches(row.raw_cell(text, 0), first) {
             return false;
         }
@@ -514,30 +578,35 @@ fn table_at(
     if split_cells(header.line.text).len() != count {
         return Ok(None);
     }
-    let mut table = Table {
+    // The body runs to the first line that ends the table: found first, so that the
+    // rows are collected into one allocation of the right size.
+    let body = &lines[i + 2..];
+    let mut ended_by = None;
+    let mut count = body.len();
+    for (n, l) in body.iter().enumerate() {
+        if let Some(reason) = ends_table(l) {
+            ended_by = Some(TableEnd {
+                line: l.line.number,
+                reason,
+            });
+            count = n;
+            break;
+        }
+    }
+    let body = &body[..count];
+    let last = body.last().map_or(&delimiter.line, |l| &l.line);
+    let table = Table {
         header_line: header.line.number,
-        rows: Vec::new(),
-        insert_at: delimiter.line.end,
-        last_line_terminated: delimiter.line.end > delimiter.line.content.end,
+        rows: body.iter().map(row_of).collect(),
+        insert_at: last.end,
+        last_line_terminated: last.end > last.content.end,
         line_ending,
         delimiter_line: delimiter.line.number,
-        ended_by: None,
+        ended_by,
         indent: header.line.text
             [..header.line.text.len() - header.line.text.trim_start_matches([' ', '\t']).len()]
             .to_string(),
     };
-    for l in &lines[i + 2..] {
-        if let Some(reason) = ends_table(l) {
-            table.ended_by = Some(TableEnd {
-                line: l.line.number,
-                reason,
-            });
-            break;
-        }
-        table.insert_at = l.line.end;
-        table.last_line_terminated = l.line.end > l.line.content.end;
-        table.rows.push(row_of(l));
-    }
     Ok(Some(table))
 }
 
@@ -774,6 +843,43 @@ mod tests {
     }
 
     const HEADER: [&str; 3] = ["Session ID", "Topic", "Status"];
+
+    /// `header_matches` as it was written before its fast paths.
+    fn header_matches_reference(cell: &str, expected: &str) -> bool {
+        let cell = without_emphasis(cell.trim());
+        let mut a = cell.split_whitespace();
+        let mut b = expected.split_whitespace();
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return true,
+                (Some(x), Some(y)) if x.to_lowercase() == y.to_lowercase() => {}
+                _ => return false,
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The fast header comparison agrees with the plain one, on ASCII and other text.
+        #[test]
+        fn header_matches_agrees_with_the_reference(
+            cell in "[sSiIdD2* _`\t\u{b}\u{c}\r\n\u{a0}\u{3000}\u{212a}Σ登-]{0,14}|\\PC{0,10}",
+            expected in proptest::sample::select(vec!["Session ID", "session id", "S", "", " ", "Id", "登 id", "ΣS", "Referenced By", "k", " kelvin", "2 id"]),
+        ) {
+            proptest::prop_assert_eq!(header_matches(&cell, expected), header_matches_reference(&cell, expected));
+            let upper = cell.to_uppercase();
+            proptest::prop_assert_eq!(header_matches(&upper, &cell), header_matches_reference(&upper, &cell));
+        }
+
+        /// The allocation-free comparison agrees with lowercasing both words.
+        #[test]
+        fn same_word_is_lowercase_equality(
+            x in "[a-zA-Z\u{212a}\u{130}kKİıΣσς登 ]{0,4}|\\PC{0,4}",
+            y in "[a-zA-Z\u{212a}\u{130}kKİıΣσς登 ]{0,4}|\\PC{0,4}",
+        ) {
+            proptest::prop_assert_eq!(same_word(&x, &y), x.to_lowercase() == y.to_lowercase());
+            proptest::prop_assert_eq!(same_word(&x, &x.to_uppercase()), x.to_lowercase() == x.to_uppercase().to_lowercase());
+        }
+    }
 
     #[test]
     fn header_cells_match_in_any_case_and_spacing() {
