@@ -44,6 +44,7 @@ pub mod agent_memory;
 pub mod durable;
 mod error;
 pub mod markdown;
+mod prefault;
 
 pub use agent_memory::{
     AgentMemory, AgentMemoryBuilder, AgentName, ArchiveOutcome, ContinueOutcome,

@@ -272,6 +272,7 @@ fn read_with_slack(path: &Path) -> io::Result<Vec<u8>> {
     // `len` is at most 256 MiB + 1 here, which fits a usize on every supported target.
     let len = usize::try_from(len).unwrap_or(0);
     let mut bytes = Vec::with_capacity(len + READ_SLACK);
+    crate::prefault::prefault(&mut bytes);
     file.read_to_end(&mut bytes)?;
     Ok(bytes)
 }

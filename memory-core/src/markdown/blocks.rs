@@ -104,7 +104,9 @@ pub fn classify(text: &str) -> Blocks<'_> {
     // Whether the previous line was paragraph text (indented lines then continue it).
     let mut paragraph = false;
     let mut opened_at = 0;
-    let mut out = Vec::new();
+    // One entry per line, allocated (and, when large, mapped) once.
+    let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
+    crate::prefault::prefault(&mut out);
     for line in lines(text) {
         let t = line.text;
         let mut is_lazy = false;

@@ -594,10 +594,13 @@ fn table_at(
         }
     }
     let body = &body[..count];
+    let mut rows = Vec::with_capacity(body.len());
+    crate::prefault::prefault(&mut rows);
+    rows.extend(body.iter().map(row_of));
     let last = body.last().map_or(&delimiter.line, |l| &l.line);
     let table = Table {
         header_line: header.line.number,
-        rows: body.iter().map(row_of).collect(),
+        rows,
         insert_at: last.end,
         last_line_terminated: last.end > last.content.end,
         line_ending,
