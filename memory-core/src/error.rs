@@ -466,6 +466,27 @@ impl Error {
         }
     }
 
+    /// The error of the checked writer for a change whose result the reader refuses:
+    /// the reader's `Malformed` becomes `InvalidInput` ("would leave … unreadable …;
+    /// nothing was written"), other errors pass through.
+    pub(crate) fn unreadable_result(path: &Path, error: Error) -> Error {
+        match error {
+            Error::Malformed {
+                path: file,
+                line,
+                message,
+            } => Error::invalid(
+                "change",
+                &format!("{}:{line}", file.display()),
+                format!(
+                    "would leave {} unreadable ({message}); nothing was written",
+                    path.display()
+                ),
+            ),
+            other => other,
+        }
+    }
+
     pub(crate) fn verify(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
         Error::VerifyFailed {
             path: path.into(),

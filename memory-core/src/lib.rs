@@ -41,6 +41,7 @@
 #![deny(missing_docs)]
 
 pub mod agent_memory;
+pub mod context_memory;
 pub mod durable;
 mod error;
 pub mod markdown;

@@ -214,12 +214,12 @@ fn check_archive_index(path: &std::path::Path, text: &str, id: &SessionId) -> Re
     let table = find_table(text, &["Field", "Value"])
         .map_err(|i| i.at(path))
         .and_then(|t| t.ok_or_else(|| Error::malformed(path, 0, "no metadata table")))
-        .map_err(|e| super::index::unreadable_result(path, e))?;
+        .map_err(|e| crate::Error::unreadable_result(path, e))?;
     let fields: Vec<String> = table.rows.iter().map(|r| r.cell(text, 0)).collect();
     let recorded = table.rows.first().map(|r| r.cell(text, 1));
     if fields != ARCHIVE_FIELDS || recorded.as_deref() != Some(id.as_str()) {
         let line = table.rows.last().map_or(table.header_line, |r| r.line);
-        return Err(super::index::unreadable_result(
+        return Err(crate::Error::unreadable_result(
             path,
             Error::malformed(
                 path,

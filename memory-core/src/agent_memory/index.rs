@@ -210,7 +210,7 @@ impl IndexDoc {
                 })
             }
         }
-        .map_err(|e| unreadable_result(&self.path, e))?;
+        .map_err(|e| Error::unreadable_result(&self.path, e))?;
         Ok(NewIndex {
             doc,
             commit: Commit::Rewrite,
@@ -350,25 +350,6 @@ impl NewIndex {
                 format!("row {id} is still present after removal"),
             )),
         }
-    }
-}
-
-/// The error for a change whose result the reader refuses: nothing is written.
-pub(crate) fn unreadable_result(path: &Path, error: Error) -> Error {
-    match error {
-        Error::Malformed {
-            path: file,
-            line,
-            message,
-        } => Error::invalid(
-            "change",
-            &format!("{}:{line}", file.display()),
-            format!(
-                "would leave {} unreadable ({message}); nothing was written",
-                path.display()
-            ),
-        ),
-        other => other,
     }
 }
 

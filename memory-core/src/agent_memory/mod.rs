@@ -45,10 +45,7 @@ pub use timestamp::Timestamp;
 pub use update::SessionUpdate;
 pub use warning::{SessionStart, Warning};
 
-use crate::durable::{
-    Clock, MemoryLock, SafeRoot, SystemClock, WaitCheck, create_private_dir_all, has_journal,
-    recover,
-};
+use crate::durable::{Clock, MemoryLock, RootHandle, SystemClock, WaitCheck};
 use crate::error::{Error, Result};
 use index::IndexDoc;
 
@@ -67,7 +64,7 @@ pub const MANUAL_KEYWORDS: [&str; 3] = ["manual-registration", "cursor-agent", "
 /// The longest text value (topic, summary, item) accepted, in bytes.
 pub const MAX_TEXT_BYTES: usize = 64 * 1024;
 /// The name of the lock file in the memory root.
-pub const LOCK_FILE_NAME: &str = ".memcore.lock";
+pub use crate::durable::LOCK_FILE_NAME;
 /// How long a writer waits for the memory lock by default.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -84,10 +81,7 @@ pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 /// ```
 #[derive(Debug, Clone)]
 pub struct AgentMemory {
-    root: SafeRoot,
-    clock: Arc<dyn Clock>,
-    lock_timeout: Duration,
-    wait_check: Option<WaitCheck>,
+    handle: RootHandle,
 }
 
 /// Options for opening an [`AgentMemory`]: clock and lock wait.
@@ -185,30 +179,14 @@ impl AgentMemoryBuilder {
     /// assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput);
     /// ```
     pub fn open(self) -> Result<AgentMemory> {
-        if self.root.as_os_str().is_empty() {
-            return Err(Error::invalid("memory root", "", "must not be empty"));
-        }
-        if self.root.as_os_str().as_encoded_bytes().contains(&0) {
-            return Err(Error::invalid(
-                "memory root",
-                &self.root.to_string_lossy(),
-                "must not contain a NUL character",
-            ));
-        }
-        let root =
-            std::path::absolute(&self.root).map_err(|e| Error::io_op(&self.root, "getcwd", e))?;
-        if root.exists() && !root.is_dir() {
-            return Err(Error::invalid(
-                "memory root",
-                &root.to_string_lossy(),
-                "is not a directory",
-            ));
-        }
         Ok(AgentMemory {
-            root: SafeRoot::new(root),
-            clock: self.clock,
-            lock_timeout: self.lock_timeout,
-            wait_check: self.wait_check,
+            handle: RootHandle::open(
+                "memory root",
+                &self.root,
+                self.clock,
+                self.lock_timeout,
+                self.wait_check,
+            )?,
         })
     }
 }
@@ -236,7 +214,7 @@ impl AgentMemory {
     /// assert_eq!(memory.lock_timeout(), memory_core::agent_memory::DEFAULT_LOCK_TIMEOUT);
     /// ```
     pub fn lock_timeout(&self) -> std::time::Duration {
-        self.lock_timeout
+        self.handle.lock_timeout
     }
 
     /// The same memory root with another lock wait. With `Duration::ZERO` a write makes
@@ -251,10 +229,9 @@ impl AgentMemory {
     /// assert_eq!(once.root(), memory.root());
     /// ```
     pub fn with_lock_timeout(&self, timeout: std::time::Duration) -> AgentMemory {
-        AgentMemory {
-            lock_timeout: timeout,
-            ..self.clone()
-        }
+        let mut handle = self.handle.clone();
+        handle.lock_timeout = timeout;
+        AgentMemory { handle }
     }
 
     /// The memory root directory, absolute (see [`AgentMemoryBuilder::open`]).
@@ -264,7 +241,7 @@ impl AgentMemory {
     /// assert_eq!(memory.root(), std::env::current_dir().unwrap().join("memory"));
     /// ```
     pub fn root(&self) -> &Path {
-        self.root.path()
+        self.handle.root.path()
     }
 
     /// The index file, `<root>/index.md`.
@@ -274,7 +251,7 @@ impl AgentMemory {
     /// assert!(memory.index_path().ends_with("memory/index.md"));
     /// ```
     pub fn index_path(&self) -> PathBuf {
-        self.root.path().join("index.md")
+        self.handle.root.path().join("index.md")
     }
 
     /// The snapshot file of `id`, `<root>/sessions/<id>.md` (it may not exist).
@@ -287,7 +264,7 @@ impl AgentMemory {
     /// ```
     pub fn session_path(&self, id: &str) -> Result<PathBuf> {
         let id = SessionId::parse(id)?;
-        self.root.join(&["sessions", &format!("{id}.md")])
+        self.handle.root.join(&["sessions", &format!("{id}.md")])
     }
 
     /// The archive directory of `id`, `<root>/archive/<id>/` (it may not exist).
@@ -298,36 +275,26 @@ impl AgentMemory {
     /// ```
     pub fn archive_dir(&self, id: &str) -> Result<PathBuf> {
         let id = SessionId::parse(id)?;
-        self.root.join(&["archive", id.as_str()])
+        self.handle.root.join(&["archive", id.as_str()])
     }
 
     /// Takes the memory lock and finishes any change a killed or failed writer left
     /// unfinished (see [`crate::durable::Transaction`]), so that what follows reads the
     /// old state or the new one.
     fn lock(&self) -> Result<MemoryLock> {
-        create_private_dir_all(self.root.path())?;
-        let path = self.root.join(&[LOCK_FILE_NAME])?;
-        let lock = MemoryLock::acquire_checked(&path, self.lock_timeout, self.wait_check.as_ref())?;
-        recover(&lock)?;
-        Ok(lock)
+        self.handle.lock()
     }
 
-    /// For a read: the lock when an unfinished change must be finished first (readers
-    /// otherwise read without the lock; every file they read is replaced atomically).
     fn read_guard(&self) -> Result<Option<MemoryLock>> {
-        if has_journal(self.root.path()) {
-            self.lock().map(Some)
-        } else {
-            Ok(None)
-        }
+        self.handle.read_guard()
     }
 
     fn offset(&self) -> chrono::FixedOffset {
-        *self.clock.now().offset()
+        *self.handle.clock.now().offset()
     }
 
     fn now(&self) -> Timestamp {
-        Timestamp::from_datetime(self.clock.now())
+        Timestamp::from_datetime(self.handle.clock.now())
     }
 
     fn load_index(&self) -> Result<IndexDoc> {

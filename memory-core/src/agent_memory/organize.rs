@@ -113,7 +113,7 @@ impl AgentMemory {
         let rows = index.rows()?;
         let mut unreadable = Vec::new();
         let referrers = self.referrers(&index, &rows, None, &mut unreadable)?;
-        let now = self.clock.now();
+        let now = self.handle.clock.now();
         let threshold = TimeDelta::days(i64::from(options.stale_after_days));
         let mut report = OrganizeReport {
             dry_run: options.dry_run,
@@ -205,7 +205,7 @@ impl AgentMemory {
                 .iter()
                 .for_each(|r| add(&row.session_id, r));
         }
-        let sessions = self.root.join(&["sessions"])?;
+        let sessions = self.handle.root.join(&["sessions"])?;
         let entries = match std::fs::read_dir(&sessions) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(map),

@@ -262,9 +262,9 @@ impl AgentMemory {
 
     /// An id for `agent` at the clock's minute that no row, snapshot or archive uses.
     fn fresh_id(&self, index: &IndexDoc, agent: &AgentName) -> Result<SessionId> {
-        let sessions = self.root.path().join("sessions");
-        let archive = self.root.path().join("archive");
-        let id = SessionId::generate(self.clock.now(), agent, |candidate| {
+        let sessions = self.handle.root.path().join("sessions");
+        let archive = self.handle.root.path().join("archive");
+        let id = SessionId::generate(self.handle.clock.now(), agent, |candidate| {
             SessionId::parse(candidate).is_ok_and(|c| index.uses_id(&c))
                 || sessions.join(format!("{candidate}.md")).exists()
                 || archive.join(candidate).exists()

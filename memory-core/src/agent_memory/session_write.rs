@@ -80,7 +80,7 @@ impl AgentMemory {
         // Check the merge before anything is written: a merge that would lose an item is
         // refused with the file untouched.
         let merged = SnapshotDoc::parse(&path, text.clone())
-            .map_err(|e| super::index::unreadable_result(&path, e))?;
+            .map_err(|e| crate::Error::unreadable_result(&path, e))?;
         verify_merge(old.as_ref(), &merged, write.update, write.continuation)?;
         if write.touch
             && merged.metadata_value("Updated At").as_deref() != Some(row.updated_at.as_str())

@@ -30,7 +30,7 @@ impl AgentMemory {
     /// temp files exist, so under the lock any such file belongs to a dead writer.
     pub(crate) fn scan_tree(&self, index: &IndexDoc, dry_run: bool) -> Result<TreeScan> {
         let mut scan = TreeScan::default();
-        let root = self.root.path();
+        let root = self.handle.root.path();
         let mut stack = vec![(root.to_path_buf(), 0usize)];
         while let Some((dir, depth)) = stack.pop() {
             let entries = match fs::read_dir(&dir) {

@@ -1,0 +1,402 @@
+//! A namespace directory's `_index.md`: reading it whole, row edits by byte range, the
+//! `> Last updated:` line, and the check of every new text by the same reader before it
+//! is written.
+//!
+//! ```text
+//! # Index: org.global
+//!
+//! > Last updated: 2026-04-03T10:00:00Z
+//!
+//! | Entity | Category | Summary | Tags | Status | File |
+//! |---|---|---|---|---|---|
+//! | org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |
+//! ```
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::names::{EntityName, check_file_name};
+use super::namespace::Namespace;
+use super::schema::{Category, EntryStatus};
+use crate::durable::read_text_if_exists;
+use crate::error::{Error, Result};
+use crate::markdown::{
+    Edit, LineEnding, Table, TableRow, apply_edits, lines, render_row, scan_table,
+    without_emphasis, without_new_final_newline,
+};
+
+/// The index table's columns, in order.
+pub const INDEX_COLUMNS: [&str; 6] = ["Entity", "Category", "Summary", "Tags", "Status", "File"];
+
+/// The longest index summary (the seed's "summary (≤100 chars)"), in characters.
+pub const MAX_SUMMARY_CHARS: usize = 100;
+
+/// One row of `_index.md`.
+///
+/// ```
+/// # use memory_core::context_memory::IndexRow;
+/// fn files(rows: &[IndexRow]) -> Vec<&str> { rows.iter().map(|r| r.file.as_str()).collect() }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct IndexRow {
+    /// The entity's name.
+    pub entity: EntityName,
+    /// Its category.
+    pub category: Category,
+    /// The one-line summary (at most 100 characters when written by memory-core).
+    pub summary: String,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// Its status.
+    pub status: EntryStatus,
+    /// The entity file's name in the namespace directory.
+    pub file: String,
+    /// The row's 1-based line in `_index.md`.
+    #[serde(skip)]
+    pub line: usize,
+}
+
+impl IndexRow {
+    /// The six cell values in column order.
+    pub(crate) fn cells(&self) -> [String; 6] {
+        [
+            self.entity.to_string(),
+            self.category.to_string(),
+            self.summary.clone(),
+            self.tags.join(", "),
+            self.status.to_string(),
+            self.file.clone(),
+        ]
+    }
+}
+
+/// `_index.md` as read at one moment.
+#[derive(Debug, Clone)]
+pub(crate) struct IndexFile {
+    pub path: PathBuf,
+    /// The namespace whose directory holds the file.
+    pub namespace: Namespace,
+    /// The file's text (a new file's template when there was none).
+    pub text: String,
+    pub table: Table,
+    pub rows: Vec<IndexRow>,
+    /// Whether the file existed.
+    pub exists: bool,
+    /// The namespace the `# Index:` heading names, when it has one.
+    pub heading: Option<String>,
+    /// The byte range of the `> Last updated:` value, and the value.
+    last_updated: Option<(Range<usize>, String)>,
+}
+
+impl IndexFile {
+    /// Reads the index of `namespace` at `path`; a missing file reads as the empty
+    /// template (written on the first change).
+    pub fn load(path: &Path, namespace: &Namespace) -> Result<IndexFile> {
+        match read_text_if_exists(path)? {
+            Some(text) => Self::parse(path, namespace, text, true),
+            None => Self::parse(path, namespace, template(namespace, None), false),
+        }
+    }
+
+    /// The one reader: the whole table must read (every row's entity name, category,
+    /// status and file), or the error names the file and line.
+    pub fn parse(path: &Path, namespace: &Namespace, text: String, exists: bool) -> Result<Self> {
+        let scan = scan_table(&text, &INDEX_COLUMNS).map_err(|i| i.at(path))?;
+        if let Some(row) = scan.loose.iter().find(|r| looks_like_row(&text, r)) {
+            return Err(Error::malformed(
+                path,
+                row.line,
+                "an index row stands outside the index table (after a blank line or other text?); move it into the table",
+            ));
+        }
+        let Some(table) = scan.table else {
+            return Err(Error::malformed(
+                path,
+                0,
+                format!(
+                    "no index table (header | {} |); run heal to rebuild the index",
+                    INDEX_COLUMNS.join(" | ")
+                ),
+            ));
+        };
+        let mut rows = Vec::with_capacity(table.rows.len());
+        for raw in &table.rows {
+            rows.push(read_row(&text, raw).map_err(|m| Error::malformed(path, raw.line, m))?);
+        }
+        let (heading, last_updated) = header_lines(&text);
+        Ok(IndexFile {
+            path: path.to_path_buf(),
+            namespace: namespace.clone(),
+            text,
+            table,
+            rows,
+            exists,
+            heading,
+            last_updated,
+        })
+    }
+
+    /// The `> Last updated:` value, as written.
+    pub fn last_updated(&self) -> Option<&str> {
+        self.last_updated.as_ref().map(|(_, v)| v.as_str())
+    }
+
+    /// The position of `entity`'s row.
+    pub fn position(&self, entity: &EntityName) -> Option<usize> {
+        self.rows.iter().position(|r| &r.entity == entity)
+    }
+
+    /// The edit appending `row`.
+    pub fn append(&self, row: &IndexRow) -> Edit {
+        self.table.append(&render_row(&row.cells()))
+    }
+
+    /// The edit replacing row `index` with `row`.
+    pub fn replace(&self, index: usize, row: &IndexRow) -> Edit {
+        self.table.replace(index, &render_row(&row.cells()))
+    }
+
+    /// The edit removing row `index`.
+    pub fn remove(&self, index: usize) -> Edit {
+        self.table.remove(index)
+    }
+
+    /// The edit setting `> Last updated:` to `timestamp` (adding the line under the
+    /// heading, or at the top, when there is none).
+    pub fn touch(&self, timestamp: &str) -> Edit {
+        match &self.last_updated {
+            Some((range, _)) => Edit {
+                range: range.clone(),
+                replacement: timestamp.to_string(),
+            },
+            None => {
+                let le = LineEnding::detect(&self.text).as_str();
+                let at = heading_end(&self.text).unwrap_or(0);
+                let replacement = if at == 0 {
+                    format!("> Last updated: {timestamp}{le}{le}")
+                } else {
+                    format!("{le}> Last updated: {timestamp}{le}")
+                };
+                Edit {
+                    range: at..at,
+                    replacement,
+                }
+            }
+        }
+    }
+
+    /// Applies `edits` and checks the result with [`IndexFile::parse`] before anything
+    /// is written: a text the reader would refuse is never written.
+    pub fn prepare(&self, edits: Vec<Edit>) -> Result<IndexFile> {
+        let text = without_new_final_newline(&self.text, apply_edits(&self.text, edits));
+        Self::parse(&self.path, &self.namespace, text, true)
+            .map_err(|e| Error::unreadable_result(&self.path, e))
+    }
+
+    /// A fresh index of `rows` (what heal writes when a directory has no usable index).
+    pub fn rebuilt(path: &Path, namespace: &Namespace, rows: &[IndexRow], timestamp: &str) -> Result<IndexFile> {
+        let mut text = template(namespace, Some(timestamp));
+        for row in rows {
+            text.push_str(&render_row(&row.cells()));
+            text.push('\n');
+        }
+        Self::parse(path, namespace, text, true)
+            .map_err(|e| Error::unreadable_result(path, e))
+    }
+}
+
+/// The text of a new, empty index.
+pub(crate) fn template(namespace: &Namespace, timestamp: Option<&str>) -> String {
+    let mut text = format!("# Index: {namespace}\n\n");
+    if let Some(ts) = timestamp {
+        text.push_str(&format!("> Last updated: {ts}\n\n"));
+    }
+    text.push_str(&render_row(&INDEX_COLUMNS));
+    text.push('\n');
+    text.push_str("|---|---|---|---|---|---|\n");
+    text
+}
+
+/// Reads one row's cells.
+fn read_row(text: &str, raw: &TableRow) -> std::result::Result<IndexRow, String> {
+    if raw.cells.len() != INDEX_COLUMNS.len() {
+        return Err(format!(
+            "index row has {} cells, expected {} ({})",
+            raw.cells.len(),
+            INDEX_COLUMNS.len(),
+            INDEX_COLUMNS.join(", ")
+        ));
+    }
+    let cell = |i: usize| raw.cell(text, i).trim().to_string();
+    let entity = EntityName::parse(&cell(0)).map_err(|e| format!("Entity: {e}"))?;
+    let category = read_closed(&cell(1)).ok_or_else(|| {
+        format!(
+            "Category {:?} is not one of {}",
+            cell(1),
+            Category::allowed()
+        )
+    })?;
+    if category != entity.category() {
+        return Err(format!(
+            "Category {category} disagrees with the entity name {entity}"
+        ));
+    }
+    let status = read_closed(&cell(4)).ok_or_else(|| {
+        format!(
+            "Status {:?} is not one of {}",
+            cell(4),
+            EntryStatus::allowed()
+        )
+    })?;
+    let file = cell(5);
+    check_file_name(&file)?;
+    Ok(IndexRow {
+        entity,
+        category,
+        summary: cell(2),
+        tags: split_tags(&cell(3)),
+        status,
+        file,
+        line: raw.line,
+    })
+}
+
+/// A closed-set cell as people write it in a table: any case, one emphasis or code
+/// wrapper (`**accepted**`, `` `decision` ``).
+fn read_closed<T: std::str::FromStr>(cell: &str) -> Option<T> {
+    without_emphasis(cell.trim())
+        .to_ascii_lowercase()
+        .parse::<T>()
+        .ok()
+}
+
+/// A `Tags` cell: comma-separated, trimmed, empty entries and a lone `-` dropped.
+pub(crate) fn split_tags(cell: &str) -> Vec<String> {
+    cell.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && *t != "-")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether a pipe line outside the table looks like a lost index row (its first cell
+/// an entity name).
+fn looks_like_row(text: &str, row: &TableRow) -> bool {
+    EntityName::parse(row.raw_cell(text, 0).trim()).is_ok()
+}
+
+/// The `# Index:` heading's namespace and the `> Last updated:` value with its range,
+/// from the lines before the table.
+fn header_lines(text: &str) -> (Option<String>, Option<(Range<usize>, String)>) {
+    let mut heading = None;
+    let mut updated = None;
+    for line in lines(text) {
+        if line.in_fence {
+            continue;
+        }
+        let t = line.text;
+        if t.trim_start().starts_with('|') {
+            break;
+        }
+        if heading.is_none()
+            && let Some(rest) = t.strip_prefix("# Index:")
+        {
+            heading = Some(rest.trim().to_string());
+        }
+        if updated.is_none()
+            && let Some(rest) = t.trim_start().strip_prefix('>')
+            && let Some(value) = rest.trim_start().strip_prefix("Last updated:")
+        {
+            let value_text = value.trim();
+            let start = line.content.start + (t.len() - value.len()) + (value.len() - value.trim_start().len());
+            updated = Some((start..start + value_text.len(), value_text.to_string()));
+        }
+    }
+    (heading, updated)
+}
+
+/// The byte offset just past the `# Index:` heading line, when there is one.
+fn heading_end(text: &str) -> Option<usize> {
+    lines(text)
+        .find(|l| !l.in_fence && l.text.starts_with("# "))
+        .map(|l| l.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = "# Index: org.global\n\n> Last updated: 2026-04-03T10:00:00Z\n\n| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n| org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |\n";
+
+    fn ns() -> Namespace {
+        Namespace::org_global()
+    }
+
+    #[test]
+    fn the_seeds_index_reads() {
+        let index = IndexFile::parse(Path::new("_index.md"), &ns(), SEED.to_string(), true).unwrap();
+        assert_eq!(index.heading.as_deref(), Some("org.global"));
+        assert_eq!(index.last_updated(), Some("2026-04-03T10:00:00Z"));
+        assert_eq!(index.rows.len(), 1);
+        let row = &index.rows[0];
+        assert_eq!(row.entity.as_str(), "org.global.decision.001");
+        assert_eq!(row.tags, ["auth", "security"]);
+        assert_eq!(row.status, EntryStatus::Accepted);
+        assert_eq!(row.line, 7);
+    }
+
+    #[test]
+    fn edits_touch_only_their_row_and_the_timestamp() {
+        let index = IndexFile::parse(Path::new("_index.md"), &ns(), SEED.to_string(), true).unwrap();
+        let mut row = index.rows[0].clone();
+        row.status = EntryStatus::Superseded;
+        let new = index
+            .prepare(vec![index.replace(0, &row), index.touch("2026-05-01T00:00:00Z")])
+            .unwrap();
+        assert_eq!(
+            new.text,
+            SEED.replace("accepted", "superseded")
+                .replace("2026-04-03T10:00:00Z", "2026-05-01T00:00:00Z")
+        );
+        assert_eq!(new.rows[0].status, EntryStatus::Superseded);
+    }
+
+    #[test]
+    fn a_new_index_is_the_template_and_gains_a_timestamp() {
+        let index = IndexFile::load(Path::new("/nonexistent/_index.md"), &ns()).unwrap();
+        assert!(!index.exists);
+        assert!(index.rows.is_empty());
+        let new = index.prepare(vec![index.touch("2026-05-01T00:00:00Z")]).unwrap();
+        assert_eq!(
+            new.text,
+            "# Index: org.global\n\n> Last updated: 2026-05-01T00:00:00Z\n\n| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n"
+        );
+    }
+
+    #[test]
+    fn unreadable_rows_name_the_line() {
+        for (row, message) in [
+            ("| org.global.decision.001 | decision | s | a, b | done | f.md |", "Status"),
+            ("| org.global.decision.001 | risk | s | a, b | accepted | f.md |", "disagrees"),
+            ("| org.global.note.001 | note | s | a, b | accepted | f.md |", "Entity"),
+            ("| org.global.decision.001 | decision | s | a, b | accepted | ../f.md |", "File"),
+            ("| org.global.decision.001 | decision | s | accepted | f.md |", "cells"),
+        ] {
+            let text = format!("{}{row}\n", &SEED[..SEED.find("| org.global").unwrap()]);
+            let err = IndexFile::parse(Path::new("_index.md"), &ns(), text, true).unwrap_err();
+            assert_eq!(err.line(), Some(7), "{row}: {err}");
+            assert!(err.to_string().contains(message), "{row}: {err}");
+        }
+    }
+
+    #[test]
+    fn hand_variants_of_closed_cells_read() {
+        let text = SEED.replace("| decision | Auth", "| **Decision** | Auth").replace("| accepted |", "| `Accepted` |");
+        let index = IndexFile::parse(Path::new("_index.md"), &ns(), text, true).unwrap();
+        assert_eq!(index.rows[0].category, Category::Decision);
+        assert_eq!(index.rows[0].status, EntryStatus::Accepted);
+    }
+}

@@ -1,0 +1,165 @@
+//! The [`ContextMemory`] handle: a memory root (`~/.cursor/memory` by default) and how
+//! it is opened.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::index_file::IndexFile;
+use super::names::INDEX_FILE_NAME;
+use super::namespace::Namespace;
+use crate::durable::{Clock, RootHandle, SystemClock, WaitCheck};
+use crate::error::{Error, Result};
+
+/// How long a writer waits for the memory lock by default.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A context-memory root: one directory per namespace, one Markdown entity per fact,
+/// an `_index.md` per directory. Every write holds the root's cross-process lock (the
+/// same `.memcore.lock` every model and language uses), changes the entity file and its
+/// index row as one step, and reads both back before returning.
+///
+/// ```
+/// use memory_core::context_memory::{ContextMemory, Query};
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = ContextMemory::open(dir.path()).unwrap();
+/// assert!(memory.query(&Query::default()).unwrap().is_empty());
+/// assert!(memory.namespaces().unwrap().is_empty());
+/// ```
+#[derive(Debug, Clone)]
+pub struct ContextMemory {
+    pub(super) handle: RootHandle,
+}
+
+/// Options for opening a [`ContextMemory`]: clock and lock wait.
+///
+/// ```
+/// use std::time::Duration;
+/// use memory_core::context_memory::ContextMemory;
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = ContextMemory::builder(dir.path())
+///     .fixed_time("2026-04-03T10:00:00Z").unwrap()
+///     .lock_timeout(Duration::from_secs(2))
+///     .open()
+///     .unwrap();
+/// assert_eq!(memory.root(), dir.path());
+/// ```
+#[derive(Debug, Clone)]
+pub struct ContextMemoryBuilder {
+    root: PathBuf,
+    clock: Arc<dyn Clock>,
+    lock_timeout: Duration,
+    wait_check: Option<WaitCheck>,
+}
+
+impl ContextMemoryBuilder {
+    /// Uses `clock` for every timestamp.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// A stopped clock at `rfc3339` (reproducible runs and tests).
+    pub fn fixed_time(self, rfc3339: &str) -> Result<Self> {
+        let clock = crate::durable::FixedClock::parse(rfc3339).ok_or_else(|| {
+            Error::invalid(
+                "fixed time",
+                rfc3339,
+                "must be an RFC 3339 timestamp such as 2026-04-03T10:00:00Z",
+            )
+        })?;
+        Ok(self.clock(Arc::new(clock)))
+    }
+
+    /// How long a writer waits for another writer's lock before `LockTimeout`.
+    pub fn lock_timeout(mut self, timeout: Duration) -> Self {
+        self.lock_timeout = timeout;
+        self
+    }
+
+    /// A check polled while waiting for the lock (a binding's Ctrl-C or `AbortSignal`).
+    pub fn wait_check(mut self, check: WaitCheck) -> Self {
+        self.wait_check = Some(check);
+        self
+    }
+
+    /// Opens the root; a relative root is made absolute now, and nothing is created
+    /// until the first write.
+    pub fn open(self) -> Result<ContextMemory> {
+        Ok(ContextMemory {
+            handle: RootHandle::open(
+                "memory root",
+                &self.root,
+                self.clock,
+                self.lock_timeout,
+                self.wait_check,
+            )?,
+        })
+    }
+}
+
+impl ContextMemory {
+    /// Opens `root` with the system clock.
+    pub fn open(root: impl Into<PathBuf>) -> Result<ContextMemory> {
+        Self::builder(root).open()
+    }
+
+    /// Starts configuring a root.
+    pub fn builder(root: impl Into<PathBuf>) -> ContextMemoryBuilder {
+        ContextMemoryBuilder {
+            root: root.into(),
+            clock: Arc::new(SystemClock),
+            lock_timeout: DEFAULT_LOCK_TIMEOUT,
+            wait_check: None,
+        }
+    }
+
+    /// The seed's root, `~/.cursor/memory` (`$HOME/.cursor/memory`); `None` when the home
+    /// directory is not known. The command line reads `$MEMCORE_CONTEXT_ROOT` first.
+    ///
+    /// ```
+    /// if let Some(root) = memory_core::context_memory::ContextMemory::default_root() {
+    ///     assert!(root.ends_with(".cursor/memory"));
+    /// }
+    /// ```
+    pub fn default_root() -> Option<PathBuf> {
+        let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"))?;
+        (!home.is_empty()).then(|| PathBuf::from(home).join(".cursor").join("memory"))
+    }
+
+    /// The root directory, absolute.
+    pub fn root(&self) -> &Path {
+        self.handle.path()
+    }
+
+    /// The directory of `namespace`.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// use memory_core::context_memory::{ContextMemory, Namespace};
+    /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// let ns = Namespace::parse("project.myapp").unwrap();
+    /// assert_eq!(memory.namespace_dir(&ns), dir.path().join("projects/myapp"));
+    /// ```
+    pub fn namespace_dir(&self, namespace: &Namespace) -> PathBuf {
+        self.root().join(namespace.dir())
+    }
+
+    /// The `_index.md` of `namespace`, read whole (the empty template when the directory
+    /// has none yet).
+    pub(super) fn load_index(&self, namespace: &Namespace) -> Result<IndexFile> {
+        IndexFile::load(&self.file_in(namespace, INDEX_FILE_NAME)?, namespace)
+    }
+
+    /// The path of file `name` in `namespace`'s directory, refusing a symbolic link on
+    /// the way (a link could lead outside the root).
+    pub(super) fn file_in(&self, namespace: &Namespace, name: &str) -> Result<PathBuf> {
+        let dir = namespace.dir();
+        let mut components: Vec<&str> = dir
+            .components()
+            .filter_map(|c| c.as_os_str().to_str())
+            .collect();
+        components.push(name);
+        self.handle.root.join(&components)
+    }
+}

@@ -1,0 +1,31 @@
+//! The **context-memory** protocol (seed `001_74b2fcc4325dc895.txt`): namespaces mapped
+//! to directories under a root (`~/.cursor/memory` by default), one Markdown entity file
+//! per fact with YAML frontmatter, and a `_index.md` table per directory for lookup.
+//!
+//! ```
+//! use memory_core::context_memory::{ContextMemory, Namespace, Query};
+//! let dir = tempfile::tempdir().unwrap();
+//! let memory = ContextMemory::open(dir.path()).unwrap();
+//! let ns = Namespace::parse("project.myapp").unwrap();
+//! assert_eq!(memory.namespace_dir(&ns), dir.path().join("projects/myapp"));
+//! assert!(memory.query(&Query::new().namespace("project.myapp").unwrap()).unwrap().is_empty());
+//! ```
+
+mod index_file;
+mod memory;
+mod names;
+mod namespace;
+mod namespaces;
+mod query;
+mod schema;
+
+pub use index_file::{INDEX_COLUMNS, IndexRow, MAX_SUMMARY_CHARS};
+pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
+pub use names::{
+    EntityName, INDEX_FILE_NAME, PENDING_REFRESH_FILE_NAME, entity_file_name, is_entity_file_name,
+    next_short_id, slug_of,
+};
+pub use namespace::{MAX_DOMAIN_DEPTH, MAX_SEGMENT_LEN, Namespace, NamespaceKind, project_segment};
+pub use namespaces::{NamespaceInfo, SPLIT_THRESHOLD};
+pub use query::{DEFAULT_QUERY_LIMIT, Hit, Query};
+pub use schema::{Category, EntryStatus};

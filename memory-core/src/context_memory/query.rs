@@ -1,0 +1,247 @@
+//! The seed's read protocol as a query answered from `_index.md` alone.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::index_file::IndexRow;
+use super::memory::ContextMemory;
+use super::names::EntityName;
+use super::namespace::{Namespace, NamespaceKind};
+use super::schema::{Category, EntryStatus};
+use crate::error::Result;
+
+/// How many hits a query returns by default (the seed: "max 5 per query").
+pub const DEFAULT_QUERY_LIMIT: usize = 5;
+
+/// What to look for. Empty fields match everything; `namespaces` empty means every
+/// namespace except `session.current`, which is read only when named (the seed: "Do NOT
+/// query session/current/ unless explicitly needed"). A named namespace includes its
+/// domains (`project.myapp` finds `project.myapp.api` entries after a split).
+///
+/// ```
+/// use memory_core::context_memory::{Category, Query};
+/// let q = Query::new().namespace("project.myapp").unwrap().category(Category::Decision).tags(["auth"]).text("jwt");
+/// assert_eq!(q.limit, 5);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Query {
+    /// The namespaces to search (and their domains).
+    pub namespaces: Vec<Namespace>,
+    /// Only this category.
+    pub category: Option<Category>,
+    /// Entries sharing at least one of these tags (compared without case); more shared
+    /// tags rank higher.
+    pub tags: Vec<String>,
+    /// Words that must all appear (without case) in the entry's summary, tags or name.
+    pub text: Option<String>,
+    /// Include deprecated and superseded entries (reviewing history).
+    pub include_history: bool,
+    /// At most this many hits.
+    pub limit: usize,
+}
+
+impl Default for Query {
+    fn default() -> Self {
+        Query {
+            namespaces: Vec::new(),
+            category: None,
+            tags: Vec::new(),
+            text: None,
+            include_history: false,
+            limit: DEFAULT_QUERY_LIMIT,
+        }
+    }
+}
+
+impl Query {
+    /// A query for everything (outside `session.current`), five hits at most.
+    pub fn new() -> Self {
+        Query::default()
+    }
+
+    /// Adds a namespace to search (validated).
+    pub fn namespace(mut self, namespace: &str) -> Result<Self> {
+        self.namespaces.push(Namespace::parse(namespace)?);
+        Ok(self)
+    }
+
+    /// Only entries of `category`.
+    pub fn category(mut self, category: Category) -> Self {
+        self.category = Some(category);
+        self
+    }
+
+    /// Entries sharing these tags rank by how many they share.
+    pub fn tags<I: IntoIterator<Item = S>, S: Into<String>>(mut self, tags: I) -> Self {
+        self.tags = tags
+            .into_iter()
+            .map(Into::into)
+            .map(|t: String| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect();
+        self
+    }
+
+    /// Words that must all appear.
+    pub fn text(mut self, text: impl Into<String>) -> Self {
+        self.text = Some(text.into());
+        self
+    }
+
+    /// Include deprecated and superseded entries.
+    pub fn include_history(mut self, yes: bool) -> Self {
+        self.include_history = yes;
+        self
+    }
+
+    /// At most `limit` hits (`usize::MAX` for all).
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+}
+
+/// One entry a query found, as its index row gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Hit {
+    /// The entity's name.
+    pub entity_name: EntityName,
+    /// Its namespace.
+    pub namespace: Namespace,
+    /// Its category.
+    pub category: Category,
+    /// Its status.
+    pub status: EntryStatus,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// The index summary.
+    pub summary: String,
+    /// The entity file, relative to the root.
+    pub file: PathBuf,
+    /// How many of the query's tags it carries.
+    pub tag_overlap: usize,
+}
+
+impl ContextMemory {
+    /// Answers `query` from the `_index.md` files alone (no entity file is opened), in
+    /// the seed's order of preference: accepted before experimental (then deprecated and
+    /// superseded, when history is asked for), more shared tags first, then the most
+    /// recent first — by the sequential short id, the index's only record of order
+    /// (`…decision.012` before `…decision.003`; descriptive ids after numbered ones) —
+    /// then by name. A namespace whose directory does not exist has no memory.
+    ///
+    /// ```
+    /// use memory_core::context_memory::{ContextMemory, Query};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::create_dir_all(dir.path().join("org/global")).unwrap();
+    /// std::fs::write(dir.path().join("org/global/_index.md"), "# Index: org.global\n\n| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n| org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |\n").unwrap();
+    /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// let hits = memory.query(&Query::new().tags(["auth"])).unwrap();
+    /// assert_eq!(hits[0].entity_name.as_str(), "org.global.decision.001");
+    /// assert_eq!(hits[0].file, std::path::Path::new("org/global/decision-001-auth-flow.md"));
+    /// ```
+    pub fn query(&self, query: &Query) -> Result<Vec<Hit>> {
+        let _guard = self.handle.read_guard()?;
+        let namespaces: Vec<Namespace> = self
+            .namespaces_on_disk()?
+            .into_iter()
+            .filter(|ns| {
+                if query.namespaces.is_empty() {
+                    ns.kind() != NamespaceKind::Session
+                } else {
+                    query.namespaces.iter().any(|wanted| ns.is_within(wanted))
+                }
+            })
+            .collect();
+        let tags: Vec<String> = query.tags.iter().map(|t| t.to_lowercase()).collect();
+        let words: Vec<String> = query
+            .text
+            .as_deref()
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
+        let mut hits = Vec::new();
+        for namespace in namespaces {
+            let index = self.load_index(&namespace)?;
+            for row in index.rows {
+                if let Some(hit) = matching(&namespace, row, query, &tags, &words) {
+                    hits.push(hit);
+                }
+            }
+        }
+        hits.sort_by(|a, b| {
+            status_rank(a.status)
+                .cmp(&status_rank(b.status))
+                .then(b.tag_overlap.cmp(&a.tag_overlap))
+                .then_with(|| recency(b).cmp(&recency(a)))
+                .then_with(|| a.entity_name.cmp(&b.entity_name))
+        });
+        hits.truncate(query.limit);
+        Ok(hits)
+    }
+}
+
+fn matching(
+    namespace: &Namespace,
+    row: IndexRow,
+    query: &Query,
+    tags: &[String],
+    words: &[String],
+) -> Option<Hit> {
+    if !query.include_history && row.status.is_history() {
+        return None;
+    }
+    if query.category.is_some_and(|c| c != row.category) {
+        return None;
+    }
+    let tag_overlap = tags
+        .iter()
+        .filter(|t| row.tags.iter().any(|r| r.to_lowercase() == **t))
+        .count();
+    if !tags.is_empty() && tag_overlap == 0 {
+        return None;
+    }
+    if !words.is_empty() {
+        let haystack = format!(
+            "{} {} {}",
+            row.summary,
+            row.tags.join(" "),
+            row.entity.as_str()
+        )
+        .to_lowercase();
+        if !words.iter().all(|w| haystack.contains(w.as_str())) {
+            return None;
+        }
+    }
+    Some(Hit {
+        file: namespace.dir().join(&row.file),
+        namespace: namespace.clone(),
+        entity_name: row.entity,
+        category: row.category,
+        status: row.status,
+        tags: row.tags,
+        summary: row.summary,
+        tag_overlap,
+    })
+}
+
+fn status_rank(status: EntryStatus) -> u8 {
+    match status {
+        EntryStatus::Accepted => 0,
+        EntryStatus::Experimental => 1,
+        EntryStatus::Deprecated => 2,
+        EntryStatus::Superseded => 3,
+    }
+}
+
+/// Newer first: numbered ids by number, descriptive ids after them.
+fn recency(hit: &Hit) -> (bool, u64) {
+    match hit.entity_name.sequence() {
+        Some(n) => (true, n),
+        None => (false, 0),
+    }
+}
