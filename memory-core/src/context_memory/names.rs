@@ -125,8 +125,7 @@ impl From<EntityName> for String {
 
 /// A short id read as a sequence number: all ASCII digits (at most 18 of them).
 pub(crate) fn sequence_of(short_id: &str) -> Option<u64> {
-    if short_id.is_empty() || short_id.len() > 18 || !short_id.bytes().all(|b| b.is_ascii_digit())
-    {
+    if short_id.is_empty() || short_id.len() > 18 || !short_id.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     short_id.parse().ok()
@@ -262,7 +261,16 @@ mod tests {
     #[test]
     fn file_cells_are_plain_entity_file_names() {
         assert!(check_file_name("decision-001.md").is_ok());
-        for bad in ["", "../x.md", "a/b.md", "_index.md", "x.txt", ".md", "..", "a\\b.md"] {
+        for bad in [
+            "",
+            "../x.md",
+            "a/b.md",
+            "_index.md",
+            "x.txt",
+            ".md",
+            "..",
+            "a\\b.md",
+        ] {
             assert!(check_file_name(bad).is_err(), "{bad:?}");
         }
     }

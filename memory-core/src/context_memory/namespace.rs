@@ -331,7 +331,11 @@ mod tests {
         ] {
             let parsed = Namespace::parse(ns).unwrap();
             assert_eq!(parsed.dir(), Path::new(dir), "{ns}");
-            assert_eq!(Namespace::from_dir(Path::new(dir)).unwrap(), parsed, "{dir}");
+            assert_eq!(
+                Namespace::from_dir(Path::new(dir)).unwrap(),
+                parsed,
+                "{dir}"
+            );
         }
     }
 

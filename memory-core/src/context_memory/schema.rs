@@ -145,6 +145,10 @@ mod tests {
             assert_eq!(c.as_str().parse::<Category>().unwrap(), *c);
         }
         let err = "Decision".parse::<Category>().unwrap_err();
-        assert!(err.to_string().contains("must be one of decision, constraint"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("must be one of decision, constraint"),
+            "{err}"
+        );
     }
 }

@@ -16,7 +16,7 @@ pub(crate) use atomic::is_temp_name as is_dead_writer_file;
 pub use atomic::{create_private_dir_all, read_text, read_text_if_exists, replace_atomically};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use lock::{MemoryLock, WaitCheck, WaitCheckError, lock_wait_from_secs};
-pub(crate) use root_handle::RootHandle;
 pub use root_handle::LOCK_FILE_NAME;
+pub(crate) use root_handle::RootHandle;
 pub use safe_path::{SafeRoot, validate_component};
 pub use transaction::{JOURNAL_FILE_NAME, Transaction, has_journal, recover};

@@ -5,9 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{
-    Clock, MemoryLock, SafeRoot, WaitCheck, create_private_dir_all, has_journal, recover,
-};
+use super::{Clock, MemoryLock, SafeRoot, WaitCheck, create_private_dir_all, has_journal, recover};
 use crate::error::{Error, Result};
 
 /// The lock file's name in a memory root.
