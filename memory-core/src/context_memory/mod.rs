@@ -11,6 +11,7 @@
 //! assert!(memory.query(&Query::new().namespace("project.myapp").unwrap()).unwrap().is_empty());
 //! ```
 
+mod entry;
 mod index_file;
 mod memory;
 mod names;
@@ -19,6 +20,9 @@ mod namespaces;
 mod query;
 mod schema;
 
+pub use entry::{
+    DUPLICATE_THRESHOLD, Diagram, MAX_TAG_CHARS, MIN_TAGS, NewEntry, summary_of, summary_similarity,
+};
 pub use index_file::{INDEX_COLUMNS, IndexRow, MAX_SUMMARY_CHARS};
 pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
 pub use names::{

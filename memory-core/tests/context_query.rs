@@ -1,0 +1,276 @@
+//! The seed's read protocol (context-memory "Read Protocol") as `ContextMemory::query`,
+//! on real `_index.md` files: namespaces and their domains, category, tags, keywords,
+//! the order of preference, history, the limit, and `session.current` only when named.
+
+use std::path::Path;
+
+use memory_core::ErrorKind;
+use memory_core::context_memory::{Category, ContextMemory, EntryStatus, Query};
+
+const HEADER: &str =
+    "| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n";
+
+fn write_index(root: &Path, dir: &str, namespace: &str, rows: &[&str]) {
+    let dir = root.join(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text =
+        format!("# Index: {namespace}\n\n> Last updated: 2026-04-03T10:00:00Z\n\n{HEADER}");
+    for row in rows {
+        text.push_str(row);
+        text.push('\n');
+    }
+    std::fs::write(dir.join("_index.md"), text).unwrap();
+}
+
+fn names(hits: &[memory_core::context_memory::Hit]) -> Vec<&str> {
+    hits.iter().map(|h| h.entity_name.as_str()).collect()
+}
+
+fn fixture() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_index(
+        root,
+        "org/global",
+        "org.global",
+        &[
+            "| org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth.md |",
+            "| org.global.decision.002 | decision | Sessions expire after 1h | auth, sessions | experimental | decision-002-sessions.md |",
+            "| org.global.decision.003 | decision | Tokens are rotated daily | auth, security, tokens | accepted | decision-003-tokens.md |",
+            "| org.global.principle.001 | principle | Prefer boring tech | style | accepted | principle-001-boring.md |",
+            "| org.global.decision.004 | decision | Auth used cookies | auth, security | superseded | decision-004-cookies.md |",
+            "| org.global.risk.001 | risk | Old auth SDK | auth | deprecated | risk-001-sdk.md |",
+        ],
+    );
+    write_index(
+        root,
+        "projects/myapp",
+        "project.myapp",
+        &[
+            "| project.myapp.constraint.001 | constraint | Node 20 only | runtime, node | accepted | constraint-001-node.md |",
+        ],
+    );
+    write_index(
+        root,
+        "projects/myapp/api",
+        "project.myapp.api",
+        &[
+            "| project.myapp.api.decision.001 | decision | REST over gRPC for auth | api, auth | accepted | decision-001-rest.md |",
+        ],
+    );
+    write_index(
+        root,
+        "session/current",
+        "session.current",
+        &[
+            "| session.current.todo.001 | todo | Fix the auth test | auth, tests | experimental | todo-001-fix.md |",
+        ],
+    );
+    dir
+}
+
+#[test]
+fn accepted_before_experimental_more_shared_tags_first_then_newest() {
+    let dir = fixture();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let hits = memory
+        .query(
+            &Query::new()
+                .namespace("org.global")
+                .unwrap()
+                .tags(["auth", "security"]),
+        )
+        .unwrap();
+    assert_eq!(
+        names(&hits),
+        [
+            "org.global.decision.003",
+            "org.global.decision.001",
+            "org.global.decision.002"
+        ]
+    );
+    assert_eq!(hits[0].tag_overlap, 2);
+    assert_eq!(hits[2].status, EntryStatus::Experimental);
+    assert_eq!(hits[0].file, Path::new("org/global/decision-003-tokens.md"));
+}
+
+#[test]
+fn history_is_left_out_unless_asked_for() {
+    let dir = fixture();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let q = Query::new()
+        .namespace("org.global")
+        .unwrap()
+        .tags(["auth"])
+        .limit(usize::MAX);
+    assert!(!names(&memory.query(&q).unwrap()).contains(&"org.global.decision.004"));
+    let all = memory.query(&q.clone().include_history(true)).unwrap();
+    let all = names(&all);
+    assert_eq!(
+        &all[all.len() - 2..],
+        ["org.global.risk.001", "org.global.decision.004"]
+    );
+}
+
+#[test]
+fn at_most_five_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<String> = (1..=9)
+        .map(|n| format!("| org.global.todo.{n:03} | todo | Task {n} | work, later | accepted | todo-{n:03}.md |"))
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    write_index(dir.path(), "org/global", "org.global", &rows);
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let hits = memory.query(&Query::new()).unwrap();
+    assert_eq!(
+        names(&hits),
+        [
+            "org.global.todo.009",
+            "org.global.todo.008",
+            "org.global.todo.007",
+            "org.global.todo.006",
+            "org.global.todo.005"
+        ]
+    );
+}
+
+#[test]
+fn session_current_is_read_only_when_named() {
+    let dir = fixture();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let everything = memory
+        .query(&Query::new().tags(["auth"]).limit(usize::MAX))
+        .unwrap();
+    assert!(
+        everything
+            .iter()
+            .all(|h| h.namespace.as_str() != "session.current")
+    );
+    let session = memory
+        .query(&Query::new().namespace("session.current").unwrap())
+        .unwrap();
+    assert_eq!(names(&session), ["session.current.todo.001"]);
+}
+
+#[test]
+fn a_project_namespace_includes_its_domains_and_a_domain_only_itself() {
+    let dir = fixture();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let project = memory
+        .query(&Query::new().namespace("project.myapp").unwrap())
+        .unwrap();
+    assert_eq!(
+        names(&project),
+        [
+            "project.myapp.api.decision.001",
+            "project.myapp.constraint.001"
+        ]
+    );
+    let api = memory
+        .query(&Query::new().namespace("project.myapp.api").unwrap())
+        .unwrap();
+    assert_eq!(names(&api), ["project.myapp.api.decision.001"]);
+}
+
+#[test]
+fn category_and_keywords_filter() {
+    let dir = fixture();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let hits = memory
+        .query(&Query::new().category(Category::Principle))
+        .unwrap();
+    assert_eq!(names(&hits), ["org.global.principle.001"]);
+    let hits = memory.query(&Query::new().text("ROTATED tokens")).unwrap();
+    assert_eq!(names(&hits), ["org.global.decision.003"]);
+    let hits = memory.query(&Query::new().text("grpc")).unwrap();
+    assert_eq!(names(&hits), ["project.myapp.api.decision.001"]);
+    assert!(
+        memory
+            .query(&Query::new().text("kubernetes"))
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_namespace_without_a_directory_has_no_memory() {
+    let dir = fixture();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    assert!(
+        memory
+            .query(&Query::new().namespace("project.other").unwrap())
+            .unwrap()
+            .is_empty()
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let memory = ContextMemory::open(empty.path().join("missing")).unwrap();
+    assert!(memory.query(&Query::new()).unwrap().is_empty());
+    assert!(
+        !empty.path().join("missing").exists(),
+        "reading creates nothing"
+    );
+}
+
+#[test]
+fn an_unreadable_index_is_an_error_naming_the_file_and_line() {
+    let dir = fixture();
+    write_index(
+        dir.path(),
+        "org/security",
+        "org.security",
+        &[
+            "| org.security.decision.001 | decision | Pin TLS | tls, security | done | decision-001.md |",
+        ],
+    );
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let err = memory.query(&Query::new()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Malformed);
+    assert_eq!(err.line(), Some(7));
+    assert!(err.path().unwrap().ends_with("org/security/_index.md"));
+}
+
+#[test]
+fn namespaces_lists_the_table_s_directories_and_nothing_else() {
+    let dir = fixture();
+    std::fs::create_dir_all(dir.path().join("archive/org/global")).unwrap();
+    std::fs::write(dir.path().join("archive/org/global/_index.md"), "x").unwrap();
+    std::fs::create_dir_all(dir.path().join("notes")).unwrap();
+    std::fs::write(dir.path().join("notes/decision-001.md"), "x").unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let found: Vec<String> = memory
+        .namespaces()
+        .unwrap()
+        .into_iter()
+        .map(|i| i.namespace.to_string())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "org.global",
+            "project.myapp",
+            "project.myapp.api",
+            "session.current"
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_namespace_directory_is_not_followed() {
+    let dir = fixture();
+    let outside = tempfile::tempdir().unwrap();
+    write_index(outside.path(), "x", "org.security", &[]);
+    std::os::unix::fs::symlink(outside.path().join("x"), dir.path().join("org/security")).unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    assert!(
+        memory
+            .namespaces()
+            .unwrap()
+            .iter()
+            .all(|i| i.namespace.as_str() != "org.security")
+    );
+    let err = memory
+        .query(&Query::new().namespace("org.security").unwrap())
+        .map(|hits| hits.len());
+    assert_eq!(err.unwrap(), 0, "a link is neither listed nor read");
+}
