@@ -11,7 +11,7 @@ use crate::args::{AgentCommand, OrganizeArgs, RegisterArgs, SnapshotItems, Updat
 
 /// What an `agent` verb returns, for printing.
 #[derive(Debug)]
-pub enum Reply {
+pub enum AgentReply {
     /// `start` and `register`: the verified new session id, and the rows of other
     /// sessions `start` could not read (printed as warnings on stderr).
     Registered(SessionId, Vec<Warning>),
@@ -37,32 +37,34 @@ pub enum Reply {
 }
 
 /// Runs one `agent` verb against `memory`.
-pub fn run(memory: &AgentMemory, command: AgentCommand) -> Result<Reply> {
+pub fn run(memory: &AgentMemory, command: AgentCommand) -> Result<AgentReply> {
     Ok(match command {
         AgentCommand::Start { agent } => {
             let start = memory.register_session_start_with_warnings(&agent)?;
-            Reply::Registered(start.session_id, start.warnings)
+            AgentReply::Registered(start.session_id, start.warnings)
         }
         AgentCommand::Register(args) => {
-            Reply::Registered(memory.register_manual(registration(args))?, Vec::new())
+            AgentReply::Registered(memory.register_manual(registration(args))?, Vec::new())
         }
         AgentCommand::Update(args) => {
             let id = args.id.clone();
-            Reply::Updated(memory.update(&id, session_update(args))?)
+            AgentReply::Updated(memory.update(&id, session_update(args))?)
         }
         AgentCommand::Continue(link) => {
-            Reply::Continued(memory.continue_from(&link.current, &link.source)?)
+            AgentReply::Continued(memory.continue_from(&link.current, &link.source)?)
         }
         AgentCommand::Release(link) => {
-            Reply::Released(memory.release(&link.current, &link.source)?)
+            AgentReply::Released(memory.release(&link.current, &link.source)?)
         }
-        AgentCommand::Organize(args) => Reply::Organized(memory.organize(organize_options(args))?),
-        AgentCommand::Archive { id } => Reply::Archived(memory.archive(&id)?),
-        AgentCommand::List { status: None } => Reply::Listed(memory.sessions()?),
+        AgentCommand::Organize(args) => {
+            AgentReply::Organized(memory.organize(organize_options(args))?)
+        }
+        AgentCommand::Archive { id } => AgentReply::Archived(memory.archive(&id)?),
+        AgentCommand::List { status: None } => AgentReply::Listed(memory.sessions()?),
         AgentCommand::List {
             status: Some(status),
-        } => Reply::Listed(memory.sessions_with_status(status.parse::<Status>()?)?),
-        AgentCommand::Show { id } => Reply::Shown {
+        } => AgentReply::Listed(memory.sessions_with_status(status.parse::<Status>()?)?),
+        AgentCommand::Show { id } => AgentReply::Shown {
             row: memory.session(&id)?,
             snapshot: memory.snapshot(&id)?,
         },

@@ -14,7 +14,8 @@ use memory_core::agent_memory::DEFAULT_AGENT_NAME;
 #[derive(Debug, Parser)]
 #[command(name = "memcore", version, propagate_version = true)]
 pub struct Cli {
-    /// The memory root directory [default: $MEMCORE_ROOT, else ./memory].
+    /// The memory root directory [default for agent: $MEMCORE_ROOT, else ./memory; for
+    /// context: $MEMCORE_CONTEXT_ROOT, else ~/.cursor/memory].
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
 
@@ -33,6 +34,42 @@ pub enum Model {
     /// Agent Memory: `index.md`, one row per agent session, merged snapshots.
     #[command(subcommand)]
     Agent(AgentCommand),
+    /// context-memory: namespaces of entity files with a `_index.md` each.
+    #[command(subcommand)]
+    Context(ContextCommand),
+}
+
+/// The verbs of the context-memory model.
+#[derive(Debug, Subcommand)]
+pub enum ContextCommand {
+    /// Find entries in the indexes (the seed's read protocol; no entity file is opened).
+    Query(QueryArgs),
+    /// List the namespaces the root holds.
+    Namespaces,
+}
+
+/// `context query`: every filter is optional.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// A namespace to search, with its domains (repeat for several) [default: every
+    /// namespace but session.current].
+    #[arg(long = "namespace", value_name = "NS")]
+    pub namespaces: Vec<String>,
+    /// Only this category.
+    #[arg(long, value_name = "C")]
+    pub category: Option<String>,
+    /// Entries sharing these tags, comma-separated; more shared tags rank higher.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub tags: Vec<String>,
+    /// Words that must all appear in the summary, tags or name.
+    #[arg(long, value_name = "Q", allow_hyphen_values = true)]
+    pub text: Option<String>,
+    /// Include deprecated and superseded entries.
+    #[arg(long)]
+    pub history: bool,
+    /// At most N entries.
+    #[arg(long, value_name = "N", default_value_t = memory_core::context_memory::DEFAULT_QUERY_LIMIT)]
+    pub limit: usize,
 }
 
 /// The verbs of the Agent Memory model.

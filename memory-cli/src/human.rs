@@ -7,23 +7,23 @@ use memory_core::{
     Snapshot, SnapshotItem,
 };
 
-use crate::agent::Reply;
+use crate::agent::AgentReply;
 
-/// The text printed for `reply`, ending with a newline.
-pub fn render(reply: &Reply) -> String {
+/// The text printed for an `agent` verb's `reply`, ending with a newline.
+pub fn render(reply: &AgentReply) -> String {
     let mut out = match reply {
-        Reply::Registered(id, _) => format!("Your Memory Session ID is: {id}"),
-        Reply::Updated(row) => format!(
+        AgentReply::Registered(id, _) => format!("Your Memory Session ID is: {id}"),
+        AgentReply::Updated(row) => format!(
             "Updated {} (status {}, updated at {})",
             row.session_id, row.status, row.updated_at
         ),
-        Reply::Continued(outcome) => continued(outcome),
-        Reply::Released(outcome) => released(outcome),
-        Reply::Organized(report) => organized(report),
-        Reply::Archived(outcome) => archived(outcome),
-        Reply::Listed(rows) if rows.is_empty() => "No sessions.".to_string(),
-        Reply::Listed(rows) => rows.iter().map(list_line).collect::<Vec<_>>().join("\n"),
-        Reply::Shown { row, snapshot } => shown(row, snapshot.as_ref()),
+        AgentReply::Continued(outcome) => continued(outcome),
+        AgentReply::Released(outcome) => released(outcome),
+        AgentReply::Organized(report) => organized(report),
+        AgentReply::Archived(outcome) => archived(outcome),
+        AgentReply::Listed(rows) if rows.is_empty() => "No sessions.".to_string(),
+        AgentReply::Listed(rows) => rows.iter().map(list_line).collect::<Vec<_>>().join("\n"),
+        AgentReply::Shown { row, snapshot } => shown(row, snapshot.as_ref()),
     };
     out.push('\n');
     out

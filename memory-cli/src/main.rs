@@ -6,9 +6,12 @@
 
 mod agent;
 mod args;
+mod context;
+mod context_output;
 mod human;
 mod json;
 mod output;
+mod reply;
 mod settings;
 
 use std::ffi::OsString;
@@ -17,8 +20,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use memory_core::{Error, Result};
 
-use crate::agent::Reply;
 use crate::args::{Cli, Model};
+use crate::reply::Reply;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -36,9 +39,15 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<Reply> {
-    let memory = settings::open_agent_memory(cli.root)?;
     match cli.model {
-        Model::Agent(command) => agent::run(&memory, command),
+        Model::Agent(command) => {
+            let memory = settings::open_agent_memory(cli.root)?;
+            agent::run(&memory, command).map(Reply::Agent)
+        }
+        Model::Context(command) => {
+            let memory = settings::open_context_memory(cli.root)?;
+            context::run(&memory, command).map(Reply::Context)
+        }
     }
 }
 

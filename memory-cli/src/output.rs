@@ -6,31 +6,40 @@ use std::io::{self, Write};
 use memory_core::{Error, ErrorKind, SessionId, SessionRow, Snapshot, Warning};
 use serde::Serialize;
 
-use crate::agent::Reply;
-use crate::{human, json};
+use crate::agent::AgentReply;
+use crate::reply::Reply;
+use crate::{context_output, human, json};
 
 /// Renders `reply` completely, then writes it to stdout in one go. Warnings (rows
 /// `start` went on past, snapshots `organize` or `archive` could not read) go to stderr
 /// first, one `warning: <path>:<line>: <message>` line each, with or without `--json` (stdout keeps exactly the one JSON value).
 pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
-    match reply {
-        Reply::Registered(_, warnings) => print_warnings(warnings),
-        Reply::Organized(report) => print_warnings(&report.unreadable),
-        Reply::Archived(outcome) => print_warnings(outcome.warnings()),
-        _ => {}
+    if let Reply::Agent(reply) = reply {
+        match reply {
+            AgentReply::Registered(_, warnings) => print_warnings(warnings),
+            AgentReply::Organized(report) => print_warnings(&report.unreadable),
+            AgentReply::Archived(outcome) => print_warnings(outcome.warnings()),
+            _ => {}
+        }
     }
-    let text = if as_json {
-        let mut line = reply_json(reply).map_err(|e| stdout_error(e.into()))?;
-        line.push('\n');
-        line
-    } else {
-        human::render(reply)
+    let text = match (reply, as_json) {
+        (Reply::Agent(reply), true) => json_line(reply_json(reply))?,
+        (Reply::Agent(reply), false) => human::render(reply),
+        (Reply::Context(reply), true) => json_line(context_output::json(reply))?,
+        (Reply::Context(reply), false) => context_output::human(reply),
     };
     let mut stdout = io::stdout().lock();
     stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(stdout_error)
+}
+
+/// One JSON value and its line feed, or the error writing it would be.
+fn json_line(value: serde_json::Result<String>) -> Result<String, Error> {
+    let mut line = value.map_err(|e| stdout_error(e.into()))?;
+    line.push('\n');
+    Ok(line)
 }
 
 fn print_warnings(warnings: &[Warning]) {
@@ -42,19 +51,19 @@ fn print_warnings(warnings: &[Warning]) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
-fn reply_json(reply: &Reply) -> serde_json::Result<String> {
+fn reply_json(reply: &AgentReply) -> serde_json::Result<String> {
     fn line<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
         json::to_line(value)
     }
     match reply {
-        Reply::Registered(id, _) => line(&Registered { session_id: id }),
-        Reply::Updated(row) => line(row),
-        Reply::Continued(outcome) => line(outcome),
-        Reply::Released(outcome) => line(outcome),
-        Reply::Organized(report) => line(report),
-        Reply::Archived(outcome) => line(outcome),
-        Reply::Listed(rows) => line(rows),
-        Reply::Shown { row, snapshot } => line(&Shown {
+        AgentReply::Registered(id, _) => line(&Registered { session_id: id }),
+        AgentReply::Updated(row) => line(row),
+        AgentReply::Continued(outcome) => line(outcome),
+        AgentReply::Released(outcome) => line(outcome),
+        AgentReply::Organized(report) => line(report),
+        AgentReply::Archived(outcome) => line(outcome),
+        AgentReply::Listed(rows) => line(rows),
+        AgentReply::Shown { row, snapshot } => line(&Shown {
             row,
             snapshot: snapshot.as_ref(),
         }),

@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use memory_core::context_memory::ContextMemory;
 use memory_core::{AgentMemory, Error, Result};
 
 /// The environment variable naming the memory root when `--root` is not given.
@@ -21,6 +22,29 @@ pub fn open_agent_memory(root: Option<PathBuf>) -> Result<AgentMemory> {
         .or_else(|| non_empty_env(ROOT_ENV).map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from(DEFAULT_ROOT));
     let mut builder = AgentMemory::builder(root);
+    if let Some(timeout) = lock_timeout()? {
+        builder = builder.lock_timeout(timeout);
+    }
+    builder.open()
+}
+
+/// The environment variable naming the context-memory root when `--root` is not given.
+pub const CONTEXT_ROOT_ENV: &str = "MEMCORE_CONTEXT_ROOT";
+
+/// Opens the context-memory root chosen by `--root`, else `MEMCORE_CONTEXT_ROOT`, else
+/// the seed's `~/.cursor/memory`.
+pub fn open_context_memory(root: Option<PathBuf>) -> Result<ContextMemory> {
+    let root = root
+        .or_else(|| non_empty_env(CONTEXT_ROOT_ENV).map(PathBuf::from))
+        .or_else(ContextMemory::default_root)
+        .ok_or_else(|| Error::InvalidInput {
+            what: "memory root",
+            value: String::new(),
+            message: "no --root, no MEMCORE_CONTEXT_ROOT and no home directory to find ~/.cursor/memory in"
+                .to_string(),
+            session_id: None,
+        })?;
+    let mut builder = ContextMemory::builder(root);
     if let Some(timeout) = lock_timeout()? {
         builder = builder.lock_timeout(timeout);
     }
