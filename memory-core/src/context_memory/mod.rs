@@ -11,6 +11,7 @@
 //! assert!(memory.query(&Query::new().namespace("project.myapp").unwrap()).unwrap().is_empty());
 //! ```
 
+mod entity;
 mod entry;
 mod index_file;
 mod memory;
@@ -20,6 +21,7 @@ mod namespaces;
 mod query;
 mod schema;
 
+pub use entity::{ENTITY_KEYS, Entry};
 pub use entry::{
     DUPLICATE_THRESHOLD, Diagram, MAX_TAG_CHARS, MIN_TAGS, NewEntry, summary_of, summary_similarity,
 };
