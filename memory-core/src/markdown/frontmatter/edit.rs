@@ -32,7 +32,7 @@ impl FrontmatterKeys {
     pub fn set(&self, text: &str, key: &str, value: &Value) -> Result<Edit, ParseIssue> {
         match self.position(text, key) {
             Some(i) => self.replace(text, &self.entries[i], value),
-            None => Ok(self.add_at(self.frontmatter.yaml.end, key, value)),
+            None => Ok(self.add_at(text, self.frontmatter.yaml.end, key, value)),
         }
     }
 
@@ -64,7 +64,7 @@ impl FrontmatterKeys {
         let at = self
             .get(text, after)
             .map_or(self.frontmatter.yaml.end, |e| e.entry.end);
-        Ok(self.add_at(at, key, value))
+        Ok(self.add_at(text, at, key, value))
     }
 
     /// The edit that removes `key`'s whole entry with its line ending (`None` when the
@@ -79,21 +79,40 @@ impl FrontmatterKeys {
     /// assert_eq!(apply_edits(text, vec![edit]), "---\na: 1\n# kept\nb: 2\n---\n");
     /// ```
     pub fn remove(&self, text: &str, key: &str) -> Result<Option<Edit>, ParseIssue> {
-        let Some(entry) = self.get(text, key) else {
+        let Some(i) = self.position(text, key) else {
             return Ok(None);
         };
+        let entry = &self.entries[i];
         self.check_anchors(text, entry)?;
+        let mut end = entry.entry.end;
+        // Lines after the entry that would join a block scalar ending the entry before
+        // it (indented comments; blank lines for `|+`) go with the entry.
+        if let Some(keep) = i.checked_sub(1).and_then(|p| self.entries[p].block_tail) {
+            let tail = quiet_tail(text, end, self.frontmatter.yaml.end);
+            if tail.indented || keep && tail.blank {
+                end = tail.end;
+            }
+        }
         Ok(Some(Edit {
-            range: entry.entry.clone(),
+            range: entry.entry.start..end,
             replacement: String::new(),
         }))
     }
 
     /// The edit inserting a new `key: value` entry at `at` (a line start in the block).
-    fn add_at(&self, at: usize, key: &str, value: &Value) -> Edit {
+    fn add_at(&self, text: &str, at: usize, key: &str, value: &Value) -> Edit {
+        let le = self.frontmatter.line_ending;
+        let mut replacement = render::render_entry(key, value, le);
+        if let (Some(s), Some(header)) = (value.as_str(), block_header(&replacement)) {
+            let tail = quiet_tail(text, at, self.frontmatter.yaml.end);
+            if tail.indented || header.ends_with('+') && tail.blank {
+                let key = render::render_key(key);
+                replacement = format!("{key}: {}{}", render::double_quoted(s), le.as_str());
+            }
+        }
         Edit {
             range: at..at,
-            replacement: render::render_entry(key, value, self.frontmatter.line_ending),
+            replacement,
         }
     }
 
@@ -148,7 +167,17 @@ impl FrontmatterKeys {
         let after_value = text.get(entry.value.end..last_line_end).unwrap_or("");
         let key_rest = text.get(colon..key_line_end).unwrap_or("");
         let edit = |range: std::ops::Range<usize>, replacement: String| Edit { range, replacement };
-        Ok(match render::for_style(value, entry.style) {
+        let mut rendered = render::for_style(value, entry.style);
+        if let Rendered::Literal { header, .. } = &rendered {
+            // A block scalar would take in indented comment lines after the entry (and
+            // with `+` chomping, blank lines): write the text double-quoted then.
+            let tail = quiet_tail(text, entry.entry.end, self.frontmatter.yaml.end);
+            if tail.indented || header.ends_with('+') && tail.blank {
+                let s = value.as_str().unwrap_or_default();
+                rendered = Rendered::Inline(render::double_quoted(s));
+            }
+        }
+        Ok(match rendered {
             Rendered::Inline(s) if entry.style == ValueStyle::Empty => {
                 if s.is_empty() {
                     edit(colon..colon, String::new())
@@ -191,7 +220,10 @@ impl FrontmatterKeys {
                 let gap = " ".repeat(gap.max(1));
                 let lines: Vec<String> =
                     items.iter().map(|it| format!("{pad}-{gap}{it}")).collect();
-                let lines = lines.join(le);
+                let mut lines = lines.join(le);
+                if ends_at_line_start {
+                    lines.push_str(le);
+                }
                 let starts_line = entry.value.start > 0 && b[entry.value.start - 1] == b'\n';
                 if starts_line {
                     edit(entry.value.clone(), lines)
@@ -201,6 +233,45 @@ impl FrontmatterKeys {
             }
         })
     }
+}
+
+/// The block scalar header of a rendered `key: |…` entry, if it is one.
+fn block_header(entry: &str) -> Option<&str> {
+    let first = entry.lines().next()?;
+    let header = first.rsplit(": ").next()?;
+    header.starts_with('|').then_some(header)
+}
+
+/// The blank and indented lines from `from` (a line start) up to the first line that
+/// starts with a character at column 0.
+struct Tail {
+    /// Whether one of them starts with white space (an indented comment, or white space
+    /// a block scalar would read as content).
+    indented: bool,
+    /// Whether one of them is blank.
+    blank: bool,
+    /// Where they end.
+    end: usize,
+}
+
+fn quiet_tail(text: &str, from: usize, until: usize) -> Tail {
+    let b = text.as_bytes();
+    let mut tail = Tail {
+        indented: false,
+        blank: false,
+        end: from,
+    };
+    while tail.end < until {
+        let (end, next) = line_at(b, tail.end);
+        let line = &b[tail.end..end];
+        match line.first() {
+            Some(b' ' | b'\t') => tail.indented = true,
+            None => tail.blank = true,
+            Some(_) => break,
+        }
+        tail.end = next;
+    }
+    tail
 }
 
 /// The anchor name at the start of `s` (up to white space or a flow indicator).

@@ -69,6 +69,10 @@ pub struct KeyEntry {
     pub style: ValueStyle,
     /// Whether the key is quoted (then [`KeyEntry::name`] decodes it).
     pub quoted: bool,
+    /// `Some(keep)` when the entry's last line is block scalar content (`keep`: its
+    /// chomping is `+`): indented lines, and for `keep` blank lines, right after such an
+    /// entry would join its value.
+    pub block_tail: Option<bool>,
 }
 
 impl KeyEntry {
@@ -182,6 +186,7 @@ struct Building {
 
 impl Building {
     fn content(&mut self, line_start: usize, value_end: usize, line_next: usize) {
+        self.entry.block_tail = None;
         self.value_start.get_or_insert(line_start);
         self.entry.value.end = value_end;
         self.entry.entry.end = line_next;
@@ -248,6 +253,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
     let mut open = Open::None;
     // For a `|+` block scalar: just past the last blank line seen after its content.
     let mut keep_end: Option<usize> = None;
+    let mut owners = lex::Owners::default();
     let mut at = fm.yaml.start;
     let mut number = fm.yaml_line;
     while at < fm.yaml.end {
@@ -277,6 +283,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
             if first >= end {
                 if indent.is_some_and(|i| sp > i) {
                     c.content(ls, next, next);
+                    c.entry.block_tail = Some(keep);
                     keep_end = None;
                 } else if keep {
                     keep_end = Some(next);
@@ -297,11 +304,13 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                     }
                 }
                 c.content(ls, next, next);
+                c.entry.block_tail = Some(keep);
                 keep_end = None;
                 continue;
             }
             if let Some(k) = keep_end.take() {
                 c.content(ls, k, k);
+                c.entry.block_tail = Some(keep);
             }
             open = Open::None;
         }
@@ -362,7 +371,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                     c.style_pending = false;
                     c.entry.style = nested_style(b, ls, end, 0);
                 }
-                let scanned = lex::scan_nodes(b, ls, end, ls);
+                let scanned = lex::scan_nodes(b, ls, end, ls, &mut owners);
                 open = scanned.open;
                 c.content(ls, scanned.content_end, next);
                 continue;
@@ -389,6 +398,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
             if let Some(done) = cur.take() {
                 entries.push(done.finish());
             }
+            owners.reset();
             let v = lex::skip_ws(b, colon, end);
             let (lead, scanned) = if v >= end || lex::comment_at(b, v) {
                 (
@@ -418,6 +428,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                     inline: has_value,
                     style,
                     quoted: b[ls] == b'"' || b[ls] == b'\'',
+                    block_tail: None,
                 },
                 value_start: has_value.then_some(v),
                 has_inline_token: lead.is_some(),
@@ -450,12 +461,13 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
             c.style_pending = false;
             c.entry.style = nested_style(b, first, end, sp);
         }
-        let scanned = lex::scan_nodes(b, first, end, ls);
+        let scanned = lex::scan_nodes(b, first, end, ls, &mut owners);
         open = scanned.open;
         c.content(ls, scanned.content_end, next);
     }
-    if let (Open::Block { .. }, Some(k), Some(c)) = (open, keep_end, cur.as_mut()) {
+    if let (Open::Block { keep, .. }, Some(k), Some(c)) = (open, keep_end, cur.as_mut()) {
         c.content(k, k, k);
+        c.entry.block_tail = Some(keep);
     }
     match open {
         Open::Quoted { .. } => {

@@ -173,7 +173,13 @@ pub(super) fn scan_flow(
                     return after_node(b, i + 1, end);
                 }
             }
-            b',' | b':' => at_token = true,
+            b',' => at_token = true,
+            // `:` separates only before white space or a flow indicator (`a:b` is text).
+            b':' => {
+                at_token = b
+                    .get(i + 1)
+                    .is_none_or(|&n| i + 1 >= end || ws(n) || b",[]{}".contains(&n));
+            }
             _ => at_token = false,
         }
         i += 1;
@@ -352,11 +358,55 @@ pub(super) fn key_at(b: &[u8], i: usize, end: usize) -> Option<(usize, usize)> {
     None
 }
 
+/// The columns of the keys and `-` indicators on the lines above, innermost last: the
+/// owner of a node that starts a line is the last one left of it. Held inline (nesting
+/// deeper than its capacity only loses precision for block scalar headers that start a
+/// line that deep).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Owners {
+    cols: [usize; 16],
+    len: usize,
+}
+
+impl Owners {
+    /// Forgets the owners at or right of `col` and returns the one left of it.
+    fn owner_of(&mut self, col: usize) -> usize {
+        while self.len > 0 && self.cols[self.len - 1] >= col {
+            self.len -= 1;
+        }
+        if self.len == 0 {
+            0
+        } else {
+            self.cols[self.len - 1]
+        }
+    }
+
+    fn push(&mut self, col: usize) {
+        if self.len < self.cols.len() {
+            self.cols[self.len] = col;
+            self.len += 1;
+        }
+    }
+
+    /// Starts over for a new top-level entry (whose key is at column 0).
+    pub(super) fn reset(&mut self) {
+        self.len = 0;
+        self.push(0);
+    }
+}
+
 /// Scans a line's nodes from its first token at `i`: compact `- `/`? `/`: `
 /// indicators, then an optional key and its value, or a value, and tells what the line
-/// came to. A block scalar's parent column is that of the innermost `-` or key.
-pub(super) fn scan_nodes(b: &[u8], mut i: usize, end: usize, line_start: usize) -> Scanned {
-    let mut parent = None;
+/// came to. A block scalar's parent column is that of the innermost `-` or key on the
+/// line, or the owner above for a node that starts the line.
+pub(super) fn scan_nodes(
+    b: &[u8],
+    mut i: usize,
+    end: usize,
+    line_start: usize,
+    owners: &mut Owners,
+) -> Scanned {
+    let mut parent = owners.owner_of(i - line_start);
     let mut keyed = false;
     loop {
         i = skip_ws(b, i, end);
@@ -368,7 +418,8 @@ pub(super) fn scan_nodes(b: &[u8], mut i: usize, end: usize, line_start: usize) 
         }
         let col = i - line_start;
         if !keyed && (indicator_at(b, i, end, b'-') || indicator_at(b, i, end, b'?')) {
-            parent = Some(col);
+            parent = col;
+            owners.push(col);
             i += 1;
             continue;
         }
@@ -378,6 +429,7 @@ pub(super) fn scan_nodes(b: &[u8], mut i: usize, end: usize, line_start: usize) 
             continue;
         }
         if !keyed && let Some((_, colon)) = key_at(b, i, end) {
+            owners.push(col);
             let v = skip_ws(b, colon, end);
             if v >= end || comment_at(b, v) {
                 return Scanned {
@@ -387,7 +439,7 @@ pub(super) fn scan_nodes(b: &[u8], mut i: usize, end: usize, line_start: usize) 
             }
             return scan_value(b, v, end, col).1;
         }
-        return scan_value(b, i, end, parent.unwrap_or(col)).1;
+        return scan_value(b, i, end, parent).1;
     }
 }
 
