@@ -14,6 +14,7 @@
 mod blocks;
 mod cells;
 mod escape;
+mod frontmatter;
 mod lines;
 mod list;
 mod marker;
@@ -24,6 +25,10 @@ mod table_scan;
 pub use blocks::{BlockLine, BlockStart, Blocks, Context, block_lines, block_start, classify};
 pub use cells::Cells;
 pub(crate) use escape::{FenceScan, encode_lines, entity_first, fenced_lines};
+pub use frontmatter::{
+    Frontmatter, FrontmatterKeys, KeyEntry, ValueStyle, double_quoted, render_entry,
+    render_flow_list, render_frontmatter, render_scalar,
+};
 pub use lines::{Line, LineEnding, lines};
 pub use list::{ListItem, parse_list, render_item_line};
 pub(crate) use list::{render_item, value_lines, value_of};
