@@ -54,6 +54,38 @@ pub enum Error {
         /// The index file that was searched.
         path: PathBuf,
     },
+    /// The named context-memory entity has no row in its namespace's index. When a split
+    /// moved it to a domain, `moved_to` names it there.
+    #[error("{}: no entity {name}{}", path.display(), moved_to.as_ref().map(|m| format!(" (it moved to {m})")).unwrap_or_default())]
+    EntityNotFound {
+        /// The entity name that was looked up.
+        name: String,
+        /// The index that was searched.
+        path: PathBuf,
+        /// Where a namespace split moved the entity.
+        moved_to: Option<String>,
+    },
+    /// A new context-memory entry resembles one already in force in its namespace (same
+    /// category, similar summary); write it with `force_new` to keep both.
+    #[error("{}:{line}: a similar {} entry exists: {existing} (similarity {similarity:.2}); supersede or update it, or force a new one", path.display(), existing.split('.').rev().nth(1).unwrap_or("entry"))]
+    SimilarEntry {
+        /// The existing entry's name.
+        existing: String,
+        /// Its index.
+        path: PathBuf,
+        /// Its row's line.
+        line: usize,
+        /// How alike the summaries are, from 0 to 1.
+        similarity: f64,
+    },
+    /// An entity of that name (or its file) already exists.
+    #[error("{}: {name} already exists", path.display())]
+    EntityExists {
+        /// The entity name.
+        name: String,
+        /// The index or file that has it.
+        path: PathBuf,
+    },
     /// An item named for marking (`[superseded]`, `[resolved]`, `[done]`) is not in the snapshot.
     #[error("{}: no {section} item matching {}", path.display(), quoted(item))]
     ItemNotFound {
@@ -276,10 +308,14 @@ impl Error {
             | Error::Argument { .. }
             | Error::AmbiguousItem { .. }
             | Error::LinkRefused { .. } => ErrorKind::InvalidInput,
-            Error::SessionNotFound { .. } | Error::ItemNotFound { .. } => ErrorKind::NotFound,
-            Error::Referenced { .. } | Error::Inconsistent { .. } | Error::Duplicate { .. } => {
-                ErrorKind::Conflict
-            }
+            Error::SessionNotFound { .. }
+            | Error::ItemNotFound { .. }
+            | Error::EntityNotFound { .. } => ErrorKind::NotFound,
+            Error::Referenced { .. }
+            | Error::Inconsistent { .. }
+            | Error::Duplicate { .. }
+            | Error::SimilarEntry { .. }
+            | Error::EntityExists { .. } => ErrorKind::Conflict,
             Error::Malformed { .. } => ErrorKind::Malformed,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Aborted { .. } => ErrorKind::Aborted,
@@ -298,6 +334,9 @@ impl Error {
         match self {
             Error::InvalidInput { .. } | Error::Argument { .. } => None,
             Error::SessionNotFound { path, .. }
+            | Error::EntityNotFound { path, .. }
+            | Error::SimilarEntry { path, .. }
+            | Error::EntityExists { path, .. }
             | Error::ItemNotFound { path, .. }
             | Error::AmbiguousItem { path, .. }
             | Error::Referenced { path, .. }
@@ -321,14 +360,19 @@ impl Error {
     /// ```
     pub fn line(&self) -> Option<usize> {
         match self {
-            Error::Malformed { line, .. } | Error::Duplicate { line, .. } if *line > 0 => {
+            Error::Malformed { line, .. }
+            | Error::Duplicate { line, .. }
+            | Error::SimilarEntry { line, .. }
+                if *line > 0 =>
+            {
                 Some(*line)
             }
             _ => None,
         }
     }
 
-    /// The session id this error concerns, when there is one.
+    /// The session id (or, for context-memory, the entity name) this error concerns, when
+    /// there is one.
     ///
     /// ```
     /// use memory_core::Error;
@@ -338,6 +382,9 @@ impl Error {
     pub fn id(&self) -> Option<&str> {
         match self {
             Error::SessionNotFound { id, .. }
+            | Error::EntityNotFound { name: id, .. }
+            | Error::SimilarEntry { existing: id, .. }
+            | Error::EntityExists { name: id, .. }
             | Error::Referenced { id, .. }
             | Error::Inconsistent { id, .. }
             | Error::Duplicate { id, .. } => Some(id),

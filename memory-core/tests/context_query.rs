@@ -4,12 +4,13 @@
 
 use std::path::Path;
 
-use memory_core::ErrorKind;
 use memory_core::context_memory::{Category, ContextMemory, EntryStatus, Query};
 
 const HEADER: &str =
     "| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n";
 
+/// Writes `_index.md` with `rows` and, for each row, the entity file it points at (so
+/// that the index does not drift from the directory and get healed away).
 fn write_index(root: &Path, dir: &str, namespace: &str, rows: &[&str]) {
     let dir = root.join(dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -18,6 +19,16 @@ fn write_index(root: &Path, dir: &str, namespace: &str, rows: &[&str]) {
     for row in rows {
         text.push_str(row);
         text.push('\n');
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let (entity, category, summary, tags, status, file) =
+            (cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
+        std::fs::write(
+            dir.join(file),
+            format!(
+                "---\nentity_name: {entity}\nnamespace: {namespace}\ncategory: {category}\nstatus: {status}\ntags: [{tags}]\ncreated_at: 2026-04-03T10:00:00Z\n---\n\n{summary}\n"
+            ),
+        )
+        .unwrap();
     }
     std::fs::write(dir.join("_index.md"), text).unwrap();
 }
@@ -39,7 +50,7 @@ fn fixture() -> tempfile::TempDir {
             "| org.global.decision.003 | decision | Tokens are rotated daily | auth, security, tokens | accepted | decision-003-tokens.md |",
             "| org.global.principle.001 | principle | Prefer boring tech | style | accepted | principle-001-boring.md |",
             "| org.global.decision.004 | decision | Auth used cookies | auth, security | superseded | decision-004-cookies.md |",
-            "| org.global.risk.001 | risk | Old auth SDK | auth | deprecated | risk-001-sdk.md |",
+            "| org.global.risk.001 | risk | Old auth SDK | auth, sdk | deprecated | risk-001-sdk.md |",
         ],
     );
     write_index(
@@ -212,21 +223,66 @@ fn a_namespace_without_a_directory_has_no_memory() {
 }
 
 #[test]
-fn an_unreadable_index_is_an_error_naming_the_file_and_line() {
+fn an_unreadable_index_is_rebuilt_from_the_files_and_a_bad_file_kept_out() {
     let dir = fixture();
     write_index(
         dir.path(),
         "org/security",
         "org.security",
         &[
-            "| org.security.decision.001 | decision | Pin TLS | tls, security | done | decision-001.md |",
+            "| org.security.decision.001 | decision | Pin TLS | tls, security | accepted | decision-001.md |",
+            "| org.security.decision.002 | decision | Rotate keys | keys, security | done | decision-002.md |",
         ],
     );
     let memory = ContextMemory::open(dir.path()).unwrap();
-    let err = memory.query(&Query::new()).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Malformed);
-    assert_eq!(err.line(), Some(7));
-    assert!(err.path().unwrap().ends_with("org/security/_index.md"));
+    let ns = memory_core::context_memory::Namespace::parse("org.security").unwrap();
+    let drift = memory.verify(&ns).unwrap();
+    assert!(
+        drift.unreadable_index.is_some() && drift.has_drift(),
+        "{drift:?}"
+    );
+    assert_eq!(
+        drift.unreadable.len(),
+        1,
+        "decision-002.md says status done"
+    );
+    assert_eq!(drift.unreadable[0].line, 5);
+    let hits = memory
+        .query(&Query::new().namespace("org.security").unwrap())
+        .unwrap();
+    assert_eq!(names(&hits), ["org.security.decision.001"]);
+    let index = std::fs::read_to_string(dir.path().join("org/security/_index.md")).unwrap();
+    assert!(!index.contains("decision.002"), "{index}");
+    assert!(
+        dir.path().join("org/security/decision-002.md").exists(),
+        "a bad file is never deleted"
+    );
+}
+
+#[test]
+fn a_row_whose_file_is_gone_and_a_file_without_a_row_are_healed_on_read() {
+    let dir = fixture();
+    let ns_dir = dir.path().join("org/global");
+    std::fs::remove_file(ns_dir.join("principle-001-boring.md")).unwrap();
+    std::fs::write(
+        ns_dir.join("risk-002-hand.md"),
+        "---\nentity_name: org.global.risk.002\nnamespace: org.global\ncategory: risk\nstatus: accepted\ntags: [ops, pager]\ncreated_at: 2026-04-04\nowner: alice # hand-kept\n---\n\nThe pager rota is thin.\n",
+    )
+    .unwrap();
+    let hand = std::fs::read(ns_dir.join("risk-002-hand.md")).unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let hits = memory.query(&Query::new().limit(usize::MAX)).unwrap();
+    let found = names(&hits);
+    assert!(!found.contains(&"org.global.principle.001"));
+    assert!(found.contains(&"org.global.risk.002"));
+    assert_eq!(
+        std::fs::read(ns_dir.join("risk-002-hand.md")).unwrap(),
+        hand,
+        "the file is untouched"
+    );
+    let ns = memory_core::context_memory::Namespace::org_global();
+    let drift = memory.verify(&ns).unwrap();
+    assert!(!drift.has_drift(), "{drift:?}");
 }
 
 #[test]

@@ -328,14 +328,30 @@ mod tests {
             ("tags: [auth, security]", "tags: [auth]", "tags"),
             ("confidence: 0.9", "confidence: high", "confidence"),
             ("confidence: 0.9", "confidence: 1.5", "confidence"),
-            ("created_at: 2026-04-03T10:00:00Z", "created_at: yesterday", "created_at"),
-            ("namespace: org.global", "namespace: org.security", "namespace"),
+            (
+                "created_at: 2026-04-03T10:00:00Z",
+                "created_at: yesterday",
+                "created_at",
+            ),
+            (
+                "namespace: org.global",
+                "namespace: org.security",
+                "namespace",
+            ),
             ("category: decision", "category: note", "category"),
             // A valid category the name does not carry: the name is what disagrees.
             ("category: decision", "category: risk", "entity_name"),
-            ("entity_name: org.global.decision.001", "entity_name: org.global.decision", "entity_name"),
+            (
+                "entity_name: org.global.decision.001",
+                "entity_name: org.global.decision",
+                "entity_name",
+            ),
             ("supersedes: []", "supersedes: [not-a-name]", "supersedes"),
-            ("rationale: Brief explanation of why", "rationale: [a, b]", "rationale"),
+            (
+                "rationale: Brief explanation of why",
+                "rationale: [a, b]",
+                "rationale",
+            ),
         ] {
             let broken = SEED.replace(from, to);
             let err = read_entry(&map(&broken), "b", &ns, PathBuf::new(), None).unwrap_err();

@@ -12,19 +12,24 @@
 //! ```
 
 mod entity;
+mod entity_file;
 mod entry;
+mod heal;
 mod index_file;
 mod memory;
 mod names;
 mod namespace;
 mod namespaces;
 mod query;
+mod read;
 mod schema;
+mod write;
 
 pub use entity::{ENTITY_KEYS, Entry};
 pub use entry::{
     DUPLICATE_THRESHOLD, Diagram, MAX_TAG_CHARS, MIN_TAGS, NewEntry, summary_of, summary_similarity,
 };
+pub use heal::{DriftReport, HealReport};
 pub use index_file::{INDEX_COLUMNS, IndexRow, MAX_SUMMARY_CHARS};
 pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
 pub use names::{
@@ -35,3 +40,4 @@ pub use namespace::{MAX_DOMAIN_DEPTH, MAX_SEGMENT_LEN, Namespace, NamespaceKind,
 pub use namespaces::{NamespaceInfo, SPLIT_THRESHOLD};
 pub use query::{DEFAULT_QUERY_LIMIT, Hit, Query};
 pub use schema::{Category, EntryStatus};
+pub use write::WriteOutcome;

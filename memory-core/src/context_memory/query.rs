@@ -133,15 +133,18 @@ impl ContextMemory {
     /// (`…decision.012` before `…decision.003`; descriptive ids after numbered ones) —
     /// then by name. A namespace whose directory does not exist has no memory.
     ///
+    /// Indexes are read without the lock; one whose directory listing shows drift (a row
+    /// whose file is gone, a file without a row, a count that differs) is healed under
+    /// the lock first, as the seed's "Index Self-Healing" asks.
+    ///
     /// ```
-    /// use memory_core::context_memory::{ContextMemory, Query};
+    /// use memory_core::context_memory::{Category, ContextMemory, NewEntry, Query};
     /// let dir = tempfile::tempdir().unwrap();
-    /// std::fs::create_dir_all(dir.path().join("org/global")).unwrap();
-    /// std::fs::write(dir.path().join("org/global/_index.md"), "# Index: org.global\n\n| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n| org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |\n").unwrap();
     /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// memory.write(NewEntry::new("org.global", Category::Decision, ["auth", "security"], "Auth uses JWT.").unwrap()).unwrap();
     /// let hits = memory.query(&Query::new().tags(["auth"])).unwrap();
     /// assert_eq!(hits[0].entity_name.as_str(), "org.global.decision.001");
-    /// assert_eq!(hits[0].file, std::path::Path::new("org/global/decision-001-auth-flow.md"));
+    /// assert_eq!(hits[0].file, std::path::Path::new("org/global/decision-001-auth-uses-jwt.md"));
     /// ```
     pub fn query(&self, query: &Query) -> Result<Vec<Hit>> {
         let _guard = self.handle.read_guard()?;
@@ -166,7 +169,7 @@ impl ContextMemory {
             .collect();
         let mut hits = Vec::new();
         for namespace in namespaces {
-            let index = self.load_index(&namespace)?;
+            let index = self.index_for_read(&namespace)?;
             for row in index.rows {
                 if let Some(hit) = matching(&namespace, row, query, &tags, &words) {
                     hits.push(hit);

@@ -1,0 +1,248 @@
+//! An entity file as a whole: the one reader (frontmatter located and scanned, parsed by
+//! YAML, the schema checked, every refusal at its file line) and the text of a new file.
+
+use std::path::{Path, PathBuf};
+
+use serde_yaml::Value;
+
+use super::entity::{Entry, FieldProblem, read_entry};
+use super::entry::{Diagram, NewEntry};
+use super::names::EntityName;
+use super::namespace::Namespace;
+use crate::error::{Error, Result};
+use crate::markdown::{FrontmatterKeys, LineEnding, ParseIssue, render_frontmatter};
+
+/// An entity file read whole: the text, its located keys, and the entry they make.
+#[derive(Debug, Clone)]
+pub(crate) struct EntityFile {
+    pub path: PathBuf,
+    pub text: String,
+    pub keys: FrontmatterKeys,
+    pub entry: Entry,
+}
+
+impl EntityFile {
+    /// The one reader of entity files. `rel` is the file relative to the root (what the
+    /// entry reports); `summary` the index row's, when there is one.
+    pub fn parse(
+        path: &Path,
+        rel: PathBuf,
+        text: String,
+        namespace: &Namespace,
+        summary: Option<String>,
+    ) -> Result<EntityFile> {
+        let at = |issue: ParseIssue| issue.at(path);
+        let keys = FrontmatterKeys::read(&text).map_err(at)?.ok_or_else(|| {
+            Error::malformed(
+                path,
+                1,
+                "an entity file starts with YAML frontmatter between --- lines; this one has none",
+            )
+        })?;
+        let map = keys.frontmatter.mapping(&text).map_err(at)?;
+        let body = keys.frontmatter.body(&text);
+        let entry = read_entry(&map, body, namespace, rel, summary)
+            .map_err(|p| problem_at(path, &keys, &text, p))?;
+        Ok(EntityFile {
+            path: path.to_path_buf(),
+            text,
+            keys,
+            entry,
+        })
+    }
+
+    /// Reads the file at `path`.
+    pub fn load(
+        path: &Path,
+        rel: PathBuf,
+        namespace: &Namespace,
+        summary: Option<String>,
+    ) -> Result<EntityFile> {
+        let text = crate::durable::read_text(path)?;
+        Self::parse(path, rel, text, namespace, summary)
+    }
+}
+
+/// A schema refusal as `Malformed` at its key's line (the block's first line when the
+/// key is missing).
+fn problem_at(path: &Path, keys: &FrontmatterKeys, text: &str, p: FieldProblem) -> Error {
+    let line = p
+        .key
+        .and_then(|k| keys.get(text, k))
+        .map_or(keys.frontmatter.yaml_line.saturating_sub(1).max(1), |e| {
+            e.line
+        });
+    Error::malformed(path, line, p.message)
+}
+
+/// The text of a new entity file: the seed's keys in the seed's order (only those that
+/// have a value, and always `supersedes` and `updated_at` as in the seed's example), then
+/// a blank line and the body.
+pub(crate) fn render_new(name: &EntityName, entry: &NewEntry, created_at: &str) -> String {
+    let text = |s: &str| Value::from(s);
+    let list = |names: &[EntityName]| {
+        Value::Sequence(names.iter().map(|n| Value::from(n.as_str())).collect())
+    };
+    let mut keys: Vec<(&str, Value)> = vec![
+        ("entity_name", text(name.as_str())),
+        ("namespace", text(entry.namespace.as_str())),
+        ("category", text(entry.category.as_str())),
+        ("status", text(entry.status.as_str())),
+        (
+            "tags",
+            Value::Sequence(
+                super::entry::clean_tags(entry.tags.iter().map(String::as_str))
+                    .into_iter()
+                    .map(Value::from)
+                    .collect(),
+            ),
+        ),
+        ("created_at", text(created_at)),
+    ];
+    if let Some(r) = &entry.rationale {
+        keys.push(("rationale", text(r.trim())));
+    }
+    keys.push(("supersedes", list(&entry.supersedes)));
+    if let Some(c) = entry.confidence {
+        keys.push(("confidence", Value::from(c)));
+    }
+    if let Some(s) = &entry.source_path {
+        keys.push(("source_path", text(s.trim())));
+    }
+    keys.push(("updated_at", text(created_at)));
+    if let Some(Diagram {
+        language,
+        diagram_type,
+        subject,
+        code,
+    }) = &entry.diagram
+    {
+        keys.push(("diagram_language", text(language.trim())));
+        keys.push(("diagram_type", text(diagram_type.trim())));
+        keys.push(("diagram_subject", text(subject.trim())));
+        let mut code = code.clone();
+        if !code.ends_with('\n') {
+            code.push('\n');
+        }
+        keys.push(("diagram_code", Value::from(code)));
+    }
+    if !entry.related_entities.is_empty() {
+        keys.push(("related_entities", list(&entry.related_entities)));
+    }
+    let mut out = render_frontmatter(&keys, LineEnding::Lf);
+    out.push('\n');
+    out.push_str(entry.body.trim());
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context_memory::{Category, EntryStatus};
+
+    #[test]
+    fn a_new_file_reads_back_as_written() {
+        let name = EntityName::parse("org.global.decision.001").unwrap();
+        let new = NewEntry::new(
+            "org.global",
+            Category::Decision,
+            ["auth", "security"],
+            "Auth uses JWT. Tokens are verified with RS256.",
+        )
+        .unwrap()
+        .rationale("Stateless: scales out")
+        .confidence(0.9)
+        .source_path("docs:global/decisions/auth-flow.md");
+        let text = render_new(&name, &new, "2026-04-03T10:00:00Z");
+        insta::assert_snapshot!("entity_file", text);
+        let file = EntityFile::parse(
+            Path::new("decision-001-auth.md"),
+            PathBuf::from("org/global/decision-001-auth.md"),
+            text,
+            &Namespace::org_global(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(file.entry.entity_name, name);
+        assert_eq!(file.entry.status, EntryStatus::Accepted);
+        assert_eq!(
+            file.entry.rationale.as_deref(),
+            Some("Stateless: scales out")
+        );
+        assert_eq!(
+            file.entry.body,
+            "Auth uses JWT. Tokens are verified with RS256."
+        );
+    }
+
+    #[test]
+    fn a_new_diagram_keeps_its_code_in_the_frontmatter() {
+        let name = EntityName::parse("org.global.diagram.001").unwrap();
+        let new = NewEntry::new(
+            "org.global",
+            Category::Diagram,
+            ["memory", "flow"],
+            "How a write reaches the index.",
+        )
+        .unwrap()
+        .diagram(Diagram::mermaid(
+            "flowchart",
+            "memory-write-flow",
+            "flowchart TD\n  A[Start] --> B[Write file]\n  B --> C[Update index]",
+        ))
+        .related(EntityName::parse("org.global.decision.001").unwrap());
+        let text = render_new(&name, &new, "2026-04-03T10:00:00Z");
+        insta::assert_snapshot!("diagram_entity_file", text);
+        let file = EntityFile::parse(
+            Path::new("d.md"),
+            PathBuf::from("d.md"),
+            text,
+            &Namespace::org_global(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            file.entry.diagram.unwrap().code,
+            "flowchart TD\n  A[Start] --> B[Write file]\n  B --> C[Update index]\n"
+        );
+    }
+
+    #[test]
+    fn refusals_name_the_file_line() {
+        let text = "---\nentity_name: org.global.decision.001\nnamespace: org.global\ncategory: decision\nstatus: done\ntags: [a, b]\ncreated_at: 2026-04-03T10:00:00Z\n---\nBody\n";
+        let err = EntityFile::parse(
+            Path::new("x.md"),
+            PathBuf::new(),
+            text.to_string(),
+            &Namespace::org_global(),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (err.kind(), err.line()),
+            (crate::ErrorKind::Malformed, Some(5)),
+            "{err}"
+        );
+        let err = EntityFile::parse(
+            Path::new("x.md"),
+            PathBuf::new(),
+            "# just prose\n".into(),
+            &Namespace::org_global(),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err.line(), Some(1));
+        let broken = "---\nentity_name: [unclosed\n---\n";
+        let err = EntityFile::parse(
+            Path::new("x.md"),
+            PathBuf::new(),
+            broken.into(),
+            &Namespace::org_global(),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Malformed);
+        assert!(err.line().is_some_and(|l| l >= 2), "{err}");
+    }
+}

@@ -1,0 +1,391 @@
+//! Index self-healing (the seed's "Index Self-Healing"): listing a namespace's entity
+//! files, comparing them with `_index.md`, reporting drift (`verify`), and regenerating
+//! the rows from the files (`heal`). A file that does not read is reported with its
+//! path and line, kept out of the index, and never touched.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io;
+
+use serde::Serialize;
+
+use super::entity::Entry;
+use super::entity_file::EntityFile;
+use super::index_file::{IndexFile, IndexRow};
+use super::memory::ContextMemory;
+use super::names::{EntityName, is_entity_file_name};
+use super::namespace::Namespace;
+use crate::agent_memory::Warning;
+use crate::durable::{MemoryLock, Transaction};
+use crate::error::{Error, Result};
+
+/// How an index and its directory disagree.
+///
+/// ```
+/// # use memory_core::context_memory::DriftReport;
+/// fn clean(report: &DriftReport) -> bool { !report.has_drift() }
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct DriftReport {
+    /// The namespace checked.
+    pub namespace: Option<Namespace>,
+    /// Rows whose file is gone.
+    pub missing_files: Vec<EntityName>,
+    /// Entity files that have no row (file names).
+    pub unindexed_files: Vec<String>,
+    /// Rows that disagree with their file (category, status, tags or file name).
+    pub mismatched: Vec<EntityName>,
+    /// Entity files that do not read, with the line and the reason: kept out of the index.
+    pub unreadable: Vec<Warning>,
+    /// The index itself does not read (the reason), or `None`.
+    pub unreadable_index: Option<Warning>,
+    /// The row count and the count of entity files.
+    pub rows: usize,
+    /// Entity files in the directory.
+    pub files: usize,
+}
+
+impl DriftReport {
+    /// Whether anything needs healing.
+    pub fn has_drift(&self) -> bool {
+        !self.missing_files.is_empty()
+            || !self.unindexed_files.is_empty()
+            || !self.mismatched.is_empty()
+            || self.unreadable_index.is_some()
+            || self.rows + self.unreadable.len() != self.files
+    }
+}
+
+/// What a heal changed in an index.
+///
+/// ```
+/// # use memory_core::context_memory::HealReport;
+/// fn changed(report: &HealReport) -> usize { report.added.len() + report.removed.len() + report.updated.len() }
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct HealReport {
+    /// The namespace healed.
+    pub namespace: Option<Namespace>,
+    /// Rows added for files that had none.
+    pub added: Vec<EntityName>,
+    /// Rows removed because their file is gone (or no longer reads).
+    pub removed: Vec<EntityName>,
+    /// Rows rewritten to agree with their file.
+    pub updated: Vec<EntityName>,
+    /// Entity files that do not read: reported, kept out, untouched.
+    pub unreadable: Vec<Warning>,
+    /// Whether `_index.md` was written.
+    pub written: bool,
+}
+
+/// Every entity file of a namespace, read.
+pub(super) struct DirScan {
+    pub entries: Vec<EntityFile>,
+    pub unreadable: Vec<Warning>,
+    /// Every entity file name in the directory (readable or not).
+    pub names: BTreeSet<String>,
+}
+
+impl ContextMemory {
+    /// Reports how `namespace`'s index disagrees with its files, writing nothing.
+    ///
+    /// ```
+    /// use memory_core::context_memory::{ContextMemory, Namespace};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// let report = memory.verify(&Namespace::org_global()).unwrap();
+    /// assert!(!report.has_drift());
+    /// ```
+    pub fn verify(&self, namespace: &Namespace) -> Result<DriftReport> {
+        let _guard = self.handle.read_guard()?;
+        let scan = self.scan_dir(namespace)?;
+        let mut report = DriftReport {
+            namespace: Some(namespace.clone()),
+            files: scan.names.len(),
+            unreadable: scan.unreadable.clone(),
+            ..DriftReport::default()
+        };
+        let index = match self.load_index(namespace) {
+            Ok(index) => index,
+            Err(error) => {
+                report.unreadable_index =
+                    Some(Warning::from_error(&error, error.line().unwrap_or(0)));
+                return Ok(report);
+            }
+        };
+        report.rows = index.rows.len();
+        for row in &index.rows {
+            if !scan.names.contains(&row.file) {
+                report.missing_files.push(row.entity.clone());
+            }
+        }
+        let unreadable: BTreeSet<&std::ffi::OsStr> = scan
+            .unreadable
+            .iter()
+            .filter_map(|w| w.path.file_name())
+            .collect();
+        for name in &scan.names {
+            // A file that does not read cannot have a row: it is reported as unreadable.
+            if !index.rows.iter().any(|r| &r.file == name)
+                && !unreadable.contains(std::ffi::OsStr::new(name))
+            {
+                report.unindexed_files.push(name.clone());
+            }
+        }
+        for file in &scan.entries {
+            if let Some(row) = index
+                .rows
+                .iter()
+                .find(|r| r.entity == file.entry.entity_name)
+                && !row_agrees(row, &file.entry, file_name(file))
+            {
+                report.mismatched.push(row.entity.clone());
+            }
+        }
+        Ok(report)
+    }
+
+    /// Regenerates `namespace`'s index rows from its entity files, under the lock: rows
+    /// for files without one are added, rows whose file is gone are removed, rows that
+    /// disagree with their file are rewritten (keeping their summary, which only the
+    /// index holds). Rows are kept in their order, new ones appended by name. An index
+    /// that does not read is rebuilt from the files.
+    ///
+    /// ```
+    /// use memory_core::context_memory::{ContextMemory, Namespace};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// let report = memory.heal(&Namespace::org_global()).unwrap();
+    /// assert!(!report.written, "nothing to heal in an empty namespace");
+    /// ```
+    pub fn heal(&self, namespace: &Namespace) -> Result<HealReport> {
+        let lock = self.handle.lock()?;
+        let (report, index) = self.healed_index(namespace)?;
+        if let Some(index) = index {
+            let mut tx = Transaction::new(&lock);
+            tx.write(index.path.clone(), index.text.into_bytes());
+            tx.commit()?;
+        }
+        Ok(report)
+    }
+
+    /// `namespace`'s index as it reads, healed first (under `lock`) when the directory
+    /// listing shows the seed's lazy triggers: a row whose file is gone, a file with no
+    /// row, a row count that is not the file count.
+    pub(super) fn settled_index(
+        &self,
+        namespace: &Namespace,
+        lock: &MemoryLock,
+    ) -> Result<IndexFile> {
+        let index = self.load_index(namespace);
+        let listing = self.list_dir(namespace)?;
+        if !drifted(&index, &listing) {
+            return index;
+        }
+        let (_, healed) = self.healed_index(namespace)?;
+        match healed {
+            Some(new) => {
+                let mut tx = Transaction::new(lock);
+                tx.write(new.path.clone(), new.text.clone().into_bytes());
+                tx.commit()?;
+                Ok(new)
+            }
+            None => self.load_index(namespace),
+        }
+    }
+
+    /// The healed index text (`None` when nothing changes) and what changed.
+    pub(super) fn healed_index(
+        &self,
+        namespace: &Namespace,
+    ) -> Result<(HealReport, Option<IndexFile>)> {
+        let scan = self.scan_dir(namespace)?;
+        let mut report = HealReport {
+            namespace: Some(namespace.clone()),
+            unreadable: scan.unreadable.clone(),
+            ..HealReport::default()
+        };
+        let now = self.utc_now();
+        let wanted: Vec<IndexRow> = scan
+            .entries
+            .iter()
+            .map(|f| row_of(&f.entry, file_name(f), None))
+            .collect();
+        let path = self.file_in(namespace, super::names::INDEX_FILE_NAME)?;
+        let index = match self.load_index(namespace) {
+            Ok(index) => index,
+            Err(_) => {
+                let rows = sorted(wanted);
+                report.added = rows.iter().map(|r| r.entity.clone()).collect();
+                let new = IndexFile::rebuilt(&path, namespace, &rows, &now)?;
+                report.written = true;
+                return Ok((report, Some(new)));
+            }
+        };
+        let mut edits = Vec::new();
+        for (i, row) in index.rows.iter().enumerate() {
+            match wanted.iter().find(|w| w.entity == row.entity) {
+                None => {
+                    report.removed.push(row.entity.clone());
+                    edits.push(index.remove(i));
+                }
+                Some(w) => {
+                    let mut w = w.clone();
+                    w.summary = row.summary.clone();
+                    if !same_row(row, &w) {
+                        report.updated.push(row.entity.clone());
+                        edits.push(index.replace(i, &w));
+                    }
+                }
+            }
+        }
+        let new_rows = sorted(
+            wanted
+                .into_iter()
+                .filter(|w| !index.rows.iter().any(|r| r.entity == w.entity))
+                .collect(),
+        );
+        for row in &new_rows {
+            report.added.push(row.entity.clone());
+            edits.push(index.append(row));
+        }
+        if edits.is_empty() && index.exists {
+            return Ok((report, None));
+        }
+        if edits.is_empty() && scan.entries.is_empty() {
+            // A namespace with neither files nor an index: nothing to write.
+            return Ok((report, None));
+        }
+        edits.push(index.touch(&now));
+        let new = index.prepare(edits)?;
+        report.written = true;
+        Ok((report, Some(new)))
+    }
+
+    /// The entity file names in `namespace`'s directory (empty when it does not exist).
+    pub(super) fn list_dir(&self, namespace: &Namespace) -> Result<BTreeSet<String>> {
+        let dir = self.namespace_dir(namespace);
+        let mut names = BTreeSet::new();
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(names),
+            Err(e) => return Err(Error::io_op(&dir, "scandir", e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io_op(&dir, "scandir", e))?;
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            if let Some(name) = entry.file_name().to_str()
+                && is_entity_file_name(name)
+            {
+                names.insert(name.to_string());
+            }
+        }
+        Ok(names)
+    }
+
+    /// Reads every entity file of `namespace`.
+    pub(super) fn scan_dir(&self, namespace: &Namespace) -> Result<DirScan> {
+        let names = self.list_dir(namespace)?;
+        let mut entries = Vec::new();
+        let mut unreadable = Vec::new();
+        for name in &names {
+            let path = self.file_in(namespace, name)?;
+            let rel = namespace.dir().join(name);
+            match EntityFile::load(&path, rel, namespace, None) {
+                Ok(file) => entries.push(file),
+                Err(error) if is_file_problem(&error) => {
+                    unreadable.push(Warning::from_error(&error, error.line().unwrap_or(0)));
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(DirScan {
+            entries,
+            unreadable,
+            names,
+        })
+    }
+
+    /// The clock's time in UTC, as entity files and indexes write it.
+    pub(super) fn utc_now(&self) -> String {
+        self.handle
+            .clock
+            .now()
+            .with_timezone(&chrono::Utc)
+            .format("%Y-%m-%dT%H:%M:%SZ")
+            .to_string()
+    }
+}
+
+/// The seed's lazy triggers, from the directory listing alone: a row whose file is gone,
+/// a file with no row, a row count that is not the file count (or an index that does
+/// not read).
+pub(super) fn drifted(index: &Result<IndexFile>, listing: &BTreeSet<String>) -> bool {
+    match index {
+        Ok(index) => {
+            index.rows.len() != listing.len()
+                || index.rows.iter().any(|r| !listing.contains(&r.file))
+        }
+        Err(_) => true,
+    }
+}
+
+/// Whether an error is about the file's content (reported, the file kept out) rather
+/// than about reaching it.
+fn is_file_problem(error: &Error) -> bool {
+    matches!(
+        error.kind(),
+        crate::ErrorKind::Malformed | crate::ErrorKind::InvalidInput
+    )
+}
+
+fn file_name(file: &EntityFile) -> &str {
+    file.path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+}
+
+/// The row an entry gets (`summary` kept from an old row when given).
+pub(super) fn row_of(entry: &Entry, file: &str, summary: Option<String>) -> IndexRow {
+    IndexRow {
+        entity: entry.entity_name.clone(),
+        category: entry.category,
+        summary: summary.unwrap_or_else(|| index_summary(&entry.summary)),
+        tags: entry.tags.clone(),
+        status: entry.status,
+        file: file.to_string(),
+        line: 0,
+    }
+}
+
+/// A summary as an index cell holds it: one line, at most the limit.
+fn index_summary(summary: &str) -> String {
+    super::entry::summary_of(summary)
+}
+
+/// Whether a row says what its file says (the summary is the index's own).
+fn row_agrees(row: &IndexRow, entry: &Entry, file: &str) -> bool {
+    row.category == entry.category
+        && row.status == entry.status
+        && row.tags == entry.tags
+        && row.file == file
+}
+
+fn same_row(a: &IndexRow, b: &IndexRow) -> bool {
+    a.entity == b.entity
+        && a.category == b.category
+        && a.summary == b.summary
+        && a.tags == b.tags
+        && a.status == b.status
+        && a.file == b.file
+}
+
+fn sorted(mut rows: Vec<IndexRow>) -> Vec<IndexRow> {
+    rows.sort_by(|a, b| a.entity.cmp(&b.entity));
+    rows
+}

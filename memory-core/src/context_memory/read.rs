@@ -1,0 +1,104 @@
+//! Reading with lazy self-healing: an index whose directory listing shows drift is
+//! healed under the lock before it answers; `get` opens the one entity file asked for
+//! and heals the index when its row disagrees with the file.
+
+use super::entity::Entry;
+use super::entity_file::EntityFile;
+use super::heal::{drifted, row_of};
+use super::index_file::IndexFile;
+use super::memory::ContextMemory;
+use super::names::EntityName;
+use super::namespace::Namespace;
+use crate::error::{Error, Result};
+
+impl ContextMemory {
+    /// `namespace`'s index for a reader: read without the lock, and when the directory
+    /// listing shows one of the seed's lazy triggers, healed under the lock first.
+    pub(super) fn index_for_read(&self, namespace: &Namespace) -> Result<IndexFile> {
+        let index = self.load_index(namespace);
+        let listing = self.list_dir(namespace)?;
+        if !drifted(&index, &listing) {
+            return index;
+        }
+        let lock = self.handle.lock()?;
+        self.settled_index(namespace, &lock)
+    }
+
+    /// The entry named `entity_name`, read from its file (the only operation that opens
+    /// entity files). When the index row disagrees with the file, the index is healed.
+    /// A name that is not in the index is [`Error::EntityNotFound`]; when a split moved
+    /// the entry to a domain, the error names where it went.
+    ///
+    /// ```
+    /// use memory_core::context_memory::{Category, ContextMemory, NewEntry};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = ContextMemory::builder(dir.path()).fixed_time("2026-04-03T10:00:00Z").unwrap().open().unwrap();
+    /// let written = memory.write(NewEntry::new("org.global", Category::Decision, ["auth", "security"], "Auth uses JWT.").unwrap()).unwrap();
+    /// let entry = memory.get(written.entry.entity_name.as_str()).unwrap();
+    /// assert_eq!(entry.body, "Auth uses JWT.");
+    /// assert_eq!(entry.created_at, "2026-04-03T10:00:00Z");
+    /// ```
+    pub fn get(&self, entity_name: &str) -> Result<Entry> {
+        let name = EntityName::parse(entity_name)?;
+        let namespace = name.namespace().clone();
+        let index = self.index_for_read(&namespace)?;
+        let Some(row) = index.rows.iter().find(|r| r.entity == name) else {
+            return Err(self.not_found(&name));
+        };
+        let path = self.file_in(&namespace, &row.file)?;
+        let rel = namespace.dir().join(&row.file);
+        let file = EntityFile::load(&path, rel, &namespace, Some(row.summary.clone()))?;
+        if file.entry.entity_name != name {
+            return Err(Error::malformed(
+                &path,
+                file.keys
+                    .get(&file.text, "entity_name")
+                    .map_or(1, |e| e.line),
+                format!(
+                    "the index row of {name} points at this file, which is {}; run heal",
+                    file.entry.entity_name
+                ),
+            ));
+        }
+        let agrees = row_of(&file.entry, &row.file, Some(row.summary.clone()));
+        if agrees.category != row.category || agrees.status != row.status || agrees.tags != row.tags
+        {
+            let lock = self.handle.lock()?;
+            let (_, healed) = self.healed_index(&namespace)?;
+            if let Some(new) = healed {
+                let mut tx = crate::durable::Transaction::new(&lock);
+                tx.write(new.path.clone(), new.text.into_bytes());
+                tx.commit()?;
+            }
+        }
+        Ok(file.entry)
+    }
+
+    fn not_found(&self, name: &EntityName) -> Error {
+        Error::EntityNotFound {
+            name: name.to_string(),
+            path: self
+                .namespace_dir(name.namespace())
+                .join(super::names::INDEX_FILE_NAME),
+            moved_to: self.moved_to(name),
+        }
+    }
+
+    /// Where a split moved `name` to: the entry of the same category and short id in a
+    /// domain of its namespace.
+    fn moved_to(&self, name: &EntityName) -> Option<String> {
+        let infos = self.namespaces().ok()?;
+        infos
+            .iter()
+            .filter(|i| i.namespace != *name.namespace() && i.namespace.is_within(name.namespace()))
+            .find_map(|info| {
+                let candidate = name.in_namespace(&info.namespace).ok()?;
+                let index = self.load_index(&info.namespace).ok()?;
+                index
+                    .rows
+                    .iter()
+                    .any(|r| r.entity == candidate)
+                    .then(|| candidate.to_string())
+            })
+    }
+}

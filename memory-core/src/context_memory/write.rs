@@ -1,0 +1,175 @@
+//! The seed's write protocol: the entity file and its `_index.md` row as one step under
+//! the lock, after the duplicate check, with the next sequential short id.
+
+use serde::Serialize;
+
+use super::entity::Entry;
+use super::entity_file::{EntityFile, render_new};
+use super::entry::{DUPLICATE_THRESHOLD, NewEntry, summary_similarity};
+use super::heal::row_of;
+use super::index_file::IndexFile;
+use super::memory::ContextMemory;
+use super::names::{EntityName, entity_file_name, next_short_id, sequence_of, slug_of};
+use super::namespaces::SPLIT_THRESHOLD;
+use crate::durable::Transaction;
+use crate::error::{Error, Result};
+
+/// What a write did.
+///
+/// ```
+/// # use memory_core::context_memory::WriteOutcome;
+/// fn warn(outcome: &WriteOutcome) -> Option<String> {
+///     outcome.over_threshold.then(|| format!("{} has {} entries: split it", outcome.entry.namespace, outcome.namespace_entries))
+/// }
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct WriteOutcome {
+    /// The entry as written and read back.
+    pub entry: Entry,
+    /// How many entries the namespace's index lists after the write.
+    pub namespace_entries: usize,
+    /// Whether the namespace now has more than [`SPLIT_THRESHOLD`] entries (the seed:
+    /// split it by domain).
+    pub over_threshold: bool,
+}
+
+impl ContextMemory {
+    /// Writes a new entry (the seed's write protocol, steps 1–6): under the lock, the
+    /// namespace's directory and `_index.md` are made when missing (and a drifted index
+    /// healed first), an entry of the same category with a similar summary refuses the
+    /// write with [`Error::SimilarEntry`] naming it (unless `force_new`), the short id is
+    /// the next number of the category (or the given slug), and the entity file and its
+    /// row are written as one step, both read back.
+    ///
+    /// ```
+    /// use memory_core::context_memory::{Category, ContextMemory, NewEntry};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = ContextMemory::builder(dir.path()).fixed_time("2026-04-03T10:00:00Z").unwrap().open().unwrap();
+    /// let first = memory.write(NewEntry::new("org.global", Category::Decision, ["auth", "security"], "Auth uses JWT.").unwrap()).unwrap();
+    /// assert_eq!(first.entry.entity_name.as_str(), "org.global.decision.001");
+    /// assert_eq!(first.entry.file, std::path::Path::new("org/global/decision-001-auth-uses-jwt.md"));
+    /// let again = memory.write(NewEntry::new("org.global", Category::Decision, ["auth", "jwt"], "Auth uses JWT!").unwrap());
+    /// assert_eq!(again.unwrap_err().kind(), memory_core::ErrorKind::Conflict);
+    /// ```
+    pub fn write(&self, new: NewEntry) -> Result<WriteOutcome> {
+        new.validate()?;
+        let lock = self.handle.lock()?;
+        let namespace = new.namespace.clone();
+        let index = self.settled_index(&namespace, &lock)?;
+        let summary = new.index_summary();
+        if !new.force_new {
+            refuse_similar(&index, &new, &summary)?;
+        }
+        for target in new.supersedes.iter().chain(&new.related_entities) {
+            self.require_entity(target)?;
+        }
+        let listing = self.list_dir(&namespace)?;
+        let short_id = match &new.slug {
+            Some(slug) => slug.clone(),
+            None => next_short_id(used_sequences(&index, &listing, &new)),
+        };
+        let name = EntityName::new(&namespace, new.category, &short_id)?;
+        if index.rows.iter().any(|r| r.entity == name) {
+            return Err(Error::EntityExists {
+                name: name.to_string(),
+                path: index.path.clone(),
+            });
+        }
+        let file = entity_file_name(new.category, &short_id, &slug_of(&summary));
+        if listing.contains(&file) {
+            return Err(Error::EntityExists {
+                name: name.to_string(),
+                path: self.file_in(&namespace, &file)?,
+            });
+        }
+        let created_at = self.utc_now();
+        let text = render_new(&name, &new, &created_at);
+        let path = self.file_in(&namespace, &file)?;
+        let rel = namespace.dir().join(&file);
+        // The checked writer: the new file must read back with the reader every command
+        // uses, as the entry it is meant to be.
+        let written =
+            EntityFile::parse(&path, rel, text.clone(), &namespace, Some(summary.clone()))
+                .map_err(|e| Error::unreadable_result(&path, e))?;
+        let row = row_of(&written.entry, &file, Some(summary));
+        let new_index = index.prepare(vec![index.append(&row), index.touch(&created_at)])?;
+        if !new_index
+            .rows
+            .iter()
+            .any(|r| r.entity == name && r.file == file)
+        {
+            return Err(Error::verify(
+                &new_index.path,
+                format!("row {name} is missing from the new index"),
+            ));
+        }
+        let mut tx = Transaction::new(&lock);
+        tx.write(path, text.into_bytes());
+        tx.write(new_index.path.clone(), new_index.text.clone().into_bytes());
+        tx.commit()?;
+        let entries = new_index.rows.len();
+        Ok(WriteOutcome {
+            entry: written.entry,
+            namespace_entries: entries,
+            over_threshold: entries > SPLIT_THRESHOLD,
+        })
+    }
+
+    /// Fails with [`Error::EntityNotFound`] unless `name` has a row in its index.
+    pub(super) fn require_entity(&self, name: &EntityName) -> Result<()> {
+        let index = self.load_index(name.namespace())?;
+        if index.rows.iter().any(|r| &r.entity == name) {
+            Ok(())
+        } else {
+            Err(Error::EntityNotFound {
+                name: name.to_string(),
+                path: index.path,
+                moved_to: None,
+            })
+        }
+    }
+}
+
+/// An entry of the same category, in force, whose summary is at least
+/// [`DUPLICATE_THRESHOLD`] alike: [`Error::SimilarEntry`].
+fn refuse_similar(index: &IndexFile, new: &NewEntry, summary: &str) -> Result<()> {
+    let best = index
+        .rows
+        .iter()
+        .filter(|r| r.category == new.category && !r.status.is_history())
+        .map(|r| (r, summary_similarity(&r.summary, summary)))
+        .filter(|(_, s)| *s >= DUPLICATE_THRESHOLD)
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    match best {
+        Some((row, similarity)) => Err(Error::SimilarEntry {
+            existing: row.entity.to_string(),
+            path: index.path.clone(),
+            line: row.line,
+            similarity,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The sequence numbers a new entry of `new.category` must come after: those of the
+/// index's rows, and those of entity files named `{category}-{NNN}…` (a hand-added or
+/// unreadable file keeps its number).
+fn used_sequences<'a>(
+    index: &'a IndexFile,
+    listing: &'a std::collections::BTreeSet<String>,
+    new: &'a NewEntry,
+) -> impl Iterator<Item = u64> + 'a {
+    let prefix = format!("{}-", new.category);
+    let from_rows = index
+        .rows
+        .iter()
+        .filter(move |r| r.category == new.category)
+        .filter_map(|r| r.entity.sequence());
+    let from_files = listing.iter().filter_map(move |name| {
+        let rest = name.strip_prefix(&prefix)?;
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        sequence_of(&digits)
+    });
+    from_rows.chain(from_files)
+}
