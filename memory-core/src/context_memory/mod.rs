@@ -11,14 +11,23 @@
 //! assert!(memory.query(&Query::new().namespace("project.myapp").unwrap()).unwrap().is_empty());
 //! ```
 
+pub mod git;
+mod hooks;
 mod index_file;
 mod memory;
 mod names;
 mod namespace;
 mod namespaces;
 mod query;
+mod record;
+mod refresh;
+mod refresh_store;
 mod schema;
 
+pub use hooks::{
+    CHAINED_DIR, HOOK_MARKER, HOOK_NAMES, HookAction, HookOutcome, HooksReport, hook_script,
+    install_hooks, is_our_hook, uninstall_hooks,
+};
 pub use index_file::{INDEX_COLUMNS, IndexRow, MAX_SUMMARY_CHARS};
 pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
 pub use names::{
@@ -28,4 +37,13 @@ pub use names::{
 pub use namespace::{MAX_DOMAIN_DEPTH, MAX_SEGMENT_LEN, Namespace, NamespaceKind, project_segment};
 pub use namespaces::{NamespaceInfo, SPLIT_THRESHOLD};
 pub use query::{DEFAULT_QUERY_LIMIT, Hit, Query};
+pub use record::{
+    RecordOutcome, SkipReason, clear_refresh, pending_refresh_of, project_namespace, record_changes,
+};
+pub use refresh::{
+    PendingChange, PendingRefresh, PendingSection, RefreshTrigger, refresh_timestamp,
+};
+pub use refresh_store::{
+    ClearReport, append_pending_refresh, clear_pending_refresh, load_pending_refresh,
+};
 pub use schema::{Category, EntryStatus};
