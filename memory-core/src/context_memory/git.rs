@@ -55,6 +55,13 @@ fn run_git(dir: &Path, args: &[&str], quiet: bool) -> Result<Option<GitOutput>> 
     if stderr.contains("not a git repository") {
         return Err(not_a_repository(dir));
     }
+    if stderr.contains("must be run in a work tree") {
+        return Err(Error::Git {
+            path: dir.to_path_buf(),
+            failure: GitFailure::NotARepository,
+            message: "is not in a work tree (a bare repository or a .git directory)".to_string(),
+        });
+    }
     if stderr.contains("cannot change to") || !dir.is_dir() {
         return Err(Error::Git {
             path: dir.to_path_buf(),
