@@ -633,3 +633,45 @@ fn project_names_come_from_the_remote_or_the_folder() {
         );
     }
 }
+
+#[test]
+fn a_file_checkout_records_nothing() {
+    let s = Setup::new("app");
+    feature_branch(&s.repo);
+    s.install();
+    git_in(&s.repo, &["merge", "-q", "feature"]);
+    let before = fs::read(s.pending_file("app")).unwrap();
+    fs::write(s.repo.join("a.txt"), "edited\n").unwrap();
+    git_in(&s.repo, &["checkout", "--", "a.txt"]);
+    assert_eq!(fs::read(s.pending_file("app")).unwrap(), before);
+    assert_eq!(s.calls().len(), 1, "the recorder was not even called");
+}
+
+#[test]
+fn a_relative_link_hook_is_kept_working_and_put_back_as_it_was() {
+    let s = Setup::new("app");
+    feature_branch(&s.repo);
+    let tools = s.repo.join("tools");
+    fs::create_dir_all(&tools).unwrap();
+    let marker = s.base.join("linked-marker");
+    let target = tools.join("hook.sh");
+    fs::write(
+        &target,
+        format!("#!/bin/sh\necho \"$(basename \"$0\")\" > {}\n", sh(&marker)),
+    )
+    .unwrap();
+    make_executable(&target, 0o755);
+    let hook = s.repo.join(".git/hooks/post-merge");
+    std::os::unix::fs::symlink("../../tools/hook.sh", &hook).unwrap();
+    let report = install_hooks(&s.repo, &s.stand_in()).unwrap();
+    assert_eq!(report.hooks[0].action, HookAction::Chained);
+    git_in(&s.repo, &["merge", "-q", "--no-ff", "-m", "m", "feature"]);
+    assert_eq!(fs::read_to_string(&marker).unwrap(), "post-merge\n");
+    assert_eq!(paths_of(&s.pending("app")), ["b.txt", "docs/c d.md"]);
+    uninstall_hooks(&s.repo).unwrap();
+    assert_eq!(
+        fs::read_link(&hook).unwrap(),
+        Path::new("../../tools/hook.sh")
+    );
+    assert!(!s.repo.join(".git/hooks").join(CHAINED_DIR).exists());
+}

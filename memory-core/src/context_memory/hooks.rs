@@ -135,6 +135,11 @@ fn sh_quote(text: &str) -> String {
 pub fn hook_script(hook: &str, memcore: &Path) -> String {
     let memcore = sh_quote(&memcore.to_string_lossy());
     let chained = sh_quote(&format!("{CHAINED_DIR}/{hook}"));
+    let file_checkout = if hook == "post-checkout" {
+        "# A file checkout (`git checkout -- <path>`, flag 0) moves no HEAD: nothing to record.\nif [ \"$3\" = 0 ]; then\n    exit \"$status\"\nfi\n"
+    } else {
+        ""
+    };
     format!(
         r#"#!/bin/sh
 {HOOK_MARKER}
@@ -146,7 +151,7 @@ chained="$(dirname -- "$0")"/{chained}
 if [ -f "$chained" ]; then
     "$chained" "$@" || status=$?
 fi
-memcore={memcore}
+{file_checkout}memcore={memcore}
 if [ ! -x "$memcore" ]; then
     memcore=memcore
 fi
@@ -202,10 +207,10 @@ pub fn install_hooks(repo: &Path, memcore: &Path) -> Result<HooksReport> {
                     });
                 }
                 create_private_dir_all(&hooks_dir.join(CHAINED_DIR))?;
-                fs::rename(&path, &kept).map_err(|e| Error::io_op(&path, "rename", e))?;
+                keep(&path, &kept)?;
                 if let Err(error) = write_script(&path, &script) {
                     // Put the hook back: the repository is as it was.
-                    let _ = fs::rename(&kept, &path);
+                    let _ = put_back(&kept, &path);
                     return Err(error);
                 }
                 HookAction::Chained
@@ -262,8 +267,7 @@ pub fn uninstall_hooks(repo: &Path) -> Result<HooksReport> {
     for (hook, path, kept, has_kept, ours) in plan {
         let action = match (ours, has_kept) {
             (_, true) => {
-                // `rename` replaces our script in one step (or fills the empty place).
-                fs::rename(&kept, &path).map_err(|e| Error::io_op(&kept, "rename", e))?;
+                put_back(&kept, &path)?;
                 HookAction::Restored
             }
             (true, false) => {
@@ -281,6 +285,76 @@ pub fn uninstall_hooks(repo: &Path) -> Result<HooksReport> {
     // The kept-hooks directory goes when it is empty (and stays when it holds anything).
     let _ = fs::remove_dir(hooks_dir.join(CHAINED_DIR));
     Ok(HooksReport { hooks_dir, hooks })
+}
+
+/// Moves the hook at `path` to `kept`. A file (or a link with an absolute target) is
+/// renamed, byte-identical with its mode; a link with a relative target is made again
+/// one directory down with `..` in front of its target, so that it still leads to the
+/// same file.
+fn keep(path: &Path, kept: &Path) -> Result<()> {
+    match relative_link(path)? {
+        Some(target) => {
+            make_link(&Path::new("..").join(&target), kept)?;
+            fs::remove_file(path).map_err(|e| Error::io_op(path, "unlink", e))
+        }
+        None => fs::rename(path, kept).map_err(|e| Error::io_op(path, "rename", e)),
+    }
+}
+
+/// Undoes [`keep`]: the kept hook goes back to `path` (replacing our script in one
+/// step), a relative link with its original target.
+fn put_back(kept: &Path, path: &Path) -> Result<()> {
+    match relative_link(kept)? {
+        Some(target) => {
+            let mut parts = target.components();
+            let original: PathBuf = match parts.next() {
+                Some(std::path::Component::ParentDir) => parts.collect(),
+                // Not made by `keep`: put back as it is.
+                _ => target,
+            };
+            let staged = kept.with_file_name(format!(".restore-{}", file_name_of(kept)));
+            let _ = fs::remove_file(&staged);
+            make_link(&original, &staged)?;
+            fs::rename(&staged, path).map_err(|e| Error::io_op(path, "rename", e))?;
+            fs::remove_file(kept).map_err(|e| Error::io_op(kept, "unlink", e))
+        }
+        None => fs::rename(kept, path).map_err(|e| Error::io_op(kept, "rename", e)),
+    }
+}
+
+fn file_name_of(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The target of the symbolic link at `path` when it is relative.
+fn relative_link(path: &Path) -> Result<Option<PathBuf>> {
+    let meta = fs::symlink_metadata(path).map_err(|e| Error::io_op(path, "lstat", e))?;
+    if !meta.file_type().is_symlink() {
+        return Ok(None);
+    }
+    let target = fs::read_link(path).map_err(|e| Error::io_op(path, "readlink", e))?;
+    Ok(target.is_relative().then_some(target))
+}
+
+fn make_link(target: &Path, at: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(target, at).map_err(|e| Error::io_op(at, "symlink", e))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = target;
+        Err(Error::io_op(
+            at,
+            "symlink",
+            io::Error::new(
+                io::ErrorKind::Unsupported,
+                "symbolic links are not supported here",
+            ),
+        ))
+    }
 }
 
 /// The hook file as found.
@@ -319,4 +393,24 @@ fn write_script(path: &Path, script: &str) -> Result<()> {
             .map_err(|e| Error::io_op(path, "fchmod", e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hook_scripts_snapshot() {
+        let memcore = Path::new("/home/o'neil/.cargo/bin/memcore");
+        insta::assert_snapshot!("hook_post_merge", hook_script("post-merge", memcore));
+        insta::assert_snapshot!("hook_post_checkout", hook_script("post-checkout", memcore));
+    }
+
+    #[test]
+    fn the_marker_is_a_whole_line() {
+        let script = hook_script("post-merge", Path::new("/bin/memcore"));
+        assert!(is_our_hook(&script.replace('\n', "\r\n")));
+        assert!(!is_our_hook(&format!("#!/bin/sh\necho '{HOOK_MARKER}'\n")));
+        assert!(!is_our_hook(""));
+    }
 }
