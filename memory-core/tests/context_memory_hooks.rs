@@ -675,3 +675,76 @@ fn a_relative_link_hook_is_kept_working_and_put_back_as_it_was() {
     );
     assert!(!s.repo.join(".git/hooks").join(CHAINED_DIR).exists());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Whatever was in place (nothing, a script, binary junk; any mode), install then
+    /// uninstall leaves every hook byte-identical with its mode, and nothing else behind.
+    #[test]
+    fn install_then_uninstall_restores_exactly(
+        merge in proptest::option::of(proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)),
+        checkout in proptest::option::of("#!/bin/sh\n[ -~\n]{0,80}"),
+        mode in 0o600u32..0o777,
+        twice in proptest::prelude::any::<bool>(),
+    ) {
+        let s = Setup::new("app");
+        let hooks = s.repo.join(".git/hooks");
+        let before: Vec<(PathBuf, Option<(Vec<u8>, u32)>)> = [("post-merge", merge), ("post-checkout", checkout.map(String::into_bytes))]
+            .into_iter()
+            .map(|(name, content)| {
+                let path = hooks.join(name);
+                let state = content.map(|bytes| {
+                    fs::write(&path, &bytes).unwrap();
+                    make_executable(&path, mode);
+                    (bytes, mode)
+                });
+                (path, state)
+            })
+            .collect();
+        let others: Vec<_> = fs::read_dir(&hooks).unwrap().map(|e| e.unwrap().file_name()).collect();
+        install_hooks(&s.repo, Path::new("/usr/bin/memcore")).unwrap();
+        if twice {
+            install_hooks(&s.repo, Path::new("/usr/bin/memcore")).unwrap();
+        }
+        uninstall_hooks(&s.repo).unwrap();
+        for (path, state) in before {
+            match state {
+                Some((bytes, mode)) => {
+                    proptest::prop_assert_eq!(fs::read(&path).unwrap(), bytes);
+                    proptest::prop_assert_eq!(mode_of(&path), mode);
+                }
+                None => proptest::prop_assert!(!path.exists()),
+            }
+        }
+        let after: Vec<_> = fs::read_dir(&hooks).unwrap().map(|e| e.unwrap().file_name()).collect();
+        proptest::prop_assert_eq!(after.len(), others.len());
+    }
+}
+
+#[test]
+fn paths_with_spaces_and_quotes_reach_memcore_intact() {
+    let s = Setup::new("my app's \"repo\"");
+    feature_branch(&s.repo);
+    let bin = s.base.join("bin dir/it's");
+    fs::create_dir_all(&bin).unwrap();
+    let memcore = bin.join("mem core");
+    fs::write(
+        &memcore,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]' \"$a\" >> {}; done\n",
+            sh(&s.log)
+        ),
+    )
+    .unwrap();
+    make_executable(&memcore, 0o755);
+    install_hooks(&s.repo, &memcore).unwrap();
+    git_in(&s.repo, &["merge", "-q", "feature"]);
+    assert_eq!(
+        fs::read_to_string(&s.log).unwrap(),
+        format!(
+            "[context][refresh][--record][--trigger][post-merge][--repo][{}]",
+            s.repo.display()
+        )
+    );
+}
