@@ -676,6 +676,9 @@ fn a_relative_link_hook_is_kept_working_and_put_back_as_it_was() {
     assert!(!s.repo.join(".git/hooks").join(CHAINED_DIR).exists());
 }
 
+/// A hook's bytes and mode.
+type HookState = (Vec<u8>, u32);
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
 
@@ -690,7 +693,7 @@ proptest::proptest! {
     ) {
         let s = Setup::new("app");
         let hooks = s.repo.join(".git/hooks");
-        let before: Vec<(PathBuf, Option<(Vec<u8>, u32)>)> = [("post-merge", merge), ("post-checkout", checkout.map(String::into_bytes))]
+        let before: Vec<(PathBuf, Option<HookState>)> = [("post-merge", merge), ("post-checkout", checkout.map(String::into_bytes))]
             .into_iter()
             .map(|(name, content)| {
                 let path = hooks.join(name);
