@@ -751,3 +751,20 @@ fn paths_with_spaces_and_quotes_reach_memcore_intact() {
         )
     );
 }
+
+#[test]
+fn a_name_that_is_not_utf8_is_still_listed() {
+    use std::os::unix::ffi::OsStrExt;
+    let s = Setup::new("app");
+    git_in(&s.repo, &["checkout", "-q", "-b", "feature"]);
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    fs::write(s.repo.join(name), "latin-1\n").unwrap();
+    git_in(&s.repo, &["add", "--all"]);
+    git_in(&s.repo, &["commit", "-q", "-m", "latin-1 name"]);
+    git_in(&s.repo, &["checkout", "-q", "main"]);
+    git_in(&s.repo, &["merge", "-q", "feature"]);
+    let outcome = record_changes(&s.memory(), &s.repo, RefreshTrigger::PostMerge).unwrap();
+    assert_eq!(outcome.recorded.len(), 1);
+    assert_eq!(outcome.recorded[0].path, "caf\u{fffd}.txt");
+    assert_eq!(paths_of(&s.pending("app")), ["caf\u{fffd}.txt"]);
+}

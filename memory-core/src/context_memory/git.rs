@@ -209,7 +209,8 @@ impl ChangedFiles {
 /// The files changed between where HEAD was before the last merge or checkout and where
 /// it is now: `git diff --name-only HEAD@{1} HEAD` (the seed's hook), read with
 /// `core.quotePath` off and NUL-separated, so that names with spaces, quotes, line
-/// breaks or non-ASCII letters arrive exactly.
+/// breaks or non-ASCII letters arrive exactly (a name that is not UTF-8 arrives with
+/// U+FFFD in place of its invalid bytes).
 ///
 /// ```
 /// # let dir = tempfile::tempdir().unwrap();
@@ -246,18 +247,14 @@ pub fn changed_files(dir: &Path) -> Result<ChangedFiles> {
     else {
         return Err(not_a_repository(&dir));
     };
-    let mut files = Vec::new();
-    for name in output.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
-        let name = String::from_utf8(name.to_vec()).map_err(|e| Error::Git {
-            path: dir.clone(),
-            failure: GitFailure::Failed,
-            message: format!(
-                "changed file {:?} has a name that is not UTF-8",
-                String::from_utf8_lossy(e.as_bytes())
-            ),
-        })?;
-        files.push(name);
-    }
+    // A name that is not UTF-8 (a Latin-1 file name) is kept with U+FFFD for the bytes
+    // that are not: the change is still listed, recognisably, rather than lost.
+    let files = output
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|n| !n.is_empty())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .collect();
     Ok(ChangedFiles::Files(files))
 }
 

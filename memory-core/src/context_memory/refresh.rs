@@ -173,12 +173,14 @@ pub struct PendingSection {
 /// assert_eq!(again, doc);
 /// assert_eq!(again.changes().len(), 2);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct PendingRefresh {
     sections: Vec<PendingSection>,
     /// The file's line ending (kept when it is rewritten).
+    #[serde(skip)]
     crlf: bool,
     /// Whether the file started with a byte-order mark (kept when it is rewritten).
+    #[serde(skip)]
     bom: bool,
 }
 
