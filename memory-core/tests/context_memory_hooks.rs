@@ -768,3 +768,23 @@ fn a_name_that_is_not_utf8_is_still_listed() {
     assert_eq!(outcome.recorded[0].path, "caf\u{fffd}.txt");
     assert_eq!(paths_of(&s.pending("app")), ["caf\u{fffd}.txt"]);
 }
+
+#[test]
+fn a_failing_recorder_does_not_fail_the_git_command() {
+    let s = Setup::new("app");
+    feature_branch(&s.repo);
+    let memcore = s.base.join("failing-memcore");
+    fs::write(&memcore, "#!/bin/sh\necho 'memcore: broken' >&2\nexit 7\n").unwrap();
+    make_executable(&memcore, 0o755);
+    install_hooks(&s.repo, &memcore).unwrap();
+    let output = git_command(&s.repo, &["checkout", "-q", "feature"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("memcore: broken"), "{stderr}");
+    assert!(
+        stderr.contains("could not record the changed files"),
+        "{stderr}"
+    );
+}

@@ -15,8 +15,10 @@
 //! byte-identical with its mode, to `memcore-chained/<hook>` in the hooks directory
 //! (the same file name, so a hook that looks at `basename "$0"`, as the seed's own
 //! script does, still sees its name), and our script runs it first with the same
-//! arguments and standard input, then records, and exits with its status (or, when it
-//! succeeded, with the recorder's). Installing again changes nothing. [`uninstall_hooks`]
+//! arguments and standard input, then records, and exits with its status. A recording
+//! that fails prints why on standard error but does not fail the git command (the
+//! status of `post-checkout` becomes that of `git checkout`). Installing again changes
+//! nothing. [`uninstall_hooks`]
 //! puts the kept hook back (or removes ours when there was none) and refuses, with
 //! [`Error::ForeignHook`], to remove a hook that is not ours.
 
@@ -155,10 +157,10 @@ fi
 if [ ! -x "$memcore" ]; then
     memcore=memcore
 fi
-"$memcore" context refresh --record --trigger {hook} --repo "$PWD" </dev/null || {{
-    recorded=$?
-    [ "$status" -ne 0 ] || status=$recorded
-}}
+# A failed recording is reported but does not fail the git command (post-checkout's
+# status becomes the status of `git checkout`).
+"$memcore" context refresh --record --trigger {hook} --repo "$PWD" </dev/null ||
+    echo "memory-core: could not record the changed files in _pending_refresh.md (exit $?)" >&2
 exit "$status"
 "#
     )
