@@ -191,6 +191,43 @@ pub enum Error {
         /// What did not match.
         message: String,
     },
+    /// A `git` command could not run or failed (context-memory's sync hooks and
+    /// recorder run git as a child process). `failure` says which, in plain words.
+    ///
+    /// ```
+    /// use memory_core::{Error, ErrorKind, GitFailure};
+    /// let err = Error::Git {
+    ///     path: "/tmp/x".into(),
+    ///     failure: GitFailure::NotARepository,
+    ///     message: "is not inside a git repository".into(),
+    /// };
+    /// assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    /// assert_eq!(err.to_string(), "/tmp/x: is not inside a git repository");
+    /// ```
+    #[error("{}: {message}", path.display())]
+    Git {
+        /// The directory git was run in.
+        path: PathBuf,
+        /// What went wrong.
+        failure: GitFailure,
+        /// The explanation (git's own message for a failed command).
+        message: String,
+    },
+    /// A git hook that memory-core did not install is in the way: `hook uninstall` does
+    /// not remove it, and `hook install` does not overwrite a hook it had kept aside.
+    ///
+    /// ```
+    /// use memory_core::{Error, ErrorKind};
+    /// let err = Error::ForeignHook { path: ".git/hooks/post-merge".into(), message: "not ours".into() };
+    /// assert_eq!(err.kind(), ErrorKind::Conflict);
+    /// ```
+    #[error("{}: {message}", path.display())]
+    ForeignHook {
+        /// The hook file.
+        path: PathBuf,
+        /// Why it was left alone and what to do.
+        message: String,
+    },
     /// An operating-system I/O error on a named file.
     #[error("{}: {}", path.display(), plain_io(source))]
     Io {
@@ -208,6 +245,33 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// Why a `git` command failed ([`Error::Git`]).
+///
+/// ```
+/// assert_eq!(memory_core::GitFailure::Missing.as_str(), "git_missing");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GitFailure {
+    /// git is not installed (or could not be started).
+    Missing,
+    /// The directory is not in a git work tree (or does not exist).
+    NotARepository,
+    /// git ran and reported an error.
+    Failed,
+}
+
+impl GitFailure {
+    /// A stable snake_case name: `git_missing`, `not_a_repository`, `git_failed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GitFailure::Missing => "git_missing",
+            GitFailure::NotARepository => "not_a_repository",
+            GitFailure::Failed => "git_failed",
+        }
+    }
 }
 
 /// The coarse class of an [`Error`]: what bindings map to exception classes and error
@@ -320,6 +384,11 @@ impl Error {
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Aborted { .. } => ErrorKind::Aborted,
             Error::VerifyFailed { .. } | Error::Io { .. } => ErrorKind::Io,
+            Error::Git { failure, .. } => match failure {
+                GitFailure::NotARepository => ErrorKind::InvalidInput,
+                GitFailure::Missing | GitFailure::Failed => ErrorKind::Io,
+            },
+            Error::ForeignHook { .. } => ErrorKind::Conflict,
         }
     }
 
@@ -347,7 +416,9 @@ impl Error {
             | Error::LockTimeout { path, .. }
             | Error::Aborted { path, .. }
             | Error::VerifyFailed { path, .. }
-            | Error::Io { path, .. } => Some(path),
+            | Error::Io { path, .. }
+            | Error::Git { path, .. }
+            | Error::ForeignHook { path, .. } => Some(path),
         }
     }
 

@@ -52,7 +52,7 @@ pub use agent_memory::{
     ManualRegistration, Mark, OrganizeOptions, OrganizeReport, ReleaseOutcome, SessionId,
     SessionRow, SessionStart, SessionUpdate, Snapshot, SnapshotItem, Status, Timestamp, Warning,
 };
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, GitFailure, Result};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -14,7 +14,9 @@
 mod entity;
 mod entity_file;
 mod entry;
+pub mod git;
 mod heal;
+mod hooks;
 mod index_file;
 mod memory;
 mod names;
@@ -22,6 +24,9 @@ mod namespace;
 mod namespaces;
 mod query;
 mod read;
+mod record;
+mod refresh;
+mod refresh_store;
 mod schema;
 mod write;
 
@@ -30,6 +35,10 @@ pub use entry::{
     DUPLICATE_THRESHOLD, Diagram, MAX_TAG_CHARS, MIN_TAGS, NewEntry, summary_of, summary_similarity,
 };
 pub use heal::{DriftReport, HealReport};
+pub use hooks::{
+    CHAINED_DIR, HOOK_MARKER, HOOK_NAMES, HookAction, HookOutcome, HooksReport, hook_script,
+    install_hooks, is_our_hook, uninstall_hooks,
+};
 pub use index_file::{INDEX_COLUMNS, IndexRow, MAX_SUMMARY_CHARS};
 pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
 pub use names::{
@@ -39,5 +48,14 @@ pub use names::{
 pub use namespace::{MAX_DOMAIN_DEPTH, MAX_SEGMENT_LEN, Namespace, NamespaceKind, project_segment};
 pub use namespaces::{NamespaceInfo, SPLIT_THRESHOLD};
 pub use query::{DEFAULT_QUERY_LIMIT, Hit, Query};
+pub use record::{
+    RecordOutcome, SkipReason, clear_refresh, pending_refresh_of, project_namespace, record_changes,
+};
+pub use refresh::{
+    PendingChange, PendingRefresh, PendingSection, RefreshTrigger, refresh_timestamp,
+};
+pub use refresh_store::{
+    ClearReport, append_pending_refresh, clear_pending_refresh, load_pending_refresh,
+};
 pub use schema::{Category, EntryStatus};
 pub use write::WriteOutcome;

@@ -1,0 +1,165 @@
+//! `_pending_refresh.md` on disk: appends keep every byte before them, rewrites keep the
+//! line ends, a file that does not read is never written, and the last path cleared
+//! removes the file.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use memory_core::ErrorKind;
+use memory_core::context_memory::{
+    RefreshTrigger, append_pending_refresh, clear_pending_refresh, load_pending_refresh,
+};
+use memory_core::durable::MemoryLock;
+
+const SEED_FILE: &str = "---\ntrigger: post-merge\ntimestamp: 2026-04-03T10:00:00Z\n---\n\n# Pending Knowledge Refresh\n\nFiles changed since last knowledge sync:\n\n- src/auth.rs\n\nReview and update memory entries as needed.\n";
+
+fn setup() -> (tempfile::TempDir, MemoryLock, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let lock =
+        MemoryLock::acquire(&dir.path().join(".memcore.lock"), Duration::from_secs(5)).unwrap();
+    let file = dir.path().join("projects/app/_pending_refresh.md");
+    (dir, lock, file)
+}
+
+fn write(file: &Path, text: &str) {
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(file, text).unwrap();
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn an_append_to_a_seed_file_keeps_every_byte_before_it() {
+    let (_dir, lock, file) = setup();
+    write(&file, SEED_FILE);
+    let added = append_pending_refresh(
+        &lock,
+        &file,
+        RefreshTrigger::PostCheckout,
+        "2026-04-04T09:30:00Z",
+        &strings(&["README.md", "README.md", "src/auth.rs"]),
+    )
+    .unwrap();
+    assert_eq!(added.len(), 2, "a path is listed once per run");
+    let text = fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "{SEED_FILE}\n## Additional changes (post-checkout at 2026-04-04T09:30:00Z)\n\n- README.md\n- src/auth.rs\n"
+        )
+    );
+    // No temp file or journal is left behind.
+    let names: Vec<String> = fs::read_dir(file.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["_pending_refresh.md"]);
+    // Nothing to list writes nothing.
+    assert!(
+        append_pending_refresh(
+            &lock,
+            &file,
+            RefreshTrigger::Manual,
+            "2026-04-04T09:30:00Z",
+            &[]
+        )
+        .unwrap()
+        .is_empty()
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+}
+
+#[test]
+fn a_new_or_blank_file_is_written_whole_and_private() {
+    let (_dir, lock, file) = setup();
+    append_pending_refresh(
+        &lock,
+        &file,
+        RefreshTrigger::PostMerge,
+        "2026-04-03T10:00:00Z",
+        &strings(&["src/auth.rs"]),
+    )
+    .unwrap();
+    assert_eq!(fs::read_to_string(&file).unwrap(), SEED_FILE);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+    write(&file, "\n\n");
+    append_pending_refresh(
+        &lock,
+        &file,
+        RefreshTrigger::PostMerge,
+        "2026-04-03T10:00:00Z",
+        &strings(&["src/auth.rs"]),
+    )
+    .unwrap();
+    assert_eq!(fs::read_to_string(&file).unwrap(), SEED_FILE);
+}
+
+#[test]
+fn a_file_that_does_not_read_is_never_written() {
+    let (_dir, lock, file) = setup();
+    let bad = format!("{SEED_FILE}\nmy own note\n");
+    write(&file, &bad);
+    let err = append_pending_refresh(
+        &lock,
+        &file,
+        RefreshTrigger::Manual,
+        "2026-04-04T00:00:00Z",
+        &strings(&["x"]),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Malformed);
+    assert_eq!(err.line(), Some(14));
+    assert_eq!(err.path(), Some(file.as_path()));
+    let err = clear_pending_refresh(&lock, &file, &strings(&["src/auth.rs"])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Malformed);
+    assert_eq!(fs::read_to_string(&file).unwrap(), bad);
+    // Binary junk too.
+    fs::write(&file, b"---\n\xff\x00\n").unwrap();
+    assert_eq!(
+        load_pending_refresh(&file).unwrap_err().kind(),
+        ErrorKind::Malformed
+    );
+}
+
+#[test]
+fn clearing_rewrites_in_place_and_removes_the_file_at_the_end() {
+    let (_dir, lock, file) = setup();
+    let crlf = format!(
+        "{}\r\n## Additional changes (manual at 2026-04-04T00:00:00Z)\r\n\r\n- b\r\n- a\r\n",
+        SEED_FILE.replace('\n', "\r\n").replace("src/auth.rs", "a")
+    );
+    write(&file, &crlf);
+    let report = clear_pending_refresh(&lock, &file, &strings(&["zzz"])).unwrap();
+    assert!(report.cleared.is_empty());
+    assert_eq!(report.not_pending, ["zzz"]);
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        crlf,
+        "nothing to clear: untouched"
+    );
+    let report = clear_pending_refresh(&lock, &file, &strings(&["a"])).unwrap();
+    assert_eq!(report.cleared, ["a"]);
+    assert_eq!(report.remaining, 1);
+    let text = fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        text,
+        "---\r\ntrigger: manual\r\ntimestamp: 2026-04-04T00:00:00Z\r\n---\r\n\r\n# Pending Knowledge Refresh\r\n\r\nFiles changed since last knowledge sync:\r\n\r\n- b\r\n\r\nReview and update memory entries as needed.\r\n"
+    );
+    let report = clear_pending_refresh(&lock, &file, &strings(&["b"])).unwrap();
+    assert!(report.removed_file);
+    assert!(!file.exists());
+    // Clearing a file that is not there is a no-op.
+    let report = clear_pending_refresh(&lock, &file, &strings(&["b"])).unwrap();
+    assert_eq!(report.not_pending, ["b"]);
+    assert!(!report.removed_file);
+}
