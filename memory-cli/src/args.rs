@@ -39,13 +39,130 @@ pub enum Model {
     Context(ContextCommand),
 }
 
-/// The verbs of the context-memory model.
+/// The verbs of the context-memory model. (One value per process: the size difference
+/// of its variants does not matter.)
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
 pub enum ContextCommand {
+    /// Write a new entry: the entity file and its index row as one step.
+    Write(WriteArgs),
+    /// Show one entry, read from its file.
+    Get {
+        /// The entity name (`org.global.decision.001`).
+        name: String,
+    },
     /// Find entries in the indexes (the seed's read protocol; no entity file is opened).
     Query(QueryArgs),
+    /// Report how indexes disagree with their files, writing nothing (exit 4 on drift).
+    Verify {
+        /// One namespace [default: every namespace].
+        namespace: Option<String>,
+    },
+    /// Regenerate index rows from the entity files.
+    Heal {
+        /// One namespace [default: every namespace].
+        namespace: Option<String>,
+    },
     /// List the namespaces the root holds.
     Namespaces,
+    /// List the files the git hooks recorded as changed, with the entries that cite them.
+    Refresh(RefreshArgs),
+    /// Install or remove the git hooks that record changed files.
+    #[command(subcommand)]
+    Hook(HookCommand),
+}
+
+/// `context write`.
+#[derive(Debug, Args)]
+pub struct WriteArgs {
+    /// The namespace (`org.global`, `project.<name>`, `session.current`, …).
+    #[arg(long, value_name = "NS")]
+    pub namespace: String,
+    /// The category (decision, constraint, assumption, rejected, todo, risk, principle, diagram).
+    #[arg(long, value_name = "C")]
+    pub category: String,
+    /// At least two tags, comma-separated.
+    #[arg(long, value_name = "A,B", value_delimiter = ',', required = true)]
+    pub tags: Vec<String>,
+    /// The status [default: accepted].
+    #[arg(long, value_name = "S")]
+    pub status: Option<String>,
+    /// The index summary (at most 100 characters) [default: the body's first sentence].
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
+    pub summary: Option<String>,
+    /// A descriptive short id instead of the next number.
+    #[arg(long, value_name = "SLUG")]
+    pub slug: Option<String>,
+    /// An entry this one supersedes (repeat for several).
+    #[arg(long, value_name = "NAME")]
+    pub supersedes: Vec<String>,
+    /// A related entry (repeat for several).
+    #[arg(long, value_name = "NAME")]
+    pub related: Vec<String>,
+    /// Why.
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
+    pub rationale: Option<String>,
+    /// How sure, from 0 to 1.
+    #[arg(long, value_name = "X")]
+    pub confidence: Option<f64>,
+    /// Where the knowledge comes from (`docs:global/decisions/auth-flow.md`).
+    #[arg(long, value_name = "P")]
+    pub source_path: Option<String>,
+    /// Write even when an entry of the same category has a similar summary.
+    #[arg(long)]
+    pub force_new: bool,
+    /// The diagram's language (diagram entries).
+    #[arg(long, value_name = "L", default_value = "mermaid")]
+    pub diagram_language: String,
+    /// The diagram's type (`flowchart`, …; diagram entries).
+    #[arg(long, value_name = "T")]
+    pub diagram_type: Option<String>,
+    /// What the diagram shows (diagram entries).
+    #[arg(long, value_name = "S")]
+    pub diagram_subject: Option<String>,
+    /// The diagram's code (diagram entries; `-` reads it from stdin).
+    #[arg(long, value_name = "CODE", allow_hyphen_values = true)]
+    pub diagram_code: Option<String>,
+    /// The body: the conclusion in 1-3 sentences (`-` reads it from stdin).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub body: String,
+}
+
+/// `context refresh`.
+#[derive(Debug, Args)]
+pub struct RefreshArgs {
+    /// The project namespace [default: the one of --repo, else of the current directory].
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// The repository whose project namespace to use [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// Clear these paths from the list (they were reviewed).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub done: Vec<String>,
+    /// Record the files the last merge or checkout changed (what the hooks run).
+    #[arg(long, requires = "trigger")]
+    pub record: bool,
+    /// The hook that runs the recording: post-merge, post-checkout or manual.
+    #[arg(long, value_name = "HOOK")]
+    pub trigger: Option<String>,
+}
+
+/// `context hook`.
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Write post-merge and post-checkout hooks (an existing hook is kept and chained).
+    Install {
+        /// The repository [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        repo: Option<PathBuf>,
+    },
+    /// Remove memory-core's hooks and put back what was there.
+    Uninstall {
+        /// The repository [default: the current directory].
+        #[arg(long, value_name = "DIR")]
+        repo: Option<PathBuf>,
+    },
 }
 
 /// `context query`: every filter is optional.

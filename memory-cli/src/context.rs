@@ -1,26 +1,141 @@
 //! `memcore context …`: turns parsed arguments into one memory-core call and returns its
 //! typed result. No memory logic lives here.
 
-use memory_core::Result;
-use memory_core::context_memory::{Category, ContextMemory, Hit, NamespaceInfo, Query};
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
-use crate::args::{ContextCommand, QueryArgs};
+use memory_core::context_memory::{
+    Category, ClearReport, ContextMemory, Diagram, DriftReport, EntityName, Entry, EntryStatus,
+    HealReport, Hit, HooksReport, Namespace, NamespaceInfo, NewEntry, PendingMatch, Query,
+    RecordOutcome, RefreshTrigger, WriteOutcome, clear_refresh, install_hooks, project_namespace,
+    record_changes, uninstall_hooks,
+};
+use memory_core::{Error, Result};
+
+use crate::args::{ContextCommand, HookCommand, QueryArgs, RefreshArgs, WriteArgs};
 
 /// What a `context` verb returns, for printing.
 #[derive(Debug)]
 pub enum ContextReply {
+    /// `write`: the entry written and the namespace's size.
+    Written(Box<WriteOutcome>),
+    /// `get`: one entry.
+    Entry(Box<Entry>),
     /// `query`: the entries found, best first.
     Hits(Vec<Hit>),
+    /// `verify`: one report per namespace.
+    Drift(Vec<DriftReport>),
+    /// `heal`: one report per namespace.
+    Healed(Vec<HealReport>),
     /// `namespaces`: the namespaces under the root.
     Namespaces(Vec<NamespaceInfo>),
+    /// `refresh`: the pending changes with the entries citing them.
+    Pending(Vec<PendingMatch>),
+    /// `refresh --done`: what was cleared.
+    Cleared(ClearReport),
+    /// `refresh --record`: what the hook recorded (or why nothing).
+    Recorded(RecordOutcome),
+    /// `hook install|uninstall`.
+    Hooks(HooksReport),
+}
+
+impl ContextReply {
+    /// Whether the reply reports drift (`verify` then exits 4).
+    pub fn has_drift(&self) -> bool {
+        matches!(self, ContextReply::Drift(reports) if reports.iter().any(DriftReport::has_drift))
+    }
 }
 
 /// Runs one `context` verb against `memory`.
 pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextReply> {
     Ok(match command {
+        ContextCommand::Write(args) => {
+            ContextReply::Written(Box::new(memory.write(new_entry(args)?)?))
+        }
+        ContextCommand::Get { name } => ContextReply::Entry(Box::new(memory.get(&name)?)),
         ContextCommand::Query(args) => ContextReply::Hits(memory.query(&query(args)?)?),
+        ContextCommand::Verify { namespace } => ContextReply::Drift(
+            namespaces(memory, namespace)?
+                .iter()
+                .map(|ns| memory.verify(ns))
+                .collect::<Result<_>>()?,
+        ),
+        ContextCommand::Heal { namespace } => ContextReply::Healed(
+            namespaces(memory, namespace)?
+                .iter()
+                .map(|ns| memory.heal(ns))
+                .collect::<Result<_>>()?,
+        ),
         ContextCommand::Namespaces => ContextReply::Namespaces(memory.namespaces()?),
+        ContextCommand::Refresh(args) => refresh(memory, args)?,
+        ContextCommand::Hook(HookCommand::Install { repo }) => {
+            let memcore = std::env::current_exe().map_err(|source| Error::Io {
+                path: PathBuf::from("/proc/self/exe"),
+                syscall: "readlink",
+                source,
+            })?;
+            ContextReply::Hooks(install_hooks(&repo_dir(repo)?, &memcore)?)
+        }
+        ContextCommand::Hook(HookCommand::Uninstall { repo }) => {
+            ContextReply::Hooks(uninstall_hooks(&repo_dir(repo)?)?)
+        }
     })
+}
+
+fn new_entry(args: WriteArgs) -> Result<NewEntry> {
+    let category = args.category.parse::<Category>()?;
+    let body = from_stdin_if_dash(args.body)?;
+    let mut entry = NewEntry::new(&args.namespace, category, args.tags, body)?;
+    if let Some(status) = args.status {
+        entry = entry.status(status.parse::<EntryStatus>()?);
+    }
+    if let Some(summary) = args.summary {
+        entry = entry.summary(summary);
+    }
+    if let Some(slug) = args.slug {
+        entry = entry.slug(slug);
+    }
+    for old in &args.supersedes {
+        entry = entry.supersedes(EntityName::parse(old)?);
+    }
+    for related in &args.related {
+        entry = entry.related(EntityName::parse(related)?);
+    }
+    if let Some(r) = args.rationale {
+        entry = entry.rationale(r);
+    }
+    if let Some(c) = args.confidence {
+        entry = entry.confidence(c);
+    }
+    if let Some(p) = args.source_path {
+        entry = entry.source_path(p);
+    }
+    if let Some(code) = args.diagram_code {
+        let mut diagram = Diagram::mermaid(
+            args.diagram_type.unwrap_or_default(),
+            args.diagram_subject.unwrap_or_default(),
+            from_stdin_if_dash(code)?,
+        );
+        diagram.language = args.diagram_language;
+        entry = entry.diagram(diagram);
+    }
+    Ok(entry.force_new(args.force_new))
+}
+
+/// `text`, or everything on stdin when it is `-`.
+fn from_stdin_if_dash(text: String) -> Result<String> {
+    if text != "-" {
+        return Ok(text);
+    }
+    let mut out = String::new();
+    std::io::stdin()
+        .read_to_string(&mut out)
+        .map_err(|source| Error::Io {
+            path: PathBuf::from("<stdin>"),
+            syscall: "read",
+            source,
+        })?;
+    Ok(out)
 }
 
 fn query(args: QueryArgs) -> Result<Query> {
@@ -38,4 +153,55 @@ fn query(args: QueryArgs) -> Result<Query> {
         query = query.text(text);
     }
     Ok(query)
+}
+
+/// The namespace given, or every namespace the root holds.
+fn namespaces(memory: &ContextMemory, namespace: Option<String>) -> Result<Vec<Namespace>> {
+    match namespace {
+        Some(ns) => Ok(vec![Namespace::parse(&ns)?]),
+        None => Ok(memory
+            .namespaces()?
+            .into_iter()
+            .map(|i| i.namespace)
+            .collect()),
+    }
+}
+
+fn refresh(memory: &ContextMemory, args: RefreshArgs) -> Result<ContextReply> {
+    let repo = repo_dir(args.repo.clone())?;
+    if args.record {
+        let trigger = args.trigger.unwrap_or_default();
+        let trigger = RefreshTrigger::parse(&trigger).ok_or_else(|| Error::InvalidInput {
+            what: "trigger",
+            value: trigger.clone(),
+            message: "must be post-merge, post-checkout or manual".to_string(),
+            session_id: None,
+        })?;
+        return Ok(ContextReply::Recorded(record_changes(
+            memory, &repo, trigger,
+        )?));
+    }
+    let namespace = match args.namespace {
+        Some(ns) => Namespace::parse(&ns)?,
+        None => project_namespace(&repo)?,
+    };
+    if args.done.is_empty() {
+        Ok(ContextReply::Pending(memory.pending_refresh(&namespace)?))
+    } else {
+        Ok(ContextReply::Cleared(clear_refresh(
+            memory, &namespace, &args.done,
+        )?))
+    }
+}
+
+/// The repository directory: the one given, or the current directory.
+fn repo_dir(repo: Option<PathBuf>) -> Result<PathBuf> {
+    match repo {
+        Some(repo) => Ok(repo),
+        None => std::env::current_dir().map_err(|source| Error::Io {
+            path: Path::new(".").to_path_buf(),
+            syscall: "getcwd",
+            source,
+        }),
+    }
 }

@@ -1,6 +1,10 @@
-//! How `context` replies print: one line per entry or namespace, or one JSON value.
+//! How `context` replies print: one line per entry, namespace or change, or one JSON value.
 
-use memory_core::context_memory::{Hit, NamespaceInfo};
+use std::fmt::Write;
+
+use memory_core::context_memory::{
+    DriftReport, Entry, HealReport, Hit, NamespaceInfo, PendingMatch,
+};
 
 use crate::context::ContextReply;
 use crate::json;
@@ -8,25 +12,95 @@ use crate::json;
 /// The human text of `reply`, ending with a newline.
 pub fn human(reply: &ContextReply) -> String {
     let mut out = match reply {
+        ContextReply::Written(outcome) => {
+            let mut line = format!(
+                "Wrote {} ({})",
+                outcome.entry.entity_name,
+                outcome.entry.file.display()
+            );
+            if outcome.over_threshold {
+                let _ = write!(
+                    line,
+                    "\n{} has {} entries, over the 50 the seed allows: split it by domain (memcore context split {})",
+                    outcome.entry.namespace, outcome.namespace_entries, outcome.entry.namespace
+                );
+            }
+            line
+        }
+        ContextReply::Entry(entry) => entry_text(entry),
         ContextReply::Hits(hits) if hits.is_empty() => "No entries.".to_string(),
-        ContextReply::Hits(hits) => hits.iter().map(hit_line).collect::<Vec<_>>().join("\n"),
+        ContextReply::Hits(hits) => lines(hits.iter().map(hit_line)),
+        ContextReply::Drift(reports) if reports.is_empty() => "No namespaces.".to_string(),
+        ContextReply::Drift(reports) => lines(reports.iter().map(drift_text)),
+        ContextReply::Healed(reports) if reports.is_empty() => "No namespaces.".to_string(),
+        ContextReply::Healed(reports) => lines(reports.iter().map(heal_text)),
         ContextReply::Namespaces(infos) if infos.is_empty() => "No namespaces.".to_string(),
-        ContextReply::Namespaces(infos) => infos
-            .iter()
-            .map(namespace_line)
-            .collect::<Vec<_>>()
-            .join("\n"),
+        ContextReply::Namespaces(infos) => lines(infos.iter().map(namespace_line)),
+        ContextReply::Pending(pending) if pending.is_empty() => "No pending changes.".to_string(),
+        ContextReply::Pending(pending) => lines(pending.iter().map(pending_line)),
+        ContextReply::Cleared(report) => format!(
+            "Cleared {} path(s); {} still pending{}",
+            report.cleared.len(),
+            report.remaining,
+            if report.not_pending.is_empty() {
+                String::new()
+            } else {
+                format!(" (not pending: {})", report.not_pending.join(", "))
+            }
+        ),
+        ContextReply::Recorded(outcome) => match &outcome.skipped {
+            Some(reason) => format!("Nothing recorded: {reason:?}"),
+            None => format!(
+                "Recorded {} changed file(s) in {}",
+                outcome.recorded.len(),
+                outcome.file.display()
+            ),
+        },
+        ContextReply::Hooks(report) => lines(
+            report
+                .hooks
+                .iter()
+                .map(|h| format!("{}: {:?} ({})", h.hook, h.action, h.path.display())),
+        ),
     };
     out.push('\n');
     out
 }
 
-/// The JSON value of `reply`: the list of entries or namespaces.
+/// The JSON value of `reply`.
 pub fn json(reply: &ContextReply) -> serde_json::Result<String> {
     match reply {
+        ContextReply::Written(outcome) => json::to_line(outcome),
+        ContextReply::Entry(entry) => json::to_line(entry),
         ContextReply::Hits(hits) => json::to_line(hits),
+        ContextReply::Drift(reports) => json::to_line(reports),
+        ContextReply::Healed(reports) => json::to_line(reports),
         ContextReply::Namespaces(infos) => json::to_line(infos),
+        ContextReply::Pending(pending) => json::to_line(pending),
+        ContextReply::Cleared(report) => json::to_line(report),
+        ContextReply::Recorded(outcome) => json::to_line(outcome),
+        ContextReply::Hooks(report) => json::to_line(report),
     }
+}
+
+fn lines(items: impl Iterator<Item = String>) -> String {
+    items.collect::<Vec<_>>().join("\n")
+}
+
+fn entry_text(entry: &Entry) -> String {
+    let mut out = format!(
+        "{}  {}  [{}]  {}\n{}\n",
+        entry.entity_name,
+        entry.status,
+        entry.tags.join(", "),
+        entry.file.display(),
+        entry.body
+    );
+    if !entry.supersedes.is_empty() {
+        let names: Vec<&str> = entry.supersedes.iter().map(|n| n.as_str()).collect();
+        let _ = writeln!(out, "supersedes: {}", names.join(", "));
+    }
+    out.trim_end().to_string()
 }
 
 fn hit_line(hit: &Hit) -> String {
@@ -38,6 +112,48 @@ fn hit_line(hit: &Hit) -> String {
         hit.file.display(),
         hit.tags.join(", ")
     )
+}
+
+fn drift_text(report: &DriftReport) -> String {
+    let ns = report.namespace.as_ref().map_or("", |n| n.as_str());
+    if !report.has_drift() {
+        return format!("{ns}: index and files agree ({} entries)", report.rows);
+    }
+    let mut out = format!("{ns}: drift");
+    for name in &report.missing_files {
+        let _ = write!(out, "\n  row without a file: {name}");
+    }
+    for file in &report.unindexed_files {
+        let _ = write!(out, "\n  file without a row: {file}");
+    }
+    for name in &report.mismatched {
+        let _ = write!(out, "\n  row disagrees with its file: {name}");
+    }
+    for w in &report.unreadable {
+        let _ = write!(out, "\n  unreadable: {w}");
+    }
+    if let Some(w) = &report.unreadable_index {
+        let _ = write!(out, "\n  index unreadable: {w}");
+    }
+    out
+}
+
+fn heal_text(report: &HealReport) -> String {
+    let ns = report.namespace.as_ref().map_or("", |n| n.as_str());
+    let mut out = if report.written {
+        format!(
+            "{ns}: healed ({} added, {} removed, {} updated)",
+            report.added.len(),
+            report.removed.len(),
+            report.updated.len()
+        )
+    } else {
+        format!("{ns}: nothing to heal")
+    };
+    for w in &report.unreadable {
+        let _ = write!(out, "\n  unreadable, kept out: {w}");
+    }
+    out
 }
 
 fn namespace_line(info: &NamespaceInfo) -> String {
@@ -52,5 +168,20 @@ fn namespace_line(info: &NamespaceInfo) -> String {
         info.namespace,
         info.dir.display(),
         info.files
+    )
+}
+
+fn pending_line(m: &PendingMatch) -> String {
+    let entries: Vec<&str> = m.entries.iter().map(|n| n.as_str()).collect();
+    format!(
+        "{}  ({} at {}){}",
+        m.change.path,
+        m.change.trigger.as_str(),
+        m.change.timestamp,
+        if entries.is_empty() {
+            String::new()
+        } else {
+            format!(" — review {}", entries.join(", "))
+        }
     )
 }

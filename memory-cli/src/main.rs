@@ -29,8 +29,12 @@ fn main() -> ExitCode {
         Err(err) => return usage_error(err),
     };
     let as_json = cli.json;
-    match run(cli).and_then(|reply| output::print_reply(&reply, as_json)) {
-        Ok(()) => ExitCode::SUCCESS,
+    match run(cli).and_then(|reply| output::print_reply(&reply, as_json).map(|()| reply)) {
+        // `verify` prints what it found, then says "conflict" when it found drift.
+        Ok(Reply::Context(reply)) if reply.has_drift() => {
+            ExitCode::from(u8::try_from(memory_core::ErrorKind::Conflict.exit_code()).unwrap_or(4))
+        }
+        Ok(_) => ExitCode::SUCCESS,
         Err(err) => {
             output::print_error(&err, as_json);
             exit_code(&err)

@@ -1,38 +1,54 @@
-//! `memcore context query` and `memcore context namespaces` on a real root.
+//! `memcore context …` end to end: write, get, query, verify (exit 4 on drift), heal,
+//! namespaces, refresh, and the git hooks calling this very binary.
 
 mod common;
 
 use std::path::Path;
+use std::process::Command;
 
 use common::{command, run};
 
-fn root_with_index(dir: &Path) {
-    let ns = dir.join("org/global");
-    std::fs::create_dir_all(&ns).unwrap();
-    std::fs::write(
-        ns.join("_index.md"),
-        "# Index: org.global\n\n| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n\
-         | org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |\n\
-         | org.global.decision.002 | decision | Auth used cookies | auth, legacy | superseded | decision-002-cookies.md |\n",
-    )
-    .unwrap();
+fn write(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["--root", ".", "--json", "context", "write"];
+    all.extend_from_slice(args);
+    run(command(dir).args(&all)).json()
 }
 
 #[test]
-fn query_prints_hits_and_json_carries_the_fields() {
+fn write_then_get_query_and_namespaces() {
     let dir = tempfile::tempdir().unwrap();
-    root_with_index(dir.path());
+    let written = write(
+        dir.path(),
+        &[
+            "--namespace",
+            "org.global",
+            "--category",
+            "decision",
+            "--tags",
+            "auth,security",
+            "--body",
+            "Auth uses JWT. Tokens are RS256.",
+            "--confidence",
+            "0.9",
+        ],
+    );
+    assert_eq!(written["entry"]["entity_name"], "org.global.decision.001");
+    assert_eq!(written["namespace_entries"], 1);
     let out =
         run(command(dir.path()).args(["--root", ".", "context", "query", "--tags", "auth"])).ok();
     assert_eq!(
         out,
-        "org.global.decision.001  accepted  Auth uses JWT — org/global/decision-001-auth-flow.md [auth, security]\n"
+        "org.global.decision.001  accepted  Auth uses JWT. — org/global/decision-001-auth-uses-jwt.md [auth, security]\n"
     );
-    let value =
-        run(command(dir.path()).args(["--root", ".", "--json", "context", "query", "--history"]))
-            .json();
-    let hits = value.as_array().unwrap();
-    assert_eq!(hits.len(), 2);
+    let entry = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "--json",
+        "context",
+        "get",
+        "org.global.decision.001",
+    ]))
+    .json();
     for key in [
         "entity_name",
         "namespace",
@@ -40,34 +56,169 @@ fn query_prints_hits_and_json_carries_the_fields() {
         "status",
         "tags",
         "summary",
+        "created_at",
+        "updated_at",
+        "supersedes",
         "file",
     ] {
-        assert!(hits[0].get(key).is_some(), "{key}");
+        assert!(entry.get(key).is_some(), "{key}");
     }
-    assert_eq!(hits[1]["status"], "superseded");
+    assert_eq!(entry["confidence"], 0.9);
+    let namespaces =
+        run(command(dir.path()).args(["--root", ".", "--json", "context", "namespaces"])).json();
+    assert_eq!(namespaces[0]["namespace"], "org.global");
+}
+
+#[test]
+fn a_similar_entry_is_a_conflict_unless_forced_and_the_body_can_come_from_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            "--namespace",
+            "project.app",
+            "--category",
+            "constraint",
+            "--tags",
+            "node,runtime",
+            "--body",
+            "Node 20 only.",
+        ],
+    );
+    let stderr = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "context",
+        "write",
+        "--namespace",
+        "project.app",
+        "--category",
+        "constraint",
+        "--tags",
+        "node,ci",
+        "--body",
+        "Node 20 only!",
+    ]))
+    .fails(4);
+    assert!(stderr.contains("project.app.constraint.001"), "{stderr}");
+    let mut child = command(dir.path())
+        .args([
+            "--root",
+            ".",
+            "--json",
+            "context",
+            "write",
+            "--namespace",
+            "project.app",
+            "--category",
+            "constraint",
+            "--tags",
+            "node,ci",
+            "--force-new",
+            "--body",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Node 20 only!\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["entry"]["entity_name"], "project.app.constraint.002");
+}
+
+#[test]
+fn verify_exits_4_on_drift_and_heal_repairs() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            "--namespace",
+            "org.global",
+            "--category",
+            "risk",
+            "--tags",
+            "ops,pager",
+            "--body",
+            "The pager rota is thin.",
+        ],
+    );
+    run(command(dir.path()).args(["--root", ".", "context", "verify"])).ok();
+    std::fs::write(
+        dir.path().join("org/global/todo-007-hand.md"),
+        "---\nentity_name: org.global.todo.007\nnamespace: org.global\ncategory: todo\nstatus: experimental\ntags: [ops, rota]\ncreated_at: 2026-04-04\n---\n\nHire a second on-call.\n",
+    )
+    .unwrap();
+    let drift = run(command(dir.path()).args(["--root", ".", "context", "verify", "org.global"]));
+    assert_eq!(drift.code, 4, "{drift:?}");
+    assert!(
+        drift
+            .stdout
+            .contains("file without a row: todo-007-hand.md"),
+        "{drift:?}"
+    );
+    let healed = run(command(dir.path()).args(["--root", ".", "--json", "context", "heal"])).json();
+    assert_eq!(healed[0]["added"][0], "org.global.todo.007");
+    run(command(dir.path()).args(["--root", ".", "context", "verify"])).ok();
 }
 
 #[test]
 fn the_root_comes_from_the_environment_then_home() {
     let dir = tempfile::tempdir().unwrap();
-    root_with_index(dir.path());
+    write(
+        dir.path(),
+        &[
+            "--namespace",
+            "org.global",
+            "--category",
+            "principle",
+            "--tags",
+            "style,code",
+            "--body",
+            "Prefer boring tech.",
+        ],
+    );
     let value = run(command(dir.path())
         .env("MEMCORE_CONTEXT_ROOT", dir.path())
         .args(["--json", "context", "namespaces"]))
     .json();
     assert_eq!(value[0]["namespace"], "org.global");
     let home = tempfile::tempdir().unwrap();
-    root_with_index(&home.path().join(".cursor/memory"));
     let value = run(command(dir.path())
         .env_remove("MEMCORE_CONTEXT_ROOT")
         .env("HOME", home.path())
-        .args(["--json", "context", "namespaces"]))
+        .args([
+            "--json",
+            "context",
+            "write",
+            "--namespace",
+            "org.global",
+            "--category",
+            "risk",
+            "--tags",
+            "a,b",
+            "--body",
+            "x.",
+        ]))
     .json();
-    assert_eq!(value[0]["dir"], "org/global");
+    assert_eq!(value["entry"]["file"], "org/global/risk-001-x.md");
+    assert!(
+        home.path()
+            .join(".cursor/memory/org/global/risk-001-x.md")
+            .exists()
+    );
 }
 
 #[test]
-fn bad_filters_are_usage_errors_naming_the_value() {
+fn bad_values_are_errors_naming_the_value() {
     let dir = tempfile::tempdir().unwrap();
     let stderr =
         run(command(dir.path()).args(["--root", ".", "context", "query", "--category", "note"]))
@@ -83,4 +234,124 @@ fn bad_filters_are_usage_errors_naming_the_value() {
     ]))
     .fails(2);
     assert!(stderr.contains("namespace"), "{stderr}");
+    let stderr = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "context",
+        "write",
+        "--namespace",
+        "org.global",
+        "--category",
+        "decision",
+        "--tags",
+        "only-one",
+        "--body",
+        "x",
+    ]))
+    .fails(2);
+    assert!(stderr.contains("at least 2"), "{stderr}");
+    let stderr =
+        run(command(dir.path()).args(["--root", ".", "context", "get", "org.global.decision.404"]))
+            .fails(3);
+    assert!(stderr.contains("org.global.decision.404"), "{stderr}");
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .env(
+            "MEMCORE_CONTEXT_ROOT",
+            repo.parent().unwrap().join("memory"),
+        )
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+/// The installed hooks call this very `memcore`: a merge on main lists the changed
+/// files in the project's `_pending_refresh.md`, `refresh` shows them with the entries
+/// citing them, `refresh --done` clears them, and uninstall removes the hooks.
+#[test]
+fn the_installed_hooks_record_a_merge_with_the_real_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("webapp");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    std::fs::write(repo.join("README.md"), "hello\n").unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "first"]);
+    let memory = dir.path().join("memory");
+    let root = memory.to_str().unwrap();
+    let report =
+        run(command(&repo).args(["--root", root, "--json", "context", "hook", "install"])).json();
+    assert_eq!(report["hooks"][0]["action"], "installed");
+    run(command(&repo).args([
+        "--root",
+        root,
+        "context",
+        "write",
+        "--namespace",
+        "project.webapp",
+        "--category",
+        "decision",
+        "--tags",
+        "api,docs",
+        "--source-path",
+        "docs:docs/api.md",
+        "--body",
+        "The API is documented in docs/api.md.",
+    ]))
+    .ok();
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    std::fs::create_dir_all(repo.join("docs")).unwrap();
+    std::fs::write(repo.join("docs/api.md"), "# API\n").unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "docs"]);
+    git(&repo, &["checkout", "-q", "main"]);
+    git(&repo, &["merge", "-q", "--no-ff", "-m", "merge", "feature"]);
+    let pending = run(command(&repo).args(["--root", root, "--json", "context", "refresh"])).json();
+    let paths: Vec<&str> = pending
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["change"]["path"].as_str().unwrap())
+        .collect();
+    assert!(paths.contains(&"docs/api.md"), "{pending}");
+    let api = pending
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["change"]["path"] == "docs/api.md")
+        .unwrap();
+    assert_eq!(api["entries"][0], "project.webapp.decision.001");
+    run(command(&repo).args([
+        "--root",
+        root,
+        "context",
+        "refresh",
+        "--done",
+        "docs/api.md",
+    ]))
+    .ok();
+    let pending = run(command(&repo).args(["--root", root, "--json", "context", "refresh"])).json();
+    assert!(
+        pending
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["change"]["path"] != "docs/api.md")
+    );
+    let report =
+        run(command(&repo).args(["--root", root, "--json", "context", "hook", "uninstall"])).json();
+    assert_eq!(report["hooks"][0]["action"], "removed");
 }

@@ -26,6 +26,7 @@ mod query;
 mod read;
 mod record;
 mod refresh;
+mod refresh_match;
 mod refresh_store;
 mod schema;
 mod write;
@@ -54,6 +55,7 @@ pub use record::{
 pub use refresh::{
     PendingChange, PendingRefresh, PendingSection, RefreshTrigger, refresh_timestamp,
 };
+pub use refresh_match::{PendingMatch, source_cites};
 pub use refresh_store::{
     ClearReport, append_pending_refresh, clear_pending_refresh, load_pending_refresh,
 };
