@@ -43,6 +43,7 @@
 pub mod agent_memory;
 pub mod durable;
 mod error;
+pub mod hygiene;
 pub mod markdown;
 mod prefault;
 
