@@ -131,7 +131,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     ),
     token(
         "github-token",
-        "a GitHub token: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and 36 or more characters, or a fine-grained `github_pat_…`",
+        "a GitHub token: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and 36 or more letters and digits",
         &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
         r"gh[pousr]_(?P<p>[A-Za-z0-9]{36,251})",
     ),
