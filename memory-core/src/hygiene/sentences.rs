@@ -3,7 +3,7 @@
 /// Abbreviations whose period does not end a sentence (compared lower-cased, without
 /// the period).
 const ABBREVIATIONS: &[&str] = &[
-    "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "mr", "mrs", "ms", "dr", "prof", "st", "no",
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "mr", "mrs", "ms", "dr", "prof", "st",
     "fig", "al", "resp", "esp", "viz", "ca",
 ];
 
@@ -103,6 +103,7 @@ mod tests {
         assert_eq!(count_sentences("   "), 0);
         assert_eq!(count_sentences("One sentence"), 1);
         assert_eq!(count_sentences("One. Two! Three?"), 3);
+        assert_eq!(count_sentences("No. It failed."), 2);
         assert_eq!(count_sentences("Wait?! Really..."), 2);
         assert_eq!(count_sentences("Use v1.2 of main.rs from example.com."), 1);
         assert_eq!(count_sentences("Pick one, e.g. Postgres. Done."), 2);
