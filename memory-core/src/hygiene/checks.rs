@@ -41,7 +41,7 @@ fn confirmed(check: Check, text: &str, caps: &Captures<'_>) -> bool {
         return false;
     };
     match check {
-        Check::Token | Check::MixedCase | Check::DiscordId => {
+        Check::Token | Check::Mixed | Check::DiscordId => {
             if !standalone(text, whole.range()) {
                 return false;
             }
@@ -53,9 +53,11 @@ fn confirmed(check: Check, text: &str, caps: &Captures<'_>) -> bool {
                 return false;
             }
             match check {
-                Check::MixedCase => {
-                    payload.bytes().any(|b| b.is_ascii_uppercase())
-                        && payload.bytes().any(|b| b.is_ascii_lowercase())
+                Check::Mixed => {
+                    payload.bytes().any(|b| b.is_ascii_lowercase())
+                        && payload
+                            .bytes()
+                            .any(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
                 }
                 Check::DiscordId => discord_user_id(payload),
                 _ => true,
@@ -63,10 +65,11 @@ fn confirmed(check: Check, text: &str, caps: &Captures<'_>) -> bool {
         }
         Check::UrlPassword => caps
             .name("p")
-            .is_some_and(|password| !placeholder(password.as_str())),
-        Check::Assignment => caps
-            .name("v")
-            .is_some_and(|v| literal_value(&v.as_str()[..query_value_len(v.as_str())])),
+            .is_some_and(|password| !url_placeholder(password.as_str())),
+        Check::Assignment => caps.name("v").is_some_and(|v| {
+            let equals = caps.name("s").is_some_and(|s| s.as_str() != ":");
+            literal_value(&v.as_str()[..query_value_len(v.as_str())], equals)
+        }),
     }
 }
 
@@ -221,9 +224,25 @@ pub(super) fn placeholder(value: &str) -> bool {
     PLACEHOLDER_WORDS.contains(&word.as_str()) || word.starts_with("your")
 }
 
+/// A URL password that stands for one: the structural placeholders of [`placeholder`]
+/// (`${PASS}`, `<password>`, `***`, `xxx`, `changeme`, `REDACTED`, `%s`), but not words:
+/// `user:password@host` is a password like any other.
+fn url_placeholder(value: &str) -> bool {
+    let value = value.trim();
+    let lower = value.to_ascii_lowercase();
+    value.is_empty()
+        || value.starts_with(['<', '$', '%', '{', '[', '('])
+        || value.ends_with('>')
+        || PLACEHOLDER_PARTS.iter().any(|part| lower.contains(part))
+        || lower
+            .bytes()
+            .all(|b| matches!(b, b'x' | b'*' | b'.' | b'-' | b'_' | b'?' | b'#'))
+}
+
 /// Whether an assigned value (quotes included, as matched) is a literal secret rather
-/// than a placeholder, a code reference or prose.
-fn literal_value(raw: &str) -> bool {
+/// than a placeholder, a code reference or prose. After `=` (`password=hunter`) a plain
+/// word is a literal; after `:` (`Password: required`) it reads as prose.
+fn literal_value(raw: &str, equals: bool) -> bool {
     let (value, quoted) = match raw.as_bytes().first() {
         Some(b'"' | b'\'' | b'`') if raw.len() >= 2 => (&raw[1..raw.len() - 1], true),
         _ => (raw, false),
@@ -242,7 +261,13 @@ fn literal_value(raw: &str) -> bool {
     if quoted {
         return value.chars().count() >= 4;
     }
-    if value.chars().count() < 6 || code_reference(value) || words_or_numbers(value) {
+    if value.chars().count() < 6 {
+        return false;
+    }
+    if equals && plain_word(value) {
+        return true;
+    }
+    if code_reference(value) || words_or_numbers(value) {
         return false;
     }
     // An unquoted literal mixes at least two of lower case, upper case, digits and
@@ -254,6 +279,13 @@ fn literal_value(raw: &str) -> bool {
         value.chars().any(|c| !c.is_ascii_alphanumeric()),
     ];
     classes.iter().filter(|&&c| c).count() >= 2
+}
+
+/// One lower-case word (`supersecret`), not an identifier (`access_token`,
+/// `accessToken`, `DB_PASSWORD`).
+fn plain_word(value: &str) -> bool {
+    let mut chars = value.chars();
+    chars.next().is_some_and(char::is_alphabetic) && chars.all(|c| c.is_lowercase())
 }
 
 /// Words (`rotate-monthly`, `JWT-based`), numbers, dates and times (`2026-01-01`,
@@ -349,7 +381,8 @@ mod tests {
             "Winter2026!",
             "Grüße2026",
         ] {
-            assert!(literal_value(value), "{value:?}");
+            assert!(literal_value(value, false), "{value:?}");
+            assert!(literal_value(value, true), "{value:?}");
         }
         for value in [
             "accessToken",
@@ -358,7 +391,6 @@ mod tests {
             "get_token()",
             "https://auth.example.com/token",
             "/etc/secret",
-            "expired",
             "\"see the docs\"",
             "=\"x\"",
             ":Token",
@@ -371,8 +403,14 @@ mod tests {
             "12:30:00",
             "v1.2.3",
         ] {
-            assert!(!literal_value(value), "{value:?}");
+            assert!(!literal_value(value, false), "{value:?}");
+            assert!(!literal_value(value, true), "{value:?}");
         }
+        // A plain word after `=` is a literal, after `:` prose.
+        assert!(literal_value("supersecret", true));
+        assert!(!literal_value("supersecret", false));
+        assert!(!literal_value("expired", false));
+        assert!(!literal_value("input", true), "too short");
     }
 
     #[test]

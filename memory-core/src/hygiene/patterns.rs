@@ -13,8 +13,9 @@ pub(super) enum Check {
     /// A token format: not glued to letters or digits on either side, and its random
     /// part `p` is not a run of `x`, `*` or `0` (a documentation placeholder).
     Token,
-    /// As [`Check::Token`], and `p` mixes upper- and lower-case letters.
-    MixedCase,
+    /// As [`Check::Token`], and `p` has a lower-case letter and an upper-case letter
+    /// or a digit (`hf_transformerscache…` is an identifier).
+    Mixed,
     /// As [`Check::Token`], and `p` is the base64 of a Discord user id (17–20 digits).
     DiscordId,
     /// The password `p` of a URL's user info is not a placeholder.
@@ -74,6 +75,12 @@ pub(super) const PATTERNS: &[Pattern] = &[
         "a PEM, OpenSSH, PGP or encrypted private key block: `-----BEGIN … PRIVATE KEY-----` (or `PGP PRIVATE KEY BLOCK`) with key data, up to its `-----END` line",
         &["private key"],
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[nr])*(?:[A-Za-z][A-Za-z-]*: [^\n]*(?:\s|\\[nr])+)*(?P<p>[A-Za-z0-9+/=]{20,})(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?",
+    ),
+    token(
+        "private-key",
+        "a whole `-----BEGIN … PRIVATE KEY-----` … `-----END … PRIVATE KEY-----` block, whatever its content",
+        &["private key"],
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?P<p>[\s\S]*?[A-Za-z0-9][\s\S]*?)-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
     ),
     token(
         "private-key",
@@ -173,9 +180,9 @@ pub(super) const PATTERNS: &[Pattern] = &[
     ),
     token(
         "slack-token",
-        "a Slack token: `xoxa-`, `xoxb-`, `xoxp-`, `xoxo-`, `xoxs-`, `xoxr-`, `xoxe-` with its numeric parts, or an app-level `xapp-N-…`",
+        "a Slack token: `xoxa-`, `xoxb-`, `xoxp-`, `xoxo-`, `xoxs-`, `xoxr-`, `xoxe-` (`xoxo-` with its numeric parts) and 10 or more characters, or an app-level `xapp-N-…`",
         &["xox", "xapp-"],
-        r"(?:xox[abposre]-[0-9]+-|xapp-[0-9]-[A-Z0-9]+-[0-9]+-)(?P<p>[0-9A-Za-z-]{10,})",
+        r"(?:xox[abprse]-|xoxo-[0-9]+-|xapp-[0-9]-[A-Z0-9]+-[0-9]+-)(?P<p>[0-9A-Za-z-]{10,})",
     ),
     token(
         "slack-webhook",
@@ -199,9 +206,9 @@ pub(super) const PATTERNS: &[Pattern] = &[
     },
     token(
         "telegram-bot-token",
-        "a Telegram bot token: the bot id, `:AA` and 33 characters",
+        "a Telegram bot token: the bot id (5 to 12 digits), `:AA` and 33 characters",
         &[":aa"],
-        r"[0-9]{8,10}:AA(?P<p>[0-9A-Za-z_-]{33})",
+        r"[0-9]{5,12}:AA(?P<p>[0-9A-Za-z_-]{33})",
     ),
     token(
         "stripe-key",
@@ -261,26 +268,26 @@ pub(super) const PATTERNS: &[Pattern] = &[
         "pypi-token",
         "a PyPI or TestPyPI upload token `pypi-AgEIcHlwaS5vcmc…`",
         &["pypi-ag"],
-        r"pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)(?P<p>[A-Za-z0-9_-]{50,})",
+        r"pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)(?P<p>[A-Za-z0-9_-]{16,})",
     ),
     token(
         "anthropic-key",
         "an Anthropic API key `sk-ant-…`",
         &["sk-ant-"],
-        r"sk-ant-(?P<p>[A-Za-z0-9_-]{32,})",
+        r"sk-ant-(?P<p>[A-Za-z0-9_-]{16,})",
     ),
     token(
         "openai-key",
-        "an OpenAI API key: `sk-proj-…`, `sk-svcacct-…`, `sk-admin-…`, or `sk-` and 48 letters and digits",
+        "an OpenAI API key: `sk-proj-…`, `sk-svcacct-…`, `sk-admin-…` (20 or more characters after the prefix), or `sk-` and 32 or more letters and digits",
         &["sk-"],
-        r"sk-(?:(?:proj|svcacct|admin)-(?P<p>[A-Za-z0-9_-]{40,})|(?P<q>[A-Za-z0-9]{48}))",
+        r"sk-(?:(?:proj|svcacct|admin)-(?P<p>[A-Za-z0-9_-]{20,})|(?P<q>[A-Za-z0-9]{32,}))",
     ),
     Pattern {
         kind: "huggingface-token",
-        doc: "a Hugging Face token `hf_…` or `api_org_…` (30 or more mixed-case letters and digits)",
+        doc: "a Hugging Face token `hf_…` or `api_org_…` (30 or more letters and digits, with a lower-case letter and an upper-case letter or a digit)",
         anchors: &["hf_", "api_org_"],
         regex: r"(?:hf|api_org)_(?P<p>[A-Za-z0-9]{30,})",
-        check: Check::MixedCase,
+        check: Check::Mixed,
         generic: false,
     },
     token(
@@ -317,9 +324,9 @@ pub(super) const PATTERNS: &[Pattern] = &[
     },
     Pattern {
         kind: "authorization-header",
-        doc: "an HTTP `Authorization: Bearer|Basic|Token <credential>` with a literal credential",
+        doc: "an HTTP `Authorization: Bearer|Basic|Token|Bot <credential>` with a literal credential",
         anchors: &["authorization"],
-        regex: r#"(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?i:bearer|basic|token)[ \t]+(?P<p>[A-Za-z0-9._~+/=-]{16,})"#,
+        regex: r#"(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?i:bearer|basic|token|bot)[ \t]+(?P<p>[A-Za-z0-9._~+/=-]{16,})"#,
         check: Check::Token,
         generic: true,
     },
@@ -343,7 +350,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
             "private_key",
             "private-key",
         ],
-        regex: r#"(?i:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)(?:[_.-]?(?:key|token|value|string|str))?)["']?[ \t]*(?::=|=|:)[ \t]*(?P<v>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s"'`,;)}\]]+)"#,
+        regex: r#"(?i:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)(?:[_.-]?(?:key|token|value|string|str))?)["']?[ \t]*(?P<s>:=|=|:)[ \t]*(?P<v>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s"'`,;)}\]]+)"#,
         check: Check::Assignment,
         generic: true,
     },
