@@ -254,20 +254,33 @@ fn literal_value(raw: &str, equals: bool) -> bool {
     if value.starts_with([':', '=', '>', '&', '*', '@', '!', '.', '/', '~', '#', '?']) {
         return false;
     }
-    // Calls, URLs and file paths are not secrets themselves.
-    if value.contains("://") || value.contains(['(', '[']) || value.starts_with("./") {
+    // Calls, generics, paths, URLs and file paths are not secrets themselves.
+    if value.contains("://")
+        || value.contains("::")
+        || value.contains("->")
+        || value.contains(['(', '[', '<'])
+        || value.starts_with("./")
+    {
         return false;
     }
     if quoted {
         return value.chars().count() >= 4;
     }
-    if value.chars().count() < 6 {
+    if value.chars().count() < 6 || macro_call(value) {
         return false;
     }
     if equals && plain_word(value) {
         return true;
     }
     if code_reference(value) || words_or_numbers(value) {
+        return false;
+    }
+    // After `:` (a declaration `field: TYPE_NAME`, `token: _bindgen_ty_7`), a
+    // snake_case or SCREAMING_CASE identifier or a short all-capitals name is a type.
+    if !equals
+        && (snake_identifier(value)
+            || (value.len() < 16 && !value.bytes().any(|b| b.is_ascii_lowercase())))
+    {
         return false;
     }
     // An unquoted literal mixes at least two of lower case, upper case, digits and
@@ -282,10 +295,24 @@ fn literal_value(raw: &str, equals: bool) -> bool {
 }
 
 /// One lower-case word (`supersecret`), not an identifier (`access_token`,
-/// `accessToken`, `DB_PASSWORD`).
+/// `accessToken`, `DB_PASSWORD`) or a class name (`Punctuation`).
 fn plain_word(value: &str) -> bool {
-    let mut chars = value.chars();
-    chars.next().is_some_and(char::is_alphabetic) && chars.all(|c| c.is_lowercase())
+    value.chars().all(char::is_lowercase)
+}
+
+/// A macro invocation's name: `quote!`, `vec!` (lower-case letters and `_`).
+fn macro_call(value: &str) -> bool {
+    value
+        .strip_suffix('!')
+        .is_some_and(|name| name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+}
+
+/// Letters and digits joined by underscores: `_bindgen_ty_7`, `DOT11_DIALOG_TOKEN`.
+fn snake_identifier(value: &str) -> bool {
+    value.contains('_')
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Words (`rotate-monthly`, `JWT-based`), numbers, dates and times (`2026-01-01`,
@@ -411,6 +438,22 @@ mod tests {
         assert!(!literal_value("supersecret", false));
         assert!(!literal_value("expired", false));
         assert!(!literal_value("input", true), "too short");
+        // Code: class names, macros, generics, declarations.
+        for value in ["Punctuation", "quote!", "Option<unsafe", "String"] {
+            assert!(!literal_value(value, true), "{value:?}");
+        }
+        for value in [
+            "_bindgen_ty_7",
+            "ULONG64",
+            "WBEM_128BITS",
+            "DOT11_DIALOG_TOKEN",
+        ] {
+            assert!(!literal_value(value, false), "{value:?}");
+        }
+        assert!(
+            literal_value("ABCDEF0123456789XYZ", false),
+            "long capitals are a literal"
+        );
     }
 
     #[test]

@@ -318,7 +318,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
         kind: "password-in-url",
         doc: "a URL with a password in its user info, `scheme://user:password@host` (not `user@host`, not an empty or placeholder password such as `${PASS}`)",
         anchors: &["://"],
-        regex: r#"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@"'<>\[\]]*:(?P<p>[^\s/?#@"'<>]+)@[^\s/?#@"'<>:]+"#,
+        regex: r#"[A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/?#@"'<>\[\]]*:(?P<p>[^\s/?#@"'<>]+)@[A-Za-z0-9._~%-]+"#,
         check: Check::UrlPassword,
         generic: true,
     },
