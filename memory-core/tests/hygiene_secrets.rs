@@ -87,6 +87,19 @@ fn empty_tiny_and_huge_texts() {
 }
 
 #[test]
+fn quoted_values_with_ampersands_and_unicode_are_whole() {
+    let text = "password=\"é&x=1Grüße\"";
+    let found = find_secret(text).unwrap();
+    assert_eq!(
+        (found.kind, &text[found.range]),
+        ("secret-assignment", text)
+    );
+    let text = "https://x.example/cb?token=Zk9q2Lm4Wp&x=1";
+    let found = find_secret(text).unwrap();
+    assert_eq!(&text[found.range], "token=Zk9q2Lm4Wp");
+}
+
+#[test]
 fn refusal_is_a_typed_invalid_input_error() {
     let err = refuse_secrets("tags[2]", &format!("x\r\ny {GITHUB}")).unwrap_err();
     assert!(matches!(

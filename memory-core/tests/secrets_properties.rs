@@ -115,6 +115,28 @@ proptest! {
     }
 
     #[test]
+    fn anchors_among_random_unicode_never_panic(
+        parts in prop::collection::vec(
+            prop_oneof![
+                prop::sample::select(vec![
+                    "password", "token", "secret", "api_key", "://", "@", ":", "=", ":=", "\"", "'", "`",
+                    "&", "&x=", "?", "ghp_", "AKIA", "sk-", "sk-ant-", "hf_", "xoxb-", "eyJ", ".", "-----BEGIN PRIVATE KEY-----",
+                    "-----END PRIVATE KEY-----", "discord", "twilio", "mailgun", "Authorization: Bearer ", "\n", "\r\n",
+                ]).prop_map(str::to_string),
+                "\\PC{0,12}",
+                "[A-Za-z0-9+/_-]{0,40}",
+            ],
+            0..30,
+        ),
+    ) {
+        let text: String = parts.concat();
+        if let Some(found) = find_secret(&text) {
+            prop_assert!(text.get(found.range.clone()).is_some(), "{:?} {:?}", text, found);
+            prop_assert!(!found.range.is_empty());
+        }
+    }
+
+    #[test]
     fn sentences_are_counted_in_any_script(
         sentences in prop::collection::vec(
             (prop::collection::vec("[a-z]{1,9}", 0..8), "(decision|ledger|postgres|rollout)", prop_oneof![Just("."), Just("!"), Just("?"), Just("。"), Just("…"), Just("?!")]),

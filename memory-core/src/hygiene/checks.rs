@@ -24,6 +24,10 @@ pub(super) fn confirm(check: Check, text: &str, caps: &Captures<'_>) -> Option<u
 /// An unquoted value followed by `&name=` is a URL query parameter: it ends there.
 fn query_value_len(value: &str) -> usize {
     let bytes = value.as_bytes();
+    if matches!(bytes.first(), Some(b'"' | b'\'' | b'`')) {
+        // Quoted: the quotes delimit it.
+        return value.len();
+    }
     for (at, _) in value.match_indices('&') {
         let name = bytes[at + 1..]
             .iter()
