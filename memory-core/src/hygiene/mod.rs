@@ -124,6 +124,28 @@ pub fn refuse_secrets(field: &str, text: &str) -> Result<()> {
     }
 }
 
+/// Everything a write checks on a body, in order: the size limit ([`check_body`]'s
+/// [`Error::TextTooLarge`], before any scan), then secrets ([`refuse_secrets`]), then the
+/// flags for the outcome.
+///
+/// ```
+/// use memory_core::hygiene::{BodyFlag, MAX_BODY_BYTES, screen_body};
+/// let flags = screen_body("body", "One. Two. Three. Four.")?;
+/// assert_eq!(flags.flags, vec![BodyFlag::ManySentences { sentences: 4 }]);
+/// let secret = screen_body("body", "AKIAZ7QX3RT5WVB2KMNP").unwrap_err();
+/// assert_eq!(secret.secret_kind(), Some("aws-access-key"));
+/// let huge = format!("{}AKIAZ7QX3RT5WVB2KMNP", "a".repeat(MAX_BODY_BYTES));
+/// assert!(matches!(screen_body("body", &huge), Err(memory_core::Error::TextTooLarge { .. })));
+/// # Ok::<(), memory_core::Error>(())
+/// ```
+pub fn screen_body(field: &str, text: &str) -> Result<BodyFlags> {
+    if text.len() > MAX_BODY_BYTES {
+        return check_body(field, text);
+    }
+    refuse_secrets(field, text)?;
+    check_body(field, text)
+}
+
 /// Every kind of the pattern set with what it matches, in the set's order (a kind with
 /// several formats appears once per format).
 ///
