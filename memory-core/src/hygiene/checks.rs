@@ -21,23 +21,33 @@ pub(super) fn confirm(check: Check, text: &str, caps: &Captures<'_>) -> Option<u
     confirmed(check, text, caps).then_some(end)
 }
 
-/// An unquoted value followed by `&name=` is a URL query parameter: it ends there.
+/// The length of an assigned value: an unquoted value followed by `&name=` is a URL
+/// query parameter and ends there, and one followed by Markdown emphasis (`**`, `__`)
+/// ends before it. A quoted value is delimited by its quotes.
 fn query_value_len(value: &str) -> usize {
     let bytes = value.as_bytes();
     if matches!(bytes.first(), Some(b'"' | b'\'' | b'`')) {
-        // Quoted: the quotes delimit it.
         return value.len();
     }
+    let mut len = value.len();
     for (at, _) in value.match_indices('&') {
         let name = bytes[at + 1..]
             .iter()
             .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-')
             .count();
         if name > 0 && bytes.get(at + 1 + name) == Some(&b'=') {
-            return at;
+            len = at;
+            break;
         }
     }
-    value.len()
+    for emphasis in ["**", "__"] {
+        if let Some(stripped) = value[..len].strip_suffix(emphasis) {
+            if !stripped.is_empty() {
+                len = stripped.len();
+            }
+        }
+    }
+    len
 }
 
 fn confirmed(check: Check, text: &str, caps: &Captures<'_>) -> bool {
