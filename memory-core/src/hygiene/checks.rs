@@ -41,10 +41,10 @@ fn query_value_len(value: &str) -> usize {
         }
     }
     for emphasis in ["**", "__"] {
-        if let Some(stripped) = value[..len].strip_suffix(emphasis) {
-            if !stripped.is_empty() {
-                len = stripped.len();
-            }
+        if let Some(stripped) = value[..len].strip_suffix(emphasis)
+            && !stripped.is_empty()
+        {
+            len = stripped.len();
         }
     }
     len
