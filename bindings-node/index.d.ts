@@ -22,10 +22,14 @@ export declare class MemoryCoreError extends Error {
   code: ErrorCode
   /** The file the error concerns, when there is one. */
   path?: string
-  /** The 1-based line of `path` the error concerns, when known. */
+  /** The 1-based line the error concerns, when known: of `path`, or of the refused field's text (`field`). */
   line?: number
   /** The session the error concerns, when there is one. */
   sessionId?: string
+  /** The text field a write refused (`ERR_MEMORY_INVALID_INPUT`): one that carries a secret or is over its size limit. */
+  field?: string
+  /** The kind of secret found in `field` (`github-token`, `private-key`, `password-in-url`, …), when one was. */
+  secretKind?: string
   /** The OS error number of an I/O error, negative as in Node's `fs` errors (`util.getSystemErrorName(errno)`). */
   errno?: number
   /**

@@ -309,3 +309,11 @@ test('index.d.ts declares exactly the error codes the binding produces', () => {
     'ERR_MEMORY_NOT_FOUND',
   ])
 })
+
+test('an error that refuses no text field has no field or secretKind property', () => {
+  const memory = new AgentMemory(memoryRoot())
+  assert.throws(
+    () => memory.session('a/b'),
+    (err) => err.code === 'ERR_MEMORY_INVALID_INPUT' && !('field' in err) && !('secretKind' in err),
+  )
+})

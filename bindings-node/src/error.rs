@@ -1,5 +1,5 @@
 //! Core errors as JavaScript `Error` objects with a stable `code` and the error's
-//! `path`, `line` and `sessionId`.
+//! `path`, `line`, `sessionId`, and for a refused text field `field` and `secretKind`.
 //!
 //! napi's own errors carry a napi status as `code`. To give callers exact codes and the
 //! structured fields, the binding builds the JS `Error` itself on the JS thread and hands
@@ -20,8 +20,8 @@ use napi::bindgen_prelude::JsObjectValue;
 use napi::{Env, JsValue, Status};
 
 /// Converts a core error into a napi error that carries the finished JS `Error` object
-/// (`message`, `code`, and `path` / `line` / `sessionId` / `errno` / `syscall` when the
-/// core knows them).
+/// (`message`, `code`, and `path` / `line` / `sessionId` / `field` / `secretKind` /
+/// `errno` / `syscall` when the core knows them).
 /// Must run on the JS thread (a sync method, or an async task's `resolve`).
 pub fn to_js(env: &Env, err: memory_core::Error) -> napi::Error {
     build(env, &err).unwrap_or_else(|_| napi::Error::new(Status::GenericFailure, err.to_string()))
@@ -38,6 +38,12 @@ fn build(env: &Env, err: &memory_core::Error) -> napi::Result<napi::Error> {
     }
     if let Some(id) = err.id() {
         object.set_named_property("sessionId", id)?;
+    }
+    if let Some(field) = err.field() {
+        object.set_named_property("field", field)?;
+    }
+    if let Some(kind) = err.secret_kind() {
+        object.set_named_property("secretKind", kind)?;
     }
     let io = std::error::Error::source(err).and_then(|s| s.downcast_ref::<std::io::Error>());
     if let Some(errno) = io.and_then(std::io::Error::raw_os_error) {

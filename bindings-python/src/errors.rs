@@ -24,7 +24,9 @@ create_exception!(
     PyException,
     "Base class of every error memory-core raises. ``str(error)`` is the core's message, \
 which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), \
-``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. \
+``line`` (1-based) and ``session_id`` are set when they apply and None otherwise; so are \
+``field`` (the text field a write refused) and ``secret_kind`` (the kind of secret found in it, \
+such as ``github-token``), and ``line`` is then the line of the field's text. \
 ``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable \
 ``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by \
 hand, which belongs to no kind. Every instance pickles with its fields."
@@ -199,7 +201,15 @@ fn create_classes(py: Python<'_>) -> PyResult<Classes> {
     let base = py.get_type::<MemoryCoreError>();
     // Class-level defaults, so that an instance built by hand (`MemoryCoreError()`, or
     // any subclass called directly) has every documented attribute.
-    for attr in ["path", "line", "session_id", "kind", "code"] {
+    for attr in [
+        "path",
+        "line",
+        "session_id",
+        "field",
+        "secret_kind",
+        "kind",
+        "code",
+    ] {
         base.setattr(attr, py.None())?;
     }
     let reduce = PyModule::from_code(
@@ -282,7 +292,7 @@ pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// Converts a memory-core error into the exception of its kind, with `path`, `line` and
-/// `session_id` set (and `filename`/`errno` for the `OSError` subclasses, `syscall` for
+/// `session_id` set (`field` and `secret_kind` for a refused text field) (and `filename`/`errno` for the `OSError` subclasses, `syscall` for
 /// `MemoryIOError`).
 /// A wait stopped by a Python exception (Ctrl-C's `KeyboardInterrupt`, raised by the
 /// signal check the handle installs) re-raises that exception itself.
@@ -337,6 +347,10 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     value.setattr("path", err.path())?;
     value.setattr("line", err.line())?;
     value.setattr("session_id", err.id())?;
+    if let Some(field) = err.field() {
+        value.setattr("field", field)?;
+        value.setattr("secret_kind", err.secret_kind())?;
+    }
     if let Some(syscall) = err.syscall() {
         value.setattr("syscall", syscall)?;
     }

@@ -39,6 +39,7 @@ def test_hierarchy(
     # Raised by hand, an instance still has every attribute.
     error = cls("by hand")
     assert (error.path, error.line, error.session_id) == (None, None, None)
+    assert (error.field, error.secret_kind) == (None, None)
     assert str(error) == "by hand"
     # The class is found again by name, so exceptions cross process boundaries.
     assert type(pickle.loads(pickle.dumps(error))) is cls
@@ -65,6 +66,7 @@ def test_invalid_input_bad_id(memory: AgentMemory, bad_id: str) -> None:
         assert isinstance(error, ValueError)
         assert (error.kind, error.code) == ("invalid_input", "ERR_MEMORY_INVALID_INPUT")
         assert (error.path, error.line, error.session_id) == (None, None, None)
+        assert (error.field, error.secret_kind) == (None, None)
         assert "session id" in str(error)
 
 

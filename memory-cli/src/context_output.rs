@@ -18,6 +18,9 @@ pub fn human(reply: &ContextReply) -> String {
                 outcome.entry.entity_name,
                 outcome.entry.file.display()
             );
+            for flag in &outcome.body.flags {
+                let _ = write!(line, "\nnote: body: {flag}");
+            }
             if outcome.over_threshold {
                 let _ = write!(
                     line,

@@ -46,6 +46,45 @@ pub enum Error {
         /// What was expected and what was given, in plain words.
         message: String,
     },
+    /// A text field carries something that looks like a secret (a private key, a cloud,
+    /// VCS, chat or payment token, a password in a URL, …; see
+    /// [`crate::hygiene::secret_kinds`]). Nothing was written. The message names the
+    /// field, the kind and the line, never the secret.
+    ///
+    /// ```
+    /// use memory_core::{Error, ErrorKind};
+    /// let err = memory_core::hygiene::refuse_secrets("body", "token ghp_R4nd0mF4k3T0k3nV4lu3F0rT3st1ngAbCdEf").unwrap_err();
+    /// assert!(matches!(err, Error::SecretRefused { kind: "github-token", line: 1, .. }));
+    /// assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    /// ```
+    #[error(
+        "{field}: line {line} holds a secret ({kind}); memory never stores secrets, so nothing was written"
+    )]
+    SecretRefused {
+        /// The field that carries it (`body`, `summary`, `rationale`, a tag, …).
+        field: String,
+        /// The stable kind name of the secret (`github-token`, `private-key`, …).
+        kind: &'static str,
+        /// The 1-based line of the field's text the secret starts on.
+        line: usize,
+    },
+    /// A text field is longer than its documented hard limit (for a body,
+    /// [`crate::hygiene::MAX_BODY_BYTES`]). Nothing was written.
+    ///
+    /// ```
+    /// let err = memory_core::hygiene::check_body("body", &"x".repeat(20_000)).unwrap_err();
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput);
+    /// assert_eq!(err.field(), Some("body"));
+    /// ```
+    #[error("{field}: {bytes} bytes is over the limit of {limit} bytes ({} KiB); keep the conclusion here and point to the document", limit / 1024)]
+    TextTooLarge {
+        /// The field.
+        field: String,
+        /// Its length in bytes.
+        bytes: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
     /// The named session has no row in the index.
     #[error("{}: no session {id} in the index", path.display())]
     SessionNotFound {
@@ -371,7 +410,9 @@ impl Error {
             Error::InvalidInput { .. }
             | Error::Argument { .. }
             | Error::AmbiguousItem { .. }
-            | Error::LinkRefused { .. } => ErrorKind::InvalidInput,
+            | Error::LinkRefused { .. }
+            | Error::SecretRefused { .. }
+            | Error::TextTooLarge { .. } => ErrorKind::InvalidInput,
             Error::SessionNotFound { .. }
             | Error::ItemNotFound { .. }
             | Error::EntityNotFound { .. } => ErrorKind::NotFound,
@@ -401,7 +442,10 @@ impl Error {
     /// ```
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Error::InvalidInput { .. } | Error::Argument { .. } => None,
+            Error::InvalidInput { .. }
+            | Error::Argument { .. }
+            | Error::SecretRefused { .. }
+            | Error::TextTooLarge { .. } => None,
             Error::SessionNotFound { path, .. }
             | Error::EntityNotFound { path, .. }
             | Error::SimilarEntry { path, .. }
@@ -422,7 +466,8 @@ impl Error {
         }
     }
 
-    /// The 1-based line this error concerns, when known.
+    /// The 1-based line this error concerns, when known: of the file for a malformed or
+    /// duplicate entry, of the field's text for [`Error::SecretRefused`].
     ///
     /// ```
     /// use memory_core::Error;
@@ -434,6 +479,7 @@ impl Error {
             Error::Malformed { line, .. }
             | Error::Duplicate { line, .. }
             | Error::SimilarEntry { line, .. }
+            | Error::SecretRefused { line, .. }
                 if *line > 0 =>
             {
                 Some(*line)
@@ -463,6 +509,34 @@ impl Error {
                 Some(session_id)
             }
             Error::InvalidInput { session_id, .. } => session_id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The text field this error concerns: for [`Error::SecretRefused`] and
+    /// [`Error::TextTooLarge`]; `None` for every other error.
+    ///
+    /// ```
+    /// let err = memory_core::hygiene::refuse_secrets("summary", "AKIAZ7QX3RT5WVB2KMNP").unwrap_err();
+    /// assert_eq!(err.field(), Some("summary"));
+    /// ```
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            Error::SecretRefused { field, .. } | Error::TextTooLarge { field, .. } => Some(field),
+            _ => None,
+        }
+    }
+
+    /// The kind of secret an [`Error::SecretRefused`] found (`github-token`, …); `None`
+    /// for every other error.
+    ///
+    /// ```
+    /// let err = memory_core::hygiene::refuse_secrets("body", "AKIAZ7QX3RT5WVB2KMNP").unwrap_err();
+    /// assert_eq!(err.secret_kind(), Some("aws-access-key"));
+    /// ```
+    pub fn secret_kind(&self) -> Option<&'static str> {
+        match self {
+            Error::SecretRefused { kind, .. } => Some(kind),
             _ => None,
         }
     }

@@ -44,6 +44,7 @@ pub mod agent_memory;
 pub mod context_memory;
 pub mod durable;
 mod error;
+pub mod hygiene;
 pub mod markdown;
 mod prefault;
 

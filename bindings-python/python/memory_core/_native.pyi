@@ -513,14 +513,18 @@ class ReleaseOutcome:
     def __hash__(self) -> int: ...
 
 class MemoryCoreError(Exception):
-    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise. ``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by hand, which belongs to no kind. Every instance pickles with its fields."""
+    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise; so are ``field`` (the text field a write refused) and ``secret_kind`` (the kind of secret found in it, such as ``github-token``), and ``line`` is then the line of the field's text. ``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by hand, which belongs to no kind. Every instance pickles with its fields."""
 
     path: pathlib.Path | None
     """The file the error concerns, when there is one."""
     line: int | None
-    """The 1-based line in ``path``, when known."""
+    """The 1-based line in ``path`` (or in the text of the refused ``field``), when known."""
     session_id: str | None
     """The session the error concerns, when there is one."""
+    field: str | None
+    """The text field a write refused (a secret in it, or over its size limit), when one was."""
+    secret_kind: str | None
+    """The kind of secret found in ``field`` (``github-token``, ``private-key``, …), when one was."""
     kind: ErrorKindLiteral | None
     """The error kind; None on a MemoryCoreError built by hand."""
     code: ErrorCodeLiteral | None

@@ -13,6 +13,7 @@ use super::names::{EntityName, entity_file_name, next_short_id, sequence_of, slu
 use super::namespaces::SPLIT_THRESHOLD;
 use crate::durable::Transaction;
 use crate::error::{Error, Result};
+use crate::hygiene::{BodyFlags, refuse_secrets, screen_body};
 
 /// What a write did.
 ///
@@ -32,6 +33,9 @@ pub struct WriteOutcome {
     /// Whether the namespace now has more than [`SPLIT_THRESHOLD`] entries (the seed:
     /// split it by domain).
     pub over_threshold: bool,
+    /// What the body check flagged (more than three sentences, long lines, code dumps):
+    /// written, but worth a look — the seed wants 1–3 sentences and no code dumps.
+    pub body: BodyFlags,
 }
 
 impl ContextMemory {
@@ -54,6 +58,7 @@ impl ContextMemory {
     /// ```
     pub fn write(&self, new: NewEntry) -> Result<WriteOutcome> {
         new.validate()?;
+        let body = screen(&new)?;
         let lock = self.handle.lock()?;
         let namespace = new.namespace.clone();
         let index = self.settled_index(&namespace, &lock)?;
@@ -113,6 +118,7 @@ impl ContextMemory {
             entry: written.entry,
             namespace_entries: entries,
             over_threshold: entries > SPLIT_THRESHOLD,
+            body,
         })
     }
 
@@ -129,6 +135,33 @@ impl ContextMemory {
             })
         }
     }
+}
+
+/// The seed's "Do NOT store": every text field is screened for secrets (the one pattern
+/// set every model uses) before anything is read or written, and the body for its size
+/// (refused past `hygiene::MAX_BODY_BYTES`, flagged past 1–3 sentences or with code dumps).
+fn screen(new: &NewEntry) -> Result<BodyFlags> {
+    let body = screen_body("body", &new.body)?;
+    let fields = [
+        ("summary", new.summary.as_deref()),
+        ("rationale", new.rationale.as_deref()),
+        ("source_path", new.source_path.as_deref()),
+        ("slug", new.slug.as_deref()),
+    ];
+    for (field, value) in fields {
+        if let Some(value) = value {
+            refuse_secrets(field, value)?;
+        }
+    }
+    for tag in &new.tags {
+        refuse_secrets("tags", tag)?;
+    }
+    if let Some(d) = &new.diagram {
+        refuse_secrets("diagram_subject", &d.subject)?;
+        refuse_secrets("diagram_type", &d.diagram_type)?;
+        refuse_secrets("diagram_code", &d.code)?;
+    }
+    Ok(body)
 }
 
 /// An entry of the same category, in force, whose summary is at least
