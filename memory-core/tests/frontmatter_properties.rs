@@ -75,6 +75,10 @@ const VALUES: &[&str] = &[
     " [a, b] # c\n# column 0 comment",
     "\n- - nested\n  - list\n-\n  - under empty dash",
     " &a1 {x: [1,\n  2]}",
+    " &only",
+    " &p1 !!str 123",
+    " &p2 word",
+    " ! # non-specific tag",
 ];
 
 /// Key texts; `{}` is replaced by the entry's number so keys never repeat.
@@ -267,6 +271,13 @@ proptest! {
         let fm = Frontmatter::locate(&text).unwrap().unwrap();
         let scanned = FrontmatterKeys::read(&text);
         let map = fm.mapping(&text);
+        if let Ok(Some(keys)) = &scanned {
+            let fast = keys.mapping(&text);
+            prop_assert_eq!(fast.is_ok(), map.is_ok(), "{:?}: {:?} / {:?}", text, fast, map);
+            if let (Ok(fast), Ok(map)) = (&fast, &map) {
+                prop_assert_eq!(fast, map, "{:?}", text);
+            }
+        }
         if let (Ok(Some(keys)), Ok(map)) = (scanned, map) {
             prop_assume!(map.keys().all(Value::is_string));
             let names: Vec<String> = keys.entries.iter().map(|e| e.name(&text).into_owned()).collect();
@@ -289,6 +300,7 @@ proptest! {
         let names: Vec<String> = keys.entries.iter().map(|e| e.name(&text).into_owned()).collect();
         let expected: Vec<String> = map.keys().map(|k| k.as_str().unwrap().to_string()).collect();
         prop_assert_eq!(&names, &expected, "{:?}", text);
+        prop_assert_eq!(&keys.mapping(&text).unwrap(), &map);
         let mut last = keys.frontmatter.yaml.start;
         for (entry, (_, value)) in keys.entries.iter().zip(map.iter()) {
             prop_assert!(entry.entry.start >= last && entry.entry.end <= keys.frontmatter.yaml.end);

@@ -13,6 +13,8 @@ pub(super) enum Open {
     Quoted { double: bool, depth: u32 },
     /// A flow collection `depth` levels deep.
     Flow { depth: u32 },
+    /// A block scalar header followed by something other than indicators and a comment.
+    BadHeader,
     /// A block scalar whose content lines are indented by `indent` (found on its first
     /// non-empty line when not given), more than `parent`; `keep` is the `+` chomping.
     Block {
@@ -270,13 +272,30 @@ pub(super) fn scan_value(b: &[u8], i: usize, end: usize, parent: usize) -> (Opti
             let mut j = i + 1;
             let mut indicator = None;
             let mut keep = false;
+            let mut chomp = false;
+            let mut bad = false;
             while j < end && !ws(b[j]) {
                 match b[j] {
-                    d @ b'1'..=b'9' => indicator = Some(usize::from(d - b'0')),
-                    b'+' => keep = true,
-                    _ => {}
+                    d @ b'1'..=b'9' if indicator.is_none() => {
+                        indicator = Some(usize::from(d - b'0'));
+                    }
+                    b'+' | b'-' if !chomp => {
+                        chomp = true;
+                        keep = b[j] == b'+';
+                    }
+                    _ => bad = true,
                 }
                 j += 1;
+            }
+            let k = skip_ws(b, j, end);
+            if bad || k < end && !comment_at(b, k) {
+                return (
+                    Some(Lead::Plain),
+                    Scanned {
+                        content_end: j,
+                        open: Open::BadHeader,
+                    },
+                );
             }
             let open = Open::Block {
                 parent,

@@ -5,6 +5,7 @@
 //! re-serialize the whole block instead.
 
 mod edit;
+mod fast;
 mod keys;
 mod lex;
 mod locate;
