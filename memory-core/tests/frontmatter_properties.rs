@@ -339,6 +339,10 @@ proptest! {
         prop_assert_eq!(&new, &expected, "{:?} set {} to {:?}:\n{:?}", text, name, value, out);
         let new_keys = FrontmatterKeys::read(&out).unwrap().unwrap();
         prop_assert_eq!(new_keys.entries.len(), new.len());
+        prop_assert_eq!(&new_keys.mapping(&out).unwrap(), &new);
+        // Setting the same value again changes nothing.
+        let again = apply_edits(&out, vec![new_keys.set(&out, &name, &value).unwrap()]);
+        prop_assert_eq!(&again, &out);
     }
 
     /// Adding a key after another puts it right after that entry; removing a key takes

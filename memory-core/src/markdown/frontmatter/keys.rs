@@ -10,6 +10,18 @@ use super::lex::{self, Lead, Open};
 use super::locate::{Frontmatter, line_at};
 
 /// How a top-level value is written; edits keep it where the new value allows.
+///
+/// ```
+/// use memory_core::markdown::{FrontmatterKeys, ValueStyle};
+/// let text = "---\na: 'x'\nb:\n  - y\nc: |\n   z\n---\n";
+/// let keys = FrontmatterKeys::read(text).unwrap().unwrap();
+/// let styles: Vec<ValueStyle> = keys.entries.iter().map(|e| e.style).collect();
+/// assert_eq!(styles, [
+///     ValueStyle::SingleQuoted,
+///     ValueStyle::BlockSequence { indent: 2, gap: 1 },
+///     ValueStyle::BlockScalar { folded: false, indent: 3 },
+/// ]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueStyle {
     /// Nothing after the key (`key:`), which YAML reads as null.
@@ -45,7 +57,17 @@ pub enum ValueStyle {
     Alias,
 }
 
-/// One top-level `key: value` entry of the frontmatter.
+/// One top-level `key: value` entry of the frontmatter, located by byte ranges.
+///
+/// ```
+/// use memory_core::markdown::FrontmatterKeys;
+/// let text = "---\nstatus: accepted # reviewed\n# note\n---\n";
+/// let keys = FrontmatterKeys::read(text).unwrap().unwrap();
+/// let status = &keys.entries[0];
+/// assert_eq!(&text[status.key.clone()], "status");
+/// assert_eq!(&text[status.value.clone()], "accepted");
+/// assert_eq!(&text[status.entry.clone()], "status: accepted # reviewed\n");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyEntry {
     /// 1-based file line of the key.
@@ -109,7 +131,17 @@ impl KeyEntry {
     }
 }
 
-/// A located frontmatter block with its top-level entries.
+/// A located frontmatter block with its top-level entries, from which one-key edits
+/// ([`FrontmatterKeys::set`], [`FrontmatterKeys::remove`]) and the typed mapping
+/// ([`FrontmatterKeys::mapping`]) are made.
+///
+/// ```
+/// use memory_core::markdown::FrontmatterKeys;
+/// let text = "---\na: 1\nb: [x]\n---\nbody\n";
+/// let keys = FrontmatterKeys::read(text).unwrap().unwrap();
+/// assert_eq!(keys.entries.len(), 2);
+/// assert_eq!(keys.frontmatter.body(text), "body\n");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrontmatterKeys {
     /// Where the block is.
@@ -342,6 +374,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                     Some(q) if depth > 0 => lex::scan_flow(b, q, end, depth, false),
                     Some(q) => lex::after_node(b, q, end),
                     None => lex::Scanned {
+                        closed_at: None,
                         content_end: end,
                         open,
                     },
@@ -430,6 +463,12 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
             owners.reset();
             let v = lex::skip_ws(b, colon, end);
             let token = lex::skip_properties(b, v, end);
+            if !lex::properties_ok(&b[v..token]) {
+                return Err(issue(
+                    line_no,
+                    "an `&anchor` or `*alias` name may only hold letters, digits, `-` and `_`",
+                ));
+            }
             if [b'-', b'?', b':']
                 .iter()
                 .any(|&c| lex::indicator_at(b, token, end, c))
@@ -444,6 +483,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                 (
                     None,
                     lex::Scanned {
+                        closed_at: None,
                         content_end: colon,
                         open: Open::None,
                     },
@@ -459,16 +499,13 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                     "a value contains `: `; put the value in double quotes",
                 ));
             }
-            let closer = match lead {
-                Some(Lead::Double) => Some(b'"'),
-                Some(Lead::Single) => Some(b'\''),
-                Some(Lead::FlowSeq) => Some(b']'),
-                Some(Lead::FlowMap) => Some(b'}'),
-                _ => None,
-            };
-            if let Some(closer) = closer
+            let node = matches!(
+                lead,
+                Some(Lead::Double | Lead::Single | Lead::FlowSeq | Lead::FlowMap)
+            );
+            if node
                 && !matches!(open, Open::Quoted { .. } | Open::Flow { .. })
-                && b[scanned.content_end - 1] != closer
+                && scanned.closed_at != Some(scanned.content_end)
             {
                 return Err(issue(
                     line_no,
@@ -608,6 +645,9 @@ mod tests {
             ("---\na: b:\n---\n", 2, "`: `"),
             ("---\na: 'x' y\n---\n", 2, "after a quoted value"),
             ("---\na: [x]: y\n---\n", 2, "after a quoted value"),
+            ("---\na: '' '\n---\n", 2, "after a quoted value"),
+            ("---\na: &a:\n---\n", 2, "anchor"),
+            ("---\na: [x] ]\n---\n", 2, "after a quoted value"),
             ("x\n", 0, ""),
         ];
         for (text, line, words) in cases {
