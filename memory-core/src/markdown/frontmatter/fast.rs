@@ -83,10 +83,8 @@ fn quoted(raw: &str) -> Option<String> {
     }
     let inner = &raw[1..raw.len() - 1];
     match b[0] {
-        b'\'' => {
-            // A lone `'` inside would have closed the scalar: only `''` pairs remain.
-            Some(inner.replace("''", "'"))
-        }
+        // The scalar must close at the last byte (a lone `'` inside closes it early).
+        b'\'' if close_of(raw, b'\'') == Some(raw.len()) => Some(inner.replace("''", "'")),
         b'"' if !inner.contains(['\\', '"']) => Some(inner.to_string()),
         _ => None,
     }
@@ -217,6 +215,8 @@ mod tests {
         }
         assert!(simple_value("x", ValueStyle::Plain).is_some());
         assert!(simple_value("&a x", ValueStyle::Plain).is_none());
+        assert!(simple_value("'','", ValueStyle::SingleQuoted).is_none());
+        assert!(simple_value("'a' 'b'", ValueStyle::SingleQuoted).is_none());
         assert!(simple_value("[a, b]", ValueStyle::FlowSequence).is_some());
         assert!(simple_value("\"a\\n\"", ValueStyle::DoubleQuoted).is_none());
     }

@@ -116,6 +116,10 @@ impl FrontmatterKeys {
 /// when it does not parse alone.
 fn value_alone(text: &str, entry: &KeyEntry) -> Option<Value> {
     let raw = entry.raw_value(text);
+    if raw.starts_with("---") || raw.starts_with("...") {
+        // Alone, the value would start with a document marker.
+        return None;
+    }
     fast::simple_value(raw, entry.style).or_else(|| serde_yaml::from_str(raw).ok())
 }
 
