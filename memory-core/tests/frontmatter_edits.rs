@@ -208,3 +208,66 @@ fn a_new_entity_file_is_rendered_in_the_seed_layout() {
         assert_eq!(&map[*key], value, "{key}");
     }
 }
+
+#[test]
+fn huge_values_are_scanned_and_replaced() {
+    let code: String = (0..20_000).map(|i| format!("  A{i} --> B{i}\n")).collect();
+    let text = format!("---\nstatus: accepted\ndiagram_code: |\n{code}tags: [a, b]\n---\nbody\n");
+    let keys = FrontmatterKeys::read(&text).unwrap().unwrap();
+    let entry = keys.get(&text, "diagram_code").unwrap();
+    assert_eq!(entry.raw_value(&text).len(), 2 + code.len());
+    let map = keys.mapping(&text).unwrap();
+    assert_eq!(
+        map["diagram_code"].as_str().map(str::len),
+        Some(code.len() - 40_000)
+    );
+    let out = apply_edits(
+        &text,
+        vec![keys.set(&text, "status", &"superseded".into()).unwrap()],
+    );
+    assert_eq!(out.len(), text.len() + 2);
+    let long = "x".repeat(300_000);
+    let out = apply_edits(
+        &text,
+        vec![keys.set(&text, "tags", &strings(&[&long])).unwrap()],
+    );
+    let map = Frontmatter::locate(&out)
+        .unwrap()
+        .unwrap()
+        .mapping(&out)
+        .unwrap();
+    assert_eq!(map["tags"][0].as_str().map(str::len), Some(300_000));
+}
+
+#[test]
+fn errors_name_the_file_line_after_a_bom_and_crlf() {
+    let text = "\u{feff}---\r\nstatus: accepted\r\ntags: [a,\r\nb: c: d\r\n---\r\n";
+    let fm = Frontmatter::locate(text).unwrap().unwrap();
+    let issue = fm.mapping(text).unwrap_err();
+    assert_eq!(issue.line, 4, "{issue:?}");
+    let issue = FrontmatterKeys::read("\u{feff}---\r\na: 1\r\n\r\na: 2\r\n---\r\n").unwrap_err();
+    assert_eq!(
+        (issue.line, issue.message.as_str()),
+        (4, "duplicate key `a` (first on line 2)")
+    );
+}
+
+proptest::proptest! {
+    /// Any text at all: reading, mapping and editing never panic, and an edit of a
+    /// readable block is applied inside the block.
+    #[test]
+    fn any_text_never_panics(body in "\\PC{0,80}", yaml in "[\\PC\n]{0,80}") {
+        let text = format!("---\n{yaml}\n---\n{body}");
+        let _ = Frontmatter::locate(&text).map(|fm| fm.map(|fm| fm.mapping(&text)));
+        if let Ok(Some(keys)) = FrontmatterKeys::read(&text) {
+            let _ = keys.mapping(&text);
+            for e in &keys.entries {
+                let name = e.name(&text).into_owned();
+                if let Ok(edit) = keys.set(&text, &name, &Value::from("new")) {
+                    proptest::prop_assert!(edit.range.end <= keys.frontmatter.yaml.end);
+                }
+                let _ = keys.remove(&text, &name);
+            }
+        }
+    }
+}
