@@ -9,6 +9,9 @@ use super::keys::ValueStyle;
 
 /// The value of `raw` (a value's text, written in `style`) when it is simple.
 pub(super) fn simple_value(raw: &str, style: ValueStyle) -> Option<Value> {
+    if let ValueStyle::BlockSequence { indent, .. } = style {
+        return block_list(raw, indent);
+    }
     if raw.contains('\n') {
         return None;
     }
@@ -72,6 +75,31 @@ pub(super) fn plain(s: &str) -> Option<Value> {
             .map(Value::from),
         Some(_) => None,
     }
+}
+
+/// A block list whose every line is `- item` at column `indent`, with one-line plain or
+/// simply quoted items and no comments or blank lines.
+fn block_list(raw: &str, indent: usize) -> Option<Value> {
+    let mut items = Vec::new();
+    for line in raw.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let rest = line.get(indent..)?;
+        if !line[..indent].bytes().all(|c| c == b' ') {
+            return None;
+        }
+        let item = rest.strip_prefix("- ")?.trim_matches(' ');
+        let value = match item.as_bytes().first() {
+            Some(b'\'' | b'"') => Value::String(quoted(item)?),
+            Some(_)
+                if !item.contains(['#', '\t']) && !item.contains(": ") && !item.ends_with(':') =>
+            {
+                plain(item)?
+            }
+            _ => return None,
+        };
+        items.push(value);
+    }
+    Some(Value::Sequence(items))
 }
 
 /// A single-line quoted scalar's text: `''` is a quote in single quotes; double quotes
@@ -206,6 +234,18 @@ mod tests {
             ("[ ]", ValueStyle::FlowSequence),
             ("[a:b, c]", ValueStyle::FlowSequence),
         ];
+        let cases = cases.into_iter().chain([
+            (
+                "- a\n- 'b c'\n- 1",
+                ValueStyle::BlockSequence { indent: 0, gap: 1 },
+            ),
+            (
+                "  - a\n  - \"x: y\"",
+                ValueStyle::BlockSequence { indent: 2, gap: 1 },
+            ),
+            ("  - a: b", ValueStyle::BlockSequence { indent: 2, gap: 1 }),
+            ("- - a", ValueStyle::BlockSequence { indent: 0, gap: 1 }),
+        ]);
         for (raw, style) in cases {
             let expected = serde_yaml::from_str::<Value>(raw);
             if let Some(fast) = simple_value(raw, style) {
@@ -215,6 +255,9 @@ mod tests {
         }
         assert!(simple_value("x", ValueStyle::Plain).is_some());
         assert!(simple_value("&a x", ValueStyle::Plain).is_none());
+        let list = ValueStyle::BlockSequence { indent: 2, gap: 1 };
+        assert!(simple_value("  - a\n  - b", list).is_some());
+        assert!(simple_value("  - a # c\n  - b", list).is_none());
         assert!(simple_value("'','", ValueStyle::SingleQuoted).is_none());
         assert!(simple_value("'a' 'b'", ValueStyle::SingleQuoted).is_none());
         assert!(simple_value("[a, b]", ValueStyle::FlowSequence).is_some());
