@@ -75,6 +75,12 @@ const VALUES: &[&str] = &[
     " [a, b] # c\n# column 0 comment",
     "\n- - nested\n  - list\n-\n  - under empty dash",
     " &a1 {x: [1,\n  2]}",
+    " &only",
+    " ---",
+    " ... dots",
+    " &p1 !!str 123",
+    " &p2 word",
+    " ! # non-specific tag",
 ];
 
 /// Key texts; `{}` is replaced by the entry's number so keys never repeat.
@@ -252,6 +258,10 @@ fn junk_line() -> impl Strategy<Value = String> {
         "[a-c]{1,3}: [a-c \"'#\\[\\]{},:|>&*!-]{0,8}",
         "[ ]{0,3}[a-c \"'#\\[\\]{},:|>&*!?-]{0,8}",
         "[ ]{0,3}- [a-c \"'#:|>-]{0,6}",
+        "[ ]{0,4}[a-c]{1,2}: [|>][+-]?[1-3]?( #c)?",
+        "[ ]{1,5}[a-c \"'#:\\[\\],-]{0,6}",
+        "[a-c]: [&!][a-c]{1,2}( [a-c\\[\"]{0,3})?",
+        "[a-c]: [\"'][a-c \\\\'\"]{0,5}",
         Just(String::new()),
     ]
 }
@@ -262,11 +272,18 @@ proptest! {
     /// On junk, nothing panics, and whenever both the scanner and serde_yaml accept the
     /// block as a mapping with text keys, they agree on the keys and each value.
     #[test]
-    fn junk_never_panics_and_agrees(lines in proptest::collection::vec(junk_line(), 0..6)) {
+    fn junk_never_panics_and_agrees(lines in proptest::collection::vec(junk_line(), 0..8)) {
         let text = format!("---\n{}\n---\nbody\n", lines.join("\n"));
         let fm = Frontmatter::locate(&text).unwrap().unwrap();
         let scanned = FrontmatterKeys::read(&text);
         let map = fm.mapping(&text);
+        if let Ok(Some(keys)) = &scanned {
+            let fast = keys.mapping(&text);
+            prop_assert_eq!(fast.is_ok(), map.is_ok(), "{:?}: {:?} / {:?}", text, fast, map);
+            if let (Ok(fast), Ok(map)) = (&fast, &map) {
+                prop_assert_eq!(fast, map, "{:?}", text);
+            }
+        }
         if let (Ok(Some(keys)), Ok(map)) = (scanned, map) {
             prop_assume!(map.keys().all(Value::is_string));
             let names: Vec<String> = keys.entries.iter().map(|e| e.name(&text).into_owned()).collect();
@@ -289,6 +306,7 @@ proptest! {
         let names: Vec<String> = keys.entries.iter().map(|e| e.name(&text).into_owned()).collect();
         let expected: Vec<String> = map.keys().map(|k| k.as_str().unwrap().to_string()).collect();
         prop_assert_eq!(&names, &expected, "{:?}", text);
+        prop_assert_eq!(&keys.mapping(&text).unwrap(), &map);
         let mut last = keys.frontmatter.yaml.start;
         for (entry, (_, value)) in keys.entries.iter().zip(map.iter()) {
             prop_assert!(entry.entry.start >= last && entry.entry.end <= keys.frontmatter.yaml.end);
@@ -327,6 +345,10 @@ proptest! {
         prop_assert_eq!(&new, &expected, "{:?} set {} to {:?}:\n{:?}", text, name, value, out);
         let new_keys = FrontmatterKeys::read(&out).unwrap().unwrap();
         prop_assert_eq!(new_keys.entries.len(), new.len());
+        prop_assert_eq!(&new_keys.mapping(&out).unwrap(), &new);
+        // Setting the same value again changes nothing.
+        let again = apply_edits(&out, vec![new_keys.set(&out, &name, &value).unwrap()]);
+        prop_assert_eq!(&again, &out);
     }
 
     /// Adding a key after another puts it right after that entry; removing a key takes

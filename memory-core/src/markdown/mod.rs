@@ -1,5 +1,6 @@
-//! Markdown plumbing shared by the models: lossless GFM table editing, `##` sections and
-//! list items. Everything is located by byte range and edited in place, so bytes outside
+//! Markdown plumbing shared by the models: lossless GFM table editing, `##` sections,
+//! list items and YAML frontmatter ([`FrontmatterKeys`]: top-level keys with byte spans,
+//! a typed mapping, one-key edits that keep comments, key order and quoting). Everything is located by byte range and edited in place, so bytes outside
 //! the edited row, line or section stay identical (CRLF, BOM, prose, other rows' spacing).
 //!
 //! The scanner is line-based rather than a full CommonMark parse: the structures the

@@ -164,7 +164,12 @@ impl FrontmatterKeys {
         } else {
             line_at(b, entry.value.end).0
         };
-        let after_value = text.get(entry.value.end..last_line_end).unwrap_or("");
+        let after_value = if ends_at_line_start && entry.inline {
+            // A block scalar's header line: keep the comment after the header.
+            header_comment(text, entry.value.start, key_line_end)
+        } else {
+            text.get(entry.value.end..last_line_end).unwrap_or("")
+        };
         let key_rest = text.get(colon..key_line_end).unwrap_or("");
         let edit = |range: std::ops::Range<usize>, replacement: String| Edit { range, replacement };
         let mut rendered = render::for_style(value, entry.style);
@@ -190,7 +195,7 @@ impl FrontmatterKeys {
                 edit(colon..entry.entry.end, format!(" {s}{kept}"))
             }
             Rendered::Inline(s) if ends_at_line_start => {
-                edit(entry.value.clone(), format!("{s}{le}"))
+                edit(entry.value.clone(), format!("{s}{after_value}{le}"))
             }
             Rendered::Inline(s) => edit(entry.value.clone(), s),
             Rendered::Literal {
@@ -232,6 +237,22 @@ impl FrontmatterKeys {
                 }
             }
         })
+    }
+}
+
+/// The white space and comment after the token(s) starting at `from` on a line ending
+/// at `end` (empty when there is no comment).
+fn header_comment(text: &str, from: usize, end: usize) -> &str {
+    let line = text.get(from..end).unwrap_or("");
+    let b = line.as_bytes();
+    let comment =
+        (0..b.len()).find(|&i| b[i] == b'#' && i > 0 && (b[i - 1] == b' ' || b[i - 1] == b'\t'));
+    match comment {
+        Some(c) => {
+            let start = line[..c].trim_end_matches([' ', '\t']).len();
+            &line[start..]
+        }
+        None => "",
     }
 }
 

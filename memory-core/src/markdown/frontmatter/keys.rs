@@ -10,6 +10,18 @@ use super::lex::{self, Lead, Open};
 use super::locate::{Frontmatter, line_at};
 
 /// How a top-level value is written; edits keep it where the new value allows.
+///
+/// ```
+/// use memory_core::markdown::{FrontmatterKeys, ValueStyle};
+/// let text = "---\na: 'x'\nb:\n  - y\nc: |\n   z\n---\n";
+/// let keys = FrontmatterKeys::read(text).unwrap().unwrap();
+/// let styles: Vec<ValueStyle> = keys.entries.iter().map(|e| e.style).collect();
+/// assert_eq!(styles, [
+///     ValueStyle::SingleQuoted,
+///     ValueStyle::BlockSequence { indent: 2, gap: 1 },
+///     ValueStyle::BlockScalar { folded: false, indent: 3 },
+/// ]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueStyle {
     /// Nothing after the key (`key:`), which YAML reads as null.
@@ -45,7 +57,17 @@ pub enum ValueStyle {
     Alias,
 }
 
-/// One top-level `key: value` entry of the frontmatter.
+/// One top-level `key: value` entry of the frontmatter, located by byte ranges.
+///
+/// ```
+/// use memory_core::markdown::FrontmatterKeys;
+/// let text = "---\nstatus: accepted # reviewed\n# note\n---\n";
+/// let keys = FrontmatterKeys::read(text).unwrap().unwrap();
+/// let status = &keys.entries[0];
+/// assert_eq!(&text[status.key.clone()], "status");
+/// assert_eq!(&text[status.value.clone()], "accepted");
+/// assert_eq!(&text[status.entry.clone()], "status: accepted # reviewed\n");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyEntry {
     /// 1-based file line of the key.
@@ -109,7 +131,17 @@ impl KeyEntry {
     }
 }
 
-/// A located frontmatter block with its top-level entries.
+/// A located frontmatter block with its top-level entries, from which one-key edits
+/// ([`FrontmatterKeys::set`], [`FrontmatterKeys::remove`]) and the typed mapping
+/// ([`FrontmatterKeys::mapping`]) are made.
+///
+/// ```
+/// use memory_core::markdown::FrontmatterKeys;
+/// let text = "---\na: 1\nb: [x]\n---\nbody\n";
+/// let keys = FrontmatterKeys::read(text).unwrap().unwrap();
+/// assert_eq!(keys.entries.len(), 2);
+/// assert_eq!(keys.frontmatter.body(text), "body\n");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrontmatterKeys {
     /// Where the block is.
@@ -196,6 +228,10 @@ impl Building {
         let start = self.value_start.unwrap_or(self.entry.colon);
         self.entry.value.start = start;
         self.entry.value.end = self.entry.value.end.max(start);
+        if self.style_pending && !self.entry.value.is_empty() {
+            // Only properties (`key: &anchor`, `key: !tag`): an empty node written plain.
+            self.entry.style = ValueStyle::Plain;
+        }
         self.entry
     }
 }
@@ -236,6 +272,24 @@ fn lead_style(lead: Lead) -> ValueStyle {
     }
 }
 
+/// Refuses a block scalar header with anything but indicators and a comment after it.
+fn bad_header(open: Open, line: usize) -> Result<(), ParseIssue> {
+    match open {
+        Open::BadHeader => Err(issue(
+            line,
+            "a `|` or `>` block scalar header may only be followed by an indentation digit, \
+             `+` or `-`, and a comment",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Whether a plain scalar's text holds `: ` (or ends with `:`), which YAML reads as a
+/// second key on the line.
+fn plain_has_pair(text: &[u8]) -> bool {
+    memchr::memchr_iter(b':', text).any(|i| i + 1 == text.len() || lex::ws(text[i + 1]))
+}
+
 /// Whether the line holds a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR, which
 /// YAML 1.1 (and so serde_yaml) reads as a line break where a Markdown editor shows none.
 fn has_unicode_break(line: &[u8]) -> bool {
@@ -248,7 +302,7 @@ fn has_unicode_break(line: &[u8]) -> bool {
 /// Scans the top-level entries of the located block.
 pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseIssue> {
     let b = text.as_bytes();
-    let mut entries: Vec<KeyEntry> = Vec::new();
+    let mut entries: Vec<KeyEntry> = Vec::with_capacity(16);
     let mut cur: Option<Building> = None;
     let mut open = Open::None;
     // For a `|+` block scalar: just past the last blank line seen after its content.
@@ -320,6 +374,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                     Some(q) if depth > 0 => lex::scan_flow(b, q, end, depth, false),
                     Some(q) => lex::after_node(b, q, end),
                     None => lex::Scanned {
+                        closed_at: None,
                         content_end: end,
                         open,
                     },
@@ -360,7 +415,13 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
         }
         if sp == 0 && b[ls] != b'\t' {
             if lex::indicator_at(b, ls, end, b'-') {
-                let Some(c) = cur.as_mut().filter(|c| !c.has_inline_token) else {
+                // Only a block list written at the key's column continues the entry.
+                let column_0_list = |c: &&mut Building| {
+                    !c.has_inline_token
+                        && (c.style_pending
+                            || matches!(c.entry.style, ValueStyle::BlockSequence { indent: 0, .. }))
+                };
+                let Some(c) = cur.as_mut().filter(column_0_list) else {
                     return Err(issue(
                         line_no,
                         "a `- ` list item at the start of a line must belong to the key \
@@ -373,6 +434,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                 }
                 let scanned = lex::scan_nodes(b, ls, end, ls, &mut owners);
                 open = scanned.open;
+                bad_header(open, line_no)?;
                 c.content(ls, scanned.content_end, next);
                 continue;
             }
@@ -400,10 +462,28 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
             }
             owners.reset();
             let v = lex::skip_ws(b, colon, end);
+            let token = lex::skip_properties(b, v, end);
+            if !lex::properties_ok(&b[v..token]) {
+                return Err(issue(
+                    line_no,
+                    "an `&anchor` or `*alias` name may only hold letters, digits, `-` and `_`",
+                ));
+            }
+            if [b'-', b'?', b':']
+                .iter()
+                .any(|&c| lex::indicator_at(b, token, end, c))
+            {
+                return Err(issue(
+                    line_no,
+                    "a value on the key's line cannot start with `- `, `? ` or `: `; put it in \
+                     double quotes (or start a list on the next line)",
+                ));
+            }
             let (lead, scanned) = if v >= end || lex::comment_at(b, v) {
                 (
                     None,
                     lex::Scanned {
+                        closed_at: None,
                         content_end: colon,
                         open: Open::None,
                     },
@@ -412,6 +492,26 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
                 lex::scan_value(b, v, end, 0)
             };
             open = scanned.open;
+            bad_header(open, line_no)?;
+            if lead == Some(Lead::Plain) && plain_has_pair(&b[token..scanned.content_end]) {
+                return Err(issue(
+                    line_no,
+                    "a value contains `: `; put the value in double quotes",
+                ));
+            }
+            let node = matches!(
+                lead,
+                Some(Lead::Double | Lead::Single | Lead::FlowSeq | Lead::FlowMap)
+            );
+            if node
+                && !matches!(open, Open::Quoted { .. } | Open::Flow { .. })
+                && scanned.closed_at != Some(scanned.content_end)
+            {
+                return Err(issue(
+                    line_no,
+                    "unexpected text after a quoted value or a `[…]`/`{…}` collection",
+                ));
+            }
             let has_value = scanned.content_end > colon && v < end && !lex::comment_at(b, v);
             let style = lead.map_or(ValueStyle::Empty, lead_style);
             cur = Some(Building {
@@ -463,6 +563,7 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
         }
         let scanned = lex::scan_nodes(b, first, end, ls, &mut owners);
         open = scanned.open;
+        bad_header(open, line_no)?;
         c.content(ls, scanned.content_end, next);
     }
     if let (Open::Block { keep, .. }, Some(k), Some(c)) = (open, keep_end, cur.as_mut()) {
@@ -489,6 +590,20 @@ pub(super) fn scan(text: &str, fm: &Frontmatter) -> Result<Vec<KeyEntry>, ParseI
 
 /// Refuses a key that appears twice, naming the second occurrence's line.
 fn check_duplicates(text: &str, entries: &[KeyEntry]) -> Result<(), ParseIssue> {
+    // The usual block (a few dozen plain keys) is checked pair by pair, without
+    // allocating; quoted keys or many keys go through a map of decoded names.
+    if entries.len() <= 32 && entries.iter().all(|e| !e.quoted) {
+        let raw = |e: &KeyEntry| text.get(e.key.clone()).unwrap_or("");
+        for (i, e) in entries.iter().enumerate() {
+            if let Some(first) = entries[..i].iter().find(|f| raw(f) == raw(e)) {
+                return Err(issue(
+                    e.line,
+                    format!("duplicate key `{}` (first on line {})", raw(e), first.line),
+                ));
+            }
+        }
+        return Ok(());
+    }
     let mut seen: rustc_hash::FxHashMap<Cow<'_, str>, usize> = rustc_hash::FxHashMap::default();
     seen.reserve(entries.len());
     for e in entries {
@@ -500,4 +615,146 @@ fn check_duplicates(text: &str, entries: &[KeyEntry]) -> Result<(), ParseIssue> 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> FrontmatterKeys {
+        FrontmatterKeys::read(text).unwrap().unwrap()
+    }
+
+    #[test]
+    fn refusals_name_the_line() {
+        let cases = [
+            ("---\na: 1\n? complex\n: v\n---\n", 3, "complex keys"),
+            ("---\na: 1\nb: 2\n\"a\": 3\n---\n", 4, "duplicate key `a`"),
+            ("---\n  a: 1\n---\n", 2, "beginning of its line"),
+            ("---\n- a\n---\n", 2, "list item"),
+            ("---\na: x\n- b\n---\n", 3, "list item"),
+            ("---\na:\n  b\n- c\n---\n", 4, "list item"),
+            ("---\n%YAML 1.2\na: 1\n---\n", 2, "directives"),
+            ("---\na: 1\njust text\n---\n", 3, "not a `key: value`"),
+            ("---\na: 1\nb: x\u{2028}c: 2\n---\n", 3, "U+2028"),
+            ("---\na: 1\nb: \"open\nc: 2\n---\n", 3, "never closed"),
+            ("---\na: [1,\n  2\n---\n", 2, "never closed"),
+            ("---\na: 1\nb: - x\n---\n", 3, "cannot start with"),
+            ("---\na: &x ? y\n---\n", 2, "cannot start with"),
+            ("---\na: b: c\n---\n", 2, "`: `"),
+            ("---\na: b:\n---\n", 2, "`: `"),
+            ("---\na: 'x' y\n---\n", 2, "after a quoted value"),
+            ("---\na: [x]: y\n---\n", 2, "after a quoted value"),
+            ("---\na: '' '\n---\n", 2, "after a quoted value"),
+            ("---\na: &a:\n---\n", 2, "anchor"),
+            ("---\na: [x] ]\n---\n", 2, "after a quoted value"),
+            ("x\n", 0, ""),
+        ];
+        for (text, line, words) in cases {
+            match FrontmatterKeys::read(text) {
+                Ok(None) if line == 0 => {}
+                Err(issue) => {
+                    assert_eq!(issue.line, line, "{text:?}: {issue:?}");
+                    assert!(issue.message.contains(words), "{text:?}: {issue:?}");
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn spans_of_every_value_shape() {
+        let text = "---\n\
+            plain: a b # c\n\
+            quoted: \"x\n  y\"   # c\n\
+            flow: [1,\n  2]\n\
+            empty:   # nothing\n\
+            list:\n- a\n- b # last\n\n# gap\n\
+            map:\n  s: 1\n  t:\n    - u\n\
+            lit: |+\n  keep\n\n\
+            fold: >2-\n   x\n\
+            anchored: &a !!str v\n\
+            alias: *a\n\
+            ---\nbody\n";
+        let keys = read(text);
+        let got: Vec<(String, &str, ValueStyle, bool)> = keys
+            .entries
+            .iter()
+            .map(|e| {
+                (
+                    e.name(text).into_owned(),
+                    e.raw_value(text),
+                    e.style,
+                    e.inline,
+                )
+            })
+            .collect();
+        let expected = [
+            ("plain", "a b", ValueStyle::Plain, true),
+            ("quoted", "\"x\n  y\"", ValueStyle::DoubleQuoted, true),
+            ("flow", "[1,\n  2]", ValueStyle::FlowSequence, true),
+            ("empty", "", ValueStyle::Empty, false),
+            (
+                "list",
+                "- a\n- b",
+                ValueStyle::BlockSequence { indent: 0, gap: 1 },
+                false,
+            ),
+            (
+                "map",
+                "  s: 1\n  t:\n    - u",
+                ValueStyle::BlockMapping,
+                false,
+            ),
+            (
+                "lit",
+                "|+\n  keep\n\n",
+                ValueStyle::BlockScalar {
+                    folded: false,
+                    indent: 2,
+                },
+                true,
+            ),
+            (
+                "fold",
+                ">2-\n   x\n",
+                ValueStyle::BlockScalar {
+                    folded: true,
+                    indent: 2,
+                },
+                true,
+            ),
+            ("anchored", "&a !!str v", ValueStyle::Plain, true),
+            ("alias", "*a", ValueStyle::Alias, true),
+        ];
+        let expected: Vec<(String, &str, ValueStyle, bool)> = expected
+            .into_iter()
+            .map(|(k, v, s, i)| (k.to_string(), v, s, i))
+            .collect();
+        assert_eq!(got, expected);
+        let list = keys.get(text, "list").unwrap();
+        assert_eq!(&text[list.entry.clone()], "list:\n- a\n- b # last\n");
+        assert_eq!(list.line, 8);
+        assert_eq!(keys.get(text, "lit").unwrap().block_tail, Some(true));
+        assert_eq!(keys.get(text, "fold").unwrap().block_tail, Some(false));
+        let map = keys.frontmatter.mapping(text).unwrap();
+        for e in &keys.entries {
+            let name = e.name(text);
+            let alone = keys.value(text, &name).unwrap().unwrap();
+            assert_eq!(Some(&alone), map.get(name.as_ref()), "{name}");
+        }
+    }
+
+    #[test]
+    fn empty_and_comment_only_blocks_have_no_keys() {
+        for text in [
+            "---\n---\n",
+            "---\n# c\n\n---\nbody",
+            "\u{feff}---\r\n\r\n...\r\n",
+        ] {
+            let keys = read(text);
+            assert!(keys.entries.is_empty(), "{text:?}");
+            assert!(keys.frontmatter.mapping(text).unwrap().is_empty());
+        }
+    }
 }

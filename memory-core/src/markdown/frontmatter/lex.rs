@@ -13,6 +13,8 @@ pub(super) enum Open {
     Quoted { double: bool, depth: u32 },
     /// A flow collection `depth` levels deep.
     Flow { depth: u32 },
+    /// A block scalar header followed by something other than indicators and a comment.
+    BadHeader,
     /// A block scalar whose content lines are indented by `indent` (found on its first
     /// non-empty line when not given), more than `parent`; `keep` is the `+` chomping.
     Block {
@@ -25,6 +27,9 @@ pub(super) enum Open {
 /// What the tokens of one line (or of its rest) came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Scanned {
+    /// Just past a quoted scalar or flow collection that closed on this line, when the
+    /// line's value is one (text after it is then an error on a key's line).
+    pub closed_at: Option<usize>,
     /// Just past the last byte that is not white space or a comment (the position
     /// scanned from when there is none).
     pub content_end: usize,
@@ -140,6 +145,7 @@ pub(super) fn scan_flow(
         }
         if comment_at(b, i) {
             return Scanned {
+                closed_at: None,
                 content_end,
                 open: Open::Flow { depth },
             };
@@ -154,6 +160,7 @@ pub(super) fn scan_flow(
                 }
                 None => {
                     return Scanned {
+                        closed_at: None,
                         content_end: trim_back(b, i, end),
                         open: Open::Quoted {
                             double: c == b'"',
@@ -186,6 +193,7 @@ pub(super) fn scan_flow(
         content_end = i;
     }
     Scanned {
+        closed_at: None,
         content_end,
         open: Open::Flow { depth },
     }
@@ -199,6 +207,7 @@ pub(super) fn after_node(b: &[u8], i: usize, end: usize) -> Scanned {
         let v = skip_ws(b, j + 1, end);
         if v >= end || comment_at(b, v) {
             return Scanned {
+                closed_at: None,
                 content_end: j + 1,
                 open: Open::None,
             };
@@ -210,6 +219,7 @@ pub(super) fn after_node(b: &[u8], i: usize, end: usize) -> Scanned {
     }
     let content_end = plain_end(b, i, end).max(i);
     Scanned {
+        closed_at: Some(i),
         content_end: if content_end > i { content_end } else { i },
         open: Open::None,
     }
@@ -226,6 +236,20 @@ pub(super) fn skip_properties(b: &[u8], mut i: usize, end: usize) -> usize {
     i
 }
 
+/// Whether the anchors among `props` (properties as [`skip_properties`] skipped them)
+/// have names libyaml accepts: letters, digits, `-` and `_`.
+pub(super) fn properties_ok(props: &[u8]) -> bool {
+    props
+        .split(|&c| ws(c))
+        .filter(|p| p.first() == Some(&b'&'))
+        .all(|p| {
+            p.len() > 1
+                && p[1..]
+                    .iter()
+                    .all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+        })
+}
+
 /// Scans a value starting at token position `i` (after a key's `: `, a `- `, or at a
 /// line's first token) whose block parent is at column `parent`: the lead token kind
 /// (after properties; `None` when only properties or nothing precede the line's end or
@@ -238,6 +262,7 @@ pub(super) fn scan_value(b: &[u8], i: usize, end: usize, parent: usize) -> (Opti
         return (
             None,
             Scanned {
+                closed_at: None,
                 content_end: props_end.max(start),
                 open: Open::None,
             },
@@ -252,6 +277,7 @@ pub(super) fn scan_value(b: &[u8], i: usize, end: usize, parent: usize) -> (Opti
                 None => (
                     lead,
                     Scanned {
+                        closed_at: None,
                         content_end: trim_back(b, i, end),
                         open: Open::Quoted { double, depth: 0 },
                     },
@@ -270,13 +296,31 @@ pub(super) fn scan_value(b: &[u8], i: usize, end: usize, parent: usize) -> (Opti
             let mut j = i + 1;
             let mut indicator = None;
             let mut keep = false;
+            let mut chomp = false;
+            let mut bad = false;
             while j < end && !ws(b[j]) {
                 match b[j] {
-                    d @ b'1'..=b'9' => indicator = Some(usize::from(d - b'0')),
-                    b'+' => keep = true,
-                    _ => {}
+                    d @ b'1'..=b'9' if indicator.is_none() => {
+                        indicator = Some(usize::from(d - b'0'));
+                    }
+                    b'+' | b'-' if !chomp => {
+                        chomp = true;
+                        keep = b[j] == b'+';
+                    }
+                    _ => bad = true,
                 }
                 j += 1;
+            }
+            let k = skip_ws(b, j, end);
+            if bad || k < end && !comment_at(b, k) {
+                return (
+                    Some(Lead::Plain),
+                    Scanned {
+                        closed_at: None,
+                        content_end: j,
+                        open: Open::BadHeader,
+                    },
+                );
             }
             let open = Open::Block {
                 parent,
@@ -290,6 +334,7 @@ pub(super) fn scan_value(b: &[u8], i: usize, end: usize, parent: usize) -> (Opti
             (
                 Some(lead),
                 Scanned {
+                    closed_at: None,
                     content_end: j,
                     open,
                 },
@@ -303,6 +348,7 @@ pub(super) fn scan_value(b: &[u8], i: usize, end: usize, parent: usize) -> (Opti
             (
                 Some(Lead::Alias),
                 Scanned {
+                    closed_at: None,
                     content_end: j,
                     open: Open::None,
                 },
@@ -311,6 +357,7 @@ pub(super) fn scan_value(b: &[u8], i: usize, end: usize, parent: usize) -> (Opti
         _ => (
             Some(Lead::Plain),
             Scanned {
+                closed_at: None,
                 content_end: plain_end(b, i, end).max(i + 1),
                 open: Open::Plain { parent },
             },
@@ -412,6 +459,7 @@ pub(super) fn scan_nodes(
         i = skip_ws(b, i, end);
         if i >= end || comment_at(b, i) {
             return Scanned {
+                closed_at: None,
                 content_end: trim_back(b, line_start, i),
                 open: Open::None,
             };
@@ -433,6 +481,7 @@ pub(super) fn scan_nodes(
             let v = skip_ws(b, colon, end);
             if v >= end || comment_at(b, v) {
                 return Scanned {
+                    closed_at: None,
                     content_end: colon,
                     open: Open::None,
                 };

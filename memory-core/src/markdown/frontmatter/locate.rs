@@ -9,6 +9,14 @@ use super::super::{LineEnding, ParseIssue};
 /// The block opens with a `---` line that is the file's first line (after an optional
 /// UTF-8 BOM) and closes with the next line that is `---` or `...`; both fence lines may
 /// carry trailing spaces or tabs, and lines may end with LF or CRLF.
+///
+/// ```
+/// use memory_core::markdown::{Frontmatter, LineEnding};
+/// let text = "---\r\nstatus: accepted\r\n---\r\nBody\r\n";
+/// let fm = Frontmatter::locate(text).unwrap().unwrap();
+/// assert_eq!((fm.yaml.clone(), fm.body_start), (5..23, 28));
+/// assert_eq!(fm.line_ending, LineEnding::CrLf);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frontmatter {
     /// The whole block: from the opening fence (after a BOM) to just past the closing
