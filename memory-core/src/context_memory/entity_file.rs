@@ -39,7 +39,7 @@ impl EntityFile {
                 "an entity file starts with YAML frontmatter between --- lines; this one has none",
             )
         })?;
-        let map = keys.frontmatter.mapping(&text).map_err(at)?;
+        let map = keys.mapping(&text).map_err(at)?;
         let body = keys.frontmatter.body(&text);
         let entry = read_entry(&map, body, namespace, rel, summary)
             .map_err(|p| problem_at(path, &keys, &text, p))?;

@@ -192,9 +192,9 @@ struct Frontmatter {
     timestamp: String,
 }
 
-/// Reads the frontmatter's YAML (the text between the `---` lines). One small function,
-/// to be swapped for `markdown::frontmatter` when it lands; `Err` carries the 1-based
-/// line within `yaml` (0 when unknown) and the message.
+/// Reads the frontmatter's YAML (the text between the `---` lines, which this file's
+/// line-based reader has already located) into exactly its two keys; `Err` carries the
+/// 1-based line within `yaml` (0 when unknown) and the message.
 fn read_frontmatter(yaml: &str) -> std::result::Result<Frontmatter, (usize, String)> {
     serde_yaml::from_str::<Frontmatter>(yaml).map_err(|e| {
         let line = e.location().map_or(0, |l| l.line());
