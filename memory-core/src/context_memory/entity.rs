@@ -2,10 +2,6 @@
 //! frontmatter: mandatory fields, the closed sets, optional fields by type, the diagram
 //! variant, and unknown keys left alone.
 
-// Read by `get`, `verify` and `heal`, which land with the frontmatter reader; until then
-// only tests use it.
-#![allow(dead_code)]
-
 use std::path::PathBuf;
 
 use serde::Serialize;

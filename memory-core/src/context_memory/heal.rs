@@ -40,7 +40,9 @@ pub struct DriftReport {
     pub unreadable: Vec<Warning>,
     /// The index itself does not read (the reason), or `None`.
     pub unreadable_index: Option<Warning>,
-    /// The row count and the count of entity files.
+    /// The index's `> Last updated:` time, as written.
+    pub last_updated: Option<String>,
+    /// The index's row count.
     pub rows: usize,
     /// Entity files in the directory.
     pub files: usize,
@@ -116,6 +118,7 @@ impl ContextMemory {
             }
         };
         report.rows = index.rows.len();
+        report.last_updated = index.last_updated().map(str::to_string);
         for row in &index.rows {
             if !scan.names.contains(&row.file) {
                 report.missing_files.push(row.entity.clone());

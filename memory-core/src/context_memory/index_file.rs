@@ -12,10 +12,6 @@
 //! | org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |
 //! ```
 
-// The edit half (append, replace, touch, prepare, rebuilt) serves the write operations
-// that land with the entity files; until then only tests use it.
-#![allow(dead_code)]
-
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -89,8 +85,6 @@ pub(crate) struct IndexFile {
     pub rows: Vec<IndexRow>,
     /// Whether the file existed.
     pub exists: bool,
-    /// The namespace the `# Index:` heading names, when it has one.
-    pub heading: Option<String>,
     /// The byte range of the `> Last updated:` value, and the value.
     last_updated: Option<(Range<usize>, String)>,
 }
@@ -130,7 +124,7 @@ impl IndexFile {
         for raw in &table.rows {
             rows.push(read_row(&text, raw).map_err(|m| Error::malformed(path, raw.line, m))?);
         }
-        let (heading, last_updated) = header_lines(&text);
+        let last_updated = last_updated_line(&text);
         Ok(IndexFile {
             path: path.to_path_buf(),
             namespace: namespace.clone(),
@@ -138,7 +132,6 @@ impl IndexFile {
             table,
             rows,
             exists,
-            heading,
             last_updated,
         })
     }
@@ -146,11 +139,6 @@ impl IndexFile {
     /// The `> Last updated:` value, as written.
     pub fn last_updated(&self) -> Option<&str> {
         self.last_updated.as_ref().map(|(_, v)| v.as_str())
-    }
-
-    /// The position of `entity`'s row.
-    pub fn position(&self, entity: &EntityName) -> Option<usize> {
-        self.rows.iter().position(|r| &r.entity == entity)
     }
 
     /// The edit appending `row`.
@@ -296,11 +284,8 @@ fn looks_like_row(text: &str, row: &TableRow) -> bool {
     EntityName::parse(row.raw_cell(text, 0).trim()).is_ok()
 }
 
-/// The `# Index:` heading's namespace and the `> Last updated:` value with its range,
-/// from the lines before the table.
-fn header_lines(text: &str) -> (Option<String>, Option<(Range<usize>, String)>) {
-    let mut heading = None;
-    let mut updated = None;
+/// The `> Last updated:` value with its range, from the lines before the table.
+fn last_updated_line(text: &str) -> Option<(Range<usize>, String)> {
     for line in lines(text) {
         if line.in_fence {
             continue;
@@ -309,23 +294,17 @@ fn header_lines(text: &str) -> (Option<String>, Option<(Range<usize>, String)>) 
         if t.trim_start().starts_with('|') {
             break;
         }
-        if heading.is_none()
-            && let Some(rest) = t.strip_prefix("# Index:")
-        {
-            heading = Some(rest.trim().to_string());
-        }
-        if updated.is_none()
-            && let Some(rest) = t.trim_start().strip_prefix('>')
+        if let Some(rest) = t.trim_start().strip_prefix('>')
             && let Some(value) = rest.trim_start().strip_prefix("Last updated:")
         {
             let value_text = value.trim();
             let start = line.content.start
                 + (t.len() - value.len())
                 + (value.len() - value.trim_start().len());
-            updated = Some((start..start + value_text.len(), value_text.to_string()));
+            return Some((start..start + value_text.len(), value_text.to_string()));
         }
     }
-    (heading, updated)
+    None
 }
 
 /// The byte offset just past the `# Index:` heading line, when there is one.
@@ -349,7 +328,6 @@ mod tests {
     fn the_seeds_index_reads() {
         let index =
             IndexFile::parse(Path::new("_index.md"), &ns(), SEED.to_string(), true).unwrap();
-        assert_eq!(index.heading.as_deref(), Some("org.global"));
         assert_eq!(index.last_updated(), Some("2026-04-03T10:00:00Z"));
         assert_eq!(index.rows.len(), 1);
         let row = &index.rows[0];
