@@ -60,6 +60,27 @@ const SCENARIOS: &[Scenario] = &[
             .map(drop)
         },
     },
+    Scenario {
+        name: "supersede-in-the-namespace",
+        setup: |m| {
+            m.write(first_entry()).expect("setup write");
+        },
+        op: |m| {
+            m.supersede(
+                "project.app.decision.001",
+                NewEntry::new("project.app", Category::Decision, ["api", "auth"], "Auth uses SSO.")
+                    .unwrap(),
+            )
+            .map(drop)
+        },
+    },
+    Scenario {
+        name: "promote-to-another-namespace",
+        setup: |m| {
+            m.write(first_entry()).expect("setup write");
+        },
+        op: |m| m.promote_to("project.app.decision.001", "org.global").map(drop),
+    },
 ];
 
 fn open(root: &Path, at: &str) -> ContextMemory {

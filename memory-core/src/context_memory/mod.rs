@@ -28,6 +28,7 @@ mod record;
 mod refresh;
 mod refresh_match;
 mod refresh_store;
+mod revise;
 mod schema;
 mod write;
 
@@ -59,5 +60,6 @@ pub use refresh_match::{PendingMatch, source_cites};
 pub use refresh_store::{
     ClearReport, append_pending_refresh, clear_pending_refresh, load_pending_refresh,
 };
+pub use revise::{EntryPatch, Superseded};
 pub use schema::{Category, EntryStatus};
 pub use write::WriteOutcome;

@@ -60,11 +60,23 @@ impl ContextMemory {
         new.validate()?;
         let body = screen(&new)?;
         let lock = self.handle.lock()?;
+        let index = self.settled_index(&new.namespace, &lock)?;
+        let prepared = self.prepare_write(&new, index)?;
+        let mut tx = Transaction::new(&lock);
+        prepared.stage(&mut tx);
+        tx.commit()?;
+        Ok(prepared.outcome(body))
+    }
+
+    /// Everything [`ContextMemory::write`] checks and builds, short of writing: the new
+    /// entity file's text (parsed back by the reader) and the new index (checked by its
+    /// reader). `index` is the namespace's index as it stands (it may already hold other
+    /// changes of the same step, as in a supersession).
+    pub(super) fn prepare_write(&self, new: &NewEntry, index: IndexFile) -> Result<PreparedWrite> {
         let namespace = new.namespace.clone();
-        let index = self.settled_index(&namespace, &lock)?;
         let summary = new.index_summary();
         if !new.force_new {
-            refuse_similar(&index, &new, &summary)?;
+            refuse_similar(&index, new, &summary)?;
         }
         for target in new.supersedes.iter().chain(&new.related_entities) {
             self.require_entity(target)?;
@@ -72,7 +84,7 @@ impl ContextMemory {
         let listing = self.list_dir(&namespace)?;
         let short_id = match &new.slug {
             Some(slug) => slug.clone(),
-            None => next_short_id(used_sequences(&index, &listing, &new)),
+            None => next_short_id(used_sequences(&index, &listing, new)),
         };
         let name = EntityName::new(&namespace, new.category, &short_id)?;
         if index.rows.iter().any(|r| r.entity == name) {
@@ -89,7 +101,7 @@ impl ContextMemory {
             });
         }
         let created_at = self.utc_now();
-        let text = render_new(&name, &new, &created_at);
+        let text = render_new(&name, new, &created_at);
         let path = self.file_in(&namespace, &file)?;
         let rel = namespace.dir().join(&file);
         // The checked writer: the new file must read back with the reader every command
@@ -109,16 +121,11 @@ impl ContextMemory {
                 format!("row {name} is missing from the new index"),
             ));
         }
-        let mut tx = Transaction::new(&lock);
-        tx.write(path, text.into_bytes());
-        tx.write(new_index.path.clone(), new_index.text.clone().into_bytes());
-        tx.commit()?;
-        let entries = new_index.rows.len();
-        Ok(WriteOutcome {
+        Ok(PreparedWrite {
+            path,
+            text,
             entry: written.entry,
-            namespace_entries: entries,
-            over_threshold: entries > SPLIT_THRESHOLD,
-            body,
+            index: new_index,
         })
     }
 
@@ -137,10 +144,40 @@ impl ContextMemory {
     }
 }
 
+/// A checked new entity file and the index that lists it, ready to be staged.
+pub(super) struct PreparedWrite {
+    pub path: std::path::PathBuf,
+    pub text: String,
+    pub entry: Entry,
+    pub index: IndexFile,
+}
+
+impl PreparedWrite {
+    /// Stages the entity file and its index into `tx`.
+    pub fn stage(&self, tx: &mut Transaction<'_>) {
+        tx.write(self.path.clone(), self.text.clone().into_bytes());
+        tx.write(
+            self.index.path.clone(),
+            self.index.text.clone().into_bytes(),
+        );
+    }
+
+    /// The outcome of the write once committed.
+    pub fn outcome(self, body: BodyFlags) -> WriteOutcome {
+        let entries = self.index.rows.len();
+        WriteOutcome {
+            entry: self.entry,
+            namespace_entries: entries,
+            over_threshold: entries > SPLIT_THRESHOLD,
+            body,
+        }
+    }
+}
+
 /// The seed's "Do NOT store": every text field is screened for secrets (the one pattern
 /// set every model uses) before anything is read or written, and the body for its size
 /// (refused past `hygiene::MAX_BODY_BYTES`, flagged past 1–3 sentences or with code dumps).
-fn screen(new: &NewEntry) -> Result<BodyFlags> {
+pub(super) fn screen(new: &NewEntry) -> Result<BodyFlags> {
     let body = screen_body("body", &new.body)?;
     let fields = [
         ("summary", new.summary.as_deref()),

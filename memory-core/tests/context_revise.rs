@@ -1,0 +1,210 @@
+//! The seed's "Promotion and Supersession" and write protocol step 7 ("If updating
+//! existing entry, update the row in _index.md too"), on real and hand-kept files.
+
+use std::path::Path;
+
+use memory_core::ErrorKind;
+use memory_core::context_memory::{
+    Category, ContextMemory, EntryPatch, EntryStatus, NewEntry, Query,
+};
+
+fn memory(root: &Path, at: &str) -> ContextMemory {
+    ContextMemory::builder(root)
+        .fixed_time(at)
+        .unwrap()
+        .open()
+        .unwrap()
+}
+
+const HAND: &str = "---\n# decided in the 2026-04 review\nentity_name: org.global.decision.001\nnamespace: org.global\ncategory: decision\nstatus: 'experimental'   # still trying\ntags:\n  - auth\n  - security\ncreated_at: 2026-04-03T10:00:00Z\nowner: alice\n---\n\nAuth uses JWT.\n\nSee the review notes.\n";
+
+fn hand_root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let ns = dir.path().join("org/global");
+    std::fs::create_dir_all(&ns).unwrap();
+    std::fs::write(ns.join("decision-001-auth.md"), HAND).unwrap();
+    dir
+}
+
+#[test]
+fn an_update_rewrites_only_the_keys_it_changes_and_the_row_too() {
+    let dir = hand_root();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let entry = m
+        .update(
+            "org.global.decision.001",
+            EntryPatch::new().status(EntryStatus::Accepted),
+        )
+        .unwrap();
+    assert_eq!(entry.status, EntryStatus::Accepted);
+    let text = std::fs::read_to_string(dir.path().join("org/global/decision-001-auth.md")).unwrap();
+    let expected = HAND
+        .replace(
+            "status: 'experimental'   # still trying",
+            "status: 'accepted'   # still trying",
+        )
+        .replace(
+            "owner: alice\n",
+            "owner: alice\nupdated_at: 2026-05-01T08:00:00Z\n",
+        );
+    assert_eq!(text, expected);
+    let hits = m.query(&Query::new()).unwrap();
+    assert_eq!(hits[0].status, EntryStatus::Accepted);
+    let index = std::fs::read_to_string(dir.path().join("org/global/_index.md")).unwrap();
+    assert!(
+        index.contains("> Last updated: 2026-05-01T08:00:00Z"),
+        "{index}"
+    );
+}
+
+#[test]
+fn a_new_body_and_tags_keep_everything_else() {
+    let dir = hand_root();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    m.update(
+        "org.global.decision.001",
+        EntryPatch::new()
+            .tags(["auth", "sso"])
+            .body("Auth uses SSO.")
+            .summary("SSO for auth"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(dir.path().join("org/global/decision-001-auth.md")).unwrap();
+    assert!(
+        text.starts_with("---\n# decided in the 2026-04 review\n"),
+        "{text}"
+    );
+    assert!(text.contains("owner: alice"));
+    assert!(
+        text.contains("  - auth\n  - sso\n"),
+        "a block list stays a block list: {text}"
+    );
+    assert!(text.ends_with("---\n\nAuth uses SSO.\n"), "{text}");
+    let hit = &m.query(&Query::new()).unwrap()[0];
+    assert_eq!(
+        (hit.summary.as_str(), hit.tags.clone()),
+        ("SSO for auth", vec!["auth".to_string(), "sso".to_string()])
+    );
+}
+
+#[test]
+fn promotion_moves_experimental_to_accepted_and_refuses_history() {
+    let dir = hand_root();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    assert_eq!(
+        m.promote("org.global.decision.001").unwrap().status,
+        EntryStatus::Accepted
+    );
+    assert_eq!(
+        m.promote("org.global.decision.001").unwrap().status,
+        EntryStatus::Accepted,
+        "already accepted"
+    );
+    m.update(
+        "org.global.decision.001",
+        EntryPatch::new().status(EntryStatus::Deprecated),
+    )
+    .unwrap();
+    assert_eq!(
+        m.promote("org.global.decision.001").unwrap_err().kind(),
+        ErrorKind::Conflict
+    );
+}
+
+#[test]
+fn supersession_writes_the_new_entry_and_marks_the_old_in_file_and_index() {
+    let dir = hand_root();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let done = m
+        .supersede(
+            "org.global.decision.001",
+            NewEntry::new(
+                "org.global",
+                Category::Decision,
+                ["auth", "security"],
+                "Auth uses JWT with RS256.",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    assert_eq!(done.new.entity_name.as_str(), "org.global.decision.002");
+    assert_eq!(done.new.supersedes[0].as_str(), "org.global.decision.001");
+    assert_eq!(done.old.status, EntryStatus::Superseded);
+    assert_eq!(done.old.updated_at.as_deref(), Some("2026-05-01T08:00:00Z"));
+    let current = m.query(&Query::new()).unwrap();
+    assert_eq!(current.len(), 1, "the superseded entry is history");
+    let all = m.query(&Query::new().include_history(true)).unwrap();
+    assert_eq!(all[1].status, EntryStatus::Superseded);
+    let ns = memory_core::context_memory::Namespace::org_global();
+    assert!(!m.verify(&ns).unwrap().has_drift());
+}
+
+#[test]
+fn namespace_promotion_creates_an_entry_in_the_target_that_supersedes_the_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let source = m
+        .write(
+            NewEntry::new(
+                "project.app",
+                Category::Principle,
+                ["style", "code"],
+                "Prefer boring tech.",
+            )
+            .unwrap()
+            .rationale("Fewer surprises"),
+        )
+        .unwrap()
+        .entry
+        .entity_name;
+    let done = m.promote_to(source.as_str(), "org.global").unwrap();
+    assert_eq!(done.new.namespace.as_str(), "org.global");
+    assert_eq!(done.new.rationale.as_deref(), Some("Fewer surprises"));
+    assert_eq!(done.new.supersedes, vec![source.clone()]);
+    assert_eq!(
+        m.get(source.as_str()).unwrap().status,
+        EntryStatus::Superseded
+    );
+    for ns in ["org.global", "project.app"] {
+        let ns = memory_core::context_memory::Namespace::parse(ns).unwrap();
+        assert!(!m.verify(&ns).unwrap().has_drift());
+    }
+}
+
+#[test]
+fn bad_patches_and_missing_entries_change_nothing() {
+    let dir = hand_root();
+    let before = std::fs::read(dir.path().join("org/global/decision-001-auth.md")).unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    assert_eq!(
+        m.update("org.global.decision.001", EntryPatch::new().tags(["one"]))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        m.update("org.global.decision.001", EntryPatch::new().confidence(2.0))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        m.update("org.global.decision.404", EntryPatch::new())
+            .unwrap_err()
+            .kind(),
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        m.supersede(
+            "org.global.decision.404",
+            NewEntry::new("org.global", Category::Decision, ["a", "b"], "x.").unwrap()
+        )
+        .unwrap_err()
+        .kind(),
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("org/global/decision-001-auth.md")).unwrap(),
+        before
+    );
+}
