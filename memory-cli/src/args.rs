@@ -46,6 +46,24 @@ pub enum Model {
 pub enum ContextCommand {
     /// Write a new entry: the entity file and its index row as one step.
     Write(WriteArgs),
+    /// Change an entry's fields in its file and row (only the keys given, plus updated_at).
+    Update(UpdateEntryArgs),
+    /// Experimental to accepted; with --to, a new entry in another namespace that supersedes it.
+    Promote {
+        /// The entry.
+        name: String,
+        /// The namespace to promote it to (project → org).
+        #[arg(long, value_name = "NS")]
+        to: Option<String>,
+    },
+    /// Write a new entry that supersedes OLD and mark OLD superseded.
+    Supersede {
+        /// The entry being replaced.
+        old: String,
+        /// The new entry.
+        #[command(flatten)]
+        new: WriteArgs,
+    },
     /// Show one entry, read from its file.
     Get {
         /// The entity name (`org.global.decision.001`).
@@ -126,6 +144,34 @@ pub struct WriteArgs {
     /// The body: the conclusion in 1-3 sentences (`-` reads it from stdin).
     #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub body: String,
+}
+
+/// `context update`.
+#[derive(Debug, Args)]
+pub struct UpdateEntryArgs {
+    /// The entry.
+    pub name: String,
+    /// A new status.
+    #[arg(long, value_name = "S")]
+    pub status: Option<String>,
+    /// New tags, comma-separated (at least two).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub tags: Option<Vec<String>>,
+    /// A new index summary.
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
+    pub summary: Option<String>,
+    /// A new body (`-` reads it from stdin).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub body: Option<String>,
+    /// A new rationale.
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
+    pub rationale: Option<String>,
+    /// A new confidence.
+    #[arg(long, value_name = "X")]
+    pub confidence: Option<f64>,
+    /// A new source path.
+    #[arg(long, value_name = "P")]
+    pub source_path: Option<String>,
 }
 
 /// `context refresh`.

@@ -5,22 +5,26 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use memory_core::context_memory::{
-    Category, ClearReport, ContextMemory, Diagram, DriftReport, EntityName, Entry, EntryStatus,
-    HealReport, Hit, HooksReport, Namespace, NamespaceInfo, NewEntry, PendingMatch, Query,
-    RecordOutcome, RefreshTrigger, WriteOutcome, clear_refresh, install_hooks, project_namespace,
-    record_changes, uninstall_hooks,
+    Category, ClearReport, ContextMemory, Diagram, DriftReport, EntityName, Entry, EntryPatch,
+    EntryStatus, HealReport, Hit, HooksReport, Namespace, NamespaceInfo, NewEntry, PendingMatch,
+    Query, RecordOutcome, RefreshTrigger, Superseded, WriteOutcome, clear_refresh, install_hooks,
+    project_namespace, record_changes, uninstall_hooks,
 };
 use memory_core::{Error, Result};
 
-use crate::args::{ContextCommand, HookCommand, QueryArgs, RefreshArgs, WriteArgs};
+use crate::args::{
+    ContextCommand, HookCommand, QueryArgs, RefreshArgs, UpdateEntryArgs, WriteArgs,
+};
 
 /// What a `context` verb returns, for printing.
 #[derive(Debug)]
 pub enum ContextReply {
     /// `write`: the entry written and the namespace's size.
     Written(Box<WriteOutcome>),
-    /// `get`: one entry.
+    /// `get`, `update`, `promote`: one entry.
     Entry(Box<Entry>),
+    /// `supersede`, `promote --to`: the new entry and the old one, now superseded.
+    Superseded(Box<Superseded>),
     /// `query`: the entries found, best first.
     Hits(Vec<Hit>),
     /// `verify`: one report per namespace.
@@ -53,6 +57,19 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
             ContextReply::Written(Box::new(memory.write(new_entry(args)?)?))
         }
         ContextCommand::Get { name } => ContextReply::Entry(Box::new(memory.get(&name)?)),
+        ContextCommand::Update(args) => {
+            let name = args.name.clone();
+            ContextReply::Entry(Box::new(memory.update(&name, patch(args)?)?))
+        }
+        ContextCommand::Promote { name, to: None } => {
+            ContextReply::Entry(Box::new(memory.promote(&name)?))
+        }
+        ContextCommand::Promote { name, to: Some(to) } => {
+            ContextReply::Superseded(Box::new(memory.promote_to(&name, &to)?))
+        }
+        ContextCommand::Supersede { old, new } => {
+            ContextReply::Superseded(Box::new(memory.supersede(&old, new_entry(new)?)?))
+        }
         ContextCommand::Query(args) => ContextReply::Hits(memory.query(&query(args)?)?),
         ContextCommand::Verify { namespace } => ContextReply::Drift(
             namespaces(memory, namespace)?
@@ -120,6 +137,32 @@ fn new_entry(args: WriteArgs) -> Result<NewEntry> {
         entry = entry.diagram(diagram);
     }
     Ok(entry.force_new(args.force_new))
+}
+
+fn patch(args: UpdateEntryArgs) -> Result<EntryPatch> {
+    let mut patch = EntryPatch::new();
+    if let Some(status) = args.status {
+        patch = patch.status(status.parse::<EntryStatus>()?);
+    }
+    if let Some(tags) = args.tags {
+        patch = patch.tags(tags);
+    }
+    if let Some(summary) = args.summary {
+        patch = patch.summary(summary);
+    }
+    if let Some(body) = args.body {
+        patch = patch.body(from_stdin_if_dash(body)?);
+    }
+    if let Some(r) = args.rationale {
+        patch = patch.rationale(r);
+    }
+    if let Some(c) = args.confidence {
+        patch = patch.confidence(c);
+    }
+    if let Some(p) = args.source_path {
+        patch = patch.source_path(p);
+    }
+    Ok(patch)
 }
 
 /// `text`, or everything on stdin when it is `-`.

@@ -31,6 +31,12 @@ pub fn human(reply: &ContextReply) -> String {
             line
         }
         ContextReply::Entry(entry) => entry_text(entry),
+        ContextReply::Superseded(done) => format!(
+            "Wrote {} ({}); {} is now superseded",
+            done.new.entity_name,
+            done.new.file.display(),
+            done.old.entity_name
+        ),
         ContextReply::Hits(hits) if hits.is_empty() => "No entries.".to_string(),
         ContextReply::Hits(hits) => lines(hits.iter().map(hit_line)),
         ContextReply::Drift(reports) if reports.is_empty() => "No namespaces.".to_string(),
@@ -75,6 +81,7 @@ pub fn json(reply: &ContextReply) -> serde_json::Result<String> {
     match reply {
         ContextReply::Written(outcome) => json::to_line(outcome),
         ContextReply::Entry(entry) => json::to_line(entry),
+        ContextReply::Superseded(done) => json::to_line(done),
         ContextReply::Hits(hits) => json::to_line(hits),
         ContextReply::Drift(reports) => json::to_line(reports),
         ContextReply::Healed(reports) => json::to_line(reports),

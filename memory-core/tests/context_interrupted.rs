@@ -68,8 +68,13 @@ const SCENARIOS: &[Scenario] = &[
         op: |m| {
             m.supersede(
                 "project.app.decision.001",
-                NewEntry::new("project.app", Category::Decision, ["api", "auth"], "Auth uses SSO.")
-                    .unwrap(),
+                NewEntry::new(
+                    "project.app",
+                    Category::Decision,
+                    ["api", "auth"],
+                    "Auth uses SSO.",
+                )
+                .unwrap(),
             )
             .map(drop)
         },
@@ -79,7 +84,10 @@ const SCENARIOS: &[Scenario] = &[
         setup: |m| {
             m.write(first_entry()).expect("setup write");
         },
-        op: |m| m.promote_to("project.app.decision.001", "org.global").map(drop),
+        op: |m| {
+            m.promote_to("project.app.decision.001", "org.global")
+                .map(drop)
+        },
     },
 ];
 
