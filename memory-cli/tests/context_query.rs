@@ -355,3 +355,76 @@ fn the_installed_hooks_record_a_merge_with_the_real_binary() {
         run(command(&repo).args(["--root", root, "--json", "context", "hook", "uninstall"])).json();
     assert_eq!(report["hooks"][0]["action"], "removed");
 }
+
+#[test]
+fn update_promote_and_supersede_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            "--namespace",
+            "project.app",
+            "--category",
+            "decision",
+            "--tags",
+            "api,style",
+            "--status",
+            "experimental",
+            "--body",
+            "Use REST.",
+        ],
+    );
+    let promoted = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "--json",
+        "context",
+        "promote",
+        "project.app.decision.001",
+    ]))
+    .json();
+    assert_eq!(promoted["status"], "accepted");
+    let updated = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "--json",
+        "context",
+        "update",
+        "project.app.decision.001",
+        "--rationale",
+        "Simple clients",
+    ]))
+    .json();
+    assert_eq!(updated["rationale"], "Simple clients");
+    let done = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "--json",
+        "context",
+        "supersede",
+        "project.app.decision.001",
+        "--namespace",
+        "project.app",
+        "--category",
+        "decision",
+        "--tags",
+        "api,style",
+        "--body",
+        "Use gRPC.",
+    ]))
+    .json();
+    assert_eq!(done["new"]["supersedes"][0], "project.app.decision.001");
+    assert_eq!(done["old"]["status"], "superseded");
+    let up = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "--json",
+        "context",
+        "promote",
+        "project.app.decision.002",
+        "--to",
+        "org.global",
+    ]))
+    .json();
+    assert_eq!(up["new"]["namespace"], "org.global");
+}
