@@ -64,6 +64,12 @@ pub enum ContextCommand {
         #[command(flatten)]
         new: WriteArgs,
     },
+    /// End the session: promote chosen session.current entries, archive the rest.
+    EndSession {
+        /// A session entry to keep, and where: `NAME=NAMESPACE` (repeat for several).
+        #[arg(long, value_name = "NAME=NS")]
+        promote: Vec<String>,
+    },
     /// Show one entry, read from its file.
     Get {
         /// The entity name (`org.global.decision.001`).

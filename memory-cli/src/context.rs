@@ -5,10 +5,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use memory_core::context_memory::{
-    Category, ClearReport, ContextMemory, Diagram, DriftReport, EntityName, Entry, EntryPatch,
-    EntryStatus, HealReport, Hit, HooksReport, Namespace, NamespaceInfo, NewEntry, PendingMatch,
-    Query, RecordOutcome, RefreshTrigger, Superseded, WriteOutcome, clear_refresh, install_hooks,
-    project_namespace, record_changes, uninstall_hooks,
+    Category, ClearReport, ContextMemory, Diagram, DriftReport, EndSession, EntityName, Entry,
+    EntryPatch, EntryStatus, HealReport, Hit, HooksReport, Namespace, NamespaceInfo, NewEntry,
+    PendingMatch, Query, RecordOutcome, RefreshTrigger, Superseded, WriteOutcome, clear_refresh,
+    install_hooks, project_namespace, record_changes, uninstall_hooks,
 };
 use memory_core::{Error, Result};
 
@@ -23,6 +23,8 @@ pub enum ContextReply {
     Written(Box<WriteOutcome>),
     /// `get`, `update`, `promote`: one entry.
     Entry(Box<Entry>),
+    /// `end-session`: what was promoted and what was archived.
+    Ended(Box<EndSession>),
     /// `supersede`, `promote --to`: the new entry and the old one, now superseded.
     Superseded(Box<Superseded>),
     /// `query`: the entries found, best first.
@@ -66,6 +68,23 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
         }
         ContextCommand::Promote { name, to: Some(to) } => {
             ContextReply::Superseded(Box::new(memory.promote_to(&name, &to)?))
+        }
+        ContextCommand::EndSession { promote } => {
+            let pairs = promote
+                .iter()
+                .map(|p| match p.split_once('=') {
+                    Some((name, ns)) => Ok((name.trim().to_string(), ns.trim().to_string())),
+                    None => Err(Error::InvalidInput {
+                        what: "promote",
+                        value: p.clone(),
+                        message:
+                            "must be NAME=NAMESPACE, e.g. session.current.decision.001=project.app"
+                                .to_string(),
+                        session_id: None,
+                    }),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            ContextReply::Ended(Box::new(memory.end_session(&pairs)?))
         }
         ContextCommand::Supersede { old, new } => {
             ContextReply::Superseded(Box::new(memory.supersede(&old, new_entry(new)?)?))

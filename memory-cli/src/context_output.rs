@@ -31,6 +31,32 @@ pub fn human(reply: &ContextReply) -> String {
             line
         }
         ContextReply::Entry(entry) => entry_text(entry),
+        ContextReply::Ended(report) => {
+            let mut out = String::new();
+            for p in &report.promoted {
+                let _ = writeln!(
+                    out,
+                    "Promoted {} to {}",
+                    p.old.entity_name, p.new.entity_name
+                );
+            }
+            let _ = write!(
+                out,
+                "Cleared {} session entr{}{}",
+                report.cleared.len(),
+                if report.cleared.len() == 1 {
+                    "y"
+                } else {
+                    "ies"
+                },
+                report
+                    .archive
+                    .as_ref()
+                    .map(|a| format!(" (moved to {})", a.display()))
+                    .unwrap_or_default()
+            );
+            out
+        }
         ContextReply::Superseded(done) => format!(
             "Wrote {} ({}); {} is now superseded",
             done.new.entity_name,
@@ -82,6 +108,7 @@ pub fn json(reply: &ContextReply) -> serde_json::Result<String> {
         ContextReply::Written(outcome) => json::to_line(outcome),
         ContextReply::Entry(entry) => json::to_line(entry),
         ContextReply::Superseded(done) => json::to_line(done),
+        ContextReply::Ended(report) => json::to_line(report),
         ContextReply::Hits(hits) => json::to_line(hits),
         ContextReply::Drift(reports) => json::to_line(reports),
         ContextReply::Healed(reports) => json::to_line(reports),

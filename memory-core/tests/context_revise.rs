@@ -208,3 +208,69 @@ fn bad_patches_and_missing_entries_change_nothing() {
         before
     );
 }
+
+/// The seed's "Session Memory": chosen session entries are promoted (a new entry that
+/// supersedes them), the rest cleared — moved to the archive, never deleted.
+#[test]
+fn ending_a_session_promotes_the_chosen_entries_and_archives_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let keep = m
+        .write(
+            NewEntry::new(
+                "session.current",
+                Category::Decision,
+                ["api", "auth"],
+                "Tokens live one hour.",
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .entry;
+    let scratch = m
+        .write(
+            NewEntry::new(
+                "session.current",
+                Category::Todo,
+                ["scratch", "port"],
+                "Try port 8081.",
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .entry;
+    let scratch_bytes = std::fs::read(dir.path().join(&scratch.file)).unwrap();
+    let report = m
+        .end_session(&[(keep.entity_name.to_string(), "project.app".to_string())])
+        .unwrap();
+    assert_eq!(report.promoted.len(), 1);
+    assert_eq!(
+        report.promoted[0].new.entity_name.as_str(),
+        "project.app.decision.001"
+    );
+    assert_eq!(report.cleared.len(), 2);
+    let archive = dir.path().join(report.archive.unwrap());
+    assert_eq!(
+        std::fs::read(archive.join(scratch.file.file_name().unwrap())).unwrap(),
+        scratch_bytes
+    );
+    assert!(
+        m.query(&Query::new().namespace("session.current").unwrap())
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        m.query(&Query::new().namespace("project.app").unwrap())
+            .unwrap()
+            .len(),
+        1
+    );
+    let session = memory_core::context_memory::Namespace::session_current();
+    assert!(!m.verify(&session).unwrap().has_drift());
+    assert_eq!(
+        m.end_session(&[("org.global.decision.001".into(), "project.app".into())])
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidInput
+    );
+}

@@ -30,6 +30,7 @@ mod refresh_match;
 mod refresh_store;
 mod revise;
 mod schema;
+mod session;
 mod write;
 
 pub use entity::{ENTITY_KEYS, Entry};
@@ -62,4 +63,5 @@ pub use refresh_store::{
 };
 pub use revise::{EntryPatch, Superseded};
 pub use schema::{Category, EntryStatus};
+pub use session::EndSession;
 pub use write::WriteOutcome;
