@@ -64,6 +64,17 @@ pub enum ContextCommand {
         #[command(flatten)]
         new: WriteArgs,
     },
+    /// Split a crowded project namespace into domains (by tag unless --map is given).
+    Split {
+        /// The project namespace.
+        namespace: String,
+        /// Split by tag (the default).
+        #[arg(long, conflicts_with = "map")]
+        by_tag: bool,
+        /// Move NAME to DOMAIN: `NAME=DOMAIN` (repeat; entries not named stay).
+        #[arg(long, value_name = "NAME=DOMAIN")]
+        map: Vec<String>,
+    },
     /// End the session: promote chosen session.current entries, archive the rest.
     EndSession {
         /// A session entry to keep, and where: `NAME=NAMESPACE` (repeat for several).

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use memory_core::context_memory::{
     Category, ClearReport, ContextMemory, Diagram, DriftReport, EndSession, EntityName, Entry,
     EntryPatch, EntryStatus, HealReport, Hit, HooksReport, Namespace, NamespaceInfo, NewEntry,
-    PendingMatch, Query, RecordOutcome, RefreshTrigger, Superseded, WriteOutcome, clear_refresh,
-    install_hooks, project_namespace, record_changes, uninstall_hooks,
+    PendingMatch, Query, RecordOutcome, RefreshTrigger, SplitPlan, SplitReport, Superseded,
+    WriteOutcome, clear_refresh, install_hooks, project_namespace, record_changes, uninstall_hooks,
 };
 use memory_core::{Error, Result};
 
@@ -23,6 +23,8 @@ pub enum ContextReply {
     Written(Box<WriteOutcome>),
     /// `get`, `update`, `promote`: one entry.
     Entry(Box<Entry>),
+    /// `split`: what moved where.
+    Split(Box<SplitReport>),
     /// `end-session`: what was promoted and what was archived.
     Ended(Box<EndSession>),
     /// `supersede`, `promote --to`: the new entry and the old one, now superseded.
@@ -69,21 +71,18 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
         ContextCommand::Promote { name, to: Some(to) } => {
             ContextReply::Superseded(Box::new(memory.promote_to(&name, &to)?))
         }
+        ContextCommand::Split { namespace, map, .. } => {
+            let plan = if map.is_empty() {
+                SplitPlan::by_tag()
+            } else {
+                SplitPlan::mapping(pairs("map", &map)?)?
+            };
+            ContextReply::Split(Box::new(
+                memory.split(&Namespace::parse(&namespace)?, &plan)?,
+            ))
+        }
         ContextCommand::EndSession { promote } => {
-            let pairs = promote
-                .iter()
-                .map(|p| match p.split_once('=') {
-                    Some((name, ns)) => Ok((name.trim().to_string(), ns.trim().to_string())),
-                    None => Err(Error::InvalidInput {
-                        what: "promote",
-                        value: p.clone(),
-                        message:
-                            "must be NAME=NAMESPACE, e.g. session.current.decision.001=project.app"
-                                .to_string(),
-                        session_id: None,
-                    }),
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let pairs = pairs("promote", &promote)?;
             ContextReply::Ended(Box::new(memory.end_session(&pairs)?))
         }
         ContextCommand::Supersede { old, new } => {
@@ -182,6 +181,22 @@ fn patch(args: UpdateEntryArgs) -> Result<EntryPatch> {
         patch = patch.source_path(p);
     }
     Ok(patch)
+}
+
+/// `A=B` arguments as pairs.
+fn pairs(what: &'static str, args: &[String]) -> Result<Vec<(String, String)>> {
+    args.iter()
+        .map(|p| match p.split_once('=') {
+            Some((a, b)) => Ok((a.trim().to_string(), b.trim().to_string())),
+            None => Err(Error::InvalidInput {
+                what,
+                value: p.clone(),
+                message: "must be NAME=VALUE (an entity name, '=', then a namespace or domain)"
+                    .to_string(),
+                session_id: None,
+            }),
+        })
+        .collect()
 }
 
 /// `text`, or everything on stdin when it is `-`.

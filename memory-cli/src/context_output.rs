@@ -31,6 +31,21 @@ pub fn human(reply: &ContextReply) -> String {
             line
         }
         ContextReply::Entry(entry) => entry_text(entry),
+        ContextReply::Split(report) => {
+            let mut out = format!("Moved {} entries:", report.moved.len());
+            for (ns, n) in &report.domains {
+                let _ = write!(out, "\n  {ns}: {n}");
+            }
+            let _ = write!(out, "\n  kept in the parent: {}", report.kept.len());
+            if !report.relinked.is_empty() {
+                let _ = write!(
+                    out,
+                    "\n  links rewritten in {} other entries",
+                    report.relinked.len()
+                );
+            }
+            out
+        }
         ContextReply::Ended(report) => {
             let mut out = String::new();
             for p in &report.promoted {
@@ -109,6 +124,7 @@ pub fn json(reply: &ContextReply) -> serde_json::Result<String> {
         ContextReply::Entry(entry) => json::to_line(entry),
         ContextReply::Superseded(done) => json::to_line(done),
         ContextReply::Ended(report) => json::to_line(report),
+        ContextReply::Split(report) => json::to_line(report),
         ContextReply::Hits(hits) => json::to_line(hits),
         ContextReply::Drift(reports) => json::to_line(reports),
         ContextReply::Healed(reports) => json::to_line(reports),

@@ -89,6 +89,39 @@ const SCENARIOS: &[Scenario] = &[
                 .map(drop)
         },
     },
+    Scenario {
+        name: "split-by-tag",
+        setup: |m| {
+            for (tags, body) in [
+                (["api", "rest"], "Use REST."),
+                (["api", "auth"], "Tokens are JWT."),
+                (["ui", "css"], "Use CSS grid."),
+                (["style", "names"], "Name plainly."),
+            ] {
+                m.write(NewEntry::new("project.app", Category::Decision, tags, body).unwrap())
+                    .expect("setup");
+            }
+            m.write(
+                NewEntry::new(
+                    "org.global",
+                    Category::Principle,
+                    ["links", "reuse"],
+                    "See the API rule.",
+                )
+                .unwrap()
+                .related(
+                    memory_core::context_memory::EntityName::parse("project.app.decision.001")
+                        .unwrap(),
+                ),
+            )
+            .expect("setup link");
+        },
+        op: |m| {
+            let ns = memory_core::context_memory::Namespace::parse("project.app").unwrap();
+            m.split(&ns, &memory_core::context_memory::SplitPlan::by_tag())
+                .map(drop)
+        },
+    },
 ];
 
 fn open(root: &Path, at: &str) -> ContextMemory {

@@ -31,6 +31,7 @@ mod refresh_store;
 mod revise;
 mod schema;
 mod session;
+mod split;
 mod write;
 
 pub use entity::{ENTITY_KEYS, Entry};
@@ -64,4 +65,5 @@ pub use refresh_store::{
 pub use revise::{EntryPatch, Superseded};
 pub use schema::{Category, EntryStatus};
 pub use session::EndSession;
+pub use split::{SplitPlan, SplitReport};
 pub use write::WriteOutcome;

@@ -1,0 +1,187 @@
+//! The seed's "Namespace Scaling": past ~50 entries a namespace is split by domain; every
+//! entity is kept, renamed to its new namespace, and no `supersedes` or
+//! `related_entities` link anywhere in the root dangles.
+
+use memory_core::ErrorKind;
+use memory_core::context_memory::{
+    Category, ContextMemory, EntityName, Namespace, NewEntry, Query, SplitPlan,
+};
+
+fn memory(root: &std::path::Path) -> ContextMemory {
+    ContextMemory::builder(root)
+        .fixed_time("2026-04-03T10:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap()
+}
+
+#[test]
+fn a_crowded_namespace_splits_by_tag_and_no_link_dangles() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    let mut last = None;
+    for i in 0..55 {
+        let (tags, what) = match i % 3 {
+            0 => (["api", "backend"], "endpoint"),
+            1 => (["frontend", "ui"], "screen"),
+            _ => (["ops", "runbook"], "alert"),
+        };
+        let out = m
+            .write(
+                NewEntry::new(
+                    "project.shop",
+                    Category::Decision,
+                    tags,
+                    format!("Rule {i} for the {what}."),
+                )
+                .unwrap()
+                .force_new(true),
+            )
+            .unwrap();
+        last = Some(out.entry.entity_name.clone());
+        if i == 54 {
+            assert!(
+                out.over_threshold,
+                "the write says the namespace is past 50"
+            );
+        }
+    }
+    // A cross-cutting entry (no shared tag), one that links into the namespace from
+    // elsewhere, and one inside linking to a sibling.
+    m.write(
+        NewEntry::new(
+            "project.shop",
+            Category::Principle,
+            ["style", "naming"],
+            "Name things plainly.",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let target = EntityName::parse("project.shop.decision.001").unwrap();
+    m.write(
+        NewEntry::new(
+            "org.global",
+            Category::Principle,
+            ["reuse", "links"],
+            "See the shop API rule.",
+        )
+        .unwrap()
+        .related(target.clone()),
+    )
+    .unwrap();
+    let last = last.unwrap();
+    m.supersede(
+        last.as_str(),
+        NewEntry::new(
+            "project.shop",
+            Category::Decision,
+            ["ops", "runbook"],
+            "Rule 54 revised for the alert.",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+
+    let ns = Namespace::parse("project.shop").unwrap();
+    let before = m
+        .query(
+            &Query::new()
+                .namespace("project.shop")
+                .unwrap()
+                .include_history(true)
+                .limit(usize::MAX),
+        )
+        .unwrap()
+        .len();
+    let report = m.split(&ns, &SplitPlan::by_tag()).unwrap();
+    assert!(report.domains.len() >= 3, "{:?}", report.domains);
+    assert_eq!(report.kept.len(), 1, "the cross-cutting principle stays");
+    let after = m
+        .query(
+            &Query::new()
+                .namespace("project.shop")
+                .unwrap()
+                .include_history(true)
+                .limit(usize::MAX),
+        )
+        .unwrap();
+    assert_eq!(after.len(), before, "every entity is kept");
+    // Every link in the root names an entry that exists.
+    for info in m.namespaces().unwrap() {
+        assert!(
+            !m.verify(&info.namespace).unwrap().has_drift(),
+            "{}",
+            info.namespace
+        );
+    }
+    let org = m
+        .query(&Query::new().namespace("org.global").unwrap())
+        .unwrap();
+    let linker = m.get(org[0].entity_name.as_str()).unwrap();
+    let new_target = &report.moved[&target];
+    assert_eq!(linker.related_entities, vec![new_target.clone()]);
+    assert!(m.get(new_target.as_str()).is_ok());
+    for hit in &after {
+        let entry = m.get(hit.entity_name.as_str()).unwrap();
+        for link in entry.supersedes.iter().chain(&entry.related_entities) {
+            assert!(
+                m.get(link.as_str()).is_ok(),
+                "{} links to missing {link}",
+                entry.entity_name
+            );
+        }
+    }
+    // The old name says where it went.
+    let err = m.get(target.as_str()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotFound);
+    assert!(err.to_string().contains(new_target.as_str()), "{err}");
+}
+
+#[test]
+fn an_explicit_plan_moves_named_entries_and_a_parent_left_empty_loses_its_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    for body in ["Use REST.", "Use Postgres."] {
+        m.write(NewEntry::new("project.app", Category::Decision, ["a", "b"], body).unwrap())
+            .unwrap();
+    }
+    let ns = Namespace::parse("project.app").unwrap();
+    let plan = SplitPlan::mapping([
+        ("project.app.decision.001", "api"),
+        ("project.app.decision.002", "db"),
+    ])
+    .unwrap();
+    let report = m.split(&ns, &plan).unwrap();
+    assert!(report.removed_parent_index);
+    assert!(!dir.path().join("projects/app/_index.md").exists());
+    assert!(dir.path().join("projects/app/api/_index.md").exists());
+    assert_eq!(
+        m.get("project.app.db.decision.002")
+            .unwrap()
+            .namespace
+            .as_str(),
+        "project.app.db"
+    );
+}
+
+#[test]
+fn only_project_namespaces_split_and_a_plan_must_move_something() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    m.write(NewEntry::new("org.global", Category::Decision, ["a", "b"], "x.").unwrap())
+        .unwrap();
+    assert_eq!(
+        m.split(&Namespace::org_global(), &SplitPlan::by_tag())
+            .unwrap_err()
+            .kind(),
+        ErrorKind::InvalidInput
+    );
+    m.write(NewEntry::new("project.solo", Category::Decision, ["a", "b"], "x.").unwrap())
+        .unwrap();
+    let solo = Namespace::parse("project.solo").unwrap();
+    assert_eq!(
+        m.split(&solo, &SplitPlan::by_tag()).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+}
