@@ -58,15 +58,24 @@ impl Cells {
     /// Appends a cell's range.
     #[inline]
     pub(crate) fn push(&mut self, range: Range<usize>) {
-        if self.spill.is_none()
-            && (self.len as usize) < INLINE
+        let len = self.len as usize;
+        if len < INLINE
+            && self.spill.is_none()
             && let Some(start) = self.relative(range.start)
             && let Some(end) = self.relative(range.end)
         {
-            self.inline[self.len as usize] = (start, end);
+            self.inline[len] = (start, end);
             self.len += 1;
             return;
         }
+        self.push_spilled(range);
+    }
+
+    /// [`Cells::push`] for a cell that does not fit inline: every cell moves to (or
+    /// already is in) the spill.
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, range: Range<usize>) {
         let spilled: Vec<Range<usize>> = match self.spill.take() {
             Some(spill) => *spill,
             None => self.iter().collect(),

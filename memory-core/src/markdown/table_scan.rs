@@ -43,12 +43,10 @@ pub struct TableScan {
 /// ```
 pub fn header_matches(cell: &str, expected: &str) -> bool {
     let cell = without_emphasis(cell.trim());
-    if cell.is_ascii() && expected.is_ascii() {
-        return ascii_words_match(cell.as_bytes(), expected.as_bytes());
-    }
     // The first words' first characters, when both are ASCII, must be equal ignoring
-    // case (an ASCII character lowercases to one ASCII character): a row whose id is
-    // not ASCII (`2026-06-08-2100-文件助手`) is refused without splitting it into words.
+    // case (an ASCII character lowercases to one ASCII character, and white space is
+    // trimmed from `cell`): a body row's id (checked on every row) is refused at its
+    // first byte, without looking at the rest of it or splitting it into words.
     if let (Some(&c), Some(&e)) = (
         cell.as_bytes().first(),
         expected.trim_start().as_bytes().first(),
@@ -57,6 +55,9 @@ pub fn header_matches(cell: &str, expected: &str) -> bool {
         && !c.eq_ignore_ascii_case(&e)
     {
         return false;
+    }
+    if cell.is_ascii() && expected.is_ascii() {
+        return ascii_words_match(cell.as_bytes(), expected.as_bytes());
     }
     let mut a = cell.split_whitespace();
     let mut b = expected.split_whitespace();
