@@ -55,20 +55,36 @@ impl Cells {
         }
     }
 
-    /// Appends a cell's range.
-    #[inline]
+    /// Appends a cell's range (in the document).
+    #[cfg(test)]
     pub(crate) fn push(&mut self, range: Range<usize>) {
+        let base = self.base as usize;
+        match (
+            self.spill.is_none(),
+            range.start.checked_sub(base),
+            range.end.checked_sub(base),
+        ) {
+            (true, Some(start), Some(end)) => self.push_relative(base, start, end),
+            _ => self.push_spilled(range),
+        }
+    }
+
+    /// Appends the cell at `start..end` counted from `base`, which must be the `base`
+    /// these cells were made with (the row's first byte): the bounds then need no
+    /// conversion to be kept inline.
+    #[inline]
+    pub(crate) fn push_relative(&mut self, base: usize, start: usize, end: usize) {
         let len = self.len as usize;
         if len < INLINE
             && self.spill.is_none()
-            && let Some(start) = self.relative(range.start)
-            && let Some(end) = self.relative(range.end)
+            && let (Ok(s), Ok(e)) = (u16::try_from(start), u16::try_from(end))
         {
-            self.inline[len] = (start, end);
+            // Without a spill, `self.base` is `base` (see `Cells::new`).
+            self.inline[len] = (s, e);
             self.len += 1;
             return;
         }
-        self.push_spilled(range);
+        self.push_spilled(base + start..base + end);
     }
 
     /// [`Cells::push`] for a cell that does not fit inline: every cell moves to (or
@@ -106,11 +122,6 @@ impl Cells {
                 }
             }
         }
-    }
-
-    fn relative(&self, at: usize) -> Option<u16> {
-        at.checked_sub(self.base as usize)
-            .and_then(|d| u16::try_from(d).ok())
     }
 
     /// The number of cells.

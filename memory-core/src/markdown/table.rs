@@ -136,13 +136,13 @@ pub(super) fn cell_ranges(line: &str, base: usize) -> Cells {
             return;
         }
         let cell = trim_bytes(line, cell_start, p);
-        cells.push(base + cell.start..base + cell.end);
+        cells.push_relative(base, cell.start, cell.end);
         cell_start = p + 1;
         closed = p + 1 == end;
     });
     if !closed {
         let cell = trim_bytes(line, cell_start, end);
-        cells.push(base + cell.start..base + cell.end);
+        cells.push_relative(base, cell.start, cell.end);
     }
     cells
 }
