@@ -155,21 +155,7 @@ fn is_common_letter(c: char) -> bool {
 fn validate_name(what: &'static str, text: &str) -> Result<()> {
     // Letters, digits, `-`, `_`, `.` and no leading `.` make a plain path component by
     // construction; `validate_component` only runs to word the error for other text.
-    let allowed = |c: char| {
-        is_common_letter(c)
-            || c.is_alphanumeric()
-            || matches!(c, '-' | '_' | '.')
-            || marks::is_mark(c)
-    };
-    // The common case, plain ASCII, is checked by bytes; other text by Unicode class.
-    let ascii = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
-    let plain = text.bytes().all(ascii);
-    // The first character not allowed, looked for once (only in non-ASCII text).
-    let bad = if plain {
-        None
-    } else {
-        text.chars().find(|c| !allowed(*c))
-    };
+    let bad = first_bad(text);
     if text.is_empty() || bad.is_some() {
         validate_component(what, text)?;
     }
@@ -200,6 +186,28 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// The first character a name may not hold: letters, marks, digits, `-`, `_` and `.`
+/// are allowed. Looked for from the first byte that is not allowed ASCII (a character
+/// boundary: every byte before it is ASCII), ASCII characters by byte and the others by
+/// Unicode class.
+fn first_bad(text: &str) -> Option<char> {
+    let ascii = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
+    let allowed = |c: char| {
+        is_common_letter(c)
+            || c.is_alphanumeric()
+            || matches!(c, '-' | '_' | '.')
+            || marks::is_mark(c)
+    };
+    let first = text.bytes().position(|b| !ascii(b))?;
+    text.get(first..)?.chars().find(|&c| {
+        if c.is_ascii() {
+            !ascii(c as u8)
+        } else {
+            !allowed(c)
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,5 +218,26 @@ mod tests {
             assert!(is_common_letter(c) && c.is_alphanumeric(), "{c:?}");
         }
         assert!(!is_common_letter('\u{4DFF}') && !is_common_letter('\u{A000}'));
+    }
+
+    /// The first character a name may not hold, found as before the byte-first search:
+    /// every character checked by Unicode class.
+    fn first_bad_reference(text: &str) -> Option<char> {
+        text.chars().find(|&c| {
+            !(is_common_letter(c)
+                || c.is_alphanumeric()
+                || matches!(c, '-' | '_' | '.')
+                || marks::is_mark(c))
+        })
+    }
+
+    proptest::proptest! {
+        /// The byte-first search finds the character the plain search finds.
+        #[test]
+        fn the_first_bad_character_is_the_plain_searchs(
+            text in "[a-zA-Z0-9_.\\-/ 文件助手é\u{301}\u{94d}\u{2028}:*?]{0,12}|\\PC{0,10}",
+        ) {
+            proptest::prop_assert_eq!(first_bad(&text), first_bad_reference(&text));
+        }
     }
 }

@@ -3,8 +3,8 @@
 //! its lazy continuation lines), a list item's lazy paragraph, an HTML block, or a comment.
 //! Only lines in [`Context::Text`] can hold a table that is rendered as one.
 
-use super::lines::{closes_fence, opens_fence};
-use super::{Line, lines};
+use super::Line;
+use super::lines::{LineIter, closes_fence, opens_fence};
 
 /// Where a line stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,7 @@ enum State {
 ///     Context::Comment, Context::Comment, Context::Indented]);
 /// ```
 pub fn block_lines(text: &str) -> impl Iterator<Item = BlockLine<'_>> {
-    classify(text).lines.into_iter()
+    Classifier::new(text)
 }
 
 /// The lines of a document with their contexts, and the fence, comment or HTML block
@@ -98,76 +98,123 @@ pub struct Blocks<'a> {
 /// assert!(memory_core::markdown::classify("```\nx\n```\n").unclosed.is_none());
 /// ```
 pub fn classify(text: &str) -> Blocks<'_> {
-    let mut state = State::Open;
-    // The container whose paragraph a following plain line would lazily continue.
-    let mut lazy: Option<Context> = None;
-    // Whether the previous line was paragraph text (indented lines then continue it).
-    let mut paragraph = false;
-    let mut opened_at = 0;
     // One entry per line, allocated (and, when large, mapped) once.
     let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
     crate::prefault::prefault(&mut out);
-    for line in lines(text) {
+    let mut classifier = Classifier::new(text);
+    out.extend(&mut classifier);
+    Blocks {
+        lines: out,
+        unclosed: classifier.unclosed(),
+    }
+}
+
+/// The block classifier, one line at a time: [`classify`] and [`block_lines`] collect
+/// it, the table scanner reads it as a stream (no vector of every line).
+#[derive(Debug, Clone)]
+pub(crate) struct Classifier<'a> {
+    lines: LineIter<'a>,
+    state: State,
+    /// The container whose paragraph a following plain line would lazily continue.
+    lazy: Option<Context>,
+    /// Whether the previous line was paragraph text (indented lines then continue it).
+    paragraph: bool,
+    opened_at: usize,
+}
+
+impl<'a> Classifier<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Classifier {
+            lines: LineIter::new(text),
+            state: State::Open,
+            lazy: None,
+            paragraph: false,
+            opened_at: 0,
+        }
+    }
+
+    /// The next line, and whether it stands inside a fence, comment or HTML block opened
+    /// on an earlier line (one that, if it is never closed, hides the line).
+    #[inline]
+    pub(crate) fn next_in_region(&mut self) -> Option<(BlockLine<'a>, bool)> {
+        let line = self.lines.next()?;
+        let inside = !matches!(self.state, State::Open | State::Html(None));
+        Some((self.step(line), inside))
+    }
+
+    /// The region still open after the lines read so far: after the last line, the
+    /// fence, comment or HTML block never closed.
+    pub(crate) fn unclosed(&self) -> Option<(usize, Context)> {
+        match self.state {
+            State::Open | State::Html(None) => None,
+            State::Fence(..) => Some((self.opened_at, Context::Fence)),
+            State::HtmlComment | State::Obsidian => Some((self.opened_at, Context::Comment)),
+            State::Html(Some(_)) => Some((self.opened_at, Context::Html)),
+        }
+    }
+
+    #[inline]
+    fn step(&mut self, line: Line<'a>) -> BlockLine<'a> {
         let t = line.text;
         let mut is_lazy = false;
-        let context = match state {
+        let context = match self.state {
             State::Fence(ch, len) => {
                 if closes_fence(t, ch, len) {
-                    state = State::Open;
+                    self.state = State::Open;
                 }
                 Context::Fence
             }
             State::HtmlComment => {
                 if memchr::memmem::find(t.as_bytes(), b"-->").is_some() {
-                    state = State::Open;
+                    self.state = State::Open;
                 }
                 Context::Comment
             }
             State::Obsidian => {
                 if double_percents(t) % 2 == 1 {
-                    state = State::Open;
+                    self.state = State::Open;
                 }
                 Context::Comment
             }
             State::Html(Some(end)) => {
                 if contains_ignore_case(t, end) {
-                    state = State::Open;
+                    self.state = State::Open;
                 }
                 Context::Html
             }
             State::Html(None) if is_blank(t) => {
-                state = State::Open;
+                self.state = State::Open;
                 Context::Text
             }
             State::Html(None) => Context::Html,
             State::Open => {
-                let (context, lazy_line) = open_line(t, &mut state, &mut lazy, paragraph);
-                if !matches!(state, State::Open) {
-                    opened_at = line.number;
+                let (context, lazy_line) =
+                    open_line(t, &mut self.state, &mut self.lazy, self.paragraph);
+                if !matches!(self.state, State::Open) {
+                    self.opened_at = line.number;
                 }
                 is_lazy = lazy_line;
                 context
             }
         };
-        let continues = context == Context::Indented && paragraph;
-        paragraph = context == Context::Text && starts_paragraph_text(t) || continues;
+        let continues = context == Context::Indented && self.paragraph;
+        self.paragraph = context == Context::Text && starts_paragraph_text(t) || continues;
         // An indented line continues a paragraph instead of starting code.
         let context = if continues { Context::Text } else { context };
-        out.push(BlockLine {
+        BlockLine {
             line,
             context,
             lazy: is_lazy,
-        });
+        }
     }
-    let unclosed = match state {
-        State::Open | State::Html(None) => None,
-        State::Fence(..) => Some((opened_at, Context::Fence)),
-        State::HtmlComment | State::Obsidian => Some((opened_at, Context::Comment)),
-        State::Html(Some(_)) => Some((opened_at, Context::Html)),
-    };
-    Blocks {
-        lines: out,
-        unclosed,
+}
+
+impl<'a> Iterator for Classifier<'a> {
+    type Item = BlockLine<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<BlockLine<'a>> {
+        self.next_in_region().map(|(line, _)| line)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The byte ranges of one table row's cells, held inline: reading a 10,000-row index
 //! then allocates nothing per row (the index's nine cells fit), and the rows take half
-//! the memory a `Vec` of ranges per row did (fewer pages to fault in a fresh process).
+//! the memory a `Vec` of ranges per row did (fewer pages to fault in a fresh process),
+//! and a row's cells take 56 bytes (a 32-bit base and count, one word for the spill).
 
 use std::fmt;
 use std::ops::Range;
@@ -23,59 +24,104 @@ const INLINE: usize = 9;
 #[derive(Clone)]
 pub struct Cells {
     /// The offset the inline bounds count from (the row's first byte).
-    base: usize,
-    len: usize,
-    /// Bounds relative to `base`, the first `len` used (when `spill` is empty).
+    base: u32,
+    len: u32,
+    /// Bounds relative to `base`, the first `len` used (when `spill` is `None`).
     inline: [(u16, u16); INLINE],
-    /// Every cell, when the row has more than [`INLINE`] or a bound is 64 KiB or more
-    /// past `base`.
-    spill: Vec<Range<usize>>,
+    /// Every cell, when the row has more than [`INLINE`], a bound is 64 KiB or more past
+    /// `base`, or `base` is past 4 GiB. Boxed, so that a row whose cells are inline (every
+    /// row of an index) pays one word for it, not the three of a `Vec` (a boxed slice
+    /// would take two, and a copy of every cell per push).
+    #[allow(clippy::box_collection)]
+    spill: Option<Box<Vec<Range<usize>>>>,
 }
 
 impl Cells {
     /// No cells yet; bounds will be at or after `base`.
     pub(crate) fn new(base: usize) -> Self {
-        Cells {
-            base,
-            len: 0,
-            inline: [(0, 0); INLINE],
-            spill: Vec::new(),
+        match u32::try_from(base) {
+            Ok(base) => Cells {
+                base,
+                len: 0,
+                inline: [(0, 0); INLINE],
+                spill: None,
+            },
+            Err(_) => Cells {
+                base: 0,
+                len: 0,
+                inline: [(0, 0); INLINE],
+                spill: Some(Box::default()),
+            },
         }
     }
 
-    /// Appends a cell's range.
-    #[inline]
+    /// Appends a cell's range (in the document).
+    #[cfg(test)]
     pub(crate) fn push(&mut self, range: Range<usize>) {
-        if self.spill.is_empty()
-            && self.len < INLINE
-            && let Some(start) = self.relative(range.start)
-            && let Some(end) = self.relative(range.end)
+        let base = self.base as usize;
+        match (
+            self.spill.is_none(),
+            range.start.checked_sub(base),
+            range.end.checked_sub(base),
+        ) {
+            (true, Some(start), Some(end)) => self.push_relative(base, start, end),
+            _ => self.push_spilled(range),
+        }
+    }
+
+    /// Appends the cell at `start..end` counted from `base`, which must be the `base`
+    /// these cells were made with (the row's first byte): the bounds then need no
+    /// conversion to be kept inline.
+    #[inline]
+    pub(crate) fn push_relative(&mut self, base: usize, start: usize, end: usize) {
+        let len = self.len as usize;
+        if len < INLINE
+            && self.spill.is_none()
+            && let (Ok(s), Ok(e)) = (u16::try_from(start), u16::try_from(end))
         {
-            self.inline[self.len] = (start, end);
+            // Without a spill, `self.base` is `base` (see `Cells::new`).
+            self.inline[len] = (s, e);
             self.len += 1;
             return;
         }
-        if self.spill.is_empty() {
-            self.spill = self.iter().collect();
-        }
-        self.spill.push(range);
-        self.len += 1;
+        self.push_spilled(base + start..base + end);
+    }
+
+    /// [`Cells::push`] for a cell that does not fit inline: every cell moves to (or
+    /// already is in) the spill.
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, range: Range<usize>) {
+        let spilled: Vec<Range<usize>> = match self.spill.take() {
+            Some(spill) => *spill,
+            None => self.iter().collect(),
+        };
+        // A spilled row's number of cells is its vector's length (`len` is unused).
+        self.spill.insert(Box::new(spilled)).push(range);
     }
 
     /// The same cells `by` bytes further into a document (a row read on its own, then
     /// placed after the text before it).
     pub(crate) fn shifted(&self, by: usize) -> Cells {
-        let mut cells = self.clone();
-        cells.base += by;
-        for range in &mut cells.spill {
-            *range = range.start + by..range.end + by;
+        let inline_base = u32::try_from(by)
+            .ok()
+            .and_then(|by| self.base.checked_add(by));
+        match (&self.spill, inline_base) {
+            (None, Some(base)) => Cells {
+                base,
+                ..self.clone()
+            },
+            _ => {
+                let ranges: Vec<Range<usize>> =
+                    self.iter().map(|r| r.start + by..r.end + by).collect();
+                Cells {
+                    base: 0,
+                    len: 0,
+                    inline: [(0, 0); INLINE],
+                    spill: Some(Box::new(ranges)),
+                }
+            }
         }
-        cells
-    }
-
-    fn relative(&self, at: usize) -> Option<u16> {
-        at.checked_sub(self.base)
-            .and_then(|d| u16::try_from(d).ok())
     }
 
     /// The number of cells.
@@ -86,7 +132,10 @@ impl Cells {
     /// assert_eq!(table.rows[0].cells.len(), 2);
     /// ```
     pub fn len(&self) -> usize {
-        self.len
+        match &self.spill {
+            Some(spill) => spill.len(),
+            None => self.len as usize,
+        }
     }
 
     /// Whether there are no cells (a row always has at least one).
@@ -97,7 +146,7 @@ impl Cells {
     /// assert!(!table.rows[0].cells.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// The byte range of cell `index` in the document.
@@ -108,14 +157,15 @@ impl Cells {
     /// assert_eq!(table.rows[0].cells.get(0).map(|r| &text[r]), Some("1"));
     /// ```
     pub fn get(&self, index: usize) -> Option<Range<usize>> {
-        if index >= self.len {
+        if let Some(spill) = &self.spill {
+            return spill.get(index).cloned();
+        }
+        if index >= self.len as usize {
             return None;
         }
-        if !self.spill.is_empty() {
-            return self.spill.get(index).cloned();
-        }
-        let (start, end) = self.inline[index];
-        Some(self.base + start as usize..self.base + end as usize)
+        let (start, end) = *self.inline.get(index)?;
+        let base = self.base as usize;
+        Some(base + start as usize..base + end as usize)
     }
 
     /// Every cell's byte range, in order.
@@ -126,7 +176,7 @@ impl Cells {
     /// assert_eq!(table.rows[0].cells.iter().count(), 2);
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = Range<usize>> + '_ {
-        (0..self.len).filter_map(|i| self.get(i))
+        (0..self.len()).filter_map(|i| self.get(i))
     }
 }
 
@@ -149,12 +199,21 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// What a row of a 10,000-row index costs: one `TableRow` each.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn a_row_is_small() {
+        assert_eq!(std::mem::size_of::<Cells>(), 56);
+        assert_eq!(std::mem::size_of::<crate::markdown::TableRow>(), 88);
+    }
+
     proptest! {
         /// Inline, spilled (many cells, or bounds past `u16`) or mixed, the cells read
         /// back as the `Vec` of ranges pushed.
         #[test]
         fn cells_read_back_as_pushed(
-            base in prop::sample::select(vec![0usize, 7, u32::MAX as usize - 3]),
+            base in prop::sample::select(vec![0usize, 7, u32::MAX as usize - 3, u32::MAX as usize + 5]),
+            by in prop::sample::select(vec![0usize, 3, 70_000, u32::MAX as usize]),
             widths in prop::collection::vec((0usize..5, prop_oneof![0usize..6, 20_000usize..40_000]), 0..20),
         ) {
             let mut cells = Cells::new(base);
@@ -170,6 +229,10 @@ mod tests {
             prop_assert_eq!(cells.len(), expected.len());
             prop_assert_eq!(cells.get(expected.len()), None);
             prop_assert_eq!(format!("{cells:?}"), format!("{expected:?}"));
+            let shifted: Vec<Range<usize>> = expected.iter().map(|r| r.start + by..r.end + by).collect();
+            prop_assert_eq!(cells.shifted(by).iter().collect::<Vec<_>>(), shifted.clone());
+            prop_assert_eq!(cells.shifted(by).len(), shifted.len());
+            prop_assert_eq!(cells.shifted(by).get(shifted.len()), None);
         }
     }
 }

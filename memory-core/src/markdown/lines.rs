@@ -65,14 +65,39 @@ pub struct Line<'a> {
 /// assert!(!lines[4].in_fence);
 /// ```
 pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
-    let mut offset = 0usize;
-    let mut number = 0usize;
-    let mut fence: Option<(u8, usize)> = None;
-    std::iter::from_fn(move || {
-        if offset >= text.len() {
+    LineIter::new(text)
+}
+
+/// The iterator [`lines`] returns, named so that the block classifier can hold one.
+#[derive(Debug, Clone)]
+pub(super) struct LineIter<'a> {
+    text: &'a str,
+    offset: usize,
+    number: usize,
+    fence: Option<(u8, usize)>,
+}
+
+impl<'a> LineIter<'a> {
+    pub(super) fn new(text: &'a str) -> Self {
+        LineIter {
+            text,
+            offset: 0,
+            number: 0,
+            fence: None,
+        }
+    }
+}
+
+impl<'a> Iterator for LineIter<'a> {
+    type Item = Line<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Line<'a>> {
+        let text = self.text;
+        if self.offset >= text.len() {
             return None;
         }
-        let start = offset;
+        let start = self.offset;
         let (content_end, end) = match memchr::memchr(b'\n', &text.as_bytes()[start..]) {
             Some(i) => {
                 let nl = start + i;
@@ -85,23 +110,23 @@ pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
             }
             None => (text.len(), text.len()),
         };
-        offset = end;
-        number += 1;
+        self.offset = end;
+        self.number += 1;
         let mut content_start = start;
         if start == 0 && text.starts_with('\u{feff}') {
             content_start = '\u{feff}'.len_utf8();
         }
         let line_text = &text[content_start..content_end];
-        let in_fence = match fence {
+        let in_fence = match self.fence {
             Some((ch, len)) => {
                 if closes_fence(line_text, ch, len) {
-                    fence = None;
+                    self.fence = None;
                 }
                 true
             }
             None => {
                 if let Some(open) = opens_fence(line_text) {
-                    fence = Some(open);
+                    self.fence = Some(open);
                     true
                 } else {
                     false
@@ -109,13 +134,13 @@ pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
             }
         };
         Some(Line {
-            number,
+            number: self.number,
             text: line_text,
             content: content_start..content_end,
             end,
             in_fence,
         })
-    })
+    }
 }
 
 fn fence_run(line: &str) -> Option<(u8, usize, &str)> {

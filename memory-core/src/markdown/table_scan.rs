@@ -5,8 +5,10 @@
 //! tables (in code, blockquotes and callouts, comments, HTML blocks) are not found; a table
 //! that resembles the wanted one but cannot be read as it is an error naming its line.
 
+use std::ops::Range;
+
 use super::blocks::{
-    BlockLine, BlockStart, Blocks, Context, block_start, classify, indent, is_blank,
+    BlockLine, BlockStart, Blocks, Classifier, Context, block_start, classify, indent, is_blank,
 };
 use super::table::{
     MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, cell_ranges, split_cells,
@@ -41,12 +43,10 @@ pub struct TableScan {
 /// ```
 pub fn header_matches(cell: &str, expected: &str) -> bool {
     let cell = without_emphasis(cell.trim());
-    if cell.is_ascii() && expected.is_ascii() {
-        return ascii_words_match(cell.as_bytes(), expected.as_bytes());
-    }
     // The first words' first characters, when both are ASCII, must be equal ignoring
-    // case (an ASCII character lowercases to one ASCII character): a row whose id is
-    // not ASCII (`2026-06-08-2100-文件助手`) is refused without splitting it into words.
+    // case (an ASCII character lowercases to one ASCII character, and white space is
+    // trimmed from `cell`): a body row's id (checked on every row) is refused at its
+    // first byte, without looking at the rest of it or splitting it into words.
     if let (Some(&c), Some(&e)) = (
         cell.as_bytes().first(),
         expected.trim_start().as_bytes().first(),
@@ -55,6 +55,9 @@ pub fn header_matches(cell: &str, expected: &str) -> bool {
         && !c.eq_ignore_ascii_case(&e)
     {
         return false;
+    }
+    if cell.is_ascii() && expected.is_ascii() {
+        return ascii_words_match(cell.as_bytes(), expected.as_bytes());
     }
     let mut a = cell.split_whitespace();
     let mut b = expected.split_whitespace();
@@ -143,10 +146,12 @@ fn same_word(x: &str, y: &str) -> bool {
 /// assert_eq!(scan_table(quoted, &["Session ID", "Topic"]).unwrap_err().line, 2);
 /// ```
 pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> {
-    let Blocks { lines, unclosed } = classify(text);
+    let mut stream = Stream::new(text);
     let line_ending = LineEnding::detect(text);
     let first = header.first().copied().unwrap_or_default();
     let mut tables: Vec<Table> = Vec::new();
+    // The byte range of each table's header line.
+    let mut headers: Vec<Range<usize>> = Vec::new();
     let mut loose: Vec<TableRow> = Vec::new();
     // The first line, in a context where it is not rendered, that starts like the header.
     let mut hidden: Option<(usize, Context)> = None;
@@ -154,66 +159,99 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
     // when there is no table); prose after the table may be long. A body row over the
     // limit is the caller's to judge (a lenient reader reads past it).
     let mut overlong: Vec<usize> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let l = &lines[i];
-        if check_length(l).is_err() {
+    // What the lines of the fence or comment open now would add if it is never closed
+    // (known only at the end of the document): the first line hidden like the header
+    // and the pipe lines. Cleared at the first line after it closes.
+    let mut region_hidden: Option<(usize, Context)> = None;
+    let mut region_loose: Vec<TableRow> = Vec::new();
+    while let Some((l, inside)) = stream.next() {
+        if check_length(&l).is_err() {
             overlong.push(l.line.number);
         }
-        let in_unclosed = unclosed.is_some_and(|(n, _)| l.line.number > n);
+        if !inside {
+            region_hidden = None;
+            region_loose.clear();
+        }
         match l.context {
-            Context::Text if can_start_table(l) => {
-                if let Some(table) = table_at(&lines, i, line_ending)? {
-                    i = table.rows.last().map_or(table.delimiter_line, |r| r.line);
-                    tables.push(table);
-                    continue;
-                }
-                if has_pipe(l.line.text) {
-                    loose.push(row_of(l));
+            Context::Text if can_start_table(&l) => {
+                let header_range = l.line.content.clone();
+                match table_at(l, &mut stream, line_ending)? {
+                    Ok(table) => {
+                        tables.push(table);
+                        headers.push(header_range);
+                    }
+                    Err(l) => {
+                        if has_pipe(l.line.text) {
+                            loose.push(row_of(&l));
+                        }
+                    }
                 }
             }
             Context::Text | Context::Indented => {
                 if has_pipe(l.line.text) {
-                    loose.push(row_of(l));
+                    loose.push(row_of(&l));
                 }
             }
-            Context::Fence if !in_unclosed => {}
+            // A fence line is hidden, or reported as loose, only when the fence is never
+            // closed; so is a comment line that is not hidden like the header.
+            Context::Fence if inside => {
+                if first_cell_of_hidden(l.line.text, first) {
+                    region_hidden.get_or_insert((l.line.number, Context::Fence));
+                } else if has_pipe(l.line.text) {
+                    region_loose.push(row_of(&l));
+                }
+            }
+            Context::Fence => {}
             other => {
                 if first_cell_of_hidden(l.line.text, first) {
                     hidden.get_or_insert((l.line.number, other));
-                } else if (l.lazy || in_unclosed || other == Context::Html) && has_pipe(l.line.text)
-                {
-                    // Rendered as paragraph or raw text, or hidden by a region that never
-                    // ends: not rows, and not to be dropped silently.
-                    loose.push(row_of(l));
+                } else if (l.lazy || other == Context::Html) && has_pipe(l.line.text) {
+                    // Rendered as paragraph or raw text: not rows, and not to be
+                    // dropped silently.
+                    loose.push(row_of(&l));
+                } else if inside && has_pipe(l.line.text) {
+                    region_loose.push(row_of(&l));
                 }
             }
         }
-        i += 1;
+    }
+    let unclosed = stream.blocks.unclosed();
+    if unclosed.is_some() {
+        // The region open at the end hides every line after its opening line.
+        if hidden.is_none() {
+            hidden = region_hidden;
+        }
+        loose.append(&mut region_loose);
     }
 
     let first_cell_is = |text: &str, row: &TableRow| header_matches(row.raw_cell(text, 0), first);
     let mut table_index = None;
-    let mut resembling: Vec<(usize, Option<usize>)> = Vec::new();
-    for (t, table) in tables.iter().enumerate() {
-        if header_cell_matches(text, &lines, table.header_line, header) {
-            resembling.push((table.header_line, Some(t)));
+    // (line, the table it heads or Some(usize::MAX) for a row repeating the header, or
+    // None for a loose line), with the line's byte range.
+    let mut resembling: Vec<(usize, Option<usize>, Range<usize>)> = Vec::new();
+    for (t, (table, range)) in tables.iter().zip(&headers).enumerate() {
+        if header_cell_matches(text, &text[range.clone()], range.start, header) {
+            resembling.push((table.header_line, Some(t), range.clone()));
         }
     }
     for row in &loose {
         if first_cell_is(text, row) {
-            resembling.push((row.line, None));
+            resembling.push((row.line, None, row.content.clone()));
         }
     }
+    let resembling_tables = resembling.len();
     for (t, table) in tables.iter().enumerate() {
-        if resembling.iter().any(|r| r.1 == Some(t)) {
+        if resembling[..resembling_tables]
+            .iter()
+            .any(|r| r.1 == Some(t))
+        {
             // A row of the table that repeats the header (two tables run together).
             for row in table.rows.iter().filter(|r| first_cell_is(text, r)) {
-                resembling.push((row.line, Some(usize::MAX)));
+                resembling.push((row.line, Some(usize::MAX), row.content.clone()));
             }
         }
     }
-    resembling.sort_unstable();
+    resembling.sort_unstable_by_key(|r| (r.0, r.1));
     match resembling.first() {
         None => {
             if let Some((line, context)) = hidden {
@@ -226,18 +264,19 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
                 });
             }
         }
-        Some(&(line, None))
-            if block_start(lines[line - 1].line.text) == Some(BlockStart::Indented) =>
+        Some((line, None, range))
+            if block_start(&text[range.clone()]) == Some(BlockStart::Indented) =>
         {
             return Err(ParseIssue {
-                line,
+                line: *line,
                 message: format!(
                     "the table with header {first:?} is indented by 4 columns or more, which makes it a code block; remove the indentation so it can be read"
                 ),
             });
         }
-        Some(&(line, None)) => {
-            let cells = split_cells(lines[line - 1].line.text);
+        Some((line, None, range)) => {
+            let line = *line;
+            let cells = split_cells(&text[range.clone()]);
             let same = cells.len() == header.len()
                 && cells.iter().zip(header).all(|(c, h)| header_matches(c, h));
             return Err(if same {
@@ -257,8 +296,9 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
                 }
             });
         }
-        Some(&(line, Some(t))) => {
-            let cells = split_cells(lines[line - 1].line.text);
+        Some((line, Some(t), range)) => {
+            let (line, t) = (*line, *t);
+            let cells = split_cells(&text[range.clone()]);
             let same = cells.len() == header.len()
                 && cells.iter().zip(header).all(|(c, h)| header_matches(c, h));
             if !same {
@@ -267,7 +307,7 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
                     message: format!("table header has columns {cells:?}, expected {header:?}"),
                 });
             }
-            if let Some(&(second, _)) = resembling.get(1) {
+            if let Some(&(second, _, _)) = resembling.get(1) {
                 return Err(ParseIssue {
                     line: second,
                     message: format!(
@@ -302,6 +342,36 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
         loose,
         unclosed,
     })
+}
+
+/// The classified lines of a document with one line of look-ahead: a table's delimiter
+/// row and the line that ends a table are looked at before they are taken.
+struct Stream<'a> {
+    blocks: Classifier<'a>,
+    peeked: Option<(BlockLine<'a>, bool)>,
+}
+
+impl<'a> Stream<'a> {
+    fn new(text: &'a str) -> Self {
+        Stream {
+            blocks: Classifier::new(text),
+            peeked: None,
+        }
+    }
+
+    /// The next line, and whether it stands in a region opened on an earlier line.
+    #[inline]
+    fn next(&mut self) -> Option<(BlockLine<'a>, bool)> {
+        self.peeked.take().or_else(|| self.blocks.next_in_region())
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Option<&BlockLine<'a>> {
+        if self.peeked.is_none() {
+            self.peeked = self.blocks.next_in_region();
+        }
+        self.peeked.as_ref().map(|(l, _)| l)
+    }
 }
 
 /// [`scan_table`], then every body row must have exactly `header.len()` cells: for
@@ -388,9 +458,8 @@ fn row_of(l: &BlockLine<'_>) -> TableRow {
 /// also written another way (`SessionID`, `Session_ID`, `session-id`), or it holds at
 /// least two and at least half of the wanted column names in some order. Such a table is
 /// read as the wanted one or refused, never passed over for a second table.
-fn header_cell_matches(text: &str, lines: &[BlockLine<'_>], line: usize, header: &[&str]) -> bool {
-    let l = &lines[line - 1];
-    let cells: Vec<String> = cell_ranges(l.line.text, l.line.content.start)
+fn header_cell_matches(text: &str, line: &str, start: usize, header: &[&str]) -> bool {
+    let cells: Vec<String> = cell_ranges(line, start)
         .iter()
         .filter_map(|r| text.get(r))
         .map(|c| letters_and_digits(without_emphasis(unescape_cell(c).trim())))
@@ -558,51 +627,52 @@ pub(crate) fn continue_table(
     true
 }
 
-/// The table whose header row is line index `i`, if line `i + 1` is a matching
-/// delimiter row.
-fn table_at(
-    lines: &[BlockLine<'_>],
-    i: usize,
+/// The table whose header row is `header`, if the next line is a matching delimiter row
+/// (its rows are then taken from `stream`, up to the line that ends the table);
+/// otherwise the header line is given back.
+#[allow(clippy::type_complexity)]
+fn table_at<'a>(
+    header: BlockLine<'a>,
+    stream: &mut Stream<'a>,
     line_ending: LineEnding,
-) -> Result<Option<Table>, ParseIssue> {
-    let Some(delimiter) = lines.get(i + 1) else {
-        return Ok(None);
+) -> Result<Result<Table, BlockLine<'a>>, ParseIssue> {
+    let Some(delimiter) = stream.peek() else {
+        return Ok(Err(header));
     };
     if delimiter.context != Context::Text {
-        return Ok(None);
+        return Ok(Err(header));
     }
-    let header = &lines[i];
     let Some(count) = delimiter_cells(delimiter.line.text) else {
-        return Ok(None);
+        return Ok(Err(header));
     };
     if split_cells(header.line.text).len() != count {
-        return Ok(None);
+        return Ok(Err(header));
     }
-    // The body runs to the first line that ends the table: found first, so that the
-    // rows are collected into one allocation of the right size.
-    let body = &lines[i + 2..];
+    let Some((delimiter, _)) = stream.next() else {
+        return Ok(Err(header));
+    };
+    // The body runs to the first line that ends the table, which is left in the stream.
+    let mut rows = crate::prefault::Growing::new();
     let mut ended_by = None;
-    let mut count = body.len();
-    for (n, l) in body.iter().enumerate() {
+    let mut last = (delimiter.line.content.end, delimiter.line.end);
+    while let Some(l) = stream.peek() {
         if let Some(reason) = ends_table(l) {
             ended_by = Some(TableEnd {
                 line: l.line.number,
                 reason,
             });
-            count = n;
             break;
         }
+        last = (l.line.content.end, l.line.end);
+        let row = row_of(l);
+        stream.peeked = None;
+        rows.push(row);
     }
-    let body = &body[..count];
-    let mut rows = Vec::with_capacity(body.len());
-    crate::prefault::prefault(&mut rows);
-    rows.extend(body.iter().map(row_of));
-    let last = body.last().map_or(&delimiter.line, |l| &l.line);
     let table = Table {
         header_line: header.line.number,
-        rows,
-        insert_at: last.end,
-        last_line_terminated: last.end > last.content.end,
+        rows: rows.into_vec(),
+        insert_at: last.1,
+        last_line_terminated: last.1 > last.0,
         line_ending,
         delimiter_line: delimiter.line.number,
         ended_by,
@@ -610,8 +680,12 @@ fn table_at(
             [..header.line.text.len() - header.line.text.trim_start_matches([' ', '\t']).len()]
             .to_string(),
     };
-    Ok(Some(table))
+    Ok(Ok(table))
 }
+
+#[cfg(test)]
+#[path = "table_scan_reference.rs"]
+mod reference;
 
 #[cfg(test)]
 mod tests {
@@ -630,7 +704,8 @@ mod tests {
         while i < lines.len() {
             if lines[i].context == Context::Text
                 && can_start_table(&lines[i])
-                && let Some(table) = table_at(&lines, i, LineEnding::Lf).unwrap()
+                && let Some(table) =
+                    super::reference::table_at_reference(&lines, i, LineEnding::Lf).unwrap()
             {
                 let mut rows = vec![split_cells(lines[i].line.text)];
                 rows.extend(table.rows.iter().map(|r: &TableRow| r.values(text)));
@@ -857,6 +932,107 @@ mod tests {
                 (None, None) => return true,
                 (Some(x), Some(y)) if x.to_lowercase() == y.to_lowercase() => {}
                 _ => return false,
+            }
+        }
+    }
+
+    /// Lines of every shape the scanner tells apart: headers (the wanted one, others,
+    /// resembling ones), delimiter rows, rows, fences and comments opened and closed,
+    /// quotes, callouts, list items, HTML blocks, indented and lazy lines, escapes.
+    const SHAPES: &[&str] = &[
+        "| Session ID | Topic | Status |",
+        "Session ID | Topic | Status",
+        "| session  id | TOPIC | status |",
+        "| Session ID | Topic |",
+        "| SessionID | x | y |",
+        "| a | b | c |",
+        "| a | b |",
+        "|---|---|---|",
+        ":-: | --- | --:",
+        "|---|---|",
+        "| --- |",
+        "| s-1 | t | active |",
+        "| 2026-05-01-1318-agent | t | idle |",
+        "s-2 | t \\| u | done",
+        "| x <!-- y | z |",
+        "| x %% y | z |",
+        "| x --> | y |",
+        "plain text",
+        "prose a | b",
+        "",
+        "   ",
+        "\u{3000}",
+        "# Heading",
+        "## Notes | x",
+        "---",
+        "***",
+        "```",
+        "```md",
+        "~~~",
+        "    | indented | code | x |",
+        "\t| tab | x | y |",
+        "> | Session ID | Topic | Status |",
+        "> [!note]",
+        "> quoted text",
+        "> |---|---|---|",
+        "- | Session ID | Topic | Status |",
+        "- item",
+        "1. item | x",
+        "<!--",
+        "-->",
+        "<!-- | a | b | -->",
+        "%%",
+        "%% | Session ID | Topic | Status | %%",
+        "%% note",
+        "<div>",
+        "</div>",
+        "<pre>",
+        "</pre>",
+        "<span>",
+        "| a \\| b | c |",
+        "a\\|b",
+    ];
+
+    fn shaped_document() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let line = prop_oneof![
+            8 => proptest::sample::select(SHAPES).prop_map(str::to_string),
+            1 => "[|a-c \\\\<>!%`~-]{0,10}",
+            1 => "\\PC{0,8}",
+        ];
+        (
+            proptest::collection::vec(line, 0..24),
+            prop_oneof![Just("\n"), Just("\r\n")],
+            proptest::bool::ANY,
+            proptest::bool::ANY,
+        )
+            .prop_map(|(lines, le, bom, terminated)| {
+                let mut text = if bom {
+                    "\u{feff}".to_string()
+                } else {
+                    String::new()
+                };
+                text.push_str(&lines.join(le));
+                if terminated {
+                    text.push_str(le);
+                }
+                text
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// The streaming scanner gives exactly what the scanner that classified the whole
+        /// document into a vector first gave: the same table, loose lines, unclosed region
+        /// — or the same issue on the same line.
+        #[test]
+        fn streaming_scan_is_the_whole_document_scan(text in shaped_document()) {
+            for header in [&HEADER[..], &["a", "b"][..], &["A"][..]] {
+                proptest::prop_assert_eq!(
+                    scan_table(&text, header),
+                    super::reference::scan_table_reference(&text, header),
+                    "{:?} with header {:?}", text, header
+                );
             }
         }
     }
