@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{Role, Worker, tree_bytes, tree_dirs};
+use common::{Role, Worker, copy_tree, settled_state};
 use memory_core::context_memory::{Category, ContextMemory, NewEntry, Query};
 use memory_core::durable::fault::{self, Phase};
 
@@ -156,33 +156,6 @@ fn worker() {
     println!("MEMCORE> survived");
 }
 
-/// Files and directories, without the lock file and dead writers' temp files.
-fn state(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut state: BTreeMap<PathBuf, Vec<u8>> = tree_bytes(root)
-        .into_iter()
-        .filter(|(p, _)| {
-            let name = p.file_name().unwrap_or_default().to_string_lossy();
-            name != ".memcore.lock" && !name.contains(".tmp-") && !name.contains(".bak-")
-        })
-        .collect();
-    for dir in tree_dirs(root) {
-        state.insert(dir.join(".<directory>"), Vec::new());
-    }
-    state
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for (rel, bytes) in tree_bytes(from) {
-        let path = to.join(rel);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, bytes).expect("copy");
-    }
-    for dir in tree_dirs(from) {
-        std::fs::create_dir_all(to.join(dir)).expect("mkdir");
-    }
-}
-
 struct Prepared {
     old_root: tempfile::TempDir,
     old: BTreeMap<PathBuf, Vec<u8>>,
@@ -193,7 +166,7 @@ struct Prepared {
 fn prepare(s: &Scenario) -> Prepared {
     let old_root = tempfile::tempdir().expect("tempdir");
     (s.setup)(&open(old_root.path(), T0));
-    let old = state(old_root.path());
+    let old = settled_state(old_root.path());
     let new_root = tempfile::tempdir().expect("tempdir");
     copy_tree(old_root.path(), new_root.path());
     let count = Arc::new(Mutex::new(0usize));
@@ -205,7 +178,7 @@ fn prepare(s: &Scenario) -> Prepared {
     let result = (s.op)(&open(new_root.path(), T1));
     fault::clear_hook();
     result.unwrap_or_else(|e| panic!("{}: the operation fails: {e}", s.name));
-    let new = state(new_root.path());
+    let new = settled_state(new_root.path());
     assert_ne!(old, new, "{}: nothing changed", s.name);
     let points = *count.lock().expect("count");
     assert!(
@@ -244,11 +217,11 @@ fn assert_consistent(root: &Path, label: &str) {
 
 fn check(s: &Scenario, p: &Prepared, root: &Path, label: &str) {
     assert_consistent(root, label);
-    let after = state(root);
+    let after = settled_state(root);
     if after == p.old {
         (s.op)(&open(root, T1)).unwrap_or_else(|e| panic!("{label}: re-running fails: {e}"));
         assert_eq!(
-            state(root),
+            settled_state(root),
             p.new,
             "{label}: re-running did not reach the new state"
         );
@@ -281,7 +254,7 @@ fn a_kill_at_any_point_of_a_write_leaves_the_old_or_the_new_state() {
             );
             // The first command after the kill finishes or undoes the write.
             assert_consistent(&root, &label);
-            if state(&root) == p.old {
+            if settled_state(&root) == p.old {
                 outcomes.0 += 1;
             } else {
                 outcomes.1 += 1;
@@ -316,7 +289,7 @@ fn an_io_failure_at_any_point_of_a_write_leaves_the_old_or_the_new_state() {
             fault::clear_hook();
             if result.is_err() {
                 assert_eq!(
-                    state(&root),
+                    settled_state(&root),
                     p.old,
                     "{label}: a failed write changed the tree"
                 );

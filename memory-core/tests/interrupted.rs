@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{Role, Worker, tree_bytes, tree_dirs};
+use common::{Role, Worker, copy_tree, settled_state, tree_bytes};
 use memory_core::durable::fault::{self, Phase};
 use memory_core::{AgentMemory, ManualRegistration, OrganizeOptions, SessionUpdate};
 
@@ -193,33 +193,6 @@ fn scenario(name: &str) -> &'static Scenario {
         .expect("known scenario")
 }
 
-/// The tree without the lock file and without temp files a killed writer left (those
-/// are no state: organize removes them, which `assert_every_command_works` checks). Every
-/// directory is part of the state too (as `<dir>/.<directory>` with no bytes): a failed
-/// archive must not leave an empty `archive/<id>/` behind.
-fn state(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut state: BTreeMap<PathBuf, Vec<u8>> = tree_bytes(root)
-        .into_iter()
-        .filter(|(p, _)| {
-            let name = p.file_name().unwrap_or_default().to_string_lossy();
-            name != ".memcore.lock" && !name.contains(".tmp-") && !name.contains(".bak-")
-        })
-        .collect();
-    for dir in tree_dirs(root) {
-        state.insert(dir.join(".<directory>"), Vec::new());
-    }
-    state
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for (rel, bytes) in tree_bytes(from) {
-        let path = to.join(rel);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, bytes).expect("copy");
-    }
-}
-
 /// The old and the new state of `scenario`, and the fault points its operation passes.
 struct Prepared {
     old_root: tempfile::TempDir,
@@ -231,7 +204,7 @@ struct Prepared {
 fn prepare(scenario: &Scenario) -> Prepared {
     let old_root = tempfile::tempdir().expect("tempdir");
     (scenario.setup)(&open(old_root.path(), T0));
-    let old = state(old_root.path());
+    let old = settled_state(old_root.path());
 
     let new_root = tempfile::tempdir().expect("tempdir");
     copy_tree(old_root.path(), new_root.path());
@@ -244,7 +217,7 @@ fn prepare(scenario: &Scenario) -> Prepared {
     let result = (scenario.op)(&open(new_root.path(), T1));
     fault::clear_hook();
     result.unwrap_or_else(|e| panic!("{}: the operation itself fails: {e}", scenario.name));
-    let new = state(new_root.path());
+    let new = settled_state(new_root.path());
     assert_ne!(old, new, "{}: the operation changes nothing", scenario.name);
     let points = points.lock().expect("points").clone();
     assert!(
@@ -305,12 +278,12 @@ fn assert_leftovers_removed_by_organize(root: &Path, label: &str) {
 /// command works, and re-running the operation (from the old state) completes it.
 fn check_after_interruption(scenario: &Scenario, prepared: &Prepared, root: &Path, label: &str) {
     assert_every_command_works(root, label);
-    let after = state(root);
+    let after = settled_state(root);
     if after == prepared.old {
         (scenario.op)(&open(root, T1))
             .unwrap_or_else(|e| panic!("{label}: re-running the operation fails: {e}"));
         assert_eq!(
-            state(root),
+            settled_state(root),
             prepared.new,
             "{label}: re-running did not reach the new state"
         );
@@ -354,7 +327,7 @@ fn a_kill_at_any_fault_point_leaves_the_old_or_the_new_state() {
             );
             // The first command after the kill recovers; compare before re-running.
             assert_every_command_works(&root, &label);
-            if state(&root) == prepared.old {
+            if settled_state(&root) == prepared.old {
                 outcomes.0 += 1;
             } else {
                 outcomes.1 += 1;
@@ -406,7 +379,7 @@ fn an_io_failure_at_any_fault_point_leaves_the_old_or_the_new_state() {
                         "{label}: syscall {syscall:?} for {e}"
                     );
                     assert_eq!(
-                        state(&root),
+                        settled_state(&root),
                         prepared.old,
                         "{label}: a failed call changed the tree"
                     );
@@ -420,7 +393,7 @@ fn an_io_failure_at_any_fault_point_leaves_the_old_or_the_new_state() {
                     // The clean-up that failed is finished by the next command.
                     assert_every_command_works(&root, &label);
                     assert_eq!(
-                        state(&root),
+                        settled_state(&root),
                         prepared.new,
                         "{label}: success without the new state"
                     );

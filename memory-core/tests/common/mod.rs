@@ -338,6 +338,37 @@ pub fn tree_dirs(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// A memory tree as state to compare before and after an interruption: every file but
+/// the lock file and dead writers' temp and backup files, and every directory (as
+/// `<dir>/.<directory>` with no bytes — an interrupted operation must not leave an empty
+/// directory behind).
+pub fn settled_state(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut state: BTreeMap<PathBuf, Vec<u8>> = tree_bytes(root)
+        .into_iter()
+        .filter(|(p, _)| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            name != ".memcore.lock" && !name.contains(".tmp-") && !name.contains(".bak-")
+        })
+        .collect();
+    for dir in tree_dirs(root) {
+        state.insert(dir.join(".<directory>"), Vec::new());
+    }
+    state
+}
+
+/// Copies every file and directory of `from` to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for (rel, bytes) in tree_bytes(from) {
+        let path = to.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, bytes).expect("copy");
+    }
+    for dir in tree_dirs(from) {
+        std::fs::create_dir_all(to.join(dir)).expect("mkdir");
+    }
+}
+
 /// Temporary files left by interrupted atomic replaces (`.<name>.tmp-<pid>-<n>`).
 pub fn temp_files(root: &Path) -> Vec<PathBuf> {
     tree_bytes(root)
