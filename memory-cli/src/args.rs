@@ -75,6 +75,12 @@ pub enum ContextCommand {
         #[arg(long, value_name = "NAME=DOMAIN")]
         map: Vec<String>,
     },
+    /// Import a previous memory directory (it is first copied verbatim under archive/).
+    Migrate {
+        /// The old memory directory (only read).
+        #[arg(long, value_name = "DIR")]
+        from: PathBuf,
+    },
     /// End the session: promote chosen session.current entries, archive the rest.
     EndSession {
         /// A session entry to keep, and where: `NAME=NAMESPACE` (repeat for several).

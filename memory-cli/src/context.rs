@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use memory_core::context_memory::{
     Category, ClearReport, ContextMemory, Diagram, DriftReport, EndSession, EntityName, Entry,
-    EntryPatch, EntryStatus, HealReport, Hit, HooksReport, Namespace, NamespaceInfo, NewEntry,
-    PendingMatch, Query, RecordOutcome, RefreshTrigger, SplitPlan, SplitReport, Superseded,
-    WriteOutcome, clear_refresh, install_hooks, project_namespace, record_changes, uninstall_hooks,
+    EntryPatch, EntryStatus, HealReport, Hit, HooksReport, MigrationReport, Namespace,
+    NamespaceInfo, NewEntry, PendingMatch, Query, RecordOutcome, RefreshTrigger, SplitPlan,
+    SplitReport, Superseded, WriteOutcome, clear_refresh, install_hooks, project_namespace,
+    record_changes, uninstall_hooks,
 };
 use memory_core::{Error, Result};
 
@@ -23,6 +24,8 @@ pub enum ContextReply {
     Written(Box<WriteOutcome>),
     /// `get`, `update`, `promote`: one entry.
     Entry(Box<Entry>),
+    /// `migrate`: the backup, what was imported and what was not.
+    Migrated(Box<MigrationReport>),
     /// `split`: what moved where.
     Split(Box<SplitReport>),
     /// `end-session`: what was promoted and what was archived.
@@ -80,6 +83,9 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
             ContextReply::Split(Box::new(
                 memory.split(&Namespace::parse(&namespace)?, &plan)?,
             ))
+        }
+        ContextCommand::Migrate { from } => {
+            ContextReply::Migrated(Box::new(memory.migrate(&from)?))
         }
         ContextCommand::EndSession { promote } => {
             let pairs = pairs("promote", &promote)?;

@@ -31,6 +31,22 @@ pub fn human(reply: &ContextReply) -> String {
             line
         }
         ContextReply::Entry(entry) => entry_text(entry),
+        ContextReply::Migrated(report) => {
+            let mut out = format!(
+                "Backed up to {}; imported {} entr{}",
+                report.backup.display(),
+                report.imported.len(),
+                if report.imported.len() == 1 {
+                    "y"
+                } else {
+                    "ies"
+                }
+            );
+            for n in &report.not_imported {
+                let _ = write!(out, "\n  not imported: {}: {}", n.file.display(), n.reason);
+            }
+            out
+        }
         ContextReply::Split(report) => {
             let mut out = format!("Moved {} entries:", report.moved.len());
             for (ns, n) in &report.domains {
@@ -125,6 +141,7 @@ pub fn json(reply: &ContextReply) -> serde_json::Result<String> {
         ContextReply::Superseded(done) => json::to_line(done),
         ContextReply::Ended(report) => json::to_line(report),
         ContextReply::Split(report) => json::to_line(report),
+        ContextReply::Migrated(report) => json::to_line(report),
         ContextReply::Hits(hits) => json::to_line(hits),
         ContextReply::Drift(reports) => json::to_line(reports),
         ContextReply::Healed(reports) => json::to_line(reports),
