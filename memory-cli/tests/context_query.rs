@@ -428,3 +428,28 @@ fn update_promote_and_supersede_on_the_command_line() {
     .json();
     assert_eq!(up["new"]["namespace"], "org.global");
 }
+
+/// The shipped binary's secret screen works (its regex features are the binary's own,
+/// not those a test build unifies in).
+#[test]
+fn a_secret_in_a_body_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let stderr = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "context",
+        "write",
+        "--namespace",
+        "org.global",
+        "--category",
+        "decision",
+        "--tags",
+        "a,b",
+        "--body",
+        "Deploy with ghp_Q7x9Lm2Kp4Vt8Rz1Nb6Hc3Wd5Fg0Jy2Sa4Ue.",
+    ]))
+    .fails(2);
+    assert!(stderr.contains("github-token"), "{stderr}");
+    assert!(!stderr.contains("Q7x9Lm2Kp4Vt8"), "{stderr}");
+    assert!(!dir.path().join("org").exists());
+}
