@@ -26,6 +26,8 @@ export declare class MemoryCoreError extends Error {
   line?: number
   /** The session the error concerns, when there is one. */
   sessionId?: string
+  /** The context-memory entity the error concerns (`ERR_MEMORY_NOT_FOUND`, or the similar or existing entry of `ERR_MEMORY_CONFLICT`). */
+  entityName?: string
   /** The text field a write refused (`ERR_MEMORY_INVALID_INPUT`): one that carries a secret or is over its size limit. */
   field?: string
   /** The kind of secret found in `field` (`github-token`, `private-key`, `password-in-url`, …), when one was. */
@@ -53,6 +55,210 @@ export declare const Status: { readonly Idle: 'idle'; readonly Active: 'active';
 export declare const Mark: { readonly Superseded: 'superseded'; readonly Resolved: 'resolved'; readonly Done: 'done' }
 /** The values of `ArchiveKind` at run time. */
 export declare const ArchiveKind: { readonly Archived: 'archived'; readonly Deleted: 'deleted' }
+
+/* ContextMemory (context-memory). Arguments are options objects with camelCase keys; results
+ * are the core types' serde serialization, with the snake_case keys `memcore --json` prints. */
+
+/** What kind of knowledge a context-memory entity holds. */
+export type Category = 'decision' | 'constraint' | 'assumption' | 'rejected' | 'todo' | 'risk' | 'principle' | 'diagram'
+/** Where a context-memory entity stands (`deprecated` / `superseded` are history). */
+export type EntryStatus = 'accepted' | 'experimental' | 'deprecated' | 'superseded'
+
+/** A new entry of `write` / `supersede`. Unknown keys are refused. */
+export interface NewContextEntry {
+  /** `org.global`, `project.<name>[.<domain>…]` or `session.current`. */
+  namespace: string
+  category: Category
+  /** At least two tags. */
+  tags: string[]
+  body: string
+  /** Default `accepted`. */
+  status?: EntryStatus
+  /** The index summary (≤ 100 characters); derived from the body when left out. */
+  summary?: string
+  /** The slug of the entity name; derived from the summary when left out. */
+  slug?: string
+  rationale?: string
+  /** 0 to 1. */
+  confidence?: number
+  sourcePath?: string
+  /** Entity names this entry supersedes. */
+  supersedes?: string[]
+  /** Entity names of related entries. */
+  related?: string[]
+  /** A Mermaid diagram (category `diagram`). */
+  diagram?: { diagramType: string; subject: string; code: string }
+  /** Write even when an entry of the same category has a similar summary. */
+  forceNew?: boolean
+}
+
+/** The fields `update` changes; the others stay. Unknown keys are refused. */
+export interface EntryPatch {
+  status?: EntryStatus
+  tags?: string[]
+  summary?: string
+  body?: string
+  rationale?: string
+  confidence?: number
+  sourcePath?: string
+}
+
+/** A `query` filter; every key optional. Unknown keys are refused. */
+export interface ContextQuery {
+  /** The namespaces to search (and their domains); default all. */
+  namespaces?: string[]
+  category?: Category
+  /** Rows sharing at least one of these tags, most shared first. */
+  tags?: string[]
+  /** Case-insensitive text in the summary. */
+  text?: string
+  /** Include `deprecated` / `superseded` rows. */
+  history?: boolean
+  /** At most this many hits (a whole number). */
+  limit?: number
+}
+
+/** The plan of `split`: `mapping` sends each named entry to a domain; none splits by tag. */
+export interface SplitPlan {
+  mapping?: Record<string, string>
+}
+
+/** A Mermaid diagram of an entry. */
+export interface Diagram {
+  language: string
+  diagram_type: string
+  subject: string
+  code: string
+}
+
+/** One context-memory entity, as read back from its file. */
+export interface ContextEntry {
+  entity_name: string
+  namespace: string
+  category: Category
+  status: EntryStatus
+  tags: string[]
+  summary: string
+  created_at: string
+  updated_at: string | null
+  supersedes: string[]
+  rationale: string | null
+  confidence: number | null
+  source_path: string | null
+  related_entities: string[]
+  diagram: Diagram | null
+  body: string
+  /** The entity file, relative to the root (`projects/app/decision-001-auth-uses-jwt.md`). */
+  file: string
+}
+
+/** A soft flag `write` raised on the body (the write still happened). */
+export type BodyFlag =
+  | { code: 'many-sentences'; sentences: number }
+  | { code: 'long-line'; line: number; chars: number }
+  | { code: 'code-dump'; line: number; lines: number }
+
+/** The body's measurements and flags. */
+export interface BodyFlags {
+  bytes: number
+  sentences: number
+  flags: BodyFlag[]
+}
+
+/** What `write` did. */
+export interface WriteOutcome {
+  entry: ContextEntry
+  /** Entries now in the namespace. */
+  namespace_entries: number
+  /** Whether the namespace is over the split threshold. */
+  over_threshold: boolean
+  body: BodyFlags
+}
+
+/** One `query` hit (an index row). */
+export interface ContextHit {
+  entity_name: string
+  namespace: string
+  category: Category
+  status: EntryStatus
+  tags: string[]
+  summary: string
+  /** The entity file, relative to the root. */
+  file: string
+  /** How many of the query's tags it carries. */
+  tag_overlap: number
+}
+
+/** The new entry and the old one it superseded. */
+export interface Superseded {
+  new: ContextEntry
+  old: ContextEntry
+}
+
+/** `verify`: how a namespace's `_index.md` differs from its files. */
+export interface DriftReport {
+  namespace: string | null
+  missing_files: string[]
+  unindexed_files: string[]
+  mismatched: string[]
+  unreadable: WarningRecord[]
+  unreadable_index: WarningRecord | null
+  last_updated: string | null
+  rows: number
+  files: number
+}
+
+/** `heal`: what rebuilding the index changed. */
+export interface HealReport {
+  namespace: string | null
+  added: string[]
+  removed: string[]
+  updated: string[]
+  unreadable: WarningRecord[]
+  written: boolean
+}
+
+/** One namespace directory. */
+export interface NamespaceInfo {
+  namespace: string
+  /** The directory, relative to the root (`projects/app`). */
+  dir: string
+  has_index: boolean
+  files: number
+  over_threshold: boolean
+}
+
+/** What `split` did. */
+export interface SplitReport {
+  /** Old entity name → new one. */
+  moved: Record<string, string>
+  /** Domain namespace → entries moved there. */
+  domains: Record<string, number>
+  kept: string[]
+  relinked: string[]
+  removed_parent_index: boolean
+}
+
+/** What `endSession` did. */
+export interface EndSession {
+  promoted: Superseded[]
+  cleared: string[]
+  /** The archive directory, when entries were archived. */
+  archive: string | null
+}
+
+/** A changed file listed in `_pending_refresh.md`. */
+export interface PendingChange {
+  path: string
+  trigger: 'post-merge' | 'post-checkout' | 'manual'
+  timestamp: string
+}
+
+/** A pending change and the entries whose `source_path` cites it. */
+export interface PendingMatch {
+  change: PendingChange
+  entries: string[]
+}
 
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
@@ -195,6 +401,90 @@ export declare class AgentMemory {
   find(query: string): Array<SessionRow>
   /** Promise form of `find`. */
   findAsync(query: string, options?: AsyncOptions): Promise<Array<SessionRow>>
+}
+
+/**
+ * A context-memory root (`~/.cursor/memory` by convention): namespaces `org.global`,
+ * `project.<name>[.<domain>…]` and `session.current` mapped to directories of Markdown
+ * entity files with YAML frontmatter, each with a `_index.md` table. Every write holds a
+ * cross-process lock, replaces files atomically and reads them back.
+ *
+ * Results are plain objects in the shape `memcore --json` prints (snake_case keys,
+ * `null` for absent values). Every operation has a sync form and a Promise form
+ * (`…Async`, last argument `{ signal?: AbortSignal }`) that never throws and waits for
+ * the lock on a timer. Errors are `MemoryCoreError`s as for `AgentMemory`.
+ */
+export declare class ContextMemory {
+  /**
+   * Opens the context-memory root `root`, made absolute against the current directory
+   * now; `~` is not expanded. Nothing is created until the first write. Options as for
+   * `AgentMemory`: `lockTimeoutMs` (default 10000) and `fixedTime` (RFC 3339).
+   */
+  constructor(root: string, options?: AgentMemoryOptions)
+  /** The root directory (absolute). */
+  get root(): string
+  /** The longest wait for the lock, in milliseconds (`lockTimeoutMs`, default 10000). */
+  get lockTimeoutMs(): number
+  /**
+   * Writes a new entity file and its index row. Refused with `ERR_MEMORY_CONFLICT`
+   * (naming the similar entry) when an entry of the same category has a similar
+   * summary, unless `forceNew`; a secret in a text field is `ERR_MEMORY_INVALID_INPUT`
+   * with `field`.
+   */
+  write(entry: NewContextEntry): WriteOutcome
+  /** Promise form of `write`. */
+  writeAsync(entry: NewContextEntry, options?: AsyncOptions): Promise<WriteOutcome>
+  /** The entry `entityName` (`ERR_MEMORY_NOT_FOUND` when there is none). */
+  get(entityName: string): ContextEntry
+  /** Promise form of `get`. */
+  getAsync(entityName: string, options?: AsyncOptions): Promise<ContextEntry>
+  /** Changes fields of an entry in place (file and index row) and returns it as read back. */
+  update(entityName: string, patch: EntryPatch): ContextEntry
+  /** Promise form of `update`. */
+  updateAsync(entityName: string, patch: EntryPatch, options?: AsyncOptions): Promise<ContextEntry>
+  /** The index rows matching `query`, best first (history left out unless `history`). */
+  query(query?: ContextQuery): Array<ContextHit>
+  /** Promise form of `query`. */
+  queryAsync(query?: ContextQuery, options?: AsyncOptions): Promise<Array<ContextHit>>
+  /** Writes `entry` superseding `old` (marked `superseded`); returns both. */
+  supersede(old: string, entry: NewContextEntry): Superseded
+  /** Promise form of `supersede`. */
+  supersedeAsync(old: string, entry: NewContextEntry, options?: AsyncOptions): Promise<Superseded>
+  /** Promotes an `experimental` entry to `accepted` and returns it. */
+  promote(entityName: string): ContextEntry
+  /** Promise form of `promote`. */
+  promoteAsync(entityName: string, options?: AsyncOptions): Promise<ContextEntry>
+  /** Copies an entry into namespace `target` (superseding the source); returns both. */
+  promoteTo(entityName: string, target: string): Superseded
+  /** Promise form of `promoteTo`. */
+  promoteToAsync(entityName: string, target: string, options?: AsyncOptions): Promise<Superseded>
+  /** Compares a namespace's `_index.md` with its entity files; writes nothing. */
+  verify(namespace: string): DriftReport
+  /** Promise form of `verify`. */
+  verifyAsync(namespace: string, options?: AsyncOptions): Promise<DriftReport>
+  /** Rebuilds a namespace's `_index.md` from its entity files. */
+  heal(namespace: string): HealReport
+  /** Promise form of `heal`. */
+  healAsync(namespace: string, options?: AsyncOptions): Promise<HealReport>
+  /** Every namespace directory under the root, with its file count. */
+  namespaces(): Array<NamespaceInfo>
+  /** Promise form of `namespaces`. */
+  namespacesAsync(options?: AsyncOptions): Promise<Array<NamespaceInfo>>
+  /** Splits a namespace into domains (by tag, or by `plan.mapping`). */
+  split(namespace: string, plan?: SplitPlan): SplitReport
+  /** Promise form of `split`. */
+  splitAsync(namespace: string, plan?: SplitPlan, options?: AsyncOptions): Promise<SplitReport>
+  /**
+   * Ends the session: promotes the named `session.current` entries, archives and
+   * clears the rest.
+   */
+  endSession(promote?: Array<[string, string]>): EndSession
+  /** Promise form of `endSession`. */
+  endSessionAsync(promote?: Array<[string, string]>, options?: AsyncOptions): Promise<EndSession>
+  /** The pending-refresh changes of a project namespace, each with the entries citing it. */
+  pendingRefresh(namespace: string): Array<PendingMatch>
+  /** Promise form of `pendingRefresh`. */
+  pendingRefreshAsync(namespace: string, options?: AsyncOptions): Promise<Array<PendingMatch>>
 }
 
 /**

@@ -9,6 +9,8 @@
 //   until `lockTimeoutMs`, so a waiting call holds no pool thread, and
 //   `options.signal` (an AbortSignal) stops the wait; a Promise form never throws;
 // - `registerSessionStart` emits the rows it could not read as process warnings;
+// - `ContextMemory` (context-memory) is wrapped the same way; its results are the core
+//   types' serde JSON, keys snake_case as `memcore --json` prints them;
 // - `AgentMemory` called without `new` throws a TypeError, as a JS class does;
 // - `MemoryCoreError` / `isMemoryCoreError` recognise the errors, and
 //   `util.inspect(memory)` shows the root.
@@ -18,18 +20,24 @@ const { inspect } = require('node:util')
 const native = require('./native.js')
 
 const NativeAgentMemory = native.AgentMemory
+const NativeContextMemory = native.ContextMemory
 
 /**
- * The exported class: the native one behind a Proxy whose only trap is `apply`, so that
+ * An exported class: the native one behind a Proxy whose only trap is `apply`, so that
  * calling it without `new` throws the TypeError a JS class throws (napi's constructor
  * would otherwise treat the receiver, e.g. `globalThis`, as the new handle). `new`,
  * `instanceof`, `extends`, statics and the prototype are the native class's own.
  */
-const AgentMemory = new Proxy(NativeAgentMemory, {
-  apply() {
-    throw new TypeError("Class constructor AgentMemory cannot be invoked without 'new'")
-  },
-})
+function guarded(Native) {
+  return new Proxy(Native, {
+    apply() {
+      throw new TypeError(`Class constructor ${Native.name} cannot be invoked without 'new'`)
+    },
+  })
+}
+
+const AgentMemory = guarded(NativeAgentMemory)
+const ContextMemory = guarded(NativeContextMemory)
 
 /** Whether `value` is an error memory-core threw or rejected with. */
 function isMemoryCoreError(value) {
@@ -127,37 +135,67 @@ const METHODS = {
   find: [1, unpackRows],
 }
 
+// ContextMemory: every result is the core type's serde JSON (snake_case keys).
+const CONTEXT_METHODS = {
+  write: [1, JSON.parse],
+  get: [1, JSON.parse],
+  update: [2, JSON.parse],
+  query: [1, JSON.parse],
+  supersede: [2, JSON.parse],
+  promote: [1, JSON.parse],
+  promoteTo: [2, JSON.parse],
+  verify: [1, JSON.parse],
+  heal: [1, JSON.parse],
+  namespaces: [0, JSON.parse],
+  split: [2, JSON.parse],
+  endSession: [1, JSON.parse],
+  pendingRefresh: [1, JSON.parse],
+}
+
 const FIRST_DELAY_MS = 1
 const MAX_DELAY_MS = 50
 
-const proto = NativeAgentMemory.prototype
-// `memory.constructor === AgentMemory`, and `new memory.constructor(root)` is guarded too.
-Object.defineProperty(proto, 'constructor', { value: AgentMemory, writable: true, configurable: true })
-for (const [name, [arity, parse]] of Object.entries(METHODS)) {
-  const sync = proto[name]
-  const attempt = proto[`${name}Async`]
-  Object.defineProperty(proto, name, {
-    value:
-      parse === same
-        ? sync
-        : {
-            [name](...args) {
-              return parse(sync.apply(this, args))
-            },
-          }[name],
-    writable: true,
-    configurable: true,
-  })
-  Object.defineProperty(proto, `${name}Async`, {
-    value: {
-      [`${name}Async`](...args) {
-        return retrying(this, attempt, args, args[arity], parse)
-      },
-    }[`${name}Async`],
-    writable: true,
+/** Wraps the methods of `Native` (exported as `Exported`) as `methods` says. */
+function install(Native, Exported, methods) {
+  const proto = Native.prototype
+  // `memory.constructor === Exported`, and `new memory.constructor(root)` is guarded too.
+  Object.defineProperty(proto, 'constructor', { value: Exported, writable: true, configurable: true })
+  for (const [name, [arity, parse]] of Object.entries(methods)) {
+    const sync = proto[name]
+    const attempt = proto[`${name}Async`]
+    Object.defineProperty(proto, name, {
+      value:
+        parse === same
+          ? sync
+          : {
+              [name](...args) {
+                return parse(sync.apply(this, args))
+              },
+            }[name],
+      writable: true,
+      configurable: true,
+    })
+    Object.defineProperty(proto, `${name}Async`, {
+      value: {
+        [`${name}Async`](...args) {
+          return retrying(this, attempt, args, args[arity], parse)
+        },
+      }[`${name}Async`],
+      writable: true,
+      configurable: true,
+    })
+  }
+  Object.defineProperty(proto, inspect.custom, {
+    value: function (depth, options, inspectFn = inspect) {
+      const fields = { root: this.root, lockTimeoutMs: this.lockTimeoutMs }
+      return `${Native.name} ${inspectFn(fields, options)}`
+    },
     configurable: true,
   })
 }
+
+install(NativeAgentMemory, AgentMemory, METHODS)
+install(NativeContextMemory, ContextMemory, CONTEXT_METHODS)
 
 function withCause(err, signal) {
   if (err && err.code === 'ERR_MEMORY_ABORTED' && signal) err.cause = signal.reason
@@ -225,19 +263,12 @@ function retrying(memory, attempt, args, options, parse) {
   })
 }
 
-Object.defineProperty(proto, inspect.custom, {
-  value: function (depth, options, inspectFn = inspect) {
-    const fields = { root: this.root, lockTimeoutMs: this.lockTimeoutMs }
-    return `AgentMemory ${inspectFn(fields, options)}`
-  },
-  configurable: true,
-})
-
 // One assignment per export, so that ESM `import { AgentMemory } from 'memory-core'`
 // finds the names (Node's CommonJS export detection reads these statically).
 exports.__napiBindingTarget = native.__napiBindingTarget
 exports.AgentMemory = AgentMemory
 exports.ArchiveKind = native.ArchiveKind
+exports.ContextMemory = ContextMemory
 exports.Mark = native.Mark
 exports.MemoryCoreError = MemoryCoreError
 exports.Status = native.Status

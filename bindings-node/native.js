@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.AgentMemory = nativeBinding.AgentMemory
+module.exports.ContextMemory = nativeBinding.ContextMemory
 module.exports.ArchiveKind = nativeBinding.ArchiveKind
 module.exports.Mark = nativeBinding.Mark
 module.exports.Status = nativeBinding.Status

@@ -1,5 +1,5 @@
 //! Core errors as JavaScript `Error` objects with a stable `code` and the error's
-//! `path`, `line`, `sessionId`, and for a refused text field `field` and `secretKind`.
+//! `path`, `line`, `sessionId` (`entityName` for a context-memory entity), and for a refused text field `field` and `secretKind`.
 //!
 //! napi's own errors carry a napi status as `code`. To give callers exact codes and the
 //! structured fields, the binding builds the JS `Error` itself on the JS thread and hands
@@ -27,6 +27,16 @@ pub fn to_js(env: &Env, err: memory_core::Error) -> napi::Error {
     build(env, &err).unwrap_or_else(|_| napi::Error::new(Status::GenericFailure, err.to_string()))
 }
 
+/// The context-memory errors whose [`memory_core::Error::id`] names an entity.
+fn is_entity_error(err: &memory_core::Error) -> bool {
+    matches!(
+        err,
+        memory_core::Error::EntityNotFound { .. }
+            | memory_core::Error::SimilarEntry { .. }
+            | memory_core::Error::EntityExists { .. }
+    )
+}
+
 fn build(env: &Env, err: &memory_core::Error) -> napi::Result<napi::Error> {
     let mut object = env.create_error(napi::Error::new(Status::GenericFailure, err.to_string()))?;
     object.set_named_property("code", err.kind().code())?;
@@ -37,7 +47,13 @@ fn build(env: &Env, err: &memory_core::Error) -> napi::Result<napi::Error> {
         object.set_named_property("line", line as f64)?;
     }
     if let Some(id) = err.id() {
-        object.set_named_property("sessionId", id)?;
+        // The core's `id` is an entity name for context-memory's entity errors.
+        let key = if is_entity_error(err) {
+            "entityName"
+        } else {
+            "sessionId"
+        };
+        object.set_named_property(key, id)?;
     }
     if let Some(field) = err.field() {
         object.set_named_property("field", field)?;

@@ -20,6 +20,8 @@
 mod paired;
 
 mod args;
+mod context;
+mod context_args;
 mod error;
 mod types;
 
@@ -69,24 +71,25 @@ impl Failure {
     }
 }
 
-type Op<T> = Box<dyn FnOnce(&memory_core::AgentMemory) -> std::result::Result<T, Failure> + Send>;
+type Op<T, H = memory_core::AgentMemory> =
+    Box<dyn FnOnce(&H) -> std::result::Result<T, Failure> + Send>;
 
-fn op<T>(
-    f: impl FnOnce(&memory_core::AgentMemory) -> std::result::Result<T, Failure> + Send + 'static,
-) -> Op<T> {
+fn op<T, H>(f: impl FnOnce(&H) -> std::result::Result<T, Failure> + Send + 'static) -> Op<T, H> {
     Box::new(f)
 }
 
 /// One attempt of an operation on the libuv thread pool: the core call happens in
 /// `compute`, the error (if any) becomes a JS `Error` in `resolve`, on the JS thread.
-pub struct Call<T> {
-    memory: memory_core::AgentMemory,
-    op: Option<Op<T>>,
+/// `H` is the core handle: an `AgentMemory`, or a `ContextMemory` ([`context`]).
+pub struct Call<T, H = memory_core::AgentMemory> {
+    memory: H,
+    op: Option<Op<T, H>>,
 }
 
-impl<T> Task for Call<T>
+impl<T, H> Task for Call<T, H>
 where
     T: napi::bindgen_prelude::ToNapiValue + napi::bindgen_prelude::TypeName + Send + 'static,
+    H: Send + 'static,
 {
     type Output = std::result::Result<T, Failure>;
     type JsValue = T;

@@ -2,7 +2,7 @@
 //! one argument conversion and one core call, so that the two forms cannot drift apart
 //! (DESIGN.md, "binding conventions").
 
-/// Declares, in a `#[napi] impl AgentMemory` block of its own, the sync method and the
+/// Declares, in a `#[napi] impl AgentMemory` (or other class) block of its own, the sync method and the
 /// Promise form of one operation:
 ///
 /// ```text
@@ -22,6 +22,9 @@
 /// bad argument throws, and the Promise form turns that into a rejection); `call` runs
 /// the core operation on the handle `m` with those values, in place for the sync form and
 /// as the one attempt the Promise form queues on the libuv pool (`AgentMemory::attempt`).
+/// `paired! { in ContextMemory(memory_core::context_memory::ContextMemory); … }` declares
+/// the pair on another class (one with the same `sync` / `attempt` helpers); without the
+/// `in` line it is `AgentMemory`.
 /// The Promise form takes the same parameters plus the last one named after `..`
 /// (`{ signal?: AbortSignal }`). Each form keeps its own attributes (docs, `#[napi(…)]`
 /// with its TypeScript signature), so `index.d.ts` reads as if both were written out.
@@ -38,11 +41,30 @@ macro_rules! paired {
         convert { $($convert:tt)* }
         call(|$m:ident| $call:expr)
     ) => {
+        paired! {
+            in AgentMemory(memory_core::AgentMemory);
+            $(#[$($sync_attr)*])*
+            fn $sync($($arg: $arg_ty),*) -> $ret;
+            $(#[$($async_attr)*])*
+            fn $async_name(.., $options);
+            convert { $($convert)* }
+            call(|$m| $call)
+        }
+    };
+    (
+        in $class:ident($core:ty);
+        $(#[$($sync_attr:tt)*])*
+        fn $sync:ident($($arg:ident: $arg_ty:ty),* $(,)?) -> $ret:ty;
+        $(#[$($async_attr:tt)*])*
+        fn $async_name:ident(.., $options:ident);
+        convert { $($convert:tt)* }
+        call(|$m:ident| $call:expr)
+    ) => {
         #[napi]
-        impl AgentMemory {
+        impl $class {
             $(#[$($sync_attr)*])*
             pub fn $sync(&self, env: Env, $($arg: $arg_ty),*) -> Result<$ret> {
-                self.sync(&env, |$m| {
+                self.sync(&env, |$m: &$core| {
                     $($convert)*
                     $call
                 })
@@ -54,10 +76,10 @@ macro_rules! paired {
                 env: Env,
                 $($arg: $arg_ty,)*
                 $options: Option<Unknown<'_>>,
-            ) -> Result<AsyncTask<Call<$ret>>> {
+            ) -> Result<AsyncTask<Call<$ret, $core>>> {
                 self.attempt(&env, $options, || {
                     $($convert)*
-                    Ok(op(move |$m| $call))
+                    Ok(op(move |$m: &$core| $call))
                 })
             }
         }
