@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 mod args;
+mod context;
 mod errors;
 mod memory;
 mod results;
@@ -19,6 +20,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<memory::AgentMemory>()?;
+    m.add_class::<context::ContextMemory>()?;
     m.add_class::<results::SessionRow>()?;
     m.add_class::<results::Snapshot>()?;
     m.add_class::<results::SnapshotItem>()?;

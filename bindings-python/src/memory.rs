@@ -17,7 +17,7 @@ use crate::results::{
 
 /// Runs `f` (a call into the core that may touch files or wait for the lock) with the
 /// GIL released, and converts its error.
-fn detached<T: Send>(
+pub(crate) fn detached<T: Send>(
     py: Python<'_>,
     f: impl Send + FnOnce() -> memory_core::Result<T>,
 ) -> PyResult<T> {
@@ -31,7 +31,7 @@ fn rows(rows: Vec<memory_core::SessionRow>) -> Vec<SessionRow> {
 /// The check a lock wait runs between attempts: the interpreter's signal handlers, so
 /// that Ctrl-C raises `KeyboardInterrupt` in the waiting call (only the main thread runs
 /// handlers; elsewhere this is a no-op).
-fn signal_check() -> WaitCheck {
+pub(crate) fn signal_check() -> WaitCheck {
     WaitCheck::new(|| {
         Python::attach(|py| py.check_signals())
             .map_err(|err| Box::new(err) as memory_core::durable::WaitCheckError)
@@ -40,7 +40,7 @@ fn signal_check() -> WaitCheck {
 
 /// `lock_timeout` seconds as a wait: every finite value at least 0 is accepted, and one
 /// longer than a `Duration` holds (about 584 billion years) is the longest wait there is.
-fn lock_wait(py: Python<'_>, seconds: f64) -> PyResult<Duration> {
+pub(crate) fn lock_wait(py: Python<'_>, seconds: f64) -> PyResult<Duration> {
     memory_core::durable::lock_wait_from_secs(seconds).ok_or_else(|| {
         invalid(
             py,

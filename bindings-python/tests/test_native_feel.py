@@ -585,10 +585,14 @@ def test_to_dict_has_exactly_the_keys_of_its_typed_dict(memory: AgentMemory) -> 
     assert set(typing.get_type_hints(memory_core.OtherSectionDict)) == {"heading", "body"}
 
 
+# The shapes of the Agent Memory results' to_dict() (ContextMemory's plain-dict results
+# have their own in memory_core._context_types, checked in test_context_memory.py).
 TYPED_DICTS = {
     name: getattr(memory_core, name)
     for name in memory_core.__all__
-    if name.endswith("Dict") and typing.is_typeddict(getattr(memory_core, name))
+    if name.endswith("Dict")
+    and typing.is_typeddict(getattr(memory_core, name))
+    and getattr(memory_core, name).__module__ == "memory_core._types"
 }
 
 

@@ -1,6 +1,6 @@
 """memory-core: Markdown-native memory for AI agents.
 
-The Agent Memory protocol over ``memory/index.md``, ``memory/sessions/<id>.md`` and
+``AgentMemory`` is the Agent Memory protocol over ``memory/index.md``, ``memory/sessions/<id>.md`` and
 ``memory/archive/<id>/``: every write is atomic, lossless, verified by reading it back,
 and safe under concurrent writers in any number of threads and processes (in Python,
 Node, Rust or the ``memcore`` command line).
@@ -11,6 +11,10 @@ Node, Rust or the ``memcore`` command line).
 ...     session_id = memory.register_session_start("cursor-main-agent")
 ...     print(memory.session(session_id).status)
 idle
+
+``ContextMemory`` is the context-memory protocol: namespaces as directories of Markdown
+entity files with YAML frontmatter and an ``_index.md`` per directory; its results are
+plain dicts (``EntryDict``, ``HitDict``, ... from ``memory_core``).
 
 All logic lives in the Rust core; this package is a thin binding (``memory_core._native``).
 The ``Literal`` aliases (``StatusLiteral``, ``MarkLiteral``, ``ArchiveKindLiteral``,
@@ -23,6 +27,7 @@ from memory_core._native import (
     AgentMemory,
     ArchiveOutcome,
     ConflictError,
+    ContextMemory,
     ContinueOutcome,
     InvalidInputError,
     LockTimeoutError,
@@ -45,6 +50,28 @@ from memory_core._native import (
     SnapshotItem,
     WarningRecord,
     __version__,
+)
+from memory_core._context_types import (
+    BodyFlagDict,
+    BodyFlagsDict,
+    CategoryLiteral,
+    CodeDumpFlagDict,
+    DiagramDict,
+    DriftReportDict,
+    EndSessionDict,
+    EntryDict,
+    EntryStatusLiteral,
+    HealReportDict,
+    HitDict,
+    LongLineFlagDict,
+    ManySentencesFlagDict,
+    NamespaceInfoDict,
+    PendingChangeDict,
+    PendingMatchDict,
+    RefreshTriggerLiteral,
+    SplitReportDict,
+    SupersededDict,
+    WriteOutcomeDict,
 )
 from memory_core._types import (
     ArchiveKindLiteral,
@@ -70,14 +97,28 @@ __all__ = [
     "ArchiveKindLiteral",
     "ArchiveOutcome",
     "ArchiveOutcomeDict",
+    "BodyFlagDict",
+    "BodyFlagsDict",
+    "CategoryLiteral",
+    "CodeDumpFlagDict",
     "ConflictError",
+    "ContextMemory",
     "ContinueOutcome",
     "ContinueOutcomeDict",
+    "DiagramDict",
+    "DriftReportDict",
+    "EndSessionDict",
+    "EntryDict",
+    "EntryStatusLiteral",
     "ErrorCodeLiteral",
     "ErrorKindLiteral",
+    "HealReportDict",
+    "HitDict",
     "InvalidInputError",
     "LockTimeoutError",
+    "LongLineFlagDict",
     "MalformedFileError",
+    "ManySentencesFlagDict",
     "MarkLiteral",
     "MemoryCoreError",
     "MemoryCoreWarning",
@@ -87,11 +128,15 @@ __all__ = [
     "MemoryIsADirectoryError",
     "MemoryNotADirectoryError",
     "MemoryPermissionError",
+    "NamespaceInfoDict",
     "NotFoundError",
     "OrganizeReport",
     "OrganizeReportDict",
     "OtherSection",
     "OtherSectionDict",
+    "PendingChangeDict",
+    "PendingMatchDict",
+    "RefreshTriggerLiteral",
     "ReleaseOutcome",
     "ReleaseOutcomeDict",
     "SessionRow",
@@ -102,8 +147,11 @@ __all__ = [
     "SnapshotDict",
     "SnapshotItem",
     "SnapshotItemDict",
+    "SplitReportDict",
     "StatusLiteral",
+    "SupersededDict",
     "WarningRecord",
     "WarningRecordDict",
+    "WriteOutcomeDict",
     "__version__",
 ]

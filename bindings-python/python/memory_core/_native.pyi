@@ -27,9 +27,24 @@ Conventions:
 import datetime
 import os
 import pathlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, final
 
+from memory_core._context_types import (
+    CategoryLiteral,
+    DiagramDict,
+    DriftReportDict,
+    EndSessionDict,
+    EntryDict,
+    EntryStatusLiteral,
+    HealReportDict,
+    HitDict,
+    NamespaceInfoDict,
+    PendingMatchDict,
+    SplitReportDict,
+    SupersededDict,
+    WriteOutcomeDict,
+)
 from memory_core._types import (
     ArchiveKindLiteral,
     ArchiveOutcomeDict,
@@ -51,6 +66,7 @@ from memory_core._types import (
 __all__ = [
     "__version__",
     "AgentMemory",
+    "ContextMemory",
     "SessionRow",
     "Snapshot",
     "SnapshotItem",
@@ -227,6 +243,168 @@ class AgentMemory:
     def find(self, query: str) -> list[SessionRow]:
         """Rows whose id, agent name, topic, summary or keywords contain ``query``
         (case-insensitive), in reading order."""
+
+@final
+class ContextMemory:
+    """A context-memory root (``~/.cursor/memory`` in the seed): one directory per namespace
+    (``org.global`` is ``org/global/``, ``project.app.api`` is ``projects/app/api/``), one
+    Markdown entity file with YAML frontmatter per fact, and an ``_index.md`` table per
+    directory that queries read.
+
+    Every write holds the root's cross-process lock (``<root>/.memcore.lock``, shared with
+    every model, language and the ``memcore`` command line), changes the entity file and
+    its index row as one step and reads both back. Results are plain ``dict``/``list``
+    values with the keys ``memcore context --json`` prints (``EntryDict``, ``HitDict``, ...,
+    importable from ``memory_core``); names and namespaces are ``str``, paths are ``str``
+    relative to the root. Errors: ConflictError for a similar entry (``session_id`` is the
+    existing entry's name; ``force_new=True`` writes anyway), NotFoundError for an unknown
+    entity (``session_id`` is its name), InvalidInputError for a refused value (a secret
+    sets ``field`` and ``secret_kind``).
+
+    ``ContextMemory(root, *, lock_timeout=None, fixed_time=None)`` opens ``root`` (a
+    ``str`` or ``os.PathLike``, made absolute now; nothing is created until the first
+    write). ``lock_timeout`` (seconds, default 10) bounds the wait for the lock; Ctrl-C
+    interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an RFC 3339 string such as
+    ``"2026-04-03T10:00:00Z"``, or an aware ``datetime``) stops this handle's clock, for
+    tests and reproducible runs. Handles pickle and copy (by root and options)."""
+    def __new__(
+        cls,
+        root: str | os.PathLike[str],
+        *,
+        lock_timeout: float | None = None,
+        fixed_time: str | datetime.datetime | None = None,
+    ) -> ContextMemory: ...
+    def __getnewargs_ex__(self) -> tuple[tuple[pathlib.Path], dict[str, float | str | None]]: ...
+
+    @property
+    def root(self) -> pathlib.Path:
+        """The root directory (absolute)."""
+
+    def namespace_dir(self, namespace: str) -> pathlib.Path:
+        """The directory of ``namespace`` (it may not exist). InvalidInputError for a bad
+        namespace."""
+
+    def write(
+        self,
+        namespace: str,
+        category: CategoryLiteral,
+        tags: Sequence[str],
+        body: str,
+        *,
+        status: EntryStatusLiteral | None = None,
+        summary: str | None = None,
+        slug: str | None = None,
+        rationale: str | None = None,
+        confidence: float | None = None,
+        source_path: str | None = None,
+        supersedes: Sequence[str] = (),
+        related: Sequence[str] = (),
+        diagram: DiagramDict | Mapping[str, str] | None = None,
+        force_new: bool = False,
+    ) -> WriteOutcomeDict:
+        """Writes a new entry and returns a ``WriteOutcomeDict``: the entry as written and read
+        back, the namespace's entry count, whether it is over the split threshold, and the
+        body check's flags. ``category`` is one of the seed's categories (``decision``,
+        ``constraint``, ...), ``tags`` at least two; ``status`` defaults to ``accepted``,
+        ``summary`` to the body's first sentence. A ``diagram`` entry takes
+        ``diagram={"diagram_type": ..., "subject": ..., "code": ...}`` (``language``
+        defaults to ``mermaid``). ConflictError when an entry of the same category has a
+        similar summary (its name in ``session_id``), unless ``force_new=True``."""
+
+    def get(self, name: str) -> EntryDict:
+        """The entry ``name`` (``org.global.decision.001``) as its file says, as an
+        ``EntryDict``. NotFoundError when its namespace's index has no such entry (the
+        message names where a split moved it)."""
+
+    def update(
+        self,
+        name: str,
+        *,
+        status: EntryStatusLiteral | None = None,
+        tags: Sequence[str] | None = None,
+        summary: str | None = None,
+        body: str | None = None,
+        rationale: str | None = None,
+        confidence: float | None = None,
+        source_path: str | None = None,
+    ) -> EntryDict:
+        """Changes the given fields of entry ``name`` (None leaves a field as it is; ``tags``
+        replaces the tags) in its file and index row, sets ``updated_at``, and returns the
+        entry as an ``EntryDict``. Comments, unknown keys and quoting in the file stay."""
+
+    def query(
+        self,
+        *,
+        namespaces: Sequence[str] = (),
+        category: CategoryLiteral | None = None,
+        tags: Sequence[str] = (),
+        text: str | None = None,
+        history: bool = False,
+        limit: int = 5,
+    ) -> list[HitDict]:
+        """Entries found from the ``_index.md`` files alone, best first, as ``HitDict``
+        values: accepted before experimental (deprecated and superseded only with
+        ``history=True``), more shared ``tags`` first, then the most recent. ``namespaces``
+        defaults to every namespace but ``session.current``; ``text`` matches the summary
+        and tags (case-insensitive); at most ``limit`` hits."""
+
+    def supersede(
+        self,
+        old: str,
+        namespace: str,
+        category: CategoryLiteral,
+        tags: Sequence[str],
+        body: str,
+        *,
+        status: EntryStatusLiteral | None = None,
+        summary: str | None = None,
+        slug: str | None = None,
+        rationale: str | None = None,
+        confidence: float | None = None,
+        source_path: str | None = None,
+        supersedes: Sequence[str] = (),
+        related: Sequence[str] = (),
+        diagram: DiagramDict | Mapping[str, str] | None = None,
+        force_new: bool = False,
+    ) -> SupersededDict:
+        """Writes a new entry that supersedes ``old`` (same arguments as ``write``) and marks
+        ``old`` ``superseded``, as one step; returns a ``SupersededDict`` (``new``, ``old``)."""
+
+    def promote(self, name: str) -> EntryDict:
+        """Promotes an ``experimental`` entry to ``accepted`` in place; returns its
+        ``EntryDict``."""
+
+    def promote_to(self, name: str, namespace: str) -> SupersededDict:
+        """Promotes entry ``name`` to ``namespace`` (a wider one, such as a session entry to
+        its project): a copy there supersedes it; returns a ``SupersededDict``."""
+
+    def verify(self, namespace: str) -> DriftReportDict:
+        """How ``namespace``'s ``_index.md`` disagrees with its files, writing nothing: a
+        ``DriftReportDict``."""
+
+    def heal(self, namespace: str) -> HealReportDict:
+        """Rebuilds ``namespace``'s ``_index.md`` from its files (under the lock); files that
+        do not read are reported and left alone. Returns a ``HealReportDict``."""
+
+    def namespaces(self) -> list[NamespaceInfoDict]:
+        """Every namespace under the root that has an index or an entity file, in name order,
+        as ``NamespaceInfoDict`` values."""
+
+    def split(self, namespace: str, mapping: Mapping[str, str] | None = None) -> SplitReportDict:
+        """Splits project ``namespace`` into domains as one step: by tag when ``mapping`` is
+        None, else each entry named in ``mapping`` (entity name to domain segment) moves
+        there. Returns a ``SplitReportDict``."""
+
+    def end_session(self, promote: Mapping[str, str] = {}) -> EndSessionDict:
+        """Ends the session: each entry of ``promote`` (a ``session.current`` entity name
+        mapped to the namespace it goes to) becomes a new entry there superseding it, then
+        every ``session.current`` entry is moved to ``archive/session-<time>/``, in one
+        step. Returns an ``EndSessionDict``."""
+
+    def pending_refresh(self, namespace: str) -> list[PendingMatchDict]:
+        """The changes the git hooks recorded in ``namespace``'s ``_pending_refresh.md``, each
+        with the entries whose ``source_path`` cites the file, as ``PendingMatchDict``
+        values."""
 
 @final
 class SessionRow:

@@ -1,0 +1,190 @@
+"""The ``Literal`` aliases and ``TypedDict`` shapes of ``ContextMemory`` results.
+
+Every ``ContextMemory`` method returns plain ``dict``/``list`` values built from the core's
+serde serialization: the keys (in the same order) that ``memcore context --json`` prints.
+Entity names and namespaces are ``str``; ``file``, ``dir`` and ``archive`` are ``str``
+paths relative to the root; a warning's ``path`` is a ``str``.
+"""
+
+from typing import Dict, List, Literal, Optional, TypedDict, Union
+
+from memory_core._types import WarningRecordDict
+
+CategoryLiteral = Literal[
+    "decision",
+    "constraint",
+    "assumption",
+    "rejected",
+    "todo",
+    "risk",
+    "principle",
+    "diagram",
+]
+"""An entry's ``category`` (the seed's closed set)."""
+EntryStatusLiteral = Literal["accepted", "experimental", "deprecated", "superseded"]
+"""An entry's ``status``."""
+RefreshTriggerLiteral = Literal["post-merge", "post-checkout", "manual"]
+"""``PendingChangeDict.trigger``: the git hook that recorded the change."""
+
+
+class DiagramDict(TypedDict):
+    """``EntryDict.diagram``; ``write(diagram=...)`` takes the same keys (``language``
+    optional, ``mermaid`` by default)."""
+
+    language: str
+    diagram_type: str
+    subject: str
+    code: str
+
+
+class EntryDict(TypedDict):
+    """One entity as its file says (``get``, ``update``, ``promote``)."""
+
+    entity_name: str
+    namespace: str
+    category: CategoryLiteral
+    status: EntryStatusLiteral
+    tags: List[str]
+    summary: str
+    created_at: str
+    updated_at: Optional[str]
+    supersedes: List[str]
+    rationale: Optional[str]
+    confidence: Optional[float]
+    source_path: Optional[str]
+    related_entities: List[str]
+    diagram: Optional[DiagramDict]
+    body: str
+    file: str
+
+
+class ManySentencesFlagDict(TypedDict):
+    """The body has more than three sentences of prose."""
+
+    code: Literal["many-sentences"]
+    sentences: int
+
+
+class LongLineFlagDict(TypedDict):
+    """A line of the body is long (its 1-based ``line``, its length in ``chars``)."""
+
+    code: Literal["long-line"]
+    line: int
+    chars: int
+
+
+class CodeDumpFlagDict(TypedDict):
+    """A fenced code block of ``lines`` lines opens at ``line``."""
+
+    code: Literal["code-dump"]
+    line: int
+    lines: int
+
+
+BodyFlagDict = Union[ManySentencesFlagDict, LongLineFlagDict, CodeDumpFlagDict]
+"""One flag of the body check, told apart by ``code``."""
+
+
+class BodyFlagsDict(TypedDict):
+    """What the body check measured: written, but worth a look when ``flags`` is not empty."""
+
+    bytes: int
+    sentences: int
+    flags: List[BodyFlagDict]
+
+
+class WriteOutcomeDict(TypedDict):
+    """``write``: the entry written and read back, and its namespace's size."""
+
+    entry: EntryDict
+    namespace_entries: int
+    over_threshold: bool
+    body: BodyFlagsDict
+
+
+class HitDict(TypedDict):
+    """One entry ``query`` found, as its index row gives it."""
+
+    entity_name: str
+    namespace: str
+    category: CategoryLiteral
+    status: EntryStatusLiteral
+    tags: List[str]
+    summary: str
+    file: str
+    tag_overlap: int
+
+
+class SupersededDict(TypedDict):
+    """``supersede``, ``promote_to``: the new entry and the old one, now superseded."""
+
+    new: EntryDict
+    old: EntryDict
+
+
+class DriftReportDict(TypedDict):
+    """``verify``: how an index and its directory disagree."""
+
+    namespace: Optional[str]
+    missing_files: List[str]
+    unindexed_files: List[str]
+    mismatched: List[str]
+    unreadable: List[WarningRecordDict]
+    unreadable_index: Optional[WarningRecordDict]
+    last_updated: Optional[str]
+    rows: int
+    files: int
+
+
+class HealReportDict(TypedDict):
+    """``heal``: what changed in the index."""
+
+    namespace: Optional[str]
+    added: List[str]
+    removed: List[str]
+    updated: List[str]
+    unreadable: List[WarningRecordDict]
+    written: bool
+
+
+class NamespaceInfoDict(TypedDict):
+    """One namespace ``namespaces`` found."""
+
+    namespace: str
+    dir: str
+    has_index: bool
+    files: int
+    over_threshold: bool
+
+
+class SplitReportDict(TypedDict):
+    """``split``: old name to new name of every moved entry, entries per domain."""
+
+    moved: Dict[str, str]
+    domains: Dict[str, int]
+    kept: List[str]
+    relinked: List[str]
+    removed_parent_index: bool
+
+
+class EndSessionDict(TypedDict):
+    """``end_session``: the promotions, and the session entries archived."""
+
+    promoted: List[SupersededDict]
+    cleared: List[str]
+    archive: Optional[str]
+
+
+class PendingChangeDict(TypedDict):
+    """A changed file a git hook recorded."""
+
+    path: str
+    trigger: RefreshTriggerLiteral
+    timestamp: str
+
+
+class PendingMatchDict(TypedDict):
+    """``pending_refresh``: a changed file and the entries whose ``source_path`` cites it."""
+
+    change: PendingChangeDict
+    entries: List[str]
