@@ -14,7 +14,7 @@ use napi_derive::napi;
 
 use crate::args::{self, Arg};
 use crate::types::{self, AgentMemoryOptions, JsonText, json};
-use crate::{Call, Failure, Op, context_args, op, path_text};
+use crate::{Call, Op, context_args, op, path_text, queue_attempt};
 
 type Handle = core::ContextMemory;
 
@@ -30,9 +30,6 @@ type Handle = core::ContextMemory;
 #[napi]
 pub struct ContextMemory {
     inner: Handle,
-    /// The same root with a zero lock timeout: the one attempt of a Promise form.
-    attempt: Handle,
-    lock_timeout: Duration,
 }
 
 impl ContextMemory {
@@ -51,21 +48,13 @@ impl ContextMemory {
     where
         T: napi::bindgen_prelude::ToNapiValue + napi::bindgen_prelude::TypeName + Send + 'static,
     {
-        let run = || -> Arg<AsyncTask<Call<T, Handle>>> {
-            let op = prepare()?;
-            if args::aborted(options)? {
-                return Err(Failure::Core(memory_core::Error::Aborted {
-                    path: self.inner.root().join(memory_core::durable::LOCK_FILE_NAME),
-                    waited: Duration::ZERO,
-                    source: Some("the AbortSignal was aborted".into()),
-                }));
-            }
-            Ok(AsyncTask::new(Call {
-                memory: self.attempt.clone(),
-                op: Some(op),
-            }))
-        };
-        run().map_err(|failure| failure.into_js(env))
+        queue_attempt(
+            env,
+            options,
+            self.inner.root(),
+            || self.inner.with_lock_timeout(Duration::ZERO),
+            prepare,
+        )
     }
 }
 
@@ -86,18 +75,14 @@ impl ContextMemory {
                 fixed_time,
             } = AgentMemoryOptions::read(options)?;
             let mut builder = Handle::builder(root);
-            let mut lock_timeout = core::DEFAULT_LOCK_TIMEOUT;
             if let Some(ms) = lock_timeout_ms {
-                lock_timeout = types::lock_timeout(ms)?;
-                builder = builder.lock_timeout(lock_timeout);
+                builder = builder.lock_timeout(types::lock_timeout(ms)?);
             }
             if let Some(time) = fixed_time {
                 builder = builder.fixed_time(&time)?;
             }
             Ok(ContextMemory {
-                inner: builder.clone().open()?,
-                attempt: builder.lock_timeout(Duration::ZERO).open()?,
-                lock_timeout,
+                inner: builder.open()?,
             })
         };
         open().map_err(|failure| failure.into_js(&env))
@@ -112,7 +97,7 @@ impl ContextMemory {
     /// The longest wait for the lock, in milliseconds (`lockTimeoutMs`, default 10000).
     #[napi(getter)]
     pub fn lock_timeout_ms(&self) -> f64 {
-        self.lock_timeout.as_secs_f64() * 1000.0
+        self.inner.lock_timeout().as_secs_f64() * 1000.0
     }
 }
 

@@ -107,6 +107,38 @@ where
     }
 }
 
+/// The Promise forms' first step, for every class: converts the arguments
+/// (`prepare`), refuses an already aborted `options.signal`, and queues one attempt of
+/// the operation on `single` (the handle with a zero lock timeout); `index.js` retries
+/// on a timer. Errors are thrown on the JS thread.
+fn queue_attempt<T, H>(
+    env: &Env,
+    options: Option<Unknown<'_>>,
+    root: &std::path::Path,
+    single: impl FnOnce() -> H,
+    prepare: impl FnOnce() -> Arg<Op<T, H>>,
+) -> Result<AsyncTask<Call<T, H>>>
+where
+    T: napi::bindgen_prelude::ToNapiValue + napi::bindgen_prelude::TypeName + Send + 'static,
+    H: Send + 'static,
+{
+    let run = || -> Arg<AsyncTask<Call<T, H>>> {
+        let op = prepare()?;
+        if args::aborted(options)? {
+            return Err(Failure::Core(memory_core::Error::Aborted {
+                path: root.join(memory_core::durable::LOCK_FILE_NAME),
+                waited: Duration::ZERO,
+                source: Some("the AbortSignal was aborted".into()),
+            }));
+        }
+        Ok(AsyncTask::new(Call {
+            memory: single(),
+            op: Some(op),
+        }))
+    };
+    run().map_err(|failure| failure.into_js(env))
+}
+
 /// Throws the core's lock-timeout error for a Promise form that waited `waited_ms` in
 /// total (called by `index.js` when its retries reach `lockTimeoutMs`).
 #[napi(skip_typescript, js_name = "throwLockTimeout")]
@@ -155,24 +187,13 @@ impl AgentMemory {
     where
         T: napi::bindgen_prelude::ToNapiValue + napi::bindgen_prelude::TypeName + Send + 'static,
     {
-        let run = || -> Arg<AsyncTask<Call<T>>> {
-            let op = prepare()?;
-            if args::aborted(options)? {
-                return Err(Failure::Core(memory_core::Error::Aborted {
-                    path: self
-                        .inner
-                        .root()
-                        .join(memory_core::agent_memory::LOCK_FILE_NAME),
-                    waited: Duration::ZERO,
-                    source: Some("the AbortSignal was aborted".into()),
-                }));
-            }
-            Ok(AsyncTask::new(Call {
-                memory: self.inner.with_lock_timeout(Duration::ZERO),
-                op: Some(op),
-            }))
-        };
-        run().map_err(|failure| failure.into_js(env))
+        queue_attempt(
+            env,
+            options,
+            self.inner.root(),
+            || self.inner.with_lock_timeout(Duration::ZERO),
+            prepare,
+        )
     }
 }
 

@@ -132,6 +132,25 @@ impl ContextMemory {
         self.handle.path()
     }
 
+    /// How long a writer waits for the lock.
+    pub fn lock_timeout(&self) -> Duration {
+        self.handle.lock_timeout
+    }
+
+    /// The same root with another lock wait (a binding's single attempt uses zero).
+    ///
+    /// ```
+    /// let memory = memory_core::context_memory::ContextMemory::open("memory").unwrap();
+    /// let once = memory.with_lock_timeout(std::time::Duration::ZERO);
+    /// assert_eq!(once.lock_timeout(), std::time::Duration::ZERO);
+    /// assert_eq!(once.root(), memory.root());
+    /// ```
+    pub fn with_lock_timeout(&self, timeout: Duration) -> ContextMemory {
+        let mut handle = self.handle.clone();
+        handle.lock_timeout = timeout;
+        ContextMemory { handle }
+    }
+
     /// The directory of `namespace`.
     ///
     /// ```
