@@ -330,3 +330,41 @@ fn a_symlinked_namespace_directory_is_not_followed() {
         .map(|hits| hits.len());
     assert_eq!(err.unwrap(), 0, "a link is neither listed nor read");
 }
+
+/// "Answered from `_index.md` alone": a query opens no entity file (a file whose content
+/// no longer reads is still answered from its row while the listing agrees), and
+/// `verify` reports without writing.
+#[test]
+fn a_query_reads_only_the_index_and_verify_writes_nothing() {
+    let dir = fixture();
+    let file = dir.path().join("org/global/decision-001-auth.md");
+    std::fs::write(&file, "not an entity any more\n").unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let hits = memory
+        .query(&Query::new().namespace("org.global").unwrap().tags(["auth"]))
+        .unwrap();
+    assert!(names(&hits).contains(&"org.global.decision.001"));
+    let before = common_tree(dir.path());
+    let drift = memory
+        .verify(&memory_core::context_memory::Namespace::org_global())
+        .unwrap();
+    assert!(drift.unreadable.iter().any(|w| w.path == file && w.line == 1), "{drift:?}");
+    assert_eq!(common_tree(dir.path()), before, "verify wrote something");
+}
+
+fn common_tree(root: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n != ".memcore.lock") {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
