@@ -348,7 +348,13 @@ fn a_query_reads_only_the_index_and_verify_writes_nothing() {
     let drift = memory
         .verify(&memory_core::context_memory::Namespace::org_global())
         .unwrap();
-    assert!(drift.unreadable.iter().any(|w| w.path == file && w.line == 1), "{drift:?}");
+    assert!(
+        drift
+            .unreadable
+            .iter()
+            .any(|w| w.path == file && w.line == 1),
+        "{drift:?}"
+    );
     assert_eq!(common_tree(dir.path()), before, "verify wrote something");
 }
 
