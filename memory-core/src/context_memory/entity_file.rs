@@ -120,11 +120,9 @@ pub(crate) fn render_new(name: &EntityName, entry: &NewEntry, created_at: &str) 
         keys.push(("diagram_language", text(language.trim())));
         keys.push(("diagram_type", text(diagram_type.trim())));
         keys.push(("diagram_subject", text(subject.trim())));
-        let mut code = code.clone();
-        if !code.ends_with('\n') {
-            code.push('\n');
-        }
-        keys.push(("diagram_code", Value::from(code)));
+        // As given: the renderer's chomping indicator (`|`, `|-`, `|+`) keeps the final
+        // line breaks exact, so the code reads back byte for byte.
+        keys.push(("diagram_code", Value::from(code.as_str())));
     }
     if !entry.related_entities.is_empty() {
         keys.push(("related_entities", list(&entry.related_entities)));
@@ -189,7 +187,7 @@ mod tests {
         .diagram(Diagram::mermaid(
             "flowchart",
             "memory-write-flow",
-            "flowchart TD\n  A[Start] --> B[Write file]\n  B --> C[Update index]",
+            "flowchart TD\n  A[Start] --> B[Write file]\n  B --> C[Update index]\n",
         ))
         .related(EntityName::parse("org.global.decision.001").unwrap());
         let text = render_new(&name, &new, "2026-04-03T10:00:00Z");
@@ -206,6 +204,34 @@ mod tests {
             file.entry.diagram.unwrap().code,
             "flowchart TD\n  A[Start] --> B[Write file]\n  B --> C[Update index]\n"
         );
+    }
+
+    #[test]
+    fn diagram_code_reads_back_exactly_whatever_its_line_breaks() {
+        let name = EntityName::parse("org.global.diagram.001").unwrap();
+        for code in [
+            "graph TD; A-->B",
+            "flowchart TD\n  A --> B",
+            "flowchart TD\n  A --> B\n",
+            "flowchart TD\n  A --> B\n\n",
+            "  indented first line\nsecond",
+            "sequenceDiagram\n\n  A->>B: hi\n",
+            "x: y # not a comment\n- not a list",
+        ] {
+            let new = NewEntry::new("org.global", Category::Diagram, ["a", "b"], "Body.")
+                .unwrap()
+                .diagram(Diagram::mermaid("flowchart", "s", code));
+            let text = render_new(&name, &new, "2026-04-03T10:00:00Z");
+            let file = EntityFile::parse(
+                Path::new("d.md"),
+                PathBuf::from("d.md"),
+                text.clone(),
+                &Namespace::org_global(),
+                None,
+            )
+            .unwrap();
+            assert_eq!(file.entry.diagram.unwrap().code, code, "{text}");
+        }
     }
 
     #[test]
