@@ -95,18 +95,14 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
             ContextReply::Superseded(Box::new(memory.supersede(&old, new_entry(new)?)?))
         }
         ContextCommand::Query(args) => ContextReply::Hits(memory.query(&query(args)?)?),
-        ContextCommand::Verify { namespace } => ContextReply::Drift(
-            namespaces(memory, namespace)?
-                .iter()
-                .map(|ns| memory.verify(ns))
-                .collect::<Result<_>>()?,
-        ),
-        ContextCommand::Heal { namespace } => ContextReply::Healed(
-            namespaces(memory, namespace)?
-                .iter()
-                .map(|ns| memory.heal(ns))
-                .collect::<Result<_>>()?,
-        ),
+        ContextCommand::Verify { namespace } => ContextReply::Drift(match namespace {
+            Some(ns) => vec![memory.verify(&Namespace::parse(&ns)?)?],
+            None => memory.verify_all()?,
+        }),
+        ContextCommand::Heal { namespace } => ContextReply::Healed(match namespace {
+            Some(ns) => vec![memory.heal(&Namespace::parse(&ns)?)?],
+            None => memory.heal_all()?,
+        }),
         ContextCommand::Namespaces => ContextReply::Namespaces(memory.namespaces()?),
         ContextCommand::Refresh(args) => refresh(memory, args)?,
         ContextCommand::Hook(HookCommand::Install { repo }) => {
@@ -236,18 +232,6 @@ fn query(args: QueryArgs) -> Result<Query> {
         query = query.text(text);
     }
     Ok(query)
-}
-
-/// The namespace given, or every namespace the root holds.
-fn namespaces(memory: &ContextMemory, namespace: Option<String>) -> Result<Vec<Namespace>> {
-    match namespace {
-        Some(ns) => Ok(vec![Namespace::parse(&ns)?]),
-        None => Ok(memory
-            .namespaces()?
-            .into_iter()
-            .map(|i| i.namespace)
-            .collect()),
-    }
 }
 
 fn refresh(memory: &ContextMemory, args: RefreshArgs) -> Result<ContextReply> {

@@ -374,3 +374,39 @@ fn common_tree(root: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     out.sort();
     out
 }
+
+#[test]
+fn verify_all_and_heal_all_cover_every_namespace_and_only_heal_writes() {
+    let dir = fixture();
+    let root = dir.path();
+    std::fs::remove_file(root.join("org/global/decision-002-sessions.md")).unwrap();
+    let memory = ContextMemory::open(root).unwrap();
+    let before = memory
+        .namespaces()
+        .unwrap()
+        .into_iter()
+        .map(|i| i.namespace)
+        .collect::<Vec<_>>();
+    let index = std::fs::read(root.join("org/global/_index.md")).unwrap();
+
+    let drift = memory.verify_all().unwrap();
+    assert_eq!(
+        drift
+            .iter()
+            .map(|r| r.namespace.clone())
+            .collect::<Vec<_>>(),
+        before.iter().cloned().map(Some).collect::<Vec<_>>()
+    );
+    let drifted: Vec<_> = drift.iter().filter(|r| r.has_drift()).collect();
+    assert_eq!(drifted.len(), 1, "{drift:?}");
+    assert_eq!(drifted[0].missing_files.len(), 1, "{drift:?}");
+    assert_eq!(
+        std::fs::read(root.join("org/global/_index.md")).unwrap(),
+        index
+    );
+
+    let healed = memory.heal_all().unwrap();
+    assert_eq!(healed.len(), before.len());
+    assert_eq!(healed.iter().filter(|r| r.written).count(), 1, "{healed:?}");
+    assert!(memory.verify_all().unwrap().iter().all(|r| !r.has_drift()));
+}

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::heal::{DriftReport, HealReport};
 use super::memory::ContextMemory;
 use super::names::{INDEX_FILE_NAME, is_entity_file_name};
 use super::namespace::Namespace;
@@ -72,6 +73,45 @@ impl ContextMemory {
         }
         out.sort_by(|a, b| a.namespace.cmp(&b.namespace));
         Ok(out)
+    }
+
+    /// [`verify`](ContextMemory::verify) of every namespace [`namespaces`](ContextMemory::namespaces)
+    /// finds, in name order; writes nothing (`memcore context verify` without a namespace).
+    ///
+    /// ```
+    /// use memory_core::context_memory::{Category, ContextMemory, NewEntry};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// memory.write(NewEntry::new("org.global", Category::Decision, ["a", "b"], "Use JWT.").unwrap()).unwrap();
+    /// let reports = memory.verify_all().unwrap();
+    /// assert_eq!(reports.len(), 1);
+    /// assert!(reports.iter().all(|r| !r.has_drift()));
+    /// ```
+    pub fn verify_all(&self) -> Result<Vec<DriftReport>> {
+        self.namespaces_on_disk()?
+            .iter()
+            .map(|ns| self.verify(ns))
+            .collect()
+    }
+
+    /// [`heal`](ContextMemory::heal) of every namespace [`namespaces`](ContextMemory::namespaces)
+    /// finds, in name order, each under the lock (`memcore context heal` without a
+    /// namespace). Stops at the first namespace that fails; the ones before it stay healed.
+    ///
+    /// ```
+    /// use memory_core::context_memory::{Category, ContextMemory, NewEntry};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// let written = memory.write(NewEntry::new("org.global", Category::Decision, ["a", "b"], "Use JWT.").unwrap()).unwrap();
+    /// std::fs::remove_file(dir.path().join(&written.entry.file)).unwrap();
+    /// let reports = memory.heal_all().unwrap();
+    /// assert_eq!(reports[0].removed.len(), 1);
+    /// ```
+    pub fn heal_all(&self) -> Result<Vec<HealReport>> {
+        self.namespaces_on_disk()?
+            .iter()
+            .map(|ns| self.heal(ns))
+            .collect()
     }
 
     /// The namespaces that have an index or entity files (what queries search).
