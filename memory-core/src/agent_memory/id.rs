@@ -186,12 +186,25 @@ fn validate_name(what: &'static str, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// The ASCII bytes a name may hold (letters, digits, `-`, `_`, `.`), one look-up per
+/// byte on the path every row's id takes.
+static NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'-' || c == b'_' || c == b'.';
+        b += 1;
+    }
+    table
+};
+
 /// The first character a name may not hold: letters, marks, digits, `-`, `_` and `.`
 /// are allowed. Looked for from the first byte that is not allowed ASCII (a character
 /// boundary: every byte before it is ASCII), ASCII characters by byte and the others by
 /// Unicode class.
 fn first_bad(text: &str) -> Option<char> {
-    let ascii = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
+    let ascii = |b: u8| NAME_BYTES[usize::from(b)];
     let allowed = |c: char| {
         is_common_letter(c)
             || c.is_alphanumeric()

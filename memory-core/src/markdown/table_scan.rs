@@ -42,6 +42,18 @@ pub struct TableScan {
 /// assert!(!header_matches("SessionID", "Session ID"));
 /// ```
 pub fn header_matches(cell: &str, expected: &str) -> bool {
+    // An ASCII letter or digit first is not white space and no emphasis wrapper, so it
+    // is the first byte of the cell's first word: a body row's id (checked on every row)
+    // is refused here, before the cell is trimmed.
+    if let (Some(&c), Some(&e)) = (
+        cell.as_bytes().first(),
+        expected.trim_start().as_bytes().first(),
+    ) && c.is_ascii_alphanumeric()
+        && e.is_ascii()
+        && !c.eq_ignore_ascii_case(&e)
+    {
+        return false;
+    }
     let cell = without_emphasis(cell.trim());
     // The first words' first characters, when both are ASCII, must be equal ignoring
     // case (an ASCII character lowercases to one ASCII character, and white space is
