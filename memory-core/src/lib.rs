@@ -47,6 +47,7 @@ mod error;
 pub mod hygiene;
 pub mod markdown;
 mod prefault;
+pub mod structured_memory;
 
 pub use agent_memory::{
     AgentMemory, AgentMemoryBuilder, AgentName, ArchiveOutcome, ContinueOutcome,

@@ -1,0 +1,206 @@
+//! An entry's date: absolute (`YYYY-MM-DD`), or a relative word converted from the clock
+//! at write time, as the seed asks ("convert relative time to absolute at write time").
+//! Vague phrases that name no day ("last week", "recently") are refused: no conversion
+//! would be honest.
+
+use chrono::{Datelike, Duration, NaiveDate, Weekday};
+
+use crate::error::{Error, Result};
+
+/// Words and phrases that place a fact in time without naming a day. Refused as a date,
+/// and flagged by `check` when an entry's text leans on them.
+pub const VAGUE_TIME: &[&str] = &[
+    "last week",
+    "last month",
+    "last year",
+    "next week",
+    "next month",
+    "this week",
+    "this month",
+    "recently",
+    "lately",
+    "a while ago",
+    "the other day",
+    "earlier",
+    "soon",
+    "some time ago",
+    "a few days ago",
+];
+
+/// Words that name a day relative to the one they were written on: converted when given
+/// as a date, flagged by `check` when they appear in an entry's text (by the next session
+/// they are wrong).
+pub const RELATIVE_DAYS: &[&str] = &["today", "yesterday", "tomorrow", "tonight"];
+
+const WEEKDAYS: [(&str, Weekday); 7] = [
+    ("monday", Weekday::Mon),
+    ("tuesday", Weekday::Tue),
+    ("wednesday", Weekday::Wed),
+    ("thursday", Weekday::Thu),
+    ("friday", Weekday::Fri),
+    ("saturday", Weekday::Sat),
+    ("sunday", Weekday::Sun),
+];
+
+/// Reads the date a caller gives for an entry, with `today` the clock's date:
+/// `YYYY-MM-DD`; `today`, `yesterday`, `tomorrow`; a weekday name (`monday`, `last monday`:
+/// the most recent one before today; `next monday`: the first one after today);
+/// `N days ago`. Case and surrounding white space are ignored. Anything vague is refused
+/// with [`Error::InvalidInput`] saying to give a day.
+///
+/// ```
+/// use chrono::NaiveDate;
+/// use memory_core::structured_memory::resolve_date;
+/// let today = NaiveDate::from_ymd_opt(2026, 7, 10).unwrap(); // a Friday
+/// assert_eq!(resolve_date("yesterday", today).unwrap().to_string(), "2026-07-09");
+/// assert_eq!(resolve_date("Monday", today).unwrap().to_string(), "2026-07-06");
+/// assert_eq!(resolve_date("next monday", today).unwrap().to_string(), "2026-07-13");
+/// assert_eq!(resolve_date("2026-01-31", today).unwrap().to_string(), "2026-01-31");
+/// assert!(resolve_date("last week", today).is_err());
+/// ```
+pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
+    let text = given.trim().to_lowercase();
+    let refuse = |why: String| Err(Error::invalid("date", given, why));
+    if let Ok(date) = NaiveDate::parse_from_str(&text, "%Y-%m-%d")
+        && text.len() == 10
+    {
+        return Ok(date);
+    }
+    match text.as_str() {
+        "today" | "tonight" => return Ok(today),
+        "yesterday" => return Ok(today - Duration::days(1)),
+        "tomorrow" => return Ok(today + Duration::days(1)),
+        _ => {}
+    }
+    let (direction, day) = match text.split_once(' ') {
+        Some(("last", rest)) => (-1, rest.trim()),
+        Some(("next", rest)) => (1, rest.trim()),
+        Some(("on", rest)) => (-1, rest.trim()),
+        _ => (-1, text.as_str()),
+    };
+    if let Some((_, weekday)) = WEEKDAYS.iter().find(|(name, _)| *name == day) {
+        return Ok(nearest_weekday(today, *weekday, direction));
+    }
+    if let Some(n) = text
+        .strip_suffix(" days ago")
+        .or_else(|| text.strip_suffix(" day ago"))
+        .and_then(|n| n.trim().parse::<i64>().ok())
+        .filter(|n| (0..=3650).contains(n))
+    {
+        return Ok(today - Duration::days(n));
+    }
+    if VAGUE_TIME.iter().any(|v| text.contains(v)) {
+        return refuse(format!(
+            "{given:?} names no day; give the date (YYYY-MM-DD) the fact is about"
+        ));
+    }
+    refuse("must be YYYY-MM-DD, today, yesterday, tomorrow, a weekday or `N days ago`".into())
+}
+
+/// The closest `weekday` strictly before (`direction` −1) or after (+1) `today`.
+fn nearest_weekday(today: NaiveDate, weekday: Weekday, direction: i64) -> NaiveDate {
+    let from = i64::from(today.weekday().num_days_from_monday());
+    let to = i64::from(weekday.num_days_from_monday());
+    let days = if direction < 0 {
+        let back = (from - to).rem_euclid(7);
+        -(if back == 0 { 7 } else { back })
+    } else {
+        let ahead = (to - from).rem_euclid(7);
+        if ahead == 0 { 7 } else { ahead }
+    };
+    today + Duration::days(days)
+}
+
+/// The first relative or vague time phrase in `text` (as a whole word or phrase), if
+/// any: what `check` reports as a relatively dated entry.
+///
+/// ```
+/// use memory_core::structured_memory::relative_time_in;
+/// assert_eq!(relative_time_in("fixed it yesterday"), Some("yesterday"));
+/// assert_eq!(relative_time_in("Yesterday's build"), Some("yesterday"));
+/// assert_eq!(relative_time_in("todays_report.csv is generated"), None);
+/// assert_eq!(relative_time_in("deploy hook runs first"), None);
+/// ```
+pub fn relative_time_in(text: &str) -> Option<&'static str> {
+    let lower = text.to_lowercase();
+    RELATIVE_DAYS
+        .iter()
+        .chain(VAGUE_TIME)
+        .copied()
+        .find(|phrase| contains_phrase(&lower, phrase))
+}
+
+/// Whether `phrase` occurs in `haystack` bounded by non-alphanumeric characters (an
+/// apostrophe after it counts as a boundary: `yesterday's`).
+fn contains_phrase(haystack: &str, phrase: &str) -> bool {
+    haystack.match_indices(phrase).any(|(at, _)| {
+        let before = haystack[..at].chars().next_back();
+        let after = haystack[at + phrase.len()..].chars().next();
+        let boundary = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        boundary(before) && boundary(after)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn weekdays_are_the_nearest_past_or_next_one() {
+        let friday = day("2026-07-10");
+        for (given, expected) in [
+            ("friday", "2026-07-03"),
+            ("last friday", "2026-07-03"),
+            ("thursday", "2026-07-09"),
+            ("on saturday", "2026-07-04"),
+            ("next friday", "2026-07-17"),
+            ("next saturday", "2026-07-11"),
+            ("  SUNDAY ", "2026-07-05"),
+            ("3 days ago", "2026-07-07"),
+            ("1 day ago", "2026-07-09"),
+            ("tomorrow", "2026-07-11"),
+            ("today", "2026-07-10"),
+        ] {
+            assert_eq!(
+                resolve_date(given, friday).unwrap(),
+                day(expected),
+                "{given:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn vague_and_malformed_dates_are_refused() {
+        let today = day("2026-07-10");
+        for given in [
+            "last week",
+            "recently",
+            "a while ago",
+            "the other day",
+            "2026-02-30",
+            "2026-7-1",
+            "10/07/2026",
+            "",
+            "someday",
+            "99999 days ago",
+        ] {
+            let err = resolve_date(given, today).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{given:?}");
+        }
+    }
+
+    #[test]
+    fn relative_words_are_found_as_words() {
+        assert_eq!(
+            relative_time_in("we shipped it last week"),
+            Some("last week")
+        );
+        assert_eq!(relative_time_in("TODAY: outage"), Some("today"));
+        assert_eq!(relative_time_in("earliest deploy window"), None);
+        assert_eq!(relative_time_in("soonest"), None);
+    }
+}

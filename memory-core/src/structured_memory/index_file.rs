@@ -1,0 +1,320 @@
+//! `MEMORY.md` read whole: every line is a pointer, structure (blank lines, headings,
+//! comments, a frontmatter block) or content, and a pointer hidden in a comment or fence
+//! that is never closed makes the file refused rather than partly read.
+
+use std::ops::Range;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::pointer::{parse_pointer, target_file};
+use crate::error::{Error, Result};
+use crate::markdown::{Context, Frontmatter, LineEnding, classify};
+
+/// The index's file name.
+pub const INDEX_FILE_NAME: &str = "MEMORY.md";
+
+/// One pointer line of `MEMORY.md`: a topic file, its title and its hook.
+///
+/// ```
+/// use memory_core::structured_memory::MemoryIndex;
+/// let index = MemoryIndex::parse("MEMORY.md", "- [User](USER.md) — role, preferences\n").unwrap();
+/// let line = &index.lines[0];
+/// assert_eq!((line.title.as_str(), line.file.as_str(), line.hook.as_str()), ("User", "USER.md", "role, preferences"));
+/// assert_eq!(line.line, 1);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct IndexLine {
+    /// The link's text.
+    pub title: String,
+    /// The topic file, relative to the memory directory (escapes decoded).
+    pub file: String,
+    /// The recall key after the dash (empty when the line has none).
+    pub hook: String,
+    /// The 1-based line in `MEMORY.md`.
+    pub line: usize,
+}
+
+/// A line of `MEMORY.md` that is neither a pointer nor structure: memory content the
+/// seed says belongs in a topic file. Kept and reported, never dropped.
+///
+/// ```
+/// use memory_core::structured_memory::MemoryIndex;
+/// let index = MemoryIndex::parse("MEMORY.md", "# Memory\n\nDeploy runs before the bump.\n").unwrap();
+/// assert_eq!(index.content[0].line, 3);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ContentLine {
+    /// The 1-based line.
+    pub line: usize,
+    /// Its text.
+    pub text: String,
+}
+
+/// A pointer line whose link cannot be followed: it points outside the memory directory
+/// or is not a plain relative path. Reported by `check`, never opened.
+///
+/// ```
+/// use memory_core::structured_memory::MemoryIndex;
+/// let index = MemoryIndex::parse("MEMORY.md", "- [X](../x.md) — outside\n").unwrap();
+/// assert!(index.lines.is_empty());
+/// assert_eq!(index.unusable[0].line, 1);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct UnusableLink {
+    /// The 1-based line.
+    pub line: usize,
+    /// The link target as written.
+    pub target: String,
+    /// Why it cannot be followed.
+    pub reason: String,
+}
+
+/// `MEMORY.md`, read whole.
+///
+/// ```
+/// use memory_core::structured_memory::MemoryIndex;
+/// let text = "<!-- memory index -->\n- [Project X](memory-project-x.md) — build quirks\n- [User](USER.md) — role\n";
+/// let index = MemoryIndex::parse("MEMORY.md", text).unwrap();
+/// assert_eq!(index.lines.len(), 2);
+/// assert_eq!(index.line_count, 3);
+/// assert!(index.content.is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct MemoryIndex {
+    /// The pointer lines, in file order.
+    pub lines: Vec<IndexLine>,
+    /// Content lines (not pointers, not structure), in file order.
+    pub content: Vec<ContentLine>,
+    /// Pointer lines whose link cannot be followed.
+    pub unusable: Vec<UnusableLink>,
+    /// How many lines the file has (what the line budget counts).
+    pub line_count: usize,
+    /// How many bytes it has.
+    pub byte_count: usize,
+    /// The whole text, as read.
+    #[serde(skip)]
+    pub text: String,
+    /// Byte range of each pointer line in `text`, terminator included (same order as
+    /// `lines`).
+    #[serde(skip)]
+    pub(crate) spans: Vec<Range<usize>>,
+    /// The file's line terminator.
+    #[serde(skip)]
+    pub(crate) line_ending: LineEnding,
+}
+
+impl MemoryIndex {
+    /// Reads `text` as the `MEMORY.md` at `path` (used in messages only).
+    ///
+    /// Fails with [`Error::Malformed`] naming the line when a comment, fence or HTML block
+    /// opened there is never closed and hides a pointer line (reading on would drop it),
+    /// or when the frontmatter block is not closed.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::MemoryIndex;
+    /// let err = MemoryIndex::parse("MEMORY.md", "- [A](a.md) — a\n<!--\n- [B](b.md) — b\n").unwrap_err();
+    /// assert_eq!(err.line(), Some(2));
+    /// ```
+    pub fn parse(path: impl AsRef<Path>, text: impl Into<String>) -> Result<MemoryIndex> {
+        let path = path.as_ref();
+        let text = text.into();
+        let body_start = match Frontmatter::locate(&text) {
+            Ok(Some(fm)) => fm.body_start,
+            Ok(None) => 0,
+            Err(issue) => return Err(Error::malformed(path, issue.line, issue.message)),
+        };
+        let blocks = classify(&text);
+        let mut index = MemoryIndex {
+            lines: Vec::new(),
+            content: Vec::new(),
+            unusable: Vec::new(),
+            line_count: blocks.lines.len(),
+            byte_count: text.len(),
+            text: String::new(),
+            spans: Vec::new(),
+            line_ending: LineEnding::detect(&text),
+        };
+        if let Some((opened, context)) = blocks.unclosed {
+            let hidden = blocks.lines[opened..]
+                .iter()
+                .find(|l| parse_pointer(l.line.text).is_some());
+            if let Some(hidden) = hidden {
+                return Err(Error::malformed(
+                    path,
+                    opened,
+                    format!(
+                        "{} opened here is never closed and hides the pointer on line {}",
+                        context.describe(),
+                        hidden.line.number
+                    ),
+                ));
+            }
+        }
+        for block in &blocks.lines {
+            let line = &block.line;
+            if line.content.start < body_start {
+                continue;
+            }
+            let t = line.text;
+            let structure = match block.context {
+                Context::Comment => true,
+                Context::Text => t.trim().is_empty() || is_heading(t),
+                _ => false,
+            };
+            if structure {
+                continue;
+            }
+            if matches!(block.context, Context::List | Context::Text)
+                && !block.lazy
+                && let Some(parts) = parse_pointer(t)
+            {
+                match target_file(&parts.target) {
+                    Ok(file) => {
+                        index.lines.push(IndexLine {
+                            title: parts.title,
+                            file,
+                            hook: parts.hook,
+                            line: line.number,
+                        });
+                        index.spans.push(line.content.start..line.end);
+                    }
+                    Err(e) => index.unusable.push(UnusableLink {
+                        line: line.number,
+                        target: parts.target,
+                        reason: match e {
+                            Error::InvalidInput { message, .. } => message,
+                            other => other.to_string(),
+                        },
+                    }),
+                }
+                continue;
+            }
+            index.content.push(ContentLine {
+                line: line.number,
+                text: t.to_string(),
+            });
+        }
+        index.text = text;
+        Ok(index)
+    }
+
+    /// The pointer line for `file` (compared as written, then ignoring ASCII case, as on
+    /// case-insensitive file systems).
+    ///
+    /// ```
+    /// use memory_core::structured_memory::MemoryIndex;
+    /// let index = MemoryIndex::parse("MEMORY.md", "- [User](USER.md) — role\n").unwrap();
+    /// assert_eq!(index.line_for("USER.md").unwrap().title, "User");
+    /// assert!(index.line_for("other.md").is_none());
+    /// ```
+    pub fn line_for(&self, file: &str) -> Option<&IndexLine> {
+        let file = file.strip_prefix("./").unwrap_or(file);
+        self.lines.iter().find(|l| l.file == file).or_else(|| {
+            self.lines
+                .iter()
+                .find(|l| l.file.eq_ignore_ascii_case(file))
+        })
+    }
+}
+
+/// An ATX heading: up to three spaces, one to six `#`, then white space or the end.
+fn is_heading(t: &str) -> bool {
+    let rest = t.trim_start_matches(' ');
+    if t.len() - rest.len() > 3 {
+        return false;
+    }
+    let hashes = rest.len() - rest.trim_start_matches('#').len();
+    (1..=6).contains(&hashes)
+        && rest[hashes..]
+            .chars()
+            .next()
+            .is_none_or(char::is_whitespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> MemoryIndex {
+        MemoryIndex::parse("MEMORY.md", text).unwrap()
+    }
+
+    #[test]
+    fn a_claude_code_style_index_reads_whole() {
+        let text = "# Memory Index\r\n\r\n- [User profile](user_profile.md) — senior Rust dev, prefers terse answers\r\n- [Feedback: testing](feedback_testing.md) — integration tests hit a real database\r\n<!-- hand note -->\r\n";
+        let index = parse(text);
+        assert_eq!(index.lines.len(), 2);
+        assert_eq!(index.lines[1].line, 4);
+        assert_eq!(index.line_count, 5);
+        assert!(index.content.is_empty() && index.unusable.is_empty());
+        assert_eq!(index.line_ending, LineEnding::CrLf);
+        assert_eq!(
+            &text[index.spans[0].clone()],
+            "- [User profile](user_profile.md) — senior Rust dev, prefers terse answers\r\n"
+        );
+    }
+
+    #[test]
+    fn content_is_kept_and_reported_never_hidden() {
+        let text = "- [A](a.md) — a\nThe deploy hook runs first.\n- a plain bullet\n> quoted\n    code\n```\n- [B](b.md) — in a fence\n```\n";
+        let index = parse(text);
+        assert_eq!(index.lines.len(), 1);
+        let lines: Vec<usize> = index.content.iter().map(|c| c.line).collect();
+        assert_eq!(lines, [2, 3, 4, 5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn comments_and_frontmatter_are_structure() {
+        let text =
+            "---\ntitle: memory\n---\n<!--\nmulti-line\n-->\n%% obsidian %%\n- [A](a.md) — a\n";
+        let index = parse(text);
+        assert_eq!(index.lines.len(), 1);
+        assert!(index.content.is_empty(), "{:?}", index.content);
+        assert_eq!(index.line_count, 8);
+    }
+
+    #[test]
+    fn an_unclosed_comment_hiding_a_pointer_is_refused_naming_its_line() {
+        for (text, line) in [
+            ("- [A](a.md)\n<!-- x\n- [B](b.md) — b\n", 2),
+            ("%%\n- [B](b.md) — b\n", 1),
+            ("- [A](a.md)\n```\n- [B](b.md)\n", 2),
+        ] {
+            let err = MemoryIndex::parse("MEMORY.md", text).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::Malformed, "{text:?}");
+            assert_eq!(err.line(), Some(line), "{text:?}");
+        }
+        // Nothing hidden: an unclosed comment of prose is only content.
+        assert!(MemoryIndex::parse("MEMORY.md", "- [A](a.md)\n<!-- note\n").is_ok());
+    }
+
+    #[test]
+    fn line_counts_match_what_an_editor_shows() {
+        assert_eq!(parse("").line_count, 0);
+        assert_eq!(parse("- [A](a.md)").line_count, 1);
+        assert_eq!(parse("- [A](a.md)\n").line_count, 1);
+        assert_eq!(parse("- [A](a.md)\n\n").line_count, 2);
+    }
+
+    #[test]
+    fn links_outside_the_directory_are_reported_not_followed() {
+        let index = parse("- [A](../a.md) — a\n- [B](/etc/b.md)\n- [C](c.md)\n");
+        assert_eq!(index.lines.len(), 1);
+        assert_eq!(index.unusable.len(), 2);
+        assert_eq!(index.unusable[1].line, 2);
+    }
+
+    #[test]
+    fn headings_need_a_space() {
+        assert!(is_heading("# Memory"));
+        assert!(is_heading("###"));
+        assert!(!is_heading("#tag"));
+        assert!(!is_heading("####### seven"));
+        assert!(!is_heading("    # code"));
+    }
+}

@@ -1,0 +1,406 @@
+//! A topic file read whole: its own frontmatter (kept byte-identical; `name`,
+//! `description` and `type` read), its dated entries (`- YYYY-MM-DD: text` or
+//! `- YYYY-MM-DD [subject]: text`, with the lines indented under them), the list items
+//! that carry no date (hand-written, never compacted, flagged), and everything else
+//! (headings, prose) left where it is.
+
+use std::ops::Range;
+use std::path::Path;
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::markdown::{Context, FrontmatterKeys, LineEnding, classify};
+
+/// A topic file's own frontmatter fields, as Claude Code's auto-memory writes them
+/// (`name`, `description`, `type`); other keys are kept in the file, not read.
+///
+/// ```
+/// use memory_core::structured_memory::Topic;
+/// let topic = Topic::parse("user.md", "---\nname: User\ndescription: role and preferences\ntype: user\n---\n- 2026-07-10: prefers terse answers\n").unwrap();
+/// let meta = topic.meta.unwrap();
+/// assert_eq!(meta.description.as_deref(), Some("role and preferences"));
+/// assert_eq!(meta.kind.as_deref(), Some("user"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[non_exhaustive]
+pub struct TopicMeta {
+    /// `name`.
+    pub name: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `type` (`user`, `feedback`, `project`, `reference`, …).
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+}
+
+/// One dated fact.
+///
+/// ```
+/// use memory_core::structured_memory::Topic;
+/// let topic = Topic::parse("t.md", "- 2026-07-10 [deploy-hook]: runs BEFORE the version bump\n").unwrap();
+/// let entry = &topic.entries[0];
+/// assert_eq!(entry.date.to_string(), "2026-07-10");
+/// assert_eq!(entry.subject.as_deref(), Some("deploy-hook"));
+/// assert_eq!(entry.text, "runs BEFORE the version bump");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Entry {
+    /// The day the fact is about (`YYYY-MM-DD` in JSON).
+    #[serde(serialize_with = "iso_date")]
+    pub date: NaiveDate,
+    /// What the fact is about, when the entry names it (`[subject]`).
+    pub subject: Option<String>,
+    /// The fact; lines indented under the entry joined with `\n`, their indentation
+    /// removed.
+    pub text: String,
+    /// The 1-based first line.
+    pub line: usize,
+    /// The 1-based last line (continuation lines included).
+    pub end_line: usize,
+    /// Byte range of the entry's lines in the file, last terminator included.
+    #[serde(skip)]
+    pub(crate) span: Range<usize>,
+}
+
+/// A top-level list item without a leading date: someone's hand-written note.
+/// Kept, reported by `check`, never compacted.
+///
+/// ```
+/// use memory_core::structured_memory::Topic;
+/// let topic = Topic::parse("t.md", "- remember to rotate keys\n").unwrap();
+/// assert_eq!(topic.undated[0].line, 1);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct UndatedItem {
+    /// The 1-based line.
+    pub line: usize,
+    /// The item's first line.
+    pub text: String,
+}
+
+/// A topic file, read whole.
+///
+/// ```
+/// use memory_core::structured_memory::Topic;
+/// let text = "# Infra\n\nHosts we run.\n\n- 2026-07-10: staging is on k3s\n  since the March move\n- 2026-07-11 [db]: Postgres 16\n";
+/// let topic = Topic::parse("memory-infra.md", text).unwrap();
+/// assert_eq!(topic.entries.len(), 2);
+/// assert_eq!(topic.entries[0].text, "staging is on k3s\nsince the March move");
+/// assert_eq!(topic.entries[0].end_line, 6);
+/// assert_eq!(topic.line_count, 7);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Topic {
+    /// The file, relative to the memory directory.
+    pub file: String,
+    /// Its frontmatter fields, when it has a frontmatter block.
+    pub meta: Option<TopicMeta>,
+    /// Its dated entries, in file order.
+    pub entries: Vec<Entry>,
+    /// Its list items without a date, in file order.
+    pub undated: Vec<UndatedItem>,
+    /// How many lines it has (what the line budget counts).
+    pub line_count: usize,
+    /// How many bytes.
+    pub byte_count: usize,
+    /// The whole text, as read.
+    #[serde(skip)]
+    pub text: String,
+    /// The file's line terminator.
+    #[serde(skip)]
+    pub(crate) line_ending: LineEnding,
+}
+
+impl Topic {
+    /// Reads `text` as the topic file `file` (relative to the memory directory).
+    ///
+    /// Fails with [`Error::Malformed`] naming the line when the frontmatter does not
+    /// parse, or when a comment or fence never closed hides an entry.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::Topic;
+    /// let err = Topic::parse("t.md", "---\nname: [unclosed\n---\n").unwrap_err();
+    /// assert_eq!(err.line(), Some(2));
+    /// ```
+    pub fn parse(file: impl Into<String>, text: impl Into<String>) -> Result<Topic> {
+        let file = file.into();
+        let text = text.into();
+        let path = Path::new(&file);
+        let (meta, body_start) = match FrontmatterKeys::read(&text) {
+            Ok(Some(keys)) => {
+                let mapping = keys
+                    .mapping(&text)
+                    .map_err(|issue| Error::malformed(path, issue.line, issue.message))?;
+                let field = |k: &str| {
+                    mapping.get(k).and_then(|v| match v {
+                        serde_yaml::Value::String(s) => Some(s.clone()),
+                        serde_yaml::Value::Null => None,
+                        other => serde_yaml::to_string(other)
+                            .ok()
+                            .map(|s| s.trim().to_string()),
+                    })
+                };
+                let meta = TopicMeta {
+                    name: field("name"),
+                    description: field("description"),
+                    kind: field("type"),
+                };
+                (Some(meta), keys.frontmatter.body_start)
+            }
+            Ok(None) => (None, 0),
+            Err(issue) => return Err(Error::malformed(path, issue.line, issue.message)),
+        };
+        let blocks = classify(&text);
+        if let Some((opened, context)) = blocks.unclosed
+            && let Some(hidden) = blocks.lines[opened..]
+                .iter()
+                .find(|l| entry_head(l.line.text).is_some())
+        {
+            return Err(Error::malformed(
+                path,
+                opened,
+                format!(
+                    "{} opened here is never closed and hides the entry on line {}",
+                    context.describe(),
+                    hidden.line.number
+                ),
+            ));
+        }
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut undated = Vec::new();
+        // The entry whose continuation lines are being collected, and the column its
+        // text starts at (a line indented that far belongs to it, nested items too).
+        let mut open: Option<(usize, usize)> = None;
+        for block in &blocks.lines {
+            let line = &block.line;
+            if line.content.start < body_start {
+                continue;
+            }
+            let t = line.text;
+            let nested = open.is_some_and(|(_, column)| indent_width(t) >= column);
+            let top_item =
+                block.context == Context::List && !block.lazy && !nested && is_top_item(t);
+            if top_item {
+                open = None;
+                match entry_head(t) {
+                    Some((date, subject, first)) => {
+                        entries.push(Entry {
+                            date,
+                            subject,
+                            text: first.to_string(),
+                            line: line.number,
+                            end_line: line.number,
+                            span: line.content.start..line.end,
+                        });
+                        open = Some((entries.len() - 1, content_column(t)));
+                    }
+                    None => undated.push(UndatedItem {
+                        line: line.number,
+                        text: t.trim().to_string(),
+                    }),
+                }
+                continue;
+            }
+            let continues = block.context == Context::List && !t.trim().is_empty();
+            match open {
+                Some((i, _)) if continues => {
+                    let entry = &mut entries[i];
+                    entry.text.push('\n');
+                    entry.text.push_str(t.trim());
+                    entry.end_line = line.number;
+                    entry.span.end = line.end;
+                }
+                _ => open = None,
+            }
+        }
+        Ok(Topic {
+            file,
+            meta,
+            entries,
+            undated,
+            line_count: blocks.lines.len(),
+            byte_count: text.len(),
+            line_ending: LineEnding::detect(&text),
+            text,
+        })
+    }
+}
+
+fn iso_date<S: serde::Serializer>(date: &NaiveDate, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(&date.format("%Y-%m-%d"))
+}
+
+/// The columns of a line's leading white space (a tab counts to the next multiple of 4).
+fn indent_width(t: &str) -> usize {
+    let mut col = 0;
+    for b in t.bytes() {
+        match b {
+            b' ' => col += 1,
+            b'\t' => col += 4 - col % 4,
+            _ => break,
+        }
+    }
+    col
+}
+
+/// The column a list item's text starts at: its indentation, the bullet, and the white
+/// space after it.
+fn content_column(t: &str) -> usize {
+    let indent = indent_width(t);
+    let after = t.trim_start_matches([' ', '\t']);
+    let spaces = after[1..].len() - after[1..].trim_start_matches([' ', '\t']).len();
+    indent + 1 + spaces.max(1)
+}
+
+/// A list item at the left margin (up to three spaces): a bullet and white space.
+fn is_top_item(t: &str) -> bool {
+    let rest = t.trim_start_matches(' ');
+    t.len() - rest.len() <= 3
+        && rest.starts_with(['-', '*', '+'])
+        && rest[1..].starts_with([' ', '\t'])
+}
+
+/// An entry's first line: the bullet, `YYYY-MM-DD` (optionally in `**…**`), an optional
+/// `[subject]`, then `:`, ` — `, ` – ` or ` - ` and the text.
+pub(super) fn entry_head(t: &str) -> Option<(NaiveDate, Option<String>, &str)> {
+    if !is_top_item(t) {
+        return None;
+    }
+    let rest = t.trim_start_matches(' ')[1..].trim_start_matches([' ', '\t']);
+    let (bold, rest) = match rest.strip_prefix("**") {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let date = rest.get(..10)?;
+    let is_shape = date.bytes().enumerate().all(|(i, b)| match i {
+        4 | 7 => b == b'-',
+        _ => b.is_ascii_digit(),
+    });
+    if !is_shape {
+        return None;
+    }
+    let date = NaiveDate::parse_from_str(date, "%Y-%m-%d").ok()?;
+    let mut rest = &rest[10..];
+    if bold {
+        rest = rest.strip_prefix("**")?;
+    }
+    let mut subject = None;
+    if let Some(inner) = rest.strip_prefix(" [") {
+        let end = inner.find(']')?;
+        let s = inner[..end].trim();
+        if s.is_empty() {
+            return None;
+        }
+        subject = Some(s.to_string());
+        rest = &inner[end + 1..];
+    }
+    let text = [":", " — ", " – ", " - "]
+        .iter()
+        .find_map(|sep| rest.strip_prefix(sep))?;
+    Some((date, subject, text.trim()))
+}
+
+/// The key two subjects are compared by: lowercase, runs of white space, `-` and `_`
+/// folded to one `-`, ends trimmed.
+///
+/// ```
+/// use memory_core::structured_memory::subject_key;
+/// assert_eq!(subject_key("Deploy  Hook"), subject_key("deploy_hook"));
+/// assert_eq!(subject_key("--Deploy-hook "), "deploy-hook");
+/// ```
+pub fn subject_key(subject: &str) -> String {
+    let mut out = String::with_capacity(subject.len());
+    for c in subject.trim().chars() {
+        if c.is_whitespace() || c == '-' || c == '_' {
+            if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Topic {
+        Topic::parse("t.md", text).unwrap()
+    }
+
+    #[test]
+    fn entry_spellings() {
+        for (line, subject, text) in [
+            ("- 2026-07-10: deploy hook first", None, "deploy hook first"),
+            ("* 2026-07-10 — dash form", None, "dash form"),
+            ("+ 2026-07-10 - hyphen form", None, "hyphen form"),
+            ("- **2026-07-10**: bold date", None, "bold date"),
+            ("- 2026-07-10 [db]: Postgres 16", Some("db"), "Postgres 16"),
+            ("   - 2026-07-10 [a b]:x", Some("a b"), "x"),
+        ] {
+            let (_, s, t) = entry_head(line).unwrap_or_else(|| panic!("{line:?}"));
+            assert_eq!((s.as_deref(), t), (subject, text), "{line:?}");
+        }
+        for line in [
+            "- 2026-13-01: no month 13",
+            "- 2026-7-1: short",
+            "- 2026-07-10 no separator",
+            "- 2026-07-10 []: empty subject",
+            "2026-07-10: no bullet",
+            "    - 2026-07-10: code",
+            "- yesterday: relative",
+        ] {
+            assert!(entry_head(line).is_none(), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn headings_prose_and_hand_notes_are_kept_apart() {
+        let text = "# Decisions\n\nWhy we decide things.\n\n- 2026-07-10: use JWT\n  because sessions are stateless\n\n- a hand note\n- [ ] a task\n1. ordered\n";
+        let topic = parse(text);
+        assert_eq!(topic.entries.len(), 1);
+        assert_eq!(topic.entries[0].end_line, 6);
+        assert_eq!(
+            &text[topic.entries[0].span.clone()],
+            "- 2026-07-10: use JWT\n  because sessions are stateless\n"
+        );
+        let undated: Vec<usize> = topic.undated.iter().map(|u| u.line).collect();
+        assert_eq!(undated, [8, 9]);
+    }
+
+    #[test]
+    fn nested_items_belong_to_their_entry() {
+        let topic = parse("- 2026-07-10: steps\n  - first\n  - second\n- 2026-07-11: next\n");
+        assert_eq!(topic.entries.len(), 2);
+        assert_eq!(topic.entries[0].text, "steps\n- first\n- second");
+        assert!(topic.undated.is_empty());
+    }
+
+    #[test]
+    fn crlf_and_bom_files_read_the_same() {
+        let topic = parse("\u{feff}- 2026-07-10: a\r\n- 2026-07-11: b\r\n");
+        assert_eq!(topic.entries.len(), 2);
+        assert_eq!(topic.entries[1].text, "b");
+        assert_eq!(topic.line_ending, LineEnding::CrLf);
+    }
+
+    #[test]
+    fn an_entry_hidden_by_an_unclosed_fence_is_refused() {
+        let err = Topic::parse("t.md", "- 2026-07-10: a\n```\n- 2026-07-11: b\n").unwrap_err();
+        assert_eq!(err.line(), Some(2));
+        assert!(err.to_string().contains("t.md"), "{err}");
+    }
+
+    #[test]
+    fn entries_in_fences_and_comments_are_not_entries() {
+        let topic = parse("```\n- 2026-07-10: example\n```\n<!--\n- 2026-07-11: hidden\n-->\n");
+        assert!(topic.entries.is_empty());
+    }
+}
