@@ -104,6 +104,14 @@ pub enum Error {
         /// Where a namespace split moved the entity.
         moved_to: Option<String>,
     },
+    /// The named structured-memory topic file does not exist.
+    #[error("{}: no topic file {file}", path.display())]
+    TopicNotFound {
+        /// The topic file, relative to the memory directory, as given.
+        file: String,
+        /// Where it was looked for.
+        path: PathBuf,
+    },
     /// A new context-memory entry resembles one already in force in its namespace (same
     /// category, similar summary); write it with `force_new` to keep both.
     #[error("{}:{line}: a similar {} entry exists: {existing} (similarity {similarity:.2}); supersede or update it, or force a new one", path.display(), existing.split('.').rev().nth(1).unwrap_or("entry"))]
@@ -415,7 +423,8 @@ impl Error {
             | Error::TextTooLarge { .. } => ErrorKind::InvalidInput,
             Error::SessionNotFound { .. }
             | Error::ItemNotFound { .. }
-            | Error::EntityNotFound { .. } => ErrorKind::NotFound,
+            | Error::EntityNotFound { .. }
+            | Error::TopicNotFound { .. } => ErrorKind::NotFound,
             Error::Referenced { .. }
             | Error::Inconsistent { .. }
             | Error::Duplicate { .. }
@@ -448,6 +457,7 @@ impl Error {
             | Error::TextTooLarge { .. } => None,
             Error::SessionNotFound { path, .. }
             | Error::EntityNotFound { path, .. }
+            | Error::TopicNotFound { path, .. }
             | Error::SimilarEntry { path, .. }
             | Error::EntityExists { path, .. }
             | Error::ItemNotFound { path, .. }

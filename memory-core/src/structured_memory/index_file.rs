@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::budget::{BudgetUse, Budgets};
 use super::pointer::{parse_pointer, target_file};
 use crate::error::{Error, Result};
 use crate::markdown::{Context, Frontmatter, LineEnding, classify};
@@ -96,6 +97,8 @@ pub struct MemoryIndex {
     pub line_count: usize,
     /// How many bytes it has.
     pub byte_count: usize,
+    /// What it uses of its budget (the seed's 60 lines unless the handle says otherwise).
+    pub budget: BudgetUse,
     /// The whole text, as read.
     #[serde(skip)]
     pub text: String,
@@ -135,6 +138,7 @@ impl MemoryIndex {
             unusable: Vec::new(),
             line_count: blocks.lines.len(),
             byte_count: text.len(),
+            budget: Budgets::default().usage(INDEX_FILE_NAME, true, blocks.lines.len(), text.len()),
             text: String::new(),
             spans: Vec::new(),
             line_ending: LineEnding::detect(&text),

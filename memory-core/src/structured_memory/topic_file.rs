@@ -5,11 +5,12 @@
 //! (headings, prose) left where it is.
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use serde::Serialize;
 
+use super::budget::{BudgetUse, Budgets};
 use crate::error::{Error, Result};
 use crate::markdown::{Context, FrontmatterKeys, LineEnding, classify};
 
@@ -108,6 +109,8 @@ pub struct Topic {
     pub line_count: usize,
     /// How many bytes.
     pub byte_count: usize,
+    /// What it uses of its budget (the seed's 150 lines unless the handle says otherwise).
+    pub budget: BudgetUse,
     /// The whole text, as read.
     #[serde(skip)]
     pub text: String,
@@ -129,8 +132,12 @@ impl Topic {
     /// ```
     pub fn parse(file: impl Into<String>, text: impl Into<String>) -> Result<Topic> {
         let file = file.into();
-        let text = text.into();
-        let path = Path::new(&file);
+        let path = PathBuf::from(&file);
+        Topic::read(&path, file, text.into())
+    }
+
+    /// [`Topic::parse`] with errors naming `path` (the file on disk).
+    pub(super) fn read(path: &Path, file: String, text: String) -> Result<Topic> {
         let (meta, body_start) = match FrontmatterKeys::read(&text) {
             Ok(Some(keys)) => {
                 let mapping = keys
@@ -218,7 +225,9 @@ impl Topic {
                 _ => open = None,
             }
         }
+        let budget = Budgets::default().usage(&file, false, blocks.lines.len(), text.len());
         Ok(Topic {
+            budget,
             file,
             meta,
             entries,

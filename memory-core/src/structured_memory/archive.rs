@@ -1,0 +1,232 @@
+//! `memory-archive.md`: append-only cold storage. Every entry a merge or a compaction
+//! pass takes out of a live file is appended here first, verbatim, in a section that
+//! names its id, the pass, the file it came from and when:
+//!
+//! ```text
+//! ## c-20260710-001 · merge · memory-infra.md · 2026-07-10T09:00:00Z
+//!
+//! - 2026-06-01 [db]: Postgres 15
+//! ```
+//!
+//! Sections are only ever appended; `restore ID` reads a section back without changing
+//! the archive. The archive is never linked from `MEMORY.md`, never loaded by a session
+//! and never compacted.
+
+use serde::Serialize;
+
+use crate::markdown::lines;
+
+/// The text a new archive starts with.
+pub const ARCHIVE_HEADER: &str = "# Memory archive\n\n<!-- structured-memory cold storage: append-only, never loaded in a session, never compacted. `memcore topics restore ID` brings a section's entries back. -->\n";
+
+/// The separator between a section heading's fields.
+const FIELD_SEPARATOR: &str = " · ";
+
+/// Why entries were archived.
+///
+/// ```
+/// use memory_core::structured_memory::ArchivePass;
+/// assert_eq!(ArchivePass::parse("collapse-superseded"), Some(ArchivePass::CollapseSuperseded));
+/// assert_eq!(ArchivePass::Merge.as_str(), "merge");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ArchivePass {
+    /// A write replaced an entry about the same subject (merge on write).
+    Merge,
+    /// Compaction pass 1: entries about things that no longer exist.
+    EvictDead,
+    /// Compaction pass 2: older generations of one subject.
+    CollapseSuperseded,
+    /// Compaction pass 3: episodic entries condensed into one lesson.
+    SummarizeEpisodic,
+    /// Compaction pass 4: entries moved to a new topic file (kept here as the record of
+    /// where they were).
+    SplitOvergrown,
+    /// Content lines moved out of `MEMORY.md` into a topic file.
+    IndexContent,
+}
+
+impl ArchivePass {
+    /// Every pass, in the order the seed runs them (merge first).
+    pub const ALL: [ArchivePass; 6] = [
+        ArchivePass::Merge,
+        ArchivePass::EvictDead,
+        ArchivePass::CollapseSuperseded,
+        ArchivePass::SummarizeEpisodic,
+        ArchivePass::SplitOvergrown,
+        ArchivePass::IndexContent,
+    ];
+
+    /// The stable kebab-case name written in the archive.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArchivePass::Merge => "merge",
+            ArchivePass::EvictDead => "evict-dead",
+            ArchivePass::CollapseSuperseded => "collapse-superseded",
+            ArchivePass::SummarizeEpisodic => "summarize-episodic",
+            ArchivePass::SplitOvergrown => "split-overgrown",
+            ArchivePass::IndexContent => "index-content",
+        }
+    }
+
+    /// The pass named `name`.
+    pub fn parse(name: &str) -> Option<ArchivePass> {
+        ArchivePass::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+}
+
+/// One archived section, read back.
+///
+/// ```
+/// use memory_core::structured_memory::parse_archive;
+/// let text = "# Memory archive\n\n## c-20260710-001 · merge · memory-infra.md · 2026-07-10T09:00:00Z\n\n- 2026-06-01 [db]: Postgres 15\n";
+/// let sections = parse_archive(text);
+/// assert_eq!(sections[0].id, "c-20260710-001");
+/// assert_eq!(sections[0].from, "memory-infra.md");
+/// assert_eq!(sections[0].lines, ["- 2026-06-01 [db]: Postgres 15"]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ArchiveSection {
+    /// The id `restore` takes (several sections can share one: a compaction's passes).
+    pub id: String,
+    /// Why its entries were archived.
+    pub pass: ArchivePass,
+    /// The file they came from.
+    pub from: String,
+    /// When (UTC, `YYYY-MM-DDTHH:MM:SSZ`).
+    pub at: String,
+    /// The archived lines, verbatim (without terminators; blank lines at the ends left
+    /// out).
+    pub lines: Vec<String>,
+    /// The 1-based line of the section's heading.
+    pub line: usize,
+}
+
+/// A section's text, ready to append: a blank line, the heading, a blank line, the
+/// lines (each with `\n`).
+pub(super) fn render_section(
+    id: &str,
+    pass: ArchivePass,
+    from: &str,
+    at: &str,
+    entry_lines: &[&str],
+) -> String {
+    let mut out = format!(
+        "\n## {id}{FIELD_SEPARATOR}{}{FIELD_SEPARATOR}{from}{FIELD_SEPARATOR}{at}\n\n",
+        pass.as_str()
+    );
+    for line in entry_lines {
+        out.push_str(line.trim_end_matches(['\r', '\n']));
+        out.push('\n');
+    }
+    out
+}
+
+/// Every section of the archive. Text before the first section heading (the header) is
+/// in no section, and so is text after a `## ` heading of someone else's (kept in the file,
+/// never restored from): the archive is read whatever was added to it by hand.
+pub fn parse_archive(text: &str) -> Vec<ArchiveSection> {
+    let mut sections: Vec<ArchiveSection> = Vec::new();
+    let mut open = false;
+    for line in lines(text) {
+        if let Some(heading) = line.text.strip_prefix("## ") {
+            open = false;
+            if let Some(section) = parse_heading(heading) {
+                sections.push(ArchiveSection {
+                    line: line.number,
+                    ..section
+                });
+                open = true;
+            }
+        } else if open && let Some(section) = sections.last_mut() {
+            section.lines.push(line.text.to_string());
+        }
+    }
+    for section in &mut sections {
+        while section.lines.first().is_some_and(|l| l.trim().is_empty()) {
+            section.lines.remove(0);
+        }
+        while section.lines.last().is_some_and(|l| l.trim().is_empty()) {
+            section.lines.pop();
+        }
+    }
+    sections
+}
+
+/// `ID · PASS · FILE · TIME` (the file may itself hold the separator: it is what is
+/// left between the pass and the time).
+fn parse_heading(heading: &str) -> Option<ArchiveSection> {
+    let (id, rest) = heading.split_once(FIELD_SEPARATOR)?;
+    let (pass, rest) = rest.split_once(FIELD_SEPARATOR)?;
+    let (from, at) = rest.rsplit_once(FIELD_SEPARATOR)?;
+    let pass = ArchivePass::parse(pass.trim())?;
+    let id = id.trim();
+    if id.is_empty() || id.contains(char::is_whitespace) || from.trim().is_empty() {
+        return None;
+    }
+    Some(ArchiveSection {
+        id: id.to_string(),
+        pass,
+        from: from.trim().to_string(),
+        at: at.trim().to_string(),
+        lines: Vec::new(),
+        line: 0,
+    })
+}
+
+/// The next archive id for `day` (`YYYYMMDD`): `c-<day>-<n>`, one more than the highest
+/// `n` of that day already in `sections` (three digits, more when needed).
+pub(super) fn next_id(sections: &[ArchiveSection], day: &str) -> String {
+    let prefix = format!("c-{day}-");
+    let highest = sections
+        .iter()
+        .filter_map(|s| s.id.strip_prefix(&prefix)?.parse::<u64>().ok())
+        .max()
+        .unwrap_or(0);
+    format!("{prefix}{:03}", highest + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_round_trip() {
+        let mut text = ARCHIVE_HEADER.to_string();
+        text.push_str(&render_section(
+            "c-20260710-001",
+            ArchivePass::Merge,
+            "notes · odd.md",
+            "2026-07-10T09:00:00Z",
+            &["- 2026-06-01 [db]: Postgres 15", "  since March\r"],
+        ));
+        text.push_str(&render_section(
+            "c-20260710-002",
+            ArchivePass::CollapseSuperseded,
+            "memory-infra.md",
+            "2026-07-10T09:05:00Z",
+            &["- 2026-06-02: a"],
+        ));
+        let sections = parse_archive(&text);
+        assert_eq!(sections.len(), 2);
+        assert_eq!(sections[0].from, "notes · odd.md");
+        assert_eq!(
+            sections[0].lines,
+            ["- 2026-06-01 [db]: Postgres 15", "  since March"]
+        );
+        assert_eq!(sections[1].pass, ArchivePass::CollapseSuperseded);
+        assert_eq!(next_id(&sections, "20260710"), "c-20260710-003");
+        assert_eq!(next_id(&sections, "20260711"), "c-20260711-001");
+    }
+
+    #[test]
+    fn a_hand_written_heading_is_in_no_section() {
+        let text = "# Memory archive\n\n## c-20260710-001 · merge · a.md · 2026-07-10T09:00:00Z\n\n- 2026-06-01: a\n\n## My notes\n\n- not archived by us\n";
+        let sections = parse_archive(text);
+        assert_eq!(sections.len(), 1);
+        assert_eq!(sections[0].lines, ["- 2026-06-01: a"]);
+    }
+}

@@ -1,0 +1,204 @@
+//! Size budgets: 60 lines for `MEMORY.md` and 150 per topic file by default (the seed's
+//! table), optionally bytes too, so that a user can match the limit their agent loads.
+//! Every write reports what each file it touched uses and has left; no read truncates.
+
+use serde::Serialize;
+
+/// The seed's budget for `MEMORY.md`.
+pub const INDEX_LINE_BUDGET: usize = 60;
+/// The seed's budget for a topic file.
+pub const TOPIC_LINE_BUDGET: usize = 150;
+/// A file is near its budget from this share of it (90 %).
+pub const NEAR_BUDGET_PERCENT: usize = 90;
+
+/// The budgets a memory directory is held to.
+///
+/// ```
+/// use memory_core::structured_memory::Budgets;
+/// let budgets = Budgets::default().topic_bytes(Some(8 * 1024));
+/// assert_eq!((budgets.index_lines, budgets.topic_lines), (60, 150));
+/// assert_eq!(budgets.topic_bytes, Some(8192));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Budgets {
+    /// Lines `MEMORY.md` may hold.
+    pub index_lines: usize,
+    /// Lines a topic file may hold.
+    pub topic_lines: usize,
+    /// Bytes `MEMORY.md` may hold, when limited.
+    pub index_bytes: Option<usize>,
+    /// Bytes a topic file may hold, when limited.
+    pub topic_bytes: Option<usize>,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets {
+            index_lines: INDEX_LINE_BUDGET,
+            topic_lines: TOPIC_LINE_BUDGET,
+            index_bytes: None,
+            topic_bytes: None,
+        }
+    }
+}
+
+impl Budgets {
+    /// With `lines` for `MEMORY.md`.
+    pub fn index_lines(mut self, lines: usize) -> Self {
+        self.index_lines = lines;
+        self
+    }
+    /// With `lines` per topic file.
+    pub fn topic_lines(mut self, lines: usize) -> Self {
+        self.topic_lines = lines;
+        self
+    }
+    /// With a byte limit for `MEMORY.md` (`None`: lines only).
+    pub fn index_bytes(mut self, bytes: Option<usize>) -> Self {
+        self.index_bytes = bytes;
+        self
+    }
+    /// With a byte limit per topic file (`None`: lines only).
+    pub fn topic_bytes(mut self, bytes: Option<usize>) -> Self {
+        self.topic_bytes = bytes;
+        self
+    }
+
+    /// What `file` of `lines` lines and `bytes` bytes uses of its budget (the index's
+    /// when `is_index`, else a topic file's).
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{BudgetState, Budgets};
+    /// let used = Budgets::default().usage("memory-infra.md", false, 140, 4000);
+    /// assert_eq!((used.lines_left, used.state), (10, BudgetState::Near));
+    /// let over = Budgets::default().usage("MEMORY.md", true, 61, 3000);
+    /// assert_eq!((over.over_by_lines, over.state), (1, BudgetState::Over));
+    /// ```
+    pub fn usage(&self, file: &str, is_index: bool, lines: usize, bytes: usize) -> BudgetUse {
+        let (line_budget, byte_budget) = if is_index {
+            (self.index_lines, self.index_bytes)
+        } else {
+            (self.topic_lines, self.topic_bytes)
+        };
+        let over = lines > line_budget || byte_budget.is_some_and(|b| bytes > b);
+        let near = |used: usize, budget: usize| used * 100 >= budget * NEAR_BUDGET_PERCENT;
+        let state = if over {
+            BudgetState::Over
+        } else if near(lines, line_budget) || byte_budget.is_some_and(|b| near(bytes, b)) {
+            BudgetState::Near
+        } else {
+            BudgetState::Within
+        };
+        BudgetUse {
+            file: file.to_string(),
+            lines,
+            line_budget,
+            lines_left: line_budget.saturating_sub(lines),
+            over_by_lines: lines.saturating_sub(line_budget),
+            bytes,
+            byte_budget,
+            over_by_bytes: byte_budget.map_or(0, |b| bytes.saturating_sub(b)),
+            state,
+        }
+    }
+}
+
+/// Where a file stands against its budget.
+///
+/// ```
+/// use memory_core::structured_memory::BudgetState;
+/// assert_eq!(BudgetState::Near.as_str(), "near");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum BudgetState {
+    /// Comfortably within.
+    Within,
+    /// Within, but at 90 % or more of a limit.
+    Near,
+    /// Past a limit.
+    Over,
+}
+
+impl BudgetState {
+    /// A stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BudgetState::Within => "within",
+            BudgetState::Near => "near",
+            BudgetState::Over => "over",
+        }
+    }
+}
+
+/// What one file uses of its budget.
+///
+/// ```
+/// use memory_core::structured_memory::Budgets;
+/// let used = Budgets::default().usage("USER.md", false, 12, 900);
+/// assert_eq!(used.lines_left, 138);
+/// assert!(used.warning().is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct BudgetUse {
+    /// The file, relative to the memory directory.
+    pub file: String,
+    /// Lines it holds.
+    pub lines: usize,
+    /// Lines it may hold.
+    pub line_budget: usize,
+    /// Lines left before the budget (0 when at or over it).
+    pub lines_left: usize,
+    /// Lines past the budget (0 when within it).
+    pub over_by_lines: usize,
+    /// Bytes it holds.
+    pub bytes: usize,
+    /// Bytes it may hold, when limited.
+    pub byte_budget: Option<usize>,
+    /// Bytes past the byte budget (0 when within it or unlimited).
+    pub over_by_bytes: usize,
+    /// Where it stands.
+    pub state: BudgetState,
+}
+
+impl BudgetUse {
+    /// A sentence for a file near or over its budget; `None` within it.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::Budgets;
+    /// let over = Budgets::default().usage("MEMORY.md", true, 64, 3000);
+    /// assert_eq!(over.warning().unwrap(), "MEMORY.md is over its budget: 64 of 60 lines (4 over)");
+    /// ```
+    pub fn warning(&self) -> Option<String> {
+        let bytes = match self.byte_budget {
+            Some(b) => format!(", {} of {} bytes", self.bytes, b),
+            None => String::new(),
+        };
+        match self.state {
+            BudgetState::Within => None,
+            BudgetState::Near => Some(format!(
+                "{} is near its budget: {} of {} lines{bytes} ({} left)",
+                self.file, self.lines, self.line_budget, self.lines_left
+            )),
+            BudgetState::Over => {
+                let mut over = Vec::new();
+                if self.over_by_lines > 0 {
+                    over.push(format!("{} over", self.over_by_lines));
+                }
+                if self.over_by_bytes > 0 {
+                    over.push(format!("{} bytes over", self.over_by_bytes));
+                }
+                Some(format!(
+                    "{} is over its budget: {} of {} lines{bytes} ({})",
+                    self.file,
+                    self.lines,
+                    self.line_budget,
+                    over.join(", ")
+                ))
+            }
+        }
+    }
+}

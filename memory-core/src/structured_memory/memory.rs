@@ -1,0 +1,175 @@
+//! The [`StructuredMemory`] handle: a memory directory (`./memory` on the command line),
+//! its budgets, and how it is opened.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::budget::Budgets;
+use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
+use super::pointer::validate_topic_file;
+use super::topic_file::Topic;
+use crate::durable::{HandleOptions, RootHandle, handle_builder_methods, read_text_if_exists};
+use crate::error::{Error, Result};
+
+/// The archive's file name: append-only cold storage, never a topic.
+pub const ARCHIVE_FILE_NAME: &str = "memory-archive.md";
+
+/// Files of the directory that are never topic files: the index, the archive, and the
+/// Agent Memory model's index (the two models can share `./memory`).
+pub const RESERVED_FILES: [&str; 3] = [INDEX_FILE_NAME, ARCHIVE_FILE_NAME, "index.md"];
+
+/// A structured-memory directory: `MEMORY.md` (pointer lines only), topic files, and
+/// `memory-archive.md`. Every write holds the directory's cross-process lock (the same
+/// `.memcore.lock` every model and language uses), changes every file it touches as one
+/// step, and reads them back before returning; nothing is created before the first write.
+///
+/// ```
+/// use memory_core::structured_memory::StructuredMemory;
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = StructuredMemory::open(dir.path()).unwrap();
+/// assert!(memory.index().unwrap().lines.is_empty());
+/// assert!(!dir.path().join("MEMORY.md").exists(), "no scaffold before the first write");
+/// ```
+#[derive(Debug, Clone)]
+pub struct StructuredMemory {
+    pub(super) handle: RootHandle,
+    pub(super) budgets: Budgets,
+}
+
+/// Options for opening a [`StructuredMemory`]: budgets, clock and lock wait.
+///
+/// ```
+/// use memory_core::structured_memory::{Budgets, StructuredMemory};
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = StructuredMemory::builder(dir.path())
+///     .budgets(Budgets::default().topic_lines(200))
+///     .fixed_time("2026-07-10T09:00:00Z").unwrap()
+///     .open()
+///     .unwrap();
+/// assert_eq!(memory.budgets().topic_lines, 200);
+/// ```
+#[derive(Debug, Clone)]
+pub struct StructuredMemoryBuilder {
+    options: HandleOptions,
+    budgets: Budgets,
+}
+
+impl StructuredMemoryBuilder {
+    handle_builder_methods!("memory_core::structured_memory::StructuredMemory");
+
+    /// Holds the directory to `budgets` (default: the seed's 60 and 150 lines).
+    pub fn budgets(mut self, budgets: Budgets) -> Self {
+        self.budgets = budgets;
+        self
+    }
+
+    /// Opens the directory; a relative path is made absolute now, and nothing is created
+    /// until the first write.
+    pub fn open(self) -> Result<StructuredMemory> {
+        Ok(StructuredMemory {
+            handle: self.options.open("memory directory")?,
+            budgets: self.budgets,
+        })
+    }
+}
+
+impl StructuredMemory {
+    /// Opens `dir` with the system clock and the seed's budgets.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<StructuredMemory> {
+        Self::builder(dir).open()
+    }
+
+    /// Starts configuring a directory.
+    pub fn builder(dir: impl Into<PathBuf>) -> StructuredMemoryBuilder {
+        StructuredMemoryBuilder {
+            options: HandleOptions::new(dir.into()),
+            budgets: Budgets::default(),
+        }
+    }
+
+    /// The directory, absolute.
+    pub fn root(&self) -> &Path {
+        self.handle.path()
+    }
+
+    /// The budgets the directory is held to.
+    pub fn budgets(&self) -> Budgets {
+        self.budgets
+    }
+
+    /// How long a writer waits for the lock.
+    pub fn lock_timeout(&self) -> Duration {
+        self.handle.lock_timeout
+    }
+
+    /// The same directory with another lock wait (a binding's single attempt uses zero).
+    ///
+    /// ```
+    /// let memory = memory_core::structured_memory::StructuredMemory::open("memory").unwrap();
+    /// let once = memory.with_lock_timeout(std::time::Duration::ZERO);
+    /// assert_eq!(once.lock_timeout(), std::time::Duration::ZERO);
+    /// ```
+    pub fn with_lock_timeout(&self, timeout: Duration) -> StructuredMemory {
+        let mut handle = self.handle.clone();
+        handle.lock_timeout = timeout;
+        StructuredMemory {
+            handle,
+            budgets: self.budgets,
+        }
+    }
+
+    /// `MEMORY.md`'s path.
+    pub(super) fn index_path(&self) -> Result<PathBuf> {
+        self.handle.root.join(&[INDEX_FILE_NAME])
+    }
+
+    /// The archive's path.
+    pub(super) fn archive_path(&self) -> Result<PathBuf> {
+        self.handle.root.join(&[ARCHIVE_FILE_NAME])
+    }
+
+    /// The path of topic file `file` (relative, `/`-separated), refusing names outside
+    /// the directory, links on the way and the reserved files.
+    pub(super) fn topic_path(&self, file: &str) -> Result<PathBuf> {
+        validate_topic_file(file)?;
+        let file = file.strip_prefix("./").unwrap_or(file);
+        if RESERVED_FILES.iter().any(|r| r.eq_ignore_ascii_case(file)) {
+            return Err(Error::invalid(
+                "topic file",
+                file,
+                format!("{file} is not a topic file ({})", reserved_reason(file)),
+            ));
+        }
+        let components: Vec<&str> = file.split('/').collect();
+        self.handle.root.join(&components)
+    }
+
+    /// `MEMORY.md`, read whole (`None` when there is none yet).
+    pub(super) fn load_index(&self) -> Result<Option<MemoryIndex>> {
+        let path = self.index_path()?;
+        read_text_if_exists(&path)?
+            .map(|text| MemoryIndex::parse(&path, text))
+            .transpose()
+    }
+
+    /// Topic file `file`, read whole (`None` when it does not exist).
+    pub(super) fn load_topic(&self, file: &str) -> Result<Option<Topic>> {
+        let path = self.topic_path(file)?;
+        let Some(text) = read_text_if_exists(&path)? else {
+            return Ok(None);
+        };
+        let file = file.strip_prefix("./").unwrap_or(file).to_string();
+        Topic::read(&path, file, text).map(Some)
+    }
+}
+
+/// Why a reserved file name is not a topic.
+fn reserved_reason(file: &str) -> &'static str {
+    if file.eq_ignore_ascii_case(INDEX_FILE_NAME) {
+        "it is the index"
+    } else if file.eq_ignore_ascii_case(ARCHIVE_FILE_NAME) {
+        "it is the append-only archive"
+    } else {
+        "it is the Agent Memory index"
+    }
+}

@@ -1,0 +1,192 @@
+//! Reading, as the seed's "Reading (session start)" asks: the index alone, whole, with a
+//! budget warning when it is over; a topic file only when asked; `recall` ranking topic
+//! files from their index lines, without opening them.
+
+use serde::Serialize;
+
+use super::index_file::{INDEX_FILE_NAME, IndexLine, MemoryIndex};
+use super::memory::StructuredMemory;
+use super::topic_file::Topic;
+use crate::error::{Error, Result};
+
+/// One topic file `recall` found, with how well its index line matches.
+///
+/// ```
+/// # use memory_core::structured_memory::RecallHit;
+/// fn best(hits: &[RecallHit]) -> Option<&str> { hits.first().map(|h| h.line.file.as_str()) }
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct RecallHit {
+    /// The index line.
+    #[serde(flatten)]
+    pub line: IndexLine,
+    /// How well it matches, from 0 (not at all) to 1 (every query word in the title).
+    pub score: f64,
+}
+
+/// Words too common to say what a topic is about.
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "my", "our", "your",
+    "is", "are", "was", "it", "this", "that", "we", "i", "you", "about", "how", "what",
+];
+
+impl StructuredMemory {
+    /// `MEMORY.md`, whole — never cut at its budget; when it is over, its
+    /// [`budget`](MemoryIndex::budget) says so. An empty index when there is none yet
+    /// (nothing is created).
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"), "- [User](USER.md) — role, preferences\n").unwrap();
+    /// let index = StructuredMemory::open(dir.path()).unwrap().index().unwrap();
+    /// assert_eq!(index.lines[0].title, "User");
+    /// assert_eq!(index.budget.lines_left, 59);
+    /// ```
+    pub fn index(&self) -> Result<MemoryIndex> {
+        let _guard = self.handle.read_guard()?;
+        let mut index = match self.load_index()? {
+            Some(index) => index,
+            None => MemoryIndex::parse(self.index_path()?, "")?,
+        };
+        index.budget =
+            self.budgets
+                .usage(INDEX_FILE_NAME, true, index.line_count, index.byte_count);
+        Ok(index)
+    }
+
+    /// Topic file `file` (relative to the directory), whole, with its budget use.
+    /// [`Error::TopicNotFound`] when it does not exist; the index and archive are refused
+    /// as topics.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("USER.md"), "- 2026-07-10: prefers terse answers\n").unwrap();
+    /// let memory = StructuredMemory::open(dir.path()).unwrap();
+    /// assert_eq!(memory.topic("USER.md").unwrap().entries[0].text, "prefers terse answers");
+    /// assert!(memory.topic("MEMORY.md").is_err());
+    /// ```
+    pub fn topic(&self, file: &str) -> Result<Topic> {
+        let _guard = self.handle.read_guard()?;
+        let mut topic = self.load_topic(file)?.ok_or_else(|| Error::TopicNotFound {
+            file: file.to_string(),
+            path: self
+                .topic_path(file)
+                .unwrap_or_else(|_| self.root().join(file)),
+        })?;
+        topic.budget = self
+            .budgets
+            .usage(&topic.file, false, topic.line_count, topic.byte_count);
+        Ok(topic)
+    }
+
+    /// The topic files whose index line matches `query`, best first: each query word
+    /// (lowercased, common words left out) found in the title counts twice, in the hook
+    /// once, as a word prefix half; the score is that over the most a line could get.
+    /// Only `MEMORY.md` is read.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"),
+    ///     "- [Project X](memory-project-x.md) — build quirks, deploy pipeline\n- [User](USER.md) — role, preferences\n").unwrap();
+    /// let hits = StructuredMemory::open(dir.path()).unwrap().recall("the deploy script").unwrap();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!(hits[0].line.file, "memory-project-x.md");
+    /// ```
+    pub fn recall(&self, query: &str) -> Result<Vec<RecallHit>> {
+        let index = self.index()?;
+        Ok(rank(&index.lines, query))
+    }
+}
+
+/// The lines matching `query`, best first (ties in file order).
+pub(super) fn rank(lines: &[IndexLine], query: &str) -> Vec<RecallHit> {
+    let words: Vec<String> = words(query)
+        .into_iter()
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .collect();
+    if words.is_empty() {
+        return Vec::new();
+    }
+    let most = 2.0 * words.len() as f64;
+    let mut hits: Vec<RecallHit> = lines
+        .iter()
+        .filter_map(|line| {
+            let title = words_of(&line.title);
+            let hook = words_of(&line.hook);
+            let stem = words_of(line.file.trim_end_matches(".md"));
+            let score: f64 = words
+                .iter()
+                .map(|w| {
+                    weight(w, &title, 2.0)
+                        .max(weight(w, &hook, 1.0))
+                        .max(weight(w, &stem, 1.0))
+                })
+                .sum();
+            (score > 0.0).then(|| RecallHit {
+                line: line.clone(),
+                score: (score / most).min(1.0),
+            })
+        })
+        .collect();
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    hits
+}
+
+/// `full` when `word` is one of `words`, half of it when it starts one (or one starts it:
+/// `deploy` and `deploys`), else 0.
+fn weight(word: &str, words: &[String], full: f64) -> f64 {
+    if words.iter().any(|w| w == word) {
+        full
+    } else if words.iter().any(|w| {
+        (w.len() >= 3 && word.starts_with(w.as_str())) || (word.len() >= 3 && w.starts_with(word))
+    }) {
+        full / 2.0
+    } else {
+        0.0
+    }
+}
+
+fn words_of(text: &str) -> Vec<String> {
+    words(text)
+}
+
+/// Lowercased runs of letters and digits.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(title: &str, file: &str, hook: &str) -> IndexLine {
+        IndexLine {
+            title: title.into(),
+            file: file.into(),
+            hook: hook.into(),
+            line: 1,
+        }
+    }
+
+    #[test]
+    fn titles_weigh_more_than_hooks_and_stop_words_do_not_count() {
+        let lines = [
+            line("Infra", "memory-infra.md", "hosts, deploy targets"),
+            line("Deploy", "memory-deploy.md", "pipeline order"),
+            line("User", "USER.md", "role and preferences"),
+        ];
+        let hits = rank(&lines, "the deploy");
+        assert_eq!(hits.len(), 2);
+        assert_eq!(hits[0].line.file, "memory-deploy.md");
+        assert!(hits[0].score > hits[1].score);
+        assert!(rank(&lines, "the and of").is_empty());
+        assert_eq!(rank(&lines, "preference")[0].line.file, "USER.md");
+    }
+}

@@ -1,0 +1,706 @@
+//! Writing, as the seed's "Writing" asks: one fact, one dated entry with an absolute
+//! date, routed to a topic file; a new topic file and its index line in the same step;
+//! merge on write (an entry about the same subject is replaced by the newest-dated one,
+//! and the replaced generation goes to the archive); on disk and read back before the
+//! call returns.
+
+use chrono::{NaiveDate, Utc};
+use serde::Serialize;
+
+use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, parse_archive, render_section};
+use super::budget::{BudgetState, BudgetUse};
+use super::dates::resolve_date;
+use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
+use super::memory::StructuredMemory;
+use super::pointer::render_pointer;
+use super::topic_file::{Entry, Topic, subject_key};
+use crate::durable::{Transaction, read_text_if_exists};
+use crate::error::{Error, Result};
+use crate::hygiene::{MAX_BODY_BYTES, refuse_secrets};
+use crate::markdown::LineEnding;
+
+/// The first line of a `MEMORY.md` memory-core creates.
+pub const INDEX_HEADER: &str = "<!-- MEMORY.md: the index, always loaded. One line per topic file: - [Title](file.md) — hook. Facts live in the topic files. -->";
+
+/// The longest subject accepted, in characters.
+pub const MAX_SUBJECT_CHARS: usize = 80;
+
+/// One fact to remember.
+///
+/// ```
+/// use memory_core::structured_memory::Fact;
+/// let fact = Fact::new("memory-infra.md", "deploy hook must run BEFORE the version bump")
+///     .subject("deploy-hook")
+///     .date("yesterday")
+///     .hook("hosts, deploy pipeline");
+/// assert_eq!(fact.subject.as_deref(), Some("deploy-hook"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Fact {
+    /// The topic file it goes to, relative to the directory (`memory-infra.md`).
+    pub topic: String,
+    /// The fact itself (one line, or several without blank lines).
+    pub text: String,
+    /// What it is about: an entry about the same subject is replaced by it.
+    pub subject: Option<String>,
+    /// The day it is about: `YYYY-MM-DD`, `today`, `yesterday`, a weekday…; today when
+    /// not given.
+    pub date: Option<String>,
+    /// The topic's title, for a new index line (derived from the file name otherwise).
+    pub title: Option<String>,
+    /// The topic's hook, for a new index line (required then) or to replace the hook.
+    pub hook: Option<String>,
+}
+
+impl Fact {
+    /// A fact for `topic` saying `text`.
+    pub fn new(topic: impl Into<String>, text: impl Into<String>) -> Fact {
+        Fact {
+            topic: topic.into(),
+            text: text.into(),
+            ..Fact::default()
+        }
+    }
+    /// With the subject it is about.
+    pub fn subject(mut self, subject: impl Into<String>) -> Fact {
+        self.subject = Some(subject.into());
+        self
+    }
+    /// With its date (see [`resolve_date`](super::resolve_date)).
+    pub fn date(mut self, date: impl Into<String>) -> Fact {
+        self.date = Some(date.into());
+        self
+    }
+    /// With the topic's title.
+    pub fn title(mut self, title: impl Into<String>) -> Fact {
+        self.title = Some(title.into());
+        self
+    }
+    /// With the topic's hook.
+    pub fn hook(mut self, hook: impl Into<String>) -> Fact {
+        self.hook = Some(hook.into());
+        self
+    }
+}
+
+/// What a write did.
+///
+/// ```
+/// # use memory_core::structured_memory::RememberOutcome;
+/// fn describe(o: &RememberOutcome) -> String {
+///     format!("{} ({} lines left)", o.file, o.budgets[0].lines_left)
+/// }
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct RememberOutcome {
+    /// The topic file written.
+    pub file: String,
+    /// The entry as it now reads in the file (the live one about the subject, when the
+    /// fact written was older than it).
+    pub entry: Entry,
+    /// Whether the topic file was created.
+    pub created_topic: bool,
+    /// Whether an index line was added for it (a new topic, or an orphan file now linked).
+    pub linked: bool,
+    /// Whether `MEMORY.md` was created.
+    pub created_index: bool,
+    /// Entries this write replaced (merge on write), now in the archive.
+    pub replaced: Vec<Entry>,
+    /// Whether the fact given was older than the live entry about its subject: then the
+    /// live one stays and the fact went to the archive.
+    pub archived_as_older: bool,
+    /// The archive section id of what this write archived, if anything.
+    pub archive_id: Option<String>,
+    /// What each file touched uses of its budget (the topic file first).
+    pub budgets: Vec<BudgetUse>,
+    /// Budget warnings for files near or over their budget.
+    pub warnings: Vec<String>,
+}
+
+impl StructuredMemory {
+    /// Writes one fact (see the module docs), under the directory's lock, and returns once
+    /// every file it touched is on disk and read back.
+    ///
+    /// Refused with [`Error::InvalidInput`] (nothing written): a vague date, an empty or
+    /// multi-paragraph text, a "misc" topic, a reserved file (`MEMORY.md`, the archive,
+    /// Agent Memory's `index.md`), a path outside the directory, a new topic without a hook;
+    /// with [`Error::SecretRefused`] for a secret in any field.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{Fact, StructuredMemory};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = StructuredMemory::builder(dir.path()).fixed_time("2026-07-10T09:00:00Z").unwrap().open().unwrap();
+    /// let first = memory.remember(Fact::new("memory-infra.md", "Postgres 15").subject("db").hook("hosts, databases")).unwrap();
+    /// assert!(first.created_topic && first.linked && first.created_index);
+    /// let second = memory.remember(Fact::new("memory-infra.md", "Postgres 16").subject("db")).unwrap();
+    /// assert_eq!(second.replaced[0].text, "Postgres 15");
+    /// let topic = memory.topic("memory-infra.md").unwrap();
+    /// assert_eq!(topic.entries.len(), 1);
+    /// assert_eq!(topic.entries[0].text, "Postgres 16");
+    /// ```
+    pub fn remember(&self, fact: Fact) -> Result<RememberOutcome> {
+        let file = fact
+            .topic
+            .strip_prefix("./")
+            .unwrap_or(&fact.topic)
+            .to_string();
+        let topic_path = self.topic_path(&file)?;
+        refuse_misc(&file)?;
+        let text = clean_text(&fact.text)?;
+        let subject = fact.subject.as_deref().map(clean_subject).transpose()?;
+        for (field, value) in [
+            ("text", Some(text.as_str())),
+            ("subject", subject.as_deref()),
+            ("title", fact.title.as_deref()),
+            ("hook", fact.hook.as_deref()),
+        ] {
+            if let Some(value) = value {
+                refuse_secrets(field, value)?;
+            }
+        }
+        for (field, value) in [("title", &fact.title), ("hook", &fact.hook)] {
+            if let Some(v) = value
+                && v.contains(['\n', '\r'])
+            {
+                return Err(Error::invalid(field, v, "must be one line"));
+            }
+        }
+        let now = self.handle.clock.now();
+        let today = now.date_naive();
+        let date = match &fact.date {
+            Some(given) => resolve_date(given, today)?,
+            None => today,
+        };
+
+        let lock = self.handle.lock()?;
+        let index_path = self.index_path()?;
+        let old_index = self.load_index()?;
+        let old_topic = self.load_topic(&file)?;
+        let archive_path = self.archive_path()?;
+        let archive_text = read_text_if_exists(&archive_path)?;
+
+        // The topic file's new text.
+        let ending = old_topic
+            .as_ref()
+            .map_or(LineEnding::Lf, |t| t.line_ending)
+            .as_str();
+        let entry_text = render_entry(date, subject.as_deref(), &text, ending);
+        let key = subject.as_deref().map(subject_key);
+        let same: Vec<&Entry> = old_topic
+            .as_ref()
+            .map(|t| {
+                t.entries
+                    .iter()
+                    .filter(|e| same_subject(e, key.as_deref(), &text))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let newest_live = same.iter().map(|e| e.date).max();
+        let archived_as_older = newest_live.is_some_and(|d| d > date);
+        let title = fact.title.clone().unwrap_or_else(|| title_from_file(&file));
+        let (new_topic_text, replaced): (String, Vec<Entry>) = match &old_topic {
+            _ if archived_as_older => (
+                old_topic
+                    .as_ref()
+                    .map(|t| t.text.clone())
+                    .unwrap_or_default(),
+                Vec::new(),
+            ),
+            None => (format!("# {title}\n\n{entry_text}"), Vec::new()),
+            Some(topic) if same.is_empty() => {
+                (append_entry(&topic.text, &entry_text, topic), Vec::new())
+            }
+            Some(topic) => (
+                replace_entries(&topic.text, &same, &entry_text),
+                same.iter().map(|e| (*e).clone()).collect(),
+            ),
+        };
+
+        // The index's new text.
+        let linked_line = old_index.as_ref().and_then(|i| i.line_for(&file)).cloned();
+        let mut index_text = old_index.as_ref().map(|i| i.text.clone());
+        let mut linked = false;
+        let created_index = old_index.is_none();
+        match &linked_line {
+            None => {
+                let hook = fact
+                    .hook
+                    .clone()
+                    .or_else(|| old_topic.as_ref().and_then(|t| t.meta.clone()?.description))
+                    .filter(|h| !h.trim().is_empty())
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            "hook",
+                            "",
+                            format!(
+                                "{file} has no line in MEMORY.md yet: give the hook that says when to load it"
+                            ),
+                        )
+                    })?;
+                let title = match (
+                    &fact.title,
+                    old_topic.as_ref().and_then(|t| t.meta.clone()?.name),
+                ) {
+                    (Some(t), _) => t.clone(),
+                    (None, Some(name)) => name,
+                    (None, None) => title.clone(),
+                };
+                let pointer = render_pointer(&title, &file, &hook);
+                index_text = Some(append_line(index_text.as_deref(), &pointer));
+                linked = true;
+            }
+            Some(line) => {
+                if let Some(hook) = fact.hook.as_deref().map(str::trim)
+                    && hook != line.hook
+                    && let Some(index) = &old_index
+                {
+                    index_text = Some(replace_hook(index, &line.line, hook)?);
+                }
+            }
+        }
+
+        // The archive's addition.
+        let to_archive: Vec<String> = if archived_as_older {
+            vec![entry_text.clone()]
+        } else {
+            let topic_text = old_topic.as_ref().map_or("", |t| t.text.as_str());
+            replaced
+                .iter()
+                .map(|e| topic_text[e.span.clone()].to_string())
+                .collect()
+        };
+        let mut archive_id = None;
+        let mut archive_add = String::new();
+        if !to_archive.is_empty() {
+            let sections = archive_text
+                .as_deref()
+                .map(parse_archive)
+                .unwrap_or_default();
+            let id = next_id(
+                &sections,
+                &now.with_timezone(&Utc).format("%Y%m%d").to_string(),
+            );
+            let at = now
+                .with_timezone(&Utc)
+                .format("%Y-%m-%dT%H:%M:%SZ")
+                .to_string();
+            let lines: Vec<&str> = to_archive.iter().flat_map(|t| t.lines()).collect();
+            archive_add = render_section(&id, ArchivePass::Merge, &file, &at, &lines);
+            archive_id = Some(id);
+        }
+
+        // Checked before anything is written: every new text reads back with the reader
+        // every command uses, and says what it must.
+        let new_topic = Topic::read(&topic_path, file.clone(), new_topic_text.clone())?;
+        let entry = expect_entry(
+            &new_topic,
+            date,
+            subject.as_deref(),
+            &text,
+            archived_as_older,
+            newest_live,
+        )?;
+        let kept = old_topic.as_ref().map_or(0, |t| t.entries.len()) - replaced.len();
+        let expected_entries = kept + usize::from(!archived_as_older);
+        if new_topic.entries.len() != expected_entries {
+            return Err(Error::invalid(
+                "text",
+                &text,
+                format!(
+                    "would change how {file} reads ({} entries instead of {expected_entries}); nothing was written",
+                    new_topic.entries.len()
+                ),
+            ));
+        }
+        let new_index = match &index_text {
+            Some(t) => Some(MemoryIndex::parse(&index_path, t.clone())?),
+            None => None,
+        };
+        if let Some(index) = &new_index
+            && index.line_for(&file).is_none()
+        {
+            return Err(Error::invalid(
+                "topic file",
+                &file,
+                "its index line would not read back; nothing was written",
+            ));
+        }
+
+        let mut tx = Transaction::new(&lock);
+        let topic_changed = old_topic.as_ref().is_none_or(|t| t.text != new_topic_text);
+        if topic_changed {
+            tx.write(&topic_path, new_topic_text.into_bytes());
+        }
+        let index_changed = match (&old_index, &index_text) {
+            (Some(old), Some(new)) => &old.text != new,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        if index_changed && let Some(text) = &index_text {
+            tx.write(&index_path, text.clone().into_bytes());
+        }
+        match archive_text {
+            _ if archive_add.is_empty() => {}
+            Some(old) => {
+                tx.append(&archive_path, old.len() as u64, archive_add);
+            }
+            None => {
+                tx.write(
+                    &archive_path,
+                    format!("{ARCHIVE_HEADER}{archive_add}").into_bytes(),
+                );
+            }
+        }
+        tx.commit()?;
+
+        let mut budgets =
+            vec![
+                self.budgets
+                    .usage(&file, false, new_topic.line_count, new_topic.byte_count),
+            ];
+        if let Some(index) = &new_index
+            && index_changed
+        {
+            budgets.push(self.budgets.usage(
+                INDEX_FILE_NAME,
+                true,
+                index.line_count,
+                index.byte_count,
+            ));
+        }
+        let warnings = budgets
+            .iter()
+            .filter(|b| b.state != BudgetState::Within)
+            .filter_map(BudgetUse::warning)
+            .collect();
+        Ok(RememberOutcome {
+            file,
+            entry,
+            created_topic: old_topic.is_none(),
+            linked,
+            created_index,
+            replaced,
+            archived_as_older,
+            archive_id,
+            budgets,
+            warnings,
+        })
+    }
+}
+
+/// The fact's text, trimmed: not empty, no blank line inside (it would end the entry), no
+/// control characters but tabs, within the body limit.
+fn clean_text(text: &str) -> Result<String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Error::invalid("text", text, "must not be empty"));
+    }
+    if text.len() > MAX_BODY_BYTES {
+        return Err(Error::TextTooLarge {
+            field: "text".to_string(),
+            bytes: text.len(),
+            limit: MAX_BODY_BYTES,
+        });
+    }
+    if text.contains('\r')
+        || text
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return Err(Error::invalid(
+            "text",
+            text,
+            "must not hold carriage returns or control characters",
+        ));
+    }
+    if text.lines().any(|l| l.trim().is_empty()) {
+        return Err(Error::invalid(
+            "text",
+            text,
+            "is one fact: no blank lines (write two facts as two entries)",
+        ));
+    }
+    // Lines after the first are written indented under the entry and read back trimmed.
+    Ok(text.lines().map(str::trim).collect::<Vec<_>>().join("\n"))
+}
+
+/// A subject, trimmed: one line, no brackets, at most [`MAX_SUBJECT_CHARS`].
+fn clean_subject(subject: &str) -> Result<String> {
+    let s = subject.trim();
+    if s.is_empty() {
+        return Err(Error::invalid("subject", subject, "must not be empty"));
+    }
+    if s.contains(['[', ']', '\n', '\r']) || s.chars().any(char::is_control) {
+        return Err(Error::invalid(
+            "subject",
+            subject,
+            "must be one line without brackets",
+        ));
+    }
+    if s.chars().count() > MAX_SUBJECT_CHARS {
+        return Err(Error::invalid(
+            "subject",
+            subject,
+            format!("must be at most {MAX_SUBJECT_CHARS} characters"),
+        ));
+    }
+    Ok(s.to_string())
+}
+
+/// Refuses a "misc" topic (the seed's first anti-pattern): `misc.md`, `memory-misc.md`,
+/// `Misc notes.md`…
+fn refuse_misc(file: &str) -> Result<()> {
+    let stem = file.rsplit('/').next().unwrap_or(file);
+    let stem = stem[..stem.len().saturating_sub(3)].to_lowercase();
+    let words: Vec<&str> = stem
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && *w != "memory")
+        .collect();
+    if words
+        .iter()
+        .any(|w| matches!(*w, "misc" | "miscellaneous" | "other" | "stuff" | "general"))
+    {
+        return Err(Error::invalid(
+            "topic file",
+            file,
+            "is a catch-all topic: its hook could never say when to load it; route the fact to a topic named for its subject",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `entry` is about the same subject as a fact with subject key `key` and text
+/// `text`: the same subject key, or (neither naming one) the same text.
+fn same_subject(entry: &Entry, key: Option<&str>, text: &str) -> bool {
+    match (key, entry.subject.as_deref()) {
+        (Some(key), Some(subject)) => subject_key(subject) == key,
+        (None, None) => normalized(&entry.text) == normalized(text),
+        _ => false,
+    }
+}
+
+fn normalized(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// An entry's lines: `- YYYY-MM-DD [subject]: first line`, then the other lines indented
+/// by two spaces, each ended with `ending`.
+pub(super) fn render_entry(
+    date: NaiveDate,
+    subject: Option<&str>,
+    text: &str,
+    ending: &str,
+) -> String {
+    let mut out = format!("- {}", date.format("%Y-%m-%d"));
+    if let Some(s) = subject {
+        out.push_str(" [");
+        out.push_str(s);
+        out.push(']');
+    }
+    out.push_str(": ");
+    let mut lines = text.lines();
+    out.push_str(lines.next().unwrap_or(""));
+    out.push_str(ending);
+    for line in lines {
+        out.push_str("  ");
+        out.push_str(line.trim_start());
+        out.push_str(ending);
+    }
+    out
+}
+
+/// `text` with `entry` appended at the end: after a line break when the file has no
+/// final one, and after a blank line when the file does not end in an entry.
+fn append_entry(text: &str, entry: &str, topic: &Topic) -> String {
+    let ending = topic.line_ending.as_str();
+    let mut out = text.to_string();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push_str(ending);
+    }
+    // Ending in a list item (an entry, or a hand note), the new entry continues the list.
+    let ends_in_entry = topic
+        .entries
+        .last()
+        .is_some_and(|e| e.span.end >= text.trim_end().len())
+        || topic
+            .undated
+            .last()
+            .is_some_and(|u| u.line == topic.line_count);
+    let ends_blank = out.is_empty() || out.ends_with("\n\n") || out.ends_with("\r\n\r\n");
+    if !ends_in_entry && !ends_blank {
+        out.push_str(ending);
+    }
+    out.push_str(entry);
+    out
+}
+
+/// `text` with the first of `same` replaced by `entry` and the others removed.
+fn replace_entries(text: &str, same: &[&Entry], entry: &str) -> String {
+    let mut out = String::with_capacity(text.len() + entry.len());
+    let mut at = 0;
+    for (i, e) in same.iter().enumerate() {
+        out.push_str(&text[at..e.span.start]);
+        if i == 0 {
+            out.push_str(entry);
+            // The old entry's last line may have had no terminator (end of file).
+            if !text[e.span.clone()].ends_with('\n') {
+                let trimmed = out.trim_end_matches(['\r', '\n']).len();
+                out.truncate(trimmed);
+            }
+        }
+        at = e.span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// `index` (or a new index) with `line` added after its last line.
+fn append_line(index: Option<&str>, line: &str) -> String {
+    match index {
+        None => format!("{INDEX_HEADER}\n{line}\n"),
+        Some(text) => {
+            let ending = LineEnding::detect(text).as_str();
+            let mut out = text.to_string();
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push_str(ending);
+            }
+            out.push_str(line);
+            out.push_str(ending);
+            out
+        }
+    }
+}
+
+/// `index` with the hook of the pointer on line `line` replaced (the rest of the line —
+/// bullet, title, link — kept byte for byte).
+fn replace_hook(index: &MemoryIndex, line: &usize, hook: &str) -> Result<String> {
+    let Some(pos) = index.lines.iter().position(|l| l.line == *line) else {
+        return Ok(index.text.clone());
+    };
+    let span = index.spans[pos].clone();
+    let old = &index.text[span.clone()];
+    let body = old.trim_end_matches(['\r', '\n']);
+    let ending = &old[body.len()..];
+    let link_end = body
+        .find("](")
+        .and_then(|i| link_close(body, i + 2))
+        .unwrap_or(body.len());
+    let mut new_line = body[..link_end].to_string();
+    if !hook.is_empty() {
+        new_line.push_str(super::pointer::HOOK_SEPARATOR);
+        new_line.push_str(hook);
+    }
+    let mut out = index.text.clone();
+    out.replace_range(span, &format!("{new_line}{ending}"));
+    Ok(out)
+}
+
+/// The byte just past the `)` closing a link target that starts at `from`.
+fn link_close(line: &str, from: usize) -> Option<usize> {
+    let rest = &line[from..];
+    if let Some(inner) = rest.strip_prefix('<') {
+        let end = inner.find(">)")?;
+        return Some(from + 1 + end + 2);
+    }
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(from + i + 1),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A title from a topic file's name: `memory-project-x.md` → `Project x`.
+fn title_from_file(file: &str) -> String {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let stem = &name[..name.len().saturating_sub(3)];
+    let stem = stem.strip_prefix("memory-").unwrap_or(stem);
+    let words = stem.replace(['-', '_'], " ");
+    let mut chars = words.trim().chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => name.to_string(),
+    }
+}
+
+/// The entry the write must leave: the new one (or, when the fact was older, the live
+/// one about its subject), read back from the new text.
+fn expect_entry(
+    topic: &Topic,
+    date: NaiveDate,
+    subject: Option<&str>,
+    text: &str,
+    archived_as_older: bool,
+    newest_live: Option<NaiveDate>,
+) -> Result<Entry> {
+    let key = subject.map(subject_key);
+    let found = topic.entries.iter().find(|e| {
+        if archived_as_older {
+            Some(e.date) == newest_live && same_subject(e, key.as_deref(), text)
+        } else {
+            e.date == date && e.subject.as_deref() == subject && e.text == text
+        }
+    });
+    found.cloned().ok_or_else(|| {
+        Error::invalid(
+            "text",
+            text,
+            "would not read back as one entry with this date, subject and text; nothing was written",
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_from_file_names() {
+        assert_eq!(title_from_file("memory-project-x.md"), "Project x");
+        assert_eq!(title_from_file("USER.md"), "USER");
+        assert_eq!(title_from_file("topics/infra_hosts.md"), "Infra hosts");
+    }
+
+    #[test]
+    fn misc_topics_are_refused() {
+        for file in [
+            "misc.md",
+            "memory-misc.md",
+            "Misc notes.md",
+            "memory-general.md",
+            "a/other.md",
+        ] {
+            assert!(refuse_misc(file).is_err(), "{file}");
+        }
+        for file in ["memory-infra.md", "USER.md", "memory-miscompile-bugs.md"] {
+            assert!(refuse_misc(file).is_ok(), "{file}");
+        }
+    }
+
+    #[test]
+    fn texts_are_one_fact() {
+        assert_eq!(clean_text("  a\n  b  ").unwrap(), "a\nb");
+        assert!(clean_text("a\n\nb").is_err());
+        assert!(clean_text("   ").is_err());
+        assert!(clean_text("a\rb").is_err());
+        assert!(clean_text("a\u{7}").is_err());
+    }
+
+    #[test]
+    fn entries_render_in_the_file_s_line_ending() {
+        let d = NaiveDate::from_ymd_opt(2026, 7, 10).unwrap();
+        assert_eq!(
+            render_entry(d, Some("db"), "a\nb", "\r\n"),
+            "- 2026-07-10 [db]: a\r\n  b\r\n"
+        );
+    }
+}

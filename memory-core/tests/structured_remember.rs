@@ -1,0 +1,252 @@
+//! The seed's "Writing" rules on real files: one dated entry per fact, absolute dates,
+//! a new topic and its index line in one step, merge on write with the replaced
+//! generation archived, hand-kept bytes untouched, refusals that write nothing.
+
+use std::path::Path;
+
+use memory_core::ErrorKind;
+use memory_core::structured_memory::{Fact, StructuredMemory};
+
+fn memory(dir: &Path) -> StructuredMemory {
+    StructuredMemory::builder(dir)
+        .fixed_time("2026-07-10T09:00:00+02:00")
+        .unwrap()
+        .open()
+        .unwrap()
+}
+
+fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap()
+}
+
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != ".memcore.lock")
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_first_fact_creates_the_index_the_topic_and_its_line_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    assert!(
+        tree(dir.path()).is_empty(),
+        "nothing before the first write"
+    );
+    let out = m
+        .remember(
+            Fact::new(
+                "memory-project-x.md",
+                "deploy hook must run BEFORE the version bump",
+            )
+            .subject("deploy hook")
+            .date("yesterday")
+            .title("Project X")
+            .hook("build quirks, deploy pipeline"),
+        )
+        .unwrap();
+    assert!(out.created_index && out.created_topic && out.linked);
+    assert_eq!(out.entry.date.to_string(), "2026-07-09");
+    insta::assert_snapshot!("new_memory_index", read(dir.path(), "MEMORY.md"));
+    insta::assert_snapshot!("new_topic_file", read(dir.path(), "memory-project-x.md"));
+    assert_eq!(out.budgets[0].file, "memory-project-x.md");
+    assert_eq!(out.budgets[0].lines, 3);
+    assert_eq!(out.budgets[0].lines_left, 147);
+    assert_eq!(out.budgets[1].file, "MEMORY.md");
+}
+
+#[test]
+fn merge_on_write_replaces_the_subject_in_place_and_archives_the_old_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    let hook = "hosts, databases";
+    m.remember(
+        Fact::new("memory-infra.md", "Postgres 15")
+            .subject("db")
+            .date("2026-06-01")
+            .hook(hook),
+    )
+    .unwrap();
+    m.remember(
+        Fact::new("memory-infra.md", "staging runs k3s")
+            .subject("staging")
+            .date("2026-06-02"),
+    )
+    .unwrap();
+    let out = m
+        .remember(
+            Fact::new("memory-infra.md", "Postgres 16")
+                .subject("DB")
+                .date("2026-07-01"),
+        )
+        .unwrap();
+    assert_eq!(out.replaced.len(), 1);
+    assert_eq!(out.replaced[0].text, "Postgres 15");
+    let id = out.archive_id.clone().unwrap();
+    let topic = m.topic("memory-infra.md").unwrap();
+    let texts: Vec<&str> = topic.entries.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["Postgres 16", "staging runs k3s"],
+        "replaced where it was"
+    );
+    let archive = read(dir.path(), "memory-archive.md");
+    assert!(
+        archive.contains(&format!(
+            "## {id} · merge · memory-infra.md · 2026-07-10T07:00:00Z"
+        )),
+        "{archive}"
+    );
+    assert!(
+        archive.contains("- 2026-06-01 [db]: Postgres 15\n"),
+        "{archive}"
+    );
+    insta::assert_snapshot!("archive_after_merge", archive);
+
+    // An older fact about the subject does not win: it goes to the archive.
+    let older = m
+        .remember(
+            Fact::new("memory-infra.md", "Postgres 14")
+                .subject("db")
+                .date("2026-05-01"),
+        )
+        .unwrap();
+    assert!(older.archived_as_older);
+    assert_eq!(older.entry.text, "Postgres 16");
+    assert!(read(dir.path(), "memory-archive.md").contains("- 2026-05-01 [db]: Postgres 14\n"));
+    assert_eq!(m.topic("memory-infra.md").unwrap().entries.len(), 2);
+}
+
+#[test]
+fn hand_kept_bytes_stay_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let topic = "---\r\nname: Infra\r\ndescription: hosts and deploys   # mine\r\ntype: project\r\n---\r\n# Infra\r\n\r\nHand prose.\r\n\r\n- 2026-06-01 [db]: Postgres 15\r\n- a hand note\r\n";
+    std::fs::write(dir.path().join("memory-infra.md"), topic).unwrap();
+    let index = "# Memory\r\n\r\n- [Infra](memory-infra.md) — hosts and deploys\r\n";
+    std::fs::write(dir.path().join("MEMORY.md"), index).unwrap();
+    let m = memory(dir.path());
+    m.remember(Fact::new("memory-infra.md", "Postgres 16").subject("db"))
+        .unwrap();
+    let after = read(dir.path(), "memory-infra.md");
+    assert_eq!(
+        after,
+        topic.replace(
+            "- 2026-06-01 [db]: Postgres 15\r\n",
+            "- 2026-07-10 [db]: Postgres 16\r\n"
+        )
+    );
+    assert_eq!(
+        read(dir.path(), "MEMORY.md"),
+        index,
+        "the index line was there: untouched"
+    );
+    m.remember(Fact::new("memory-infra.md", "k3s on staging"))
+        .unwrap();
+    assert!(
+        read(dir.path(), "memory-infra.md")
+            .ends_with("- a hand note\r\n- 2026-07-10: k3s on staging\r\n")
+    );
+}
+
+#[test]
+fn an_orphan_topic_gets_its_line_from_its_frontmatter() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("user_profile.md"),
+        "---\nname: User profile\ndescription: senior Rust dev, prefers terse answers\ntype: user\n---\n\n- 2026-06-01: likes tables\n",
+    )
+    .unwrap();
+    let m = memory(dir.path());
+    let out = m
+        .remember(Fact::new("user_profile.md", "prefers British spelling"))
+        .unwrap();
+    assert!(out.linked && out.created_index && !out.created_topic);
+    let index = m.index().unwrap();
+    assert_eq!(index.lines[0].title, "User profile");
+    assert_eq!(
+        index.lines[0].hook,
+        "senior Rust dev, prefers terse answers"
+    );
+}
+
+#[test]
+fn refusals_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    m.remember(Fact::new("memory-infra.md", "Postgres 15").hook("hosts"))
+        .unwrap();
+    let before = tree(dir.path());
+    let cases: Vec<(Fact, ErrorKind)> = vec![
+        (
+            Fact::new("memory-infra.md", "moved it").date("last week"),
+            ErrorKind::InvalidInput,
+        ),
+        (
+            Fact::new("memory-misc.md", "x").hook("misc"),
+            ErrorKind::InvalidInput,
+        ),
+        (Fact::new("MEMORY.md", "x"), ErrorKind::InvalidInput),
+        (Fact::new("memory-archive.md", "x"), ErrorKind::InvalidInput),
+        (Fact::new("index.md", "x"), ErrorKind::InvalidInput),
+        (
+            Fact::new("../outside.md", "x").hook("h"),
+            ErrorKind::InvalidInput,
+        ),
+        (
+            Fact::new("memory-new.md", "no hook for a new topic"),
+            ErrorKind::InvalidInput,
+        ),
+        (
+            Fact::new("memory-infra.md", "key AKIAZ7QX3RT5WVB2KMNP"),
+            ErrorKind::InvalidInput,
+        ),
+        (
+            Fact::new("memory-infra.md", "ok")
+                .hook("token ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"),
+            ErrorKind::InvalidInput,
+        ),
+        (
+            Fact::new("memory-infra.md", "one\n\ntwo"),
+            ErrorKind::InvalidInput,
+        ),
+        (
+            Fact::new("memory-infra.md", "x").subject("a]b"),
+            ErrorKind::InvalidInput,
+        ),
+        (Fact::new("memory-infra.md", ""), ErrorKind::InvalidInput),
+        (
+            Fact::new("notes.txt", "x").hook("h"),
+            ErrorKind::InvalidInput,
+        ),
+    ];
+    for (fact, kind) in cases {
+        let shown = format!("{fact:?}");
+        let err = m.remember(fact).unwrap_err();
+        assert_eq!(err.kind(), kind, "{shown}: {err}");
+        assert_eq!(tree(dir.path()), before, "{shown} wrote something");
+    }
+}
+
+#[test]
+fn the_index_comes_back_whole_with_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..70 {
+        text.push_str(&format!("- [T{i}](memory-t{i}.md) — hook {i}\n"));
+    }
+    std::fs::write(dir.path().join("MEMORY.md"), &text).unwrap();
+    let index = memory(dir.path()).index().unwrap();
+    assert_eq!(index.lines.len(), 70, "never truncated");
+    assert_eq!(index.budget.over_by_lines, 10);
+    assert!(index.budget.warning().unwrap().contains("70 of 60 lines"));
+}
