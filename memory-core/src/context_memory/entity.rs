@@ -276,10 +276,10 @@ fn names(map: &Mapping, key: &'static str) -> Result<Vec<EntityName>, FieldProbl
 /// A timestamp as the seed writes it (`2026-04-03T10:00:00Z`), any RFC 3339 time, or a
 /// date (`2026-04-03`).
 fn check_timestamp(key: &'static str, value: &str) -> Result<(), FieldProblem> {
-    let ok = chrono::DateTime::parse_from_rfc3339(value).is_ok()
-        || chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok()
-        || chrono::NaiveDateTime::parse_from_str(value, "%Y-%m-%dT%H:%M:%S").is_ok();
-    if ok {
+    // The forms people and editors write (Obsidian's date-time property is
+    // `2026-04-03T10:00`): the Agent Memory reader's lenient set — a date, then `T` or a
+    // space, `HH:MM[:SS[.f]]`, an optional offset — checked the same way.
+    if crate::Timestamp::is_readable(value) {
         Ok(())
     } else {
         Err(problem(
@@ -298,6 +298,52 @@ mod tests {
     }
 
     const SEED: &str = "entity_name: org.global.decision.001\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [auth, security]\ncreated_at: 2026-04-03T10:00:00Z\nrationale: Brief explanation of why\nsupersedes: []\nconfidence: 0.9\nsource_path: docs:global/decisions/auth-flow.md\nupdated_at: 2026-04-03T10:00:00Z\n";
+
+    #[test]
+    fn timestamps_read_in_the_spellings_editors_write() {
+        let ns = Namespace::org_global();
+        for value in [
+            "2026-04-03T10:00:00Z",
+            "2026-04-03T10:00",
+            "2026-04-03 10:00",
+            "2026-04-03 10:00:00",
+            "2026-04-03T10:00:00.123+02:00",
+            "2026-04-03",
+            "'2026-04-03T10:00:00Z'",
+        ] {
+            let yaml = SEED.replace(
+                "created_at: 2026-04-03T10:00:00Z",
+                &format!("created_at: {value}"),
+            );
+            let read = read_entry(
+                &map(&yaml),
+                "Body.\n",
+                &ns,
+                PathBuf::from("org/global/decision-001-auth-flow.md"),
+                None,
+            );
+            assert!(read.is_ok(), "{value}: {read:?}");
+        }
+        for value in [
+            "2026-13-03",
+            "03.04.2026",
+            "2026-04-03T25:00",
+            "2026-04-03T10:00 tomorrow",
+        ] {
+            let yaml = SEED.replace(
+                "created_at: 2026-04-03T10:00:00Z",
+                &format!("created_at: {value}"),
+            );
+            let read = read_entry(
+                &map(&yaml),
+                "Body.\n",
+                &ns,
+                PathBuf::from("org/global/decision-001-auth-flow.md"),
+                None,
+            );
+            assert!(read.is_err(), "{value}");
+        }
+    }
 
     #[test]
     fn the_seeds_entity_reads() {
