@@ -248,7 +248,13 @@ fn ending_a_session_promotes_the_chosen_entries_and_archives_the_rest() {
         report.promoted[0].new.entity_name.as_str(),
         "project.app.decision.001"
     );
-    assert_eq!(report.cleared.len(), 2);
+    assert_eq!(report.cleared, std::slice::from_ref(&scratch.entity_name));
+    assert_eq!(report.kept, std::slice::from_ref(&keep.entity_name));
+    // The promoted entry stays, superseded, so that the new entry's link resolves.
+    assert_eq!(
+        m.get(keep.entity_name.as_str()).unwrap().status,
+        EntryStatus::Superseded
+    );
     let archive = dir.path().join(report.archive.unwrap());
     assert_eq!(
         std::fs::read(archive.join(scratch.file.file_name().unwrap())).unwrap(),
@@ -257,7 +263,8 @@ fn ending_a_session_promotes_the_chosen_entries_and_archives_the_rest() {
     assert!(
         m.query(&Query::new().namespace("session.current").unwrap())
             .unwrap()
-            .is_empty()
+            .is_empty(),
+        "the kept entry is history"
     );
     assert_eq!(
         m.query(&Query::new().namespace("project.app").unwrap())
@@ -273,4 +280,211 @@ fn ending_a_session_promotes_the_chosen_entries_and_archives_the_rest() {
             .kind(),
         ErrorKind::InvalidInput
     );
+}
+
+fn tree(root: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let e = e.unwrap();
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if e.file_name() != ".memcore.lock" {
+                out.push((
+                    p.strip_prefix(root).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn session_entry(
+    m: &ContextMemory,
+    category: Category,
+    tags: [&str; 2],
+    body: &str,
+) -> memory_core::context_memory::EntityName {
+    m.write(NewEntry::new("session.current", category, tags, body).unwrap())
+        .unwrap()
+        .entry
+        .entity_name
+}
+
+#[test]
+fn ending_a_session_checks_every_name_first_and_completes_when_run_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let a = session_entry(
+        &m,
+        Category::Decision,
+        ["api", "auth"],
+        "Tokens live one hour.",
+    );
+    let b = session_entry(
+        &m,
+        Category::Principle,
+        ["api", "retry"],
+        "Retry with jitter.",
+    );
+    let before = tree(dir.path());
+    for bad in [
+        vec![
+            (a.to_string(), "project.app".to_string()),
+            (
+                "session.current.todo.099".to_string(),
+                "project.app".to_string(),
+            ),
+        ],
+        vec![
+            (a.to_string(), "project.app".to_string()),
+            (b.to_string(), "session.current".to_string()),
+        ],
+        vec![
+            (a.to_string(), "project.app".to_string()),
+            (
+                "org.global.decision.001".to_string(),
+                "project.app".to_string(),
+            ),
+        ],
+    ] {
+        assert!(m.end_session(&bad).is_err(), "{bad:?}");
+        assert_eq!(tree(dir.path()), before, "{bad:?} changed something");
+    }
+    // An interrupted end: `a` was promoted, nothing was cleared. Running again completes
+    // it without promoting `a` twice.
+    m.promote_to(a.as_str(), "project.app").unwrap();
+    let report = m
+        .end_session(&[
+            (a.to_string(), "project.app".into()),
+            (b.to_string(), "org.global".into()),
+        ])
+        .unwrap();
+    assert_eq!(report.already_promoted, std::slice::from_ref(&a));
+    assert_eq!(report.promoted.len(), 1);
+    assert_eq!(
+        m.query(&Query::new().namespace("project.app").unwrap())
+            .unwrap()
+            .len(),
+        1
+    );
+    assert!(report.cleared.is_empty());
+    assert!(
+        !m.verify(&memory_core::context_memory::Namespace::session_current())
+            .unwrap()
+            .has_drift()
+    );
+}
+
+#[test]
+fn session_numbers_are_not_given_again_after_the_session_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let first = session_entry(
+        &m,
+        Category::Decision,
+        ["api", "auth"],
+        "Tokens live one hour.",
+    );
+    let report = m.end_session(&[]).unwrap();
+    assert_eq!(report.cleared, std::slice::from_ref(&first));
+    let next = session_entry(
+        &m,
+        Category::Decision,
+        ["db", "pool"],
+        "Pool size is twenty.",
+    );
+    assert_ne!(
+        next, first,
+        "an archived session entry's name is not given again"
+    );
+    assert_eq!(next.as_str(), "session.current.decision.002");
+}
+
+#[test]
+fn a_write_that_supersedes_marks_the_old_entry_and_history_cannot_be_superseded_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let old = m
+        .write(
+            NewEntry::new(
+                "org.global",
+                Category::Decision,
+                ["auth", "security"],
+                "Auth uses cookies.",
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .entry
+        .entity_name;
+    let other = m
+        .write(
+            NewEntry::new(
+                "org.global",
+                Category::Decision,
+                ["db", "ops"],
+                "Backups run nightly at two.",
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .entry
+        .entity_name;
+    let new = m
+        .write(
+            NewEntry::new(
+                "org.global",
+                Category::Decision,
+                ["auth", "security"],
+                "Auth uses JWT.",
+            )
+            .unwrap()
+            .supersedes(old.clone()),
+        )
+        .unwrap();
+    assert_eq!(new.entry.supersedes, std::slice::from_ref(&old));
+    assert_eq!(m.get(old.as_str()).unwrap().status, EntryStatus::Superseded);
+    let hits = m
+        .query(&Query::new().namespace("org.global").unwrap())
+        .unwrap();
+    assert!(
+        hits.iter().all(|h| h.entity_name != old),
+        "the old entry is history"
+    );
+
+    let before = tree(dir.path());
+    let again = m
+        .supersede(
+            old.as_str(),
+            NewEntry::new(
+                "org.global",
+                Category::Decision,
+                ["auth", "sso"],
+                "Auth uses SSO.",
+            )
+            .unwrap(),
+        )
+        .unwrap_err();
+    assert_eq!(again.kind(), ErrorKind::Conflict, "{again}");
+    // Superseding still refuses a copy of another entry in force.
+    let copy = m
+        .supersede(
+            new.entry.entity_name.as_str(),
+            NewEntry::new(
+                "org.global",
+                Category::Decision,
+                ["db", "ops"],
+                "Backups run nightly at two!",
+            )
+            .unwrap(),
+        )
+        .unwrap_err();
+    assert_eq!(copy.kind(), ErrorKind::Conflict, "{copy}");
+    assert_eq!(copy.id(), Some(other.as_str()));
+    assert_eq!(tree(dir.path()), before);
 }

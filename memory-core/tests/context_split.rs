@@ -136,6 +136,27 @@ fn a_crowded_namespace_splits_by_tag_and_no_link_dangles() {
     let err = m.get(target.as_str()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotFound);
     assert!(err.to_string().contains(new_target.as_str()), "{err}");
+    // A new entry in the parent never takes a moved entry's old name.
+    let fresh = m
+        .write(
+            NewEntry::new(
+                "project.shop",
+                Category::Decision,
+                ["api", "backend"],
+                "Rule for the new endpoint.",
+            )
+            .unwrap()
+            .force_new(true),
+        )
+        .unwrap()
+        .entry
+        .entity_name;
+    assert!(
+        report.moved.keys().all(|old| old != &fresh),
+        "{fresh} was a moved entry's name"
+    );
+    let err = m.get(target.as_str()).unwrap_err();
+    assert!(err.to_string().contains(new_target.as_str()), "{err}");
 }
 
 #[test]

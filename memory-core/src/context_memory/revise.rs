@@ -173,9 +173,9 @@ impl ContextMemory {
     /// ```
     pub fn supersede(&self, old: &str, new: NewEntry) -> Result<Superseded> {
         let old = EntityName::parse(old)?;
-        let mut new = new.supersedes(old.clone());
-        // The entry it replaces is about the same subject by nature.
-        new.force_new = true;
+        // The duplicate check leaves out the entry being replaced (about the same subject
+        // by nature) and still refuses a copy of any other.
+        let new = new.supersedes(old.clone());
         new.validate()?;
         super::write::screen(&new)?;
         let lock = self.handle.lock()?;
@@ -217,42 +217,74 @@ impl ContextMemory {
         old: &EntityName,
         new: &NewEntry,
     ) -> Result<Superseded> {
-        let new_index = self.settled_index(&new.namespace, lock)?;
-        let written = self.prepare_write(new, new_index)?;
-        let old_index = if old.namespace() == &new.namespace {
-            written.index.clone()
-        } else {
-            self.settled_index(old.namespace(), lock)?
-        };
-        let marked = self.prepare_update(
-            old,
-            &EntryPatch::new().status(EntryStatus::Superseded),
-            old_index,
-        )?;
-        let mut tx = Transaction::new(lock);
-        tx.write(written.path.clone(), written.text.clone().into_bytes());
-        tx.write(marked.path.clone(), marked.text.clone().into_bytes());
-        if old.namespace() == &new.namespace {
-            // One index with both changes: the old row's edit was made on the new text.
-            tx.write(
-                marked.index.path.clone(),
-                marked.index.text.clone().into_bytes(),
-            );
-        } else {
-            tx.write(
-                written.index.path.clone(),
-                written.index.text.clone().into_bytes(),
-            );
-            tx.write(
-                marked.index.path.clone(),
-                marked.index.text.clone().into_bytes(),
-            );
-        }
-        tx.commit()?;
+        let (written, mut olds) = self.supersede_all_locked(lock, new)?;
+        let old_entry = olds
+            .iter()
+            .position(|e| &e.entity_name == old)
+            .map(|i| olds.swap_remove(i));
         Ok(Superseded {
             new: written.entry,
-            old: marked.entry,
+            old: old_entry.ok_or_else(|| {
+                Error::verify(self.root(), format!("{old} was not marked superseded"))
+            })?,
         })
+    }
+
+    /// Writes `new` and marks every entry of its `supersedes` superseded, every file and
+    /// index as one step under `lock`. An entry already superseded is refused
+    /// ([`Error::Inconsistent`]): the entry that replaced it is the one to supersede.
+    pub(super) fn supersede_all_locked(
+        &self,
+        lock: &MemoryLock,
+        new: &NewEntry,
+    ) -> Result<(super::write::PreparedWrite, Vec<Entry>)> {
+        let new_index = self.settled_index(&new.namespace, lock)?;
+        let mut written = self.prepare_write(new, new_index)?;
+        // Each namespace's index as the step leaves it, changes accumulated.
+        let mut indexes: std::collections::BTreeMap<Namespace, IndexFile> =
+            std::collections::BTreeMap::new();
+        indexes.insert(new.namespace.clone(), written.index.clone());
+        let mut marked = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for old in &new.supersedes {
+            if !seen.insert(old.clone()) {
+                continue;
+            }
+            let index = match indexes.remove(old.namespace()) {
+                Some(index) => index,
+                None => self.settled_index(old.namespace(), lock)?,
+            };
+            if let Some(row) = index.rows.iter().find(|r| &r.entity == old)
+                && row.status == EntryStatus::Superseded
+            {
+                return Err(Error::Inconsistent {
+                    id: old.to_string(),
+                    path: index.path.clone(),
+                    message: "is already superseded; supersede the entry that replaced it"
+                        .to_string(),
+                });
+            }
+            let update = self.prepare_update(
+                old,
+                &EntryPatch::new().status(EntryStatus::Superseded),
+                index,
+            )?;
+            indexes.insert(old.namespace().clone(), update.index.clone());
+            marked.push(update);
+        }
+        let mut tx = Transaction::new(lock);
+        tx.write(written.path.clone(), written.text.clone().into_bytes());
+        for update in &marked {
+            tx.write(update.path.clone(), update.text.clone().into_bytes());
+        }
+        for index in indexes.values() {
+            tx.write(index.path.clone(), index.text.clone().into_bytes());
+        }
+        tx.commit()?;
+        if let Some(index) = indexes.remove(&new.namespace) {
+            written.index = index;
+        }
+        Ok((written, marked.into_iter().map(|u| u.entry).collect()))
     }
 
     /// The new text of `name`'s file and of `index` after `patch`, both checked.

@@ -2,15 +2,16 @@
 //! promoted to a project or org namespace, and the rest is cleared — moved to the
 //! archive, never deleted.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::index_file::IndexFile;
 use super::memory::ContextMemory;
-use super::names::{EntityName, INDEX_FILE_NAME};
+use super::names::EntityName;
 use super::namespace::{Namespace, NamespaceKind};
 use super::revise::Superseded;
+use super::schema::EntryStatus;
 use crate::durable::Transaction;
 use crate::error::{Error, Result};
 
@@ -25,8 +26,15 @@ use crate::error::{Error, Result};
 pub struct EndSession {
     /// The entries promoted: each new entry and the session entry it supersedes.
     pub promoted: Vec<Superseded>,
-    /// The session entries cleared (promoted ones included), now in `archive`.
+    /// Session entries named for promotion that an earlier, interrupted `end_session`
+    /// already promoted (they are superseded): not promoted twice.
+    pub already_promoted: Vec<EntityName>,
+    /// The session entries cleared, now in `archive`.
     pub cleared: Vec<EntityName>,
+    /// The session entries kept in `session.current`: the promoted ones (now
+    /// `superseded`, so that the new entries' `supersedes` links resolve) and those they
+    /// link to.
+    pub kept: Vec<EntityName>,
     /// Where the cleared files went, relative to the root (`None` when there were none).
     pub archive: Option<PathBuf>,
 }
@@ -34,8 +42,15 @@ pub struct EndSession {
 impl ContextMemory {
     /// Ends the session: each of `promote` (a `session.current` entry and the project or
     /// org namespace it goes to) becomes a new entry there that supersedes it; then every
-    /// `session.current` entry is cleared — its file moved to
-    /// `archive/session-<UTC time>/` and its row removed — in one step.
+    /// other `session.current` entry is cleared — its file moved to
+    /// `archive/session-<UTC time>/` and its row removed — in one step. The promoted
+    /// entries stay in `session.current`, superseded, so that no `supersedes` link
+    /// dangles (and so do the session entries they link to).
+    ///
+    /// Every name and namespace is checked before anything changes: a name that is not a
+    /// `session.current` entry, a namespace that is not a project or org one, refuse the
+    /// whole call. Run again after an interruption, it completes: entries already promoted
+    /// are not promoted twice.
     ///
     /// ```
     /// use memory_core::context_memory::{Category, ContextMemory, NewEntry};
@@ -45,7 +60,8 @@ impl ContextMemory {
     /// memory.write(NewEntry::new("session.current", Category::Todo, ["scratch", "notes"], "Try the other port.").unwrap()).unwrap();
     /// let report = memory.end_session(&[(keep.to_string(), "project.app".to_string())]).unwrap();
     /// assert_eq!(report.promoted[0].new.entity_name.as_str(), "project.app.decision.001");
-    /// assert_eq!(report.cleared.len(), 2);
+    /// assert_eq!(report.cleared.len(), 1);
+    /// assert_eq!(report.kept, [keep]);
     /// ```
     pub fn end_session(&self, promote: &[(String, String)]) -> Result<EndSession> {
         let session = Namespace::session_current();
@@ -69,16 +85,53 @@ impl ContextMemory {
             }
             targets.push((name, target));
         }
-        let mut promoted = Vec::new();
+        // Every name must be a session entry before anything changes.
+        let index = {
+            let lock = self.handle.lock()?;
+            self.settled_index(&session, &lock)?
+        };
+        let mut to_promote = Vec::new();
+        let mut already_promoted = Vec::new();
         for (name, target) in &targets {
+            match index.rows.iter().find(|r| &r.entity == name) {
+                None => {
+                    return Err(Error::EntityNotFound {
+                        name: name.to_string(),
+                        path: index.path.clone(),
+                        moved_to: None,
+                    });
+                }
+                Some(row) if row.status == EntryStatus::Superseded => {
+                    already_promoted.push(name.clone())
+                }
+                Some(_) => to_promote.push((name, target)),
+            }
+        }
+        let mut promoted = Vec::new();
+        for (name, target) in to_promote {
             promoted.push(self.promote_to(name.as_str(), target.as_str())?);
         }
         let lock = self.handle.lock()?;
         let index = self.settled_index(&session, &lock)?;
-        if index.rows.is_empty() {
+        let kept =
+            self.kept_with_links(&session, targets.iter().map(|(n, _)| n.clone()).collect())?;
+        let rest: Vec<_> = index
+            .rows
+            .iter()
+            .filter(|r| !kept.contains(&r.entity))
+            .collect();
+        let kept: Vec<EntityName> = index
+            .rows
+            .iter()
+            .filter(|r| kept.contains(&r.entity))
+            .map(|r| r.entity.clone())
+            .collect();
+        if rest.is_empty() {
             return Ok(EndSession {
                 promoted,
+                already_promoted,
                 cleared: Vec::new(),
+                kept,
                 archive: None,
             });
         }
@@ -86,7 +139,7 @@ impl ContextMemory {
         let archive = PathBuf::from("archive").join(format!("session-{stamp}"));
         let mut tx = Transaction::new(&lock);
         let mut cleared = Vec::new();
-        for row in &index.rows {
+        for row in &rest {
             let from = self.file_in(&session, &row.file)?;
             let to = self.handle.root.join(&[
                 "archive",
@@ -97,18 +150,49 @@ impl ContextMemory {
             cleared.push(row.entity.clone());
         }
         let now = self.utc_now();
-        let empty = IndexFile::rebuilt(
-            &self.file_in(&session, INDEX_FILE_NAME)?,
-            &session,
-            &[],
-            &now,
+        let remaining = index.prepare(
+            index
+                .rows
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| !kept.contains(&r.entity))
+                .map(|(i, _)| index.remove(i))
+                .chain([index.touch(&now)])
+                .collect(),
         )?;
-        tx.write(empty.path.clone(), empty.text.into_bytes());
+        tx.write(remaining.path.clone(), remaining.text.into_bytes());
         tx.commit()?;
         Ok(EndSession {
             promoted,
+            already_promoted,
             cleared,
+            kept,
             archive: Some(archive),
         })
+    }
+
+    /// `names` and every `session` entry they link to (`supersedes`, `related_entities`),
+    /// transitively.
+    fn kept_with_links(
+        &self,
+        session: &Namespace,
+        names: Vec<EntityName>,
+    ) -> Result<BTreeSet<EntityName>> {
+        let mut kept = BTreeSet::new();
+        let mut todo = names;
+        while let Some(name) = todo.pop() {
+            if !kept.insert(name.clone()) {
+                continue;
+            }
+            let Ok(entry) = self.get(name.as_str()) else {
+                continue;
+            };
+            for link in entry.supersedes.iter().chain(&entry.related_entities) {
+                if link.namespace() == session && !kept.contains(link) {
+                    todo.push(link.clone());
+                }
+            }
+        }
+        Ok(kept)
     }
 }

@@ -60,6 +60,12 @@ impl ContextMemory {
         new.validate()?;
         let body = screen(&new)?;
         let lock = self.handle.lock()?;
+        if !new.supersedes.is_empty() {
+            // What it supersedes is marked superseded in the same step (else both would
+            // stay in force).
+            let (written, _) = self.supersede_all_locked(&lock, &new)?;
+            return Ok(written.outcome(body));
+        }
         let index = self.settled_index(&new.namespace, &lock)?;
         let prepared = self.prepare_write(&new, index)?;
         let mut tx = Transaction::new(&lock);
@@ -84,7 +90,9 @@ impl ContextMemory {
         let listing = self.list_dir(&namespace)?;
         let short_id = match &new.slug {
             Some(slug) => slug.clone(),
-            None => next_short_id(used_sequences(&index, &listing, new)),
+            None => next_short_id(
+                used_sequences(&index, &listing, new).chain(self.retired_sequences(new)?),
+            ),
         };
         let name = EntityName::new(&namespace, new.category, &short_id)?;
         if index.rows.iter().any(|r| r.entity == name) {
@@ -129,6 +137,44 @@ impl ContextMemory {
         })
     }
 
+    /// Numbers of `new.category` a name of `new.namespace` once carried and that must
+    /// not be given again, so that an old name never resolves to an unrelated entry:
+    /// those of entries a split moved into the namespace's domains (`get` of the old name
+    /// says where each went), and, for `session.current`, those of entries `end_session`
+    /// moved to `archive/session-*/`.
+    fn retired_sequences(&self, new: &NewEntry) -> Result<Vec<u64>> {
+        let mut out = Vec::new();
+        for info in self.namespaces()? {
+            if info.namespace != new.namespace && info.namespace.is_within(&new.namespace) {
+                let index = self.load_index(&info.namespace)?;
+                out.extend(
+                    index
+                        .rows
+                        .iter()
+                        .filter(|r| r.category == new.category)
+                        .filter_map(|r| r.entity.sequence()),
+                );
+            }
+        }
+        if new.namespace == super::namespace::Namespace::session_current() {
+            let archive = self.root().join("archive");
+            let prefix = format!("{}-", new.category);
+            for dir in read_dir_names(&archive)?
+                .into_iter()
+                .filter(|d| d.starts_with("session-"))
+            {
+                for file in read_dir_names(&archive.join(&dir))? {
+                    if let Some(rest) = file.strip_prefix(&prefix) {
+                        let digits: String =
+                            rest.chars().take_while(char::is_ascii_digit).collect();
+                        out.extend(sequence_of(&digits));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Fails with [`Error::EntityNotFound`] unless `name` has a row in its index.
     pub(super) fn require_entity(&self, name: &EntityName) -> Result<()> {
         let index = self.load_index(name.namespace())?;
@@ -145,7 +191,7 @@ impl ContextMemory {
 }
 
 /// A checked new entity file and the index that lists it, ready to be staged.
-pub(super) struct PreparedWrite {
+pub(crate) struct PreparedWrite {
     pub path: std::path::PathBuf,
     pub text: String,
     pub entry: Entry,
@@ -208,6 +254,7 @@ fn refuse_similar(index: &IndexFile, new: &NewEntry, summary: &str) -> Result<()
         .rows
         .iter()
         .filter(|r| r.category == new.category && !r.status.is_history())
+        .filter(|r| !new.supersedes.contains(&r.entity))
         .map(|r| (r, summary_similarity(&r.summary, summary)))
         .filter(|(_, s)| *s >= DUPLICATE_THRESHOLD)
         .max_by(|a, b| a.1.total_cmp(&b.1));
@@ -242,4 +289,21 @@ fn used_sequences<'a>(
         sequence_of(&digits)
     });
     from_rows.chain(from_files)
+}
+
+/// The names in directory `dir` (none when it does not exist).
+fn read_dir_names(dir: &std::path::Path) -> Result<Vec<String>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io_op(dir, "scandir", e)),
+    };
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io_op(dir, "scandir", e))?;
+        if let Some(name) = entry.file_name().to_str() {
+            names.push(name.to_string());
+        }
+    }
+    Ok(names)
 }
