@@ -260,6 +260,70 @@ export interface PendingMatch {
   entries: string[]
 }
 
+/** Why `recordChanges` recorded nothing; `branch` only for `other_branch`. */
+export type SkipReason =
+  | { reason: 'other_branch'; branch: string }
+  | { reason: 'detached_head' | 'no_previous_head' | 'nothing_changed' }
+
+/** What `recordChanges` did. */
+export interface RecordOutcome {
+  /** The repository's project namespace (`project.<name>`). */
+  namespace: string
+  /** The namespace's `_pending_refresh.md` (absolute), whether or not it was written. */
+  file: string
+  /** The changes this run listed (empty when skipped). */
+  recorded: PendingChange[]
+  /** Why nothing was recorded; `null` when something was. */
+  skipped: SkipReason | null
+}
+
+/** What `clearRefresh` did. */
+export interface ClearReport {
+  /** The done paths that were listed (every listing of each was removed). */
+  cleared: string[]
+  /** The done paths that were not listed. */
+  not_pending: string[]
+  /** How many listings are left. */
+  remaining: number
+  /** Whether `_pending_refresh.md` was removed because no path was left. */
+  removed_file: boolean
+}
+
+/** What `installHooks` or `uninstallHooks` did to one hook. */
+export interface HookOutcome {
+  hook: 'post-merge' | 'post-checkout'
+  /** The hook file (absolute). */
+  path: string
+  action: 'installed' | 'chained' | 'unchanged' | 'updated' | 'restored' | 'removed' | 'absent'
+}
+
+/** What `installHooks` or `uninstallHooks` did. */
+export interface HooksReport {
+  /** The hooks directory git runs hooks from (absolute). */
+  hooks_dir: string
+  /** `post-merge`, then `post-checkout`. */
+  hooks: HookOutcome[]
+}
+
+/** A file `migrate` did not import, and why. */
+export interface NotImported {
+  /** Relative to the migrated directory. */
+  file: string
+  reason: string
+}
+
+/** What `migrate` did. */
+export interface MigrationReport {
+  /** The verbatim copy of the old directory, relative to the root (`archive/migrated-…`). */
+  backup: string
+  /** Each imported entry as `[entityName, file]`, `file` relative to the root. */
+  imported: Array<[string, string]>
+  /** The Markdown files not imported, with the reason. */
+  not_imported: NotImported[]
+  /** Files of the old directory that are not Markdown (kept in the backup only). */
+  other_files: number
+}
+
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
@@ -485,6 +549,66 @@ export declare class ContextMemory {
   pendingRefresh(namespace: string): Array<PendingMatch>
   /** Promise form of `pendingRefresh`. */
   pendingRefreshAsync(namespace: string, options?: AsyncOptions): Promise<Array<PendingMatch>>
+  /**
+   * Records the files the last merge or checkout changed in the git repository `repo`
+   * (any directory of its work tree) in its project namespace's `_pending_refresh.md`,
+   * as the installed hooks do. Only `main` and `master` record; otherwise `skipped`
+   * says why nothing was. `trigger` defaults to `'manual'`. `ERR_MEMORY_INVALID_INPUT`
+   * when `repo` is not in a git work tree.
+   */
+  recordChanges(repo: string, trigger?: 'post-merge' | 'post-checkout' | 'manual' | null): RecordOutcome
+  /** Promise form of `recordChanges`. */
+  recordChangesAsync(repo: string, trigger?: 'post-merge' | 'post-checkout' | 'manual' | null, options?: AsyncOptions): Promise<RecordOutcome>
+  /**
+   * Clears the reviewed repository paths `done` from `namespace`'s `_pending_refresh.md`
+   * (the file goes with its last path). `ERR_MEMORY_MALFORMED` when the file does not read.
+   */
+  clearRefresh(namespace: string, done: string[]): ClearReport
+  /** Promise form of `clearRefresh`. */
+  clearRefreshAsync(namespace: string, done: string[], options?: AsyncOptions): Promise<ClearReport>
+  /**
+   * Migrates the memory kept in directory `source`: copies it verbatim to
+   * `archive/migrated-<UTC time>/` under the root first, then imports every entity file
+   * in it into its namespace with the indexes updated, in one step; files it could not
+   * import are listed with the reason. `source` is only read.
+   */
+  migrate(source: string): MigrationReport
+  /** Promise form of `migrate`. */
+  migrateAsync(source: string, options?: AsyncOptions): Promise<MigrationReport>
+  /**
+   * Installs the `post-merge` and `post-checkout` hooks in the git repository `repo`
+   * (where `git rev-parse --git-path hooks` points; worktrees and `core.hooksPath`
+   * included). A hook already there is kept byte-identical in `memcore-chained/` and
+   * run first; installing again changes nothing. The hooks call the `memcore`
+   * executable at `memcore`; without it, the `memcore` found on `PATH` now (relative
+   * `PATH` entries skipped), `ERR_MEMORY_INVALID_INPUT` when there is none.
+   * `ERR_MEMORY_CONFLICT` when a hook is already kept aside.
+   */
+  static installHooks(repo: string, memcore?: string | null): HooksReport
+  /** Promise form of `installHooks`. */
+  static installHooksAsync(repo: string, memcore?: string | null, options?: AsyncOptions): Promise<HooksReport>
+  /**
+   * Removes the hooks `installHooks` wrote from the git repository `repo`, putting back
+   * byte-identical the hooks that were there before. `ERR_MEMORY_CONFLICT` (nothing
+   * changed) when a hook there is not memory-core's.
+   */
+  static uninstallHooks(repo: string): HooksReport
+  /** Promise form of `uninstallHooks`. */
+  static uninstallHooksAsync(repo: string, options?: AsyncOptions): Promise<HooksReport>
+  /**
+   * The project namespace (`project.<name>`) of the git repository `repo`: the last
+   * segment of `git remote get-url origin` without `.git`, else the work tree's folder
+   * name, lowercased. `ERR_MEMORY_INVALID_INPUT` when `repo` is not in a git work tree.
+   */
+  static projectNamespace(repo: string): string
+  /** Promise form of `projectNamespace`. */
+  static projectNamespaceAsync(repo: string, options?: AsyncOptions): Promise<string>
+  /**
+   * The seed's root, `~/.cursor/memory` (from `$HOME`, else `%USERPROFILE%`); `null`
+   * when the home directory is not known. It is not created (the `memcore` command
+   * line reads `$MEMCORE_CONTEXT_ROOT` before it).
+   */
+  static defaultRoot(): string | null
 }
 
 /**

@@ -10,7 +10,8 @@
 //   `options.signal` (an AbortSignal) stops the wait; a Promise form never throws;
 // - `registerSessionStart` emits the rows it could not read as process warnings;
 // - `ContextMemory` (context-memory) is wrapped the same way; its results are the core
-//   types' serde JSON, keys snake_case as `memcore --json` prints them;
+//   types' serde JSON, keys snake_case as `memcore --json` prints them (its static
+//   functions, `installHooks`… , return objects already: napi makes statics read-only);
 // - `AgentMemory` called without `new` throws a TypeError, as a JS class does;
 // - `MemoryCoreError` / `isMemoryCoreError` recognise the errors, and
 //   `util.inspect(memory)` shows the root.
@@ -150,6 +151,9 @@ const CONTEXT_METHODS = {
   split: [2, JSON.parse],
   endSession: [1, JSON.parse],
   pendingRefresh: [1, JSON.parse],
+  recordChanges: [2, JSON.parse],
+  clearRefresh: [2, JSON.parse],
+  migrate: [1, JSON.parse],
 }
 
 const FIRST_DELAY_MS = 1

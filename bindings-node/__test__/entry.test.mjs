@@ -65,7 +65,10 @@ test('every example of the package README runs as written', () => {
   const blocks = readme.split('```js\n').slice(1).map((part) => part.split('```')[0])
   assert.ok(blocks.length > 0)
   const entry = new URL('../index.js', import.meta.url)
-  for (const code of blocks) {
+  // What each example prints: the Agent Memory quick start, then the context-memory one.
+  const printed = [[/active/], [/^project\.app\.decision\.001 projects\/app\/decision-001-/m, /^project\.app$/m, /no_previous_head/]]
+  assert.equal(blocks.length, printed.length)
+  for (const [i, code] of blocks.entries()) {
     const dir = tempDir()
     const esmBlock = /^import /m.test(code)
     const file = join(dir, esmBlock ? 'example.mjs' : 'example.cjs')
@@ -75,6 +78,6 @@ test('every example of the package README runs as written', () => {
     writeFileSync(file, source)
     const done = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 60_000 })
     assert.equal(done.status, 0, `${code}\n${done.stderr}`)
-    assert.match(done.stdout, /active/)
+    for (const expected of printed[i]) assert.match(done.stdout, expected)
   }
 })

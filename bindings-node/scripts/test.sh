@@ -4,7 +4,8 @@
 # committed index.d.ts / native.js are what the build generates (index.js is the
 # hand-written entry module around native.js; __test__/package.test.mjs checks that
 # index.d.ts declares exactly its exports), the licences, then node --test.
-# Needs node >= 20 with npm, cargo, and util-linux `flock` or python3 (lock test).
+# Needs node >= 20 with npm, cargo, git (hook tests), and util-linux `flock` or python3
+# (lock tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -51,6 +52,11 @@ npm pack --dry-run --json 2>/dev/null | node -e '
     console.log("packed: " + [...files].sort().join(", "))
   })
 '
+
+echo "== memcore for the hook tests (../target/debug/memcore, the workspace's own target dir)"
+# The hook tests run the real `memcore` the installed git hooks call; building it here
+# makes them deterministic (a no-op after `cargo test --workspace`, which builds it too).
+env -u CARGO_TARGET_DIR cargo build --quiet --locked -p memory-cli
 
 echo "== node --test __test__/*.test.mjs"
 node --test __test__/*.test.mjs

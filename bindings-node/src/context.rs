@@ -33,13 +33,13 @@ pub struct ContextMemory {
 }
 
 impl ContextMemory {
-    fn sync<T>(&self, env: &Env, f: impl FnOnce(&Handle) -> Arg<T>) -> Result<T> {
+    pub(crate) fn sync<T>(&self, env: &Env, f: impl FnOnce(&Handle) -> Arg<T>) -> Result<T> {
         f(&self.inner).map_err(|failure| failure.into_js(env))
     }
 
     /// Converts the arguments, checks `options`, and queues one attempt with a zero lock
     /// timeout (as `AgentMemory::attempt`).
-    fn attempt<T>(
+    pub(crate) fn attempt<T>(
         &self,
         env: &Env,
         options: Option<Unknown<'_>>,

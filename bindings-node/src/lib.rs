@@ -22,6 +22,7 @@ mod paired;
 mod args;
 mod context;
 mod context_args;
+mod context_hooks;
 mod error;
 mod types;
 

@@ -503,6 +503,49 @@ impl napi::bindgen_prelude::ToNapiValue for JsonText {
     }
 }
 
+/// A result that reaches JavaScript as the object its [`JsonText`] describes, parsed by
+/// the engine's own `JSON.parse` while converting: for the static functions of
+/// `ContextMemory`, whose non-writable properties `index.js` cannot wrap (the methods'
+/// JSON text is parsed there instead).
+pub struct ParsedJson(pub JsonText);
+
+impl napi::bindgen_prelude::TypeName for ParsedJson {
+    fn type_name() -> &'static str {
+        "Object"
+    }
+
+    fn value_type() -> napi::ValueType {
+        napi::ValueType::Object
+    }
+}
+
+impl napi::bindgen_prelude::ToNapiValue for ParsedJson {
+    unsafe fn to_napi_value(
+        env: napi::sys::napi_env,
+        value: Self,
+    ) -> napi::Result<napi::sys::napi_value> {
+        use napi::sys;
+        let failed = || napi::Error::from_reason("could not parse the result");
+        // SAFETY: `env` is the live env napi passed in, on the JS thread; every handle is
+        // one this call just received from the engine, used within this scope.
+        unsafe {
+            let text = JsonText::to_napi_value(env, value.0)?;
+            let mut global = std::ptr::null_mut();
+            let mut json = std::ptr::null_mut();
+            let mut parse = std::ptr::null_mut();
+            let mut out = std::ptr::null_mut();
+            let ok = sys::napi_get_global(env, &mut global) == sys::Status::napi_ok
+                && sys::napi_get_named_property(env, global, c"JSON".as_ptr(), &mut json)
+                    == sys::Status::napi_ok
+                && sys::napi_get_named_property(env, json, c"parse".as_ptr(), &mut parse)
+                    == sys::Status::napi_ok
+                && sys::napi_call_function(env, json, parse, 1, &text, &mut out)
+                    == sys::Status::napi_ok;
+            if ok { Ok(out) } else { Err(failed()) }
+        }
+    }
+}
+
 /// One entry of a list section of a snapshot.
 #[napi(
     object,

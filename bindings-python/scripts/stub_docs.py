@@ -30,9 +30,13 @@ def runtime_doc(class_name: str, member: str | None) -> str | None:
         doc = cls.__doc__
     else:
         try:
-            doc = inspect.getattr_static(cls, member).__doc__
+            found = inspect.getattr_static(cls, member)
         except AttributeError:
             return None
+        # A staticmethod's own __doc__ is the staticmethod type's; the function's is wanted.
+        if isinstance(found, (staticmethod, classmethod)):
+            found = found.__func__
+        doc = found.__doc__
     return inspect.cleandoc(doc) if doc else None
 
 

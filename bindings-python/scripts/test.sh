@@ -59,5 +59,10 @@ PY
 echo "== mypy --strict: the tests use the stubs correctly"
 python -m mypy --strict bindings-python/tests
 
+echo "== memcore for the hook tests (target/debug/memcore, the workspace's own target dir)"
+# The hook tests run the real `memcore` the installed git hooks call; building it here
+# makes them deterministic (a no-op after `cargo test --workspace`, which builds it too).
+env -u CARGO_TARGET_DIR cargo build --quiet --locked -p memory-cli
+
 echo "== pytest"
 python -m pytest -q bindings-python/tests

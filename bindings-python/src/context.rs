@@ -5,8 +5,8 @@
 
 use memory_core::Error;
 use memory_core::context_memory::{
-    Category, ContextMemory as Core, Diagram, EntityName, EntryPatch, EntryStatus, Namespace,
-    NewEntry, Query, SplitPlan,
+    self as core, Category, ContextMemory as Core, Diagram, EntityName, EntryPatch, EntryStatus,
+    Namespace, NewEntry, Query, RefreshTrigger, SplitPlan,
 };
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -564,6 +564,125 @@ impl ContextMemory {
         let namespace = self::namespace(py, namespace)?;
         let pending = detached(py, || self.inner.pending_refresh(&namespace))?;
         plain(py, &pending)
+    }
+
+    /// Records the files the last merge or checkout changed in the git repository
+    /// ``repo`` (any directory of its work tree) in its project namespace's
+    /// ``_pending_refresh.md`` (what the installed hooks run), and returns a
+    /// ``RecordOutcomeDict``. Only ``main`` and ``master`` record; on another branch, a
+    /// detached HEAD, a first checkout or an empty diff nothing is written and
+    /// ``skipped`` says why. ``trigger`` is ``"post-merge"``, ``"post-checkout"`` or
+    /// ``"manual"``. InvalidInputError when ``repo`` is not in a git work tree.
+    #[pyo3(signature = (repo, trigger = None), text_signature = "($self, repo, trigger='manual')")]
+    fn record_changes(
+        &self,
+        py: Python<'_>,
+        repo: &Bound<'_, PyAny>,
+        trigger: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let repo = args::path(repo, "repo")?;
+        let trigger = match args::opt_text(trigger.as_ref(), "trigger")? {
+            None => RefreshTrigger::Manual,
+            Some(name) => RefreshTrigger::parse(&name).ok_or_else(|| {
+                crate::errors::invalid(
+                    py,
+                    "trigger",
+                    name.clone(),
+                    "must be post-merge, post-checkout or manual",
+                )
+            })?,
+        };
+        let outcome = detached(py, || self.inner.record_changes(&repo, trigger))?;
+        plain(py, &outcome)
+    }
+
+    /// Clears the repository paths ``done`` (reviewed) from ``namespace``'s
+    /// ``_pending_refresh.md``, under the lock, and returns a ``ClearReportDict``: the
+    /// paths cleared, those that were not pending, how many listings remain, and whether
+    /// the file was removed (it goes with its last path). MalformedFileError when the
+    /// file does not read (it is left as it is).
+    fn clear_refresh(
+        &self,
+        py: Python<'_>,
+        namespace: &Bound<'_, PyAny>,
+        done: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let namespace = self::namespace(py, namespace)?;
+        let done = args::texts(done, "done")?;
+        let report = detached(py, || self.inner.clear_refresh(&namespace, &done))?;
+        plain(py, &report)
+    }
+
+    /// Migrates the memory kept in the directory ``source`` (the seed's "Migration from
+    /// Previous System"): copies it verbatim to ``archive/migrated-<UTC time>/`` under the
+    /// root first, then imports every entity file found in it into its namespace with
+    /// the indexes updated, in one step. Returns a ``MigrationReportDict``; a file that
+    /// could not be imported is listed in ``not_imported`` with the reason. ``source`` is
+    /// only read. InvalidInputError when it is not a directory or overlaps the root.
+    fn migrate(&self, py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let source = args::path(source, "source")?;
+        let report = detached(py, || self.inner.migrate(&source))?;
+        plain(py, &report)
+    }
+
+    /// Installs the ``post-merge`` and ``post-checkout`` hooks in the git repository
+    /// ``repo`` (where ``git rev-parse --git-path hooks`` points: worktrees and
+    /// ``core.hooksPath`` included) and returns a ``HooksReportDict``. A hook already
+    /// there is kept byte-identical in ``memcore-chained/`` and run first by ours;
+    /// installing again changes nothing. The hooks call the ``memcore`` executable at
+    /// ``memcore``; None means the ``memcore`` found on ``PATH`` now (as
+    /// ``shutil.which("memcore")``, relative ``PATH`` entries skipped), and
+    /// InvalidInputError when there is none. ConflictError when a hook is already kept.
+    #[staticmethod]
+    #[pyo3(signature = (repo, memcore = None))]
+    fn install_hooks(
+        py: Python<'_>,
+        repo: &Bound<'_, PyAny>,
+        memcore: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let repo = args::path(repo, "repo")?;
+        let memcore = match memcore.as_ref().filter(|m| !m.is_none()) {
+            Some(path) => Some(args::path(path, "memcore")?),
+            None => None,
+        };
+        let report = detached(py, || {
+            let memcore = match memcore {
+                Some(path) => path,
+                None => core::find_memcore()?,
+            };
+            core::install_hooks(&repo, &memcore)
+        })?;
+        plain(py, &report)
+    }
+
+    /// Removes the hooks ``install_hooks`` wrote from the git repository ``repo``,
+    /// putting back byte-identical the hooks that were there before; returns a
+    /// ``HooksReportDict``. ConflictError (nothing changed) when a hook there is not
+    /// memory-core's.
+    #[staticmethod]
+    fn uninstall_hooks(py: Python<'_>, repo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let repo = args::path(repo, "repo")?;
+        let report = detached(py, || core::uninstall_hooks(&repo))?;
+        plain(py, &report)
+    }
+
+    /// The project namespace (``project.<name>``) of the git repository ``repo``: the
+    /// last segment of ``git remote get-url origin`` without ``.git``, else the work
+    /// tree's folder name, lowercased and made a namespace segment.
+    /// InvalidInputError when ``repo`` is not in a git work tree.
+    #[staticmethod]
+    fn project_namespace(py: Python<'_>, repo: &Bound<'_, PyAny>) -> PyResult<String> {
+        let repo = args::path(repo, "repo")?;
+        let namespace = detached(py, || core::project_namespace(&repo))?;
+        Ok(namespace.as_str().to_string())
+    }
+
+    /// The seed's root, ``~/.cursor/memory`` (from ``$HOME``, else ``%USERPROFILE%``),
+    /// as a ``pathlib.Path``; None when the home directory is not known. It is not
+    /// created. (``memcore`` reads ``$MEMCORE_CONTEXT_ROOT`` before it.)
+    #[staticmethod]
+    fn default_root() -> Option<std::path::PathBuf> {
+        Core::default_root()
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {

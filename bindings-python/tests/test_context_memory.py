@@ -362,7 +362,21 @@ def test_every_result_has_the_shape_of_its_typed_dict(cm: ContextMemory, root: p
     )
     for match in cm.pending_refresh("project.app"):
         check(match, shapes.PendingMatchDict, "pending_refresh", seen)
-    wanted = {n for n in dir(shapes) if typing.is_typeddict(getattr(shapes, n))} | {"WarningRecordDict"}
+    check(cm.clear_refresh("project.app", ["src/a.rs"]), shapes.ClearReportDict, "clear_refresh", seen)
+    old_memory = root.parent / "old-memory"
+    old_memory.mkdir()
+    (old_memory / "broken.md").write_text("---\nnamespace: [\n---\n", encoding="utf-8")
+    check(cm.migrate(old_memory), shapes.MigrationReportDict, "migrate", seen)
+    repo = root.parent / "repo"
+    git = ["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "one"], check=True)
+    subprocess.run([*git, "checkout", "-q", "-b", "feature"], check=True)
+    check(cm.record_changes(repo), shapes.RecordOutcomeDict, "record_changes", seen)
+    check(ContextMemory.install_hooks(repo, "/bin/memcore"), shapes.HooksReportDict, "install_hooks", seen)
+    wanted = {
+        n for n in dir(shapes) if typing.is_typeddict(getattr(shapes, n)) and not n.startswith("_")
+    } | {"WarningRecordDict"}
     assert seen == wanted, wanted - seen
     for name in wanted - {"WarningRecordDict"}:
         assert name in memory_core.__all__ and getattr(memory_core, name) is getattr(shapes, name)

@@ -730,3 +730,18 @@ def test_the_readme_quick_start_runs(tmp_path: pathlib.Path) -> None:
     assert "Your Memory Session ID is: " in done.stdout
     assert "session_id: expected a str, got int 42" in done.stdout
     assert done.stdout.rstrip().endswith("archived")
+
+
+def test_every_example_of_the_package_readme_runs(tmp_path: pathlib.Path) -> None:
+    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = [part.split("```", 1)[0] for part in readme.split("```python\n")[1:]]
+    # What each prints: the Agent Memory example, then the context-memory one.
+    printed = [["ERR_MEMORY_NOT_FOUND"], ["project.app.decision.001 projects/app/decision-001-", "no_previous_head"]]
+    assert len(blocks) == len(printed)
+    for code, expected in zip(blocks, printed):
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        for text in expected:
+            assert text in done.stdout, done.stdout

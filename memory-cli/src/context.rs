@@ -8,8 +8,7 @@ use memory_core::context_memory::{
     Category, ClearReport, ContextMemory, Diagram, DriftReport, EndSession, EntityName, Entry,
     EntryPatch, EntryStatus, HealReport, Hit, HooksReport, MigrationReport, Namespace,
     NamespaceInfo, NewEntry, PendingMatch, Query, RecordOutcome, RefreshTrigger, SplitPlan,
-    SplitReport, Superseded, WriteOutcome, clear_refresh, install_hooks, project_namespace,
-    record_changes, uninstall_hooks,
+    SplitReport, Superseded, WriteOutcome, install_hooks, project_namespace, uninstall_hooks,
 };
 use memory_core::{Error, Result};
 
@@ -244,9 +243,9 @@ fn refresh(memory: &ContextMemory, args: RefreshArgs) -> Result<ContextReply> {
             message: "must be post-merge, post-checkout or manual".to_string(),
             session_id: None,
         })?;
-        return Ok(ContextReply::Recorded(record_changes(
-            memory, &repo, trigger,
-        )?));
+        return Ok(ContextReply::Recorded(
+            memory.record_changes(&repo, trigger)?,
+        ));
     }
     let namespace = match args.namespace {
         Some(ns) => Namespace::parse(&ns)?,
@@ -255,9 +254,9 @@ fn refresh(memory: &ContextMemory, args: RefreshArgs) -> Result<ContextReply> {
     if args.done.is_empty() {
         Ok(ContextReply::Pending(memory.pending_refresh(&namespace)?))
     } else {
-        Ok(ContextReply::Cleared(clear_refresh(
-            memory, &namespace, &args.done,
-        )?))
+        Ok(ContextReply::Cleared(
+            memory.clear_refresh(&namespace, &args.done)?,
+        ))
     }
 }
 

@@ -1,7 +1,7 @@
 //! context-memory's git sync hooks, with real `git` and real processes: the hooks are
 //! installed in temp repositories and git runs them. The `memcore` they call is a tiny
 //! stand-in script that logs its arguments and re-executes this test binary as the
-//! `record` worker, which calls [`record_changes`] — the function the command line's
+//! `record` worker, which calls [`ContextMemory::record_changes`] — the function the command line's
 //! `memcore context refresh --record` calls.
 
 mod common;
@@ -14,9 +14,8 @@ use std::time::{Duration, Instant};
 
 use common::{Role, Worker, report, wait_for_go};
 use memory_core::context_memory::{
-    CHAINED_DIR, ContextMemory, HookAction, PendingRefresh, RefreshTrigger, SkipReason,
-    clear_refresh, git, install_hooks, is_our_hook, load_pending_refresh, pending_refresh_of,
-    project_namespace, record_changes, uninstall_hooks,
+    CHAINED_DIR, ContextMemory, HookAction, PendingRefresh, RefreshTrigger, SkipReason, git,
+    install_hooks, is_our_hook, load_pending_refresh, project_namespace, uninstall_hooks,
 };
 use memory_core::{Error, ErrorKind, GitFailure};
 
@@ -38,7 +37,9 @@ fn worker() {
         }
     }
     let trigger = RefreshTrigger::parse(&role.args[0]).expect("trigger");
-    let outcome = record_changes(&memory, Path::new(&role.args[1]), trigger).expect("record");
+    let outcome = memory
+        .record_changes(Path::new(&role.args[1]), trigger)
+        .expect("record");
     let skipped = outcome.skipped.as_ref().map_or("none", SkipReason::as_str);
     report(&["recorded", &outcome.recorded.len().to_string(), skipped]);
 }
@@ -247,7 +248,10 @@ fn work_on_another_branch_records_nothing() {
     // The hooks ran (twice), and recorded nothing.
     assert_eq!(s.calls().len(), 2, "{:?}", s.calls());
     assert!(!s.pending_file("app").exists());
-    let outcome = record_changes(&s.memory(), &s.repo, RefreshTrigger::PostMerge).unwrap();
+    let outcome = s
+        .memory()
+        .record_changes(&s.repo, RefreshTrigger::PostMerge)
+        .unwrap();
     assert_eq!(
         outcome.skipped,
         Some(SkipReason::OtherBranch("topic".into()))
@@ -255,7 +259,10 @@ fn work_on_another_branch_records_nothing() {
     assert!(outcome.recorded.is_empty());
     // A detached HEAD records nothing either.
     git_in(&s.repo, &["checkout", "-q", "--detach", "main"]);
-    let outcome = record_changes(&s.memory(), &s.repo, RefreshTrigger::PostCheckout).unwrap();
+    let outcome = s
+        .memory()
+        .record_changes(&s.repo, RefreshTrigger::PostCheckout)
+        .unwrap();
     assert_eq!(outcome.skipped, Some(SkipReason::DetachedHead));
     // `master` records like `main`.
     git_in(&s.repo, &["checkout", "-q", "-b", "master"]);
@@ -266,11 +273,17 @@ fn work_on_another_branch_records_nothing() {
 #[test]
 fn a_first_checkout_and_an_empty_diff_record_nothing() {
     let s = Setup::new("app");
-    let outcome = record_changes(&s.memory(), &s.repo, RefreshTrigger::PostCheckout).unwrap();
+    let outcome = s
+        .memory()
+        .record_changes(&s.repo, RefreshTrigger::PostCheckout)
+        .unwrap();
     assert_eq!(outcome.skipped, Some(SkipReason::NoPreviousHead));
     git_in(&s.repo, &["checkout", "-q", "-b", "same"]);
     git_in(&s.repo, &["checkout", "-q", "main"]);
-    let outcome = record_changes(&s.memory(), &s.repo, RefreshTrigger::PostCheckout).unwrap();
+    let outcome = s
+        .memory()
+        .record_changes(&s.repo, RefreshTrigger::PostCheckout)
+        .unwrap();
     assert_eq!(outcome.skipped, Some(SkipReason::NothingChanged));
     assert!(!s.pending_file("app").exists());
 }
@@ -281,21 +294,30 @@ fn recording_uses_the_clock_in_utc_and_clear_removes_done_paths() {
     feature_branch(&s.repo);
     git_in(&s.repo, &["merge", "-q", "feature"]);
     let memory = s.memory();
-    let outcome = record_changes(&memory, &s.repo, RefreshTrigger::Manual).unwrap();
+    let outcome = memory
+        .record_changes(&s.repo, RefreshTrigger::Manual)
+        .unwrap();
     assert_eq!(outcome.namespace.as_str(), "project.app");
     assert_eq!(outcome.recorded.len(), 2);
     assert_eq!(outcome.recorded[0].timestamp, "2026-04-03T10:00:00Z");
     let ns = project_namespace(&s.repo).unwrap();
     assert_eq!(
-        pending_refresh_of(&memory, &ns).unwrap().changes(),
+        memory
+            .pending_refresh(&ns)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.change)
+            .collect::<Vec<_>>(),
         outcome.recorded
     );
-    let report = clear_refresh(&memory, &ns, &["b.txt".into(), "nope".into()]).unwrap();
+    let report = memory
+        .clear_refresh(&ns, &["b.txt".into(), "nope".into()])
+        .unwrap();
     assert_eq!(report.cleared, ["b.txt"]);
     assert_eq!(report.not_pending, ["nope"]);
     assert_eq!(report.remaining, 1);
     assert_eq!(paths_of(&s.pending("app")), ["docs/c d.md"]);
-    let report = clear_refresh(&memory, &ns, &["docs/c d.md".into()]).unwrap();
+    let report = memory.clear_refresh(&ns, &["docs/c d.md".into()]).unwrap();
     assert!(report.removed_file);
     assert!(!s.pending_file("app").exists());
 }
@@ -316,7 +338,10 @@ fn odd_file_names_arrive_exactly() {
     }
     git_in(&s.repo, &["checkout", "-q", "main"]);
     git_in(&s.repo, &["merge", "-q", "feature"]);
-    let outcome = record_changes(&s.memory(), &s.repo, RefreshTrigger::PostMerge).unwrap();
+    let outcome = s
+        .memory()
+        .record_changes(&s.repo, RefreshTrigger::PostMerge)
+        .unwrap();
     let mut got: Vec<String> = outcome.recorded.iter().map(|c| c.path.clone()).collect();
     let mut want: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     got.sort();
@@ -562,7 +587,9 @@ fn git_errors_are_typed_and_plain() {
     let err = install_hooks(&missing, Path::new("/bin/memcore")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput);
     let memory = ContextMemory::open(dir.path().join("memory")).unwrap();
-    let err = record_changes(&memory, dir.path(), RefreshTrigger::Manual).unwrap_err();
+    let err = memory
+        .record_changes(dir.path(), RefreshTrigger::Manual)
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput);
     // With no git on PATH: run this check in a child without PATH.
     let exe = std::env::current_exe().unwrap();
@@ -763,7 +790,10 @@ fn a_name_that_is_not_utf8_is_still_listed() {
     git_in(&s.repo, &["commit", "-q", "-m", "latin-1 name"]);
     git_in(&s.repo, &["checkout", "-q", "main"]);
     git_in(&s.repo, &["merge", "-q", "feature"]);
-    let outcome = record_changes(&s.memory(), &s.repo, RefreshTrigger::PostMerge).unwrap();
+    let outcome = s
+        .memory()
+        .record_changes(&s.repo, RefreshTrigger::PostMerge)
+        .unwrap();
     assert_eq!(outcome.recorded.len(), 1);
     assert_eq!(outcome.recorded[0].path, "caf\u{fffd}.txt");
     assert_eq!(paths_of(&s.pending("app")), ["caf\u{fffd}.txt"]);

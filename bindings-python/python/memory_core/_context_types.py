@@ -188,3 +188,77 @@ class PendingMatchDict(TypedDict):
 
     change: PendingChangeDict
     entries: List[str]
+
+
+SkipReasonLiteral = Literal["other_branch", "detached_head", "no_previous_head", "nothing_changed"]
+"""``SkipReasonDict.reason``: why ``record_changes`` recorded nothing."""
+HookActionLiteral = Literal[
+    "installed", "chained", "unchanged", "updated", "restored", "removed", "absent"
+]
+"""``HookOutcomeDict.action``: what ``install_hooks`` or ``uninstall_hooks`` did to a hook."""
+
+
+class _SkipReasonBase(TypedDict):
+    reason: SkipReasonLiteral
+
+
+class SkipReasonDict(_SkipReasonBase, total=False):
+    """``RecordOutcomeDict.skipped``; ``branch`` (the branch checked out) only for
+    ``other_branch``."""
+
+    branch: str
+
+
+class RecordOutcomeDict(TypedDict):
+    """``record_changes``: the repository's project namespace, its ``_pending_refresh.md``
+    (an absolute path, written or not), the changes listed by this run (empty when
+    skipped) and why nothing was recorded (None when something was)."""
+
+    namespace: str
+    file: str
+    recorded: List[PendingChangeDict]
+    skipped: Optional[SkipReasonDict]
+
+
+class ClearReportDict(TypedDict):
+    """``clear_refresh``: the done paths cleared, those not pending, the listings left, and
+    whether the file was removed."""
+
+    cleared: List[str]
+    not_pending: List[str]
+    remaining: int
+    removed_file: bool
+
+
+class HookOutcomeDict(TypedDict):
+    """One hook of a ``HooksReportDict``: its name, its file (absolute) and what was done."""
+
+    hook: Literal["post-merge", "post-checkout"]
+    path: str
+    action: HookActionLiteral
+
+
+class HooksReportDict(TypedDict):
+    """``install_hooks`` / ``uninstall_hooks``: the hooks directory (absolute) and one
+    outcome per hook (``post-merge``, then ``post-checkout``)."""
+
+    hooks_dir: str
+    hooks: List[HookOutcomeDict]
+
+
+class NotImportedDict(TypedDict):
+    """A file ``migrate`` did not import: its path relative to the source, and why."""
+
+    file: str
+    reason: str
+
+
+class MigrationReportDict(TypedDict):
+    """``migrate``: the backup (relative to the root), each imported entry as an
+    ``[entity_name, file]`` pair (``file`` relative to the root), the Markdown files not
+    imported, and how many other files were only backed up."""
+
+    backup: str
+    imported: List[List[str]]
+    not_imported: List[NotImportedDict]
+    other_files: int

@@ -32,6 +32,7 @@ from typing import Literal, final
 
 from memory_core._context_types import (
     CategoryLiteral,
+    ClearReportDict,
     DiagramDict,
     DriftReportDict,
     EndSessionDict,
@@ -39,8 +40,12 @@ from memory_core._context_types import (
     EntryStatusLiteral,
     HealReportDict,
     HitDict,
+    HooksReportDict,
+    MigrationReportDict,
     NamespaceInfoDict,
     PendingMatchDict,
+    RecordOutcomeDict,
+    RefreshTriggerLiteral,
     SplitReportDict,
     SupersededDict,
     WriteOutcomeDict,
@@ -405,6 +410,65 @@ class ContextMemory:
         """The changes the git hooks recorded in ``namespace``'s ``_pending_refresh.md``, each
         with the entries whose ``source_path`` cites the file, as ``PendingMatchDict``
         values."""
+
+    def record_changes(
+        self, repo: str | os.PathLike[str], trigger: RefreshTriggerLiteral = "manual"
+    ) -> RecordOutcomeDict:
+        """Records the files the last merge or checkout changed in the git repository
+        ``repo`` (any directory of its work tree) in its project namespace's
+        ``_pending_refresh.md`` (what the installed hooks run), and returns a
+        ``RecordOutcomeDict``. Only ``main`` and ``master`` record; on another branch, a
+        detached HEAD, a first checkout or an empty diff nothing is written and
+        ``skipped`` says why. ``trigger`` is ``"post-merge"``, ``"post-checkout"`` or
+        ``"manual"``. InvalidInputError when ``repo`` is not in a git work tree."""
+
+    def clear_refresh(self, namespace: str, done: Sequence[str]) -> ClearReportDict:
+        """Clears the repository paths ``done`` (reviewed) from ``namespace``'s
+        ``_pending_refresh.md``, under the lock, and returns a ``ClearReportDict``: the
+        paths cleared, those that were not pending, how many listings remain, and whether
+        the file was removed (it goes with its last path). MalformedFileError when the
+        file does not read (it is left as it is)."""
+
+    def migrate(self, source: str | os.PathLike[str]) -> MigrationReportDict:
+        """Migrates the memory kept in the directory ``source`` (the seed's "Migration from
+        Previous System"): copies it verbatim to ``archive/migrated-<UTC time>/`` under the
+        root first, then imports every entity file found in it into its namespace with
+        the indexes updated, in one step. Returns a ``MigrationReportDict``; a file that
+        could not be imported is listed in ``not_imported`` with the reason. ``source`` is
+        only read. InvalidInputError when it is not a directory or overlaps the root."""
+
+    @staticmethod
+    def install_hooks(
+        repo: str | os.PathLike[str], memcore: str | os.PathLike[str] | None = None
+    ) -> HooksReportDict:
+        """Installs the ``post-merge`` and ``post-checkout`` hooks in the git repository
+        ``repo`` (where ``git rev-parse --git-path hooks`` points: worktrees and
+        ``core.hooksPath`` included) and returns a ``HooksReportDict``. A hook already
+        there is kept byte-identical in ``memcore-chained/`` and run first by ours;
+        installing again changes nothing. The hooks call the ``memcore`` executable at
+        ``memcore``; None means the ``memcore`` found on ``PATH`` now (as
+        ``shutil.which("memcore")``, relative ``PATH`` entries skipped), and
+        InvalidInputError when there is none. ConflictError when a hook is already kept."""
+
+    @staticmethod
+    def uninstall_hooks(repo: str | os.PathLike[str]) -> HooksReportDict:
+        """Removes the hooks ``install_hooks`` wrote from the git repository ``repo``,
+        putting back byte-identical the hooks that were there before; returns a
+        ``HooksReportDict``. ConflictError (nothing changed) when a hook there is not
+        memory-core's."""
+
+    @staticmethod
+    def project_namespace(repo: str | os.PathLike[str]) -> str:
+        """The project namespace (``project.<name>``) of the git repository ``repo``: the
+        last segment of ``git remote get-url origin`` without ``.git``, else the work
+        tree's folder name, lowercased and made a namespace segment.
+        InvalidInputError when ``repo`` is not in a git work tree."""
+
+    @staticmethod
+    def default_root() -> pathlib.Path | None:
+        """The seed's root, ``~/.cursor/memory`` (from ``$HOME``, else ``%USERPROFILE%``),
+        as a ``pathlib.Path``; None when the home directory is not known. It is not
+        created. (``memcore`` reads ``$MEMCORE_CONTEXT_ROOT`` before it.)"""
 
 @final
 class SessionRow:

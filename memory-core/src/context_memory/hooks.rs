@@ -166,6 +166,62 @@ exit "$status"
     )
 }
 
+/// The file name of the command-line executable the hooks call.
+pub const MEMCORE_EXECUTABLE: &str = if cfg!(windows) {
+    "memcore.exe"
+} else {
+    "memcore"
+};
+
+/// The `memcore` executable on `PATH`, found as `command -v memcore` (or Python's
+/// `shutil.which`) finds it: the first directory of `PATH` holding an executable regular
+/// file named [`MEMCORE_EXECUTABLE`] (a link to one counts, and is returned as found, not
+/// resolved, so an upgrade behind the link is picked up). Empty and relative entries of
+/// `PATH` are skipped: a hook must never run a program from the directory git happens
+/// to run it in. This is what the Python and Node bindings' `install_hooks` use when no
+/// `memcore` path is given. [`Error::InvalidInput`] when there is none.
+///
+/// ```
+/// match memory_core::context_memory::find_memcore() {
+///     Ok(path) => assert!(path.is_absolute()),
+///     Err(err) => assert!(err.to_string().contains("PATH")),
+/// }
+/// ```
+pub fn find_memcore() -> Result<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    find_executable(MEMCORE_EXECUTABLE, &path).ok_or_else(|| {
+        Error::invalid(
+            "memcore",
+            MEMCORE_EXECUTABLE,
+            "is not on PATH: install the memcore command line (cargo install --path memory-cli) or pass the path of its executable",
+        )
+    })
+}
+
+/// The first absolute directory of `path_var` (a `PATH` value) holding an executable
+/// regular file `name`.
+fn find_executable(name: &str, path_var: &std::ffi::OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path_var)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable_file(candidate))
+}
+
+fn is_executable_file(path: &Path) -> bool {
+    let Ok(meta) = fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
 /// Installs the hooks in the repository at `repo` (any directory of its work tree),
 /// calling the `memcore` executable at `memcore` (absolute; the command line passes its
 /// own). See the module documentation.
@@ -406,6 +462,43 @@ mod tests {
         let memcore = Path::new("/home/o'neil/.cargo/bin/memcore");
         insta::assert_snapshot!("hook_post_merge", hook_script("post-merge", memcore));
         insta::assert_snapshot!("hook_post_checkout", hook_script("post-checkout", memcore));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn memcore_is_found_as_command_v_finds_it() {
+        use std::ffi::OsString;
+        use std::os::unix::fs::PermissionsExt;
+        let dirs: Vec<_> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
+        let make = |dir: &Path, mode: u32| {
+            let file = dir.join("memcore");
+            fs::write(&file, "#!/bin/sh\n").unwrap();
+            fs::set_permissions(&file, fs::Permissions::from_mode(mode)).unwrap();
+            file
+        };
+        // Not executable, then a directory of that name, then the one, then a later one.
+        make(dirs[0].path(), 0o644);
+        fs::create_dir(dirs[1].path().join("memcore")).unwrap();
+        let wanted = make(dirs[2].path(), 0o755);
+        make(dirs[3].path(), 0o755);
+        let mut entries: Vec<OsString> = vec!["".into(), "relative/bin".into()];
+        entries.extend(dirs.iter().map(|d| d.path().as_os_str().to_owned()));
+        let path_var = std::env::join_paths(&entries).unwrap();
+        assert_eq!(find_executable("memcore", &path_var), Some(wanted));
+        let only_relative = std::env::join_paths(["", ".", "bin"]).unwrap();
+        assert_eq!(find_executable("memcore", &only_relative), None);
+        assert_eq!(find_executable("memcore", "".as_ref()), None);
+        // A link to an executable is returned as found, not resolved.
+        let link_dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(
+            dirs[3].path().join("memcore"),
+            link_dir.path().join("memcore"),
+        )
+        .unwrap();
+        assert_eq!(
+            find_executable("memcore", link_dir.path().as_os_str()),
+            Some(link_dir.path().join("memcore"))
+        );
     }
 
     #[test]

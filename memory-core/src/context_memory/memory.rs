@@ -114,8 +114,9 @@ impl ContextMemory {
         }
     }
 
-    /// The seed's root, `~/.cursor/memory` (`$HOME/.cursor/memory`); `None` when the home
-    /// directory is not known. The command line reads `$MEMCORE_CONTEXT_ROOT` first.
+    /// The seed's root, `~/.cursor/memory` (`$HOME/.cursor/memory`, else
+    /// `%USERPROFILE%\.cursor\memory`); `None` when neither is set and not empty. The
+    /// command line reads `$MEMCORE_CONTEXT_ROOT` first.
     ///
     /// ```
     /// if let Some(root) = memory_core::context_memory::ContextMemory::default_root() {
@@ -123,8 +124,10 @@ impl ContextMemory {
     /// }
     /// ```
     pub fn default_root() -> Option<PathBuf> {
-        let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"))?;
-        (!home.is_empty()).then(|| PathBuf::from(home).join(".cursor").join("memory"))
+        // An empty variable is an unset one (so an empty `HOME` falls back to USERPROFILE).
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        let home = var("HOME").or_else(|| var("USERPROFILE"))?;
+        Some(PathBuf::from(home).join(".cursor").join("memory"))
     }
 
     /// The root directory, absolute.

@@ -41,8 +41,8 @@ pub use entry::{
 };
 pub use heal::{DriftReport, HealReport};
 pub use hooks::{
-    CHAINED_DIR, HOOK_MARKER, HOOK_NAMES, HookAction, HookOutcome, HooksReport, hook_script,
-    install_hooks, is_our_hook, uninstall_hooks,
+    CHAINED_DIR, HOOK_MARKER, HOOK_NAMES, HookAction, HookOutcome, HooksReport, MEMCORE_EXECUTABLE,
+    find_memcore, hook_script, install_hooks, is_our_hook, uninstall_hooks,
 };
 pub use index_file::{INDEX_COLUMNS, IndexRow, MAX_SUMMARY_CHARS};
 pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
@@ -54,9 +54,7 @@ pub use names::{
 pub use namespace::{MAX_DOMAIN_DEPTH, MAX_SEGMENT_LEN, Namespace, NamespaceKind, project_segment};
 pub use namespaces::{NamespaceInfo, SPLIT_THRESHOLD};
 pub use query::{DEFAULT_QUERY_LIMIT, Hit, Query};
-pub use record::{
-    RecordOutcome, SkipReason, clear_refresh, pending_refresh_of, project_namespace, record_changes,
-};
+pub use record::{RecordOutcome, SkipReason, project_namespace};
 pub use refresh::{
     PendingChange, PendingRefresh, PendingSection, RefreshTrigger, refresh_timestamp,
 };

@@ -16,7 +16,7 @@ use super::refresh_store::{ClearReport, append_pending_refresh, clear_pending_re
 use crate::durable::create_private_dir_all;
 use crate::error::{Error, Result};
 
-/// Why [`record_changes`] recorded nothing.
+/// Why [`ContextMemory::record_changes`] recorded nothing.
 ///
 /// ```
 /// use memory_core::context_memory::SkipReason;
@@ -48,7 +48,7 @@ impl SkipReason {
     }
 }
 
-/// What [`record_changes`] did.
+/// What [`ContextMemory::record_changes`] did.
 ///
 /// ```
 /// # use memory_core::context_memory::RecordOutcome;
@@ -89,108 +89,96 @@ pub fn project_namespace(repo: &Path) -> Result<Namespace> {
     Namespace::project(&segment)
 }
 
-/// Records the files the last merge or checkout changed in the repository at `repo`
-/// (any directory in its work tree) in its project namespace's `_pending_refresh.md`
-/// under `memory`'s root — what the hooks run. Only `main` and `master` record; a
-/// first checkout (no `HEAD@{1}`) and an empty diff record nothing; the outcome says
-/// why. The time comes from `memory`'s clock, in UTC.
-///
-/// ```
-/// # let dir = tempfile::tempdir().unwrap();
-/// # let repo = dir.path().join("app");
-/// # std::process::Command::new("git").args(["init", "-q", "-b", "main"]).arg(&repo).status().unwrap();
-/// use memory_core::context_memory::{record_changes, ContextMemory, RefreshTrigger, SkipReason};
-/// let memory = ContextMemory::open(dir.path().join("memory")).unwrap();
-/// let outcome = record_changes(&memory, &repo, RefreshTrigger::PostCheckout).unwrap();
-/// assert_eq!(outcome.skipped, Some(SkipReason::NoPreviousHead));
-/// ```
-pub fn record_changes(
-    memory: &ContextMemory,
-    repo: &Path,
-    trigger: RefreshTrigger,
-) -> Result<RecordOutcome> {
-    let namespace = project_namespace(repo)?;
-    let file = pending_file(memory, &namespace)?;
-    let mut outcome = RecordOutcome {
-        namespace,
-        file,
-        recorded: Vec::new(),
-        skipped: None,
-    };
-    let skipped = match git::current_branch(repo)? {
-        None => Some(SkipReason::DetachedHead),
-        Some(branch) if !RECORDED_BRANCHES.contains(&branch.as_str()) => {
-            Some(SkipReason::OtherBranch(branch))
-        }
-        Some(_) => None,
-    };
-    if skipped.is_some() {
-        outcome.skipped = skipped;
-        return Ok(outcome);
-    }
-    let files = match git::changed_files(repo)? {
-        ChangedFiles::NoPreviousHead => {
-            outcome.skipped = Some(SkipReason::NoPreviousHead);
+impl ContextMemory {
+    /// Records the files the last merge or checkout changed in the repository at `repo`
+    /// (any directory in its work tree) in its project namespace's `_pending_refresh.md`
+    /// under this root — what the installed hooks run. Only `main` and `master` record;
+    /// a first checkout (no `HEAD@{1}`) and an empty diff record nothing; the outcome
+    /// says why. The time comes from this memory's clock, in UTC.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let repo = dir.path().join("app");
+    /// # std::process::Command::new("git").args(["init", "-q", "-b", "main"]).arg(&repo).status().unwrap();
+    /// use memory_core::context_memory::{ContextMemory, RefreshTrigger, SkipReason};
+    /// let memory = ContextMemory::open(dir.path().join("memory")).unwrap();
+    /// let outcome = memory.record_changes(&repo, RefreshTrigger::PostCheckout).unwrap();
+    /// assert_eq!(outcome.skipped, Some(SkipReason::NoPreviousHead));
+    /// assert_eq!(outcome.namespace.as_str(), "project.app");
+    /// ```
+    pub fn record_changes(&self, repo: &Path, trigger: RefreshTrigger) -> Result<RecordOutcome> {
+        let namespace = project_namespace(repo)?;
+        let file = self.pending_file(&namespace)?;
+        let mut outcome = RecordOutcome {
+            namespace,
+            file,
+            recorded: Vec::new(),
+            skipped: None,
+        };
+        let skipped = match git::current_branch(repo)? {
+            None => Some(SkipReason::DetachedHead),
+            Some(branch) if !RECORDED_BRANCHES.contains(&branch.as_str()) => {
+                Some(SkipReason::OtherBranch(branch))
+            }
+            Some(_) => None,
+        };
+        if skipped.is_some() {
+            outcome.skipped = skipped;
             return Ok(outcome);
         }
-        ChangedFiles::Files(files) if files.is_empty() => {
-            outcome.skipped = Some(SkipReason::NothingChanged);
-            return Ok(outcome);
+        let files = match git::changed_files(repo)? {
+            ChangedFiles::NoPreviousHead => {
+                outcome.skipped = Some(SkipReason::NoPreviousHead);
+                return Ok(outcome);
+            }
+            ChangedFiles::Files(files) if files.is_empty() => {
+                outcome.skipped = Some(SkipReason::NothingChanged);
+                return Ok(outcome);
+            }
+            ChangedFiles::Files(files) => files,
+        };
+        let lock = self.handle.lock()?;
+        // Re-join under the lock: the directory may have been replaced by a link meanwhile.
+        let file = self.pending_file(&outcome.namespace)?;
+        if let Some(dir) = file.parent() {
+            create_private_dir_all(dir)?;
         }
-        ChangedFiles::Files(files) => files,
-    };
-    let lock = memory.handle.lock()?;
-    // Re-join under the lock: the directory may have been replaced by a link meanwhile.
-    let file = pending_file(memory, &outcome.namespace)?;
-    if let Some(dir) = file.parent() {
-        create_private_dir_all(dir)?;
+        let timestamp = self
+            .handle
+            .clock
+            .now()
+            .with_timezone(&Utc)
+            .format("%Y-%m-%dT%H:%M:%SZ")
+            .to_string();
+        outcome.recorded = append_pending_refresh(&lock, &file, trigger, &timestamp, &files)?;
+        Ok(outcome)
     }
-    let timestamp = memory
-        .handle
-        .clock
-        .now()
-        .with_timezone(&Utc)
-        .format("%Y-%m-%dT%H:%M:%SZ")
-        .to_string();
-    outcome.recorded = append_pending_refresh(&lock, &file, trigger, &timestamp, &files)?;
-    Ok(outcome)
-}
 
-/// The `_pending_refresh.md` of `namespace` under `memory`, read (empty when there is
-/// none).
-///
-/// ```
-/// use memory_core::context_memory::{pending_refresh_of, ContextMemory, Namespace};
-/// let dir = tempfile::tempdir().unwrap();
-/// let memory = ContextMemory::open(dir.path()).unwrap();
-/// let ns = Namespace::project("app").unwrap();
-/// assert!(pending_refresh_of(&memory, &ns).unwrap().is_empty());
-/// ```
-pub fn pending_refresh_of(memory: &ContextMemory, namespace: &Namespace) -> Result<PendingRefresh> {
-    let _guard = memory.handle.read_guard()?;
-    super::refresh_store::load_pending_refresh(&pending_file(memory, namespace)?)
-}
+    /// Clears the `done` paths from the `_pending_refresh.md` of `namespace` (see
+    /// [`clear_pending_refresh`]), under the memory lock: a section left empty goes, and
+    /// the file goes with its last path. Paths that were not pending are reported.
+    ///
+    /// ```
+    /// use memory_core::context_memory::{ContextMemory, Namespace};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// let report = memory.clear_refresh(&Namespace::project("app").unwrap(), &["a.rs".into()]).unwrap();
+    /// assert_eq!(report.not_pending, ["a.rs"]);
+    /// ```
+    pub fn clear_refresh(&self, namespace: &Namespace, done: &[String]) -> Result<ClearReport> {
+        let lock = self.handle.lock()?;
+        clear_pending_refresh(&lock, &self.pending_file(namespace)?, done)
+    }
 
-/// Clears the `done` paths from the `_pending_refresh.md` of `namespace` under
-/// `memory` (see [`clear_pending_refresh`]), under the memory lock.
-///
-/// ```
-/// use memory_core::context_memory::{clear_refresh, ContextMemory, Namespace};
-/// let dir = tempfile::tempdir().unwrap();
-/// let memory = ContextMemory::open(dir.path()).unwrap();
-/// let report = clear_refresh(&memory, &Namespace::project("app").unwrap(), &["a.rs".into()]).unwrap();
-/// assert_eq!(report.not_pending, ["a.rs"]);
-/// ```
-pub fn clear_refresh(
-    memory: &ContextMemory,
-    namespace: &Namespace,
-    done: &[String],
-) -> Result<ClearReport> {
-    let lock = memory.handle.lock()?;
-    clear_pending_refresh(&lock, &pending_file(memory, namespace)?, done)
-}
+    /// The `_pending_refresh.md` of `namespace`, read under the read guard (empty when
+    /// there is none).
+    pub(super) fn pending_doc(&self, namespace: &Namespace) -> Result<PendingRefresh> {
+        let _guard = self.handle.read_guard()?;
+        super::refresh_store::load_pending_refresh(&self.pending_file(namespace)?)
+    }
 
-/// The pending file's path in `namespace`'s directory (refusing links on the way).
-fn pending_file(memory: &ContextMemory, namespace: &Namespace) -> Result<PathBuf> {
-    memory.file_in(namespace, PENDING_REFRESH_FILE_NAME)
+    /// The pending file's path in `namespace`'s directory (refusing links on the way).
+    fn pending_file(&self, namespace: &Namespace) -> Result<PathBuf> {
+        self.file_in(namespace, PENDING_REFRESH_FILE_NAME)
+    }
 }

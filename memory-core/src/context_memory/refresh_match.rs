@@ -40,7 +40,7 @@ impl ContextMemory {
     /// assert!(memory.pending_refresh(&Namespace::project("app").unwrap()).unwrap().is_empty());
     /// ```
     pub fn pending_refresh(&self, namespace: &Namespace) -> Result<Vec<PendingMatch>> {
-        let pending = super::record::pending_refresh_of(self, namespace)?;
+        let pending = self.pending_doc(namespace)?;
         let changes = pending.changes();
         if changes.is_empty() {
             return Ok(Vec::new());
