@@ -30,8 +30,8 @@ mod update;
 mod warning;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
+
+use crate::durable::{HandleOptions, handle_builder_methods};
 
 pub use archive::ArchiveOutcome;
 pub use id::{AgentName, MAX_NAME_BYTES, SessionId};
@@ -45,7 +45,7 @@ pub use timestamp::Timestamp;
 pub use update::SessionUpdate;
 pub use warning::{SessionStart, Warning};
 
-use crate::durable::{Clock, MemoryLock, RootHandle, SystemClock, WaitCheck};
+use crate::durable::{MemoryLock, RootHandle};
 use crate::error::{Error, Result};
 use index::IndexDoc;
 
@@ -63,10 +63,10 @@ pub const SESSION_START_KEYWORDS: [&str; 2] = ["sessionStart", "cursor-agent"];
 pub const MANUAL_KEYWORDS: [&str; 3] = ["manual-registration", "cursor-agent", "session-snapshot"];
 /// The longest text value (topic, summary, item) accepted, in bytes.
 pub const MAX_TEXT_BYTES: usize = 64 * 1024;
+/// How long a writer waits for the memory lock by default (every model's).
+pub use crate::durable::DEFAULT_LOCK_TIMEOUT;
 /// The name of the lock file in the memory root.
 pub use crate::durable::LOCK_FILE_NAME;
-/// How long a writer waits for the memory lock by default.
-pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A memory root (`memory/`) following the Agent Memory protocol. Every write holds the
 /// root's cross-process lock, re-reads under it, changes only its own rows, replaces
@@ -100,67 +100,11 @@ pub struct AgentMemory {
 /// ```
 #[derive(Debug, Clone)]
 pub struct AgentMemoryBuilder {
-    root: PathBuf,
-    clock: Arc<dyn Clock>,
-    lock_timeout: Duration,
-    wait_check: Option<WaitCheck>,
+    options: HandleOptions,
 }
 
 impl AgentMemoryBuilder {
-    /// Uses `clock` for every timestamp.
-    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
-        self.clock = clock;
-        self
-    }
-
-    /// Stops the clock at `rfc3339` (for reproducible runs and conformance tests); the
-    /// bindings' `fixed_time` / `fixedTime` options call this.
-    ///
-    /// ```
-    /// # let dir = tempfile::tempdir().unwrap();
-    /// let memory = memory_core::AgentMemory::builder(dir.path())
-    ///     .fixed_time("2026-05-25T13:18:00+08:00").unwrap()
-    ///     .open().unwrap();
-    /// assert_eq!(memory.register_session_start("a").unwrap().as_str(), "2026-05-25-1318-a");
-    /// assert!(memory_core::AgentMemory::builder("m").fixed_time("yesterday").is_err());
-    /// ```
-    pub fn fixed_time(self, rfc3339: &str) -> Result<Self> {
-        let clock = crate::durable::FixedClock::parse(rfc3339).ok_or_else(|| {
-            Error::invalid(
-                "fixed time",
-                rfc3339,
-                "must be an RFC 3339 time with offset, e.g. 2026-05-25T13:18:00+08:00",
-            )
-        })?;
-        Ok(self.clock(Arc::new(clock)))
-    }
-
-    /// Waits at most `timeout` for the memory lock (default 10 s).
-    pub fn lock_timeout(mut self, timeout: Duration) -> Self {
-        self.lock_timeout = timeout;
-        self
-    }
-
-    /// Calls `check` between attempts to take the memory lock; when it fails, the
-    /// operation stops with [`Error::Aborted`] before writing anything. The Python
-    /// binding uses it so that Ctrl-C interrupts a lock wait.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use memory_core::{AgentMemory, ErrorKind, durable::{MemoryLock, WaitCheck}};
-    /// let dir = tempfile::tempdir().unwrap();
-    /// let memory = AgentMemory::builder(dir.path())
-    ///     .wait_check(WaitCheck::new(|| Err("stop".into())))
-    ///     .open()
-    ///     .unwrap();
-    /// let _held = MemoryLock::acquire(&dir.path().join(".memcore.lock"), Duration::from_secs(1)).unwrap();
-    /// let err = memory.register_session_start("a").unwrap_err();
-    /// assert_eq!(err.kind(), ErrorKind::Aborted);
-    /// ```
-    pub fn wait_check(mut self, check: WaitCheck) -> Self {
-        self.wait_check = Some(check);
-        self
-    }
+    handle_builder_methods!("memory_core::AgentMemory");
 
     /// Opens the memory root. Nothing is created until the first write.
     ///
@@ -180,13 +124,7 @@ impl AgentMemoryBuilder {
     /// ```
     pub fn open(self) -> Result<AgentMemory> {
         Ok(AgentMemory {
-            handle: RootHandle::open(
-                "memory root",
-                &self.root,
-                self.clock,
-                self.lock_timeout,
-                self.wait_check,
-            )?,
+            handle: self.options.open("memory root")?,
         })
     }
 }
@@ -200,10 +138,7 @@ impl AgentMemory {
     /// Starts configuring a memory root.
     pub fn builder(root: impl Into<PathBuf>) -> AgentMemoryBuilder {
         AgentMemoryBuilder {
-            root: root.into(),
-            clock: Arc::new(SystemClock),
-            lock_timeout: DEFAULT_LOCK_TIMEOUT,
-            wait_check: None,
+            options: HandleOptions::new(root.into()),
         }
     }
 

@@ -2,17 +2,16 @@
 //! it is opened.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use super::index_file::IndexFile;
 use super::names::INDEX_FILE_NAME;
 use super::namespace::Namespace;
-use crate::durable::{Clock, RootHandle, SystemClock, WaitCheck};
-use crate::error::{Error, Result};
+use crate::durable::{HandleOptions, RootHandle, handle_builder_methods};
+use crate::error::Result;
 
-/// How long a writer waits for the memory lock by default.
-pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a writer waits for the memory lock by default (every model's).
+pub use crate::durable::DEFAULT_LOCK_TIMEOUT;
 
 /// A context-memory root: one directory per namespace, one Markdown entity per fact,
 /// an `_index.md` per directory. Every write holds the root's cross-process lock (the
@@ -46,54 +45,17 @@ pub struct ContextMemory {
 /// ```
 #[derive(Debug, Clone)]
 pub struct ContextMemoryBuilder {
-    root: PathBuf,
-    clock: Arc<dyn Clock>,
-    lock_timeout: Duration,
-    wait_check: Option<WaitCheck>,
+    options: HandleOptions,
 }
 
 impl ContextMemoryBuilder {
-    /// Uses `clock` for every timestamp.
-    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
-        self.clock = clock;
-        self
-    }
-
-    /// A stopped clock at `rfc3339` (reproducible runs and tests).
-    pub fn fixed_time(self, rfc3339: &str) -> Result<Self> {
-        let clock = crate::durable::FixedClock::parse(rfc3339).ok_or_else(|| {
-            Error::invalid(
-                "fixed time",
-                rfc3339,
-                "must be an RFC 3339 timestamp such as 2026-04-03T10:00:00Z",
-            )
-        })?;
-        Ok(self.clock(Arc::new(clock)))
-    }
-
-    /// How long a writer waits for another writer's lock before `LockTimeout`.
-    pub fn lock_timeout(mut self, timeout: Duration) -> Self {
-        self.lock_timeout = timeout;
-        self
-    }
-
-    /// A check polled while waiting for the lock (a binding's Ctrl-C or `AbortSignal`).
-    pub fn wait_check(mut self, check: WaitCheck) -> Self {
-        self.wait_check = Some(check);
-        self
-    }
+    handle_builder_methods!("memory_core::context_memory::ContextMemory");
 
     /// Opens the root; a relative root is made absolute now, and nothing is created
     /// until the first write.
     pub fn open(self) -> Result<ContextMemory> {
         Ok(ContextMemory {
-            handle: RootHandle::open(
-                "memory root",
-                &self.root,
-                self.clock,
-                self.lock_timeout,
-                self.wait_check,
-            )?,
+            handle: self.options.open("memory root")?,
         })
     }
 }
@@ -107,10 +69,7 @@ impl ContextMemory {
     /// Starts configuring a root.
     pub fn builder(root: impl Into<PathBuf>) -> ContextMemoryBuilder {
         ContextMemoryBuilder {
-            root: root.into(),
-            clock: Arc::new(SystemClock),
-            lock_timeout: DEFAULT_LOCK_TIMEOUT,
-            wait_check: None,
+            options: HandleOptions::new(root.into()),
         }
     }
 
