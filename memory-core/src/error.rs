@@ -190,7 +190,7 @@ pub enum Error {
         line: usize,
     },
     /// A file does not have the shape the protocol requires. Nothing was written.
-    #[error("{}:{line}: {message}", path.display())]
+    #[error("{}{}: {message}", path.display(), if *line > 0 { format!(":{line}") } else { String::new() })]
     Malformed {
         /// The malformed file.
         path: PathBuf,
@@ -835,6 +835,17 @@ mod tests {
             "l: stopped waiting for the memory lock: KeyboardInterrupt"
         );
         assert_eq!(ErrorKind::Aborted.code(), "ERR_MEMORY_ABORTED");
+    }
+
+    #[test]
+    fn a_whole_file_problem_shows_no_line() {
+        let err = Error::malformed("x/_index.md", 0, "no index table");
+        assert_eq!(err.to_string(), "x/_index.md: no index table");
+        assert_eq!(err.line(), None);
+        assert_eq!(
+            Error::malformed("a.md", 3, "bad").to_string(),
+            "a.md:3: bad"
+        );
     }
 
     #[cfg(unix)]

@@ -88,6 +88,41 @@ fn a_new_body_and_tags_keep_everything_else() {
 }
 
 #[test]
+fn a_new_body_in_a_crlf_file_keeps_one_line_ending_and_tags_differ_by_more_than_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let ns = dir.path().join("org/global");
+    std::fs::create_dir_all(&ns).unwrap();
+    std::fs::write(ns.join("decision-001-auth.md"), HAND.replace('\n', "\r\n")).unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    m.update(
+        "org.global.decision.001",
+        EntryPatch::new().body("Auth uses SSO.\nTokens rotate daily.\r\nSee the runbook."),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(ns.join("decision-001-auth.md")).unwrap();
+    assert!(
+        !text.replace("\r\n", "").contains('\n'),
+        "a bare LF was written: {text:?}"
+    );
+    assert!(
+        text.ends_with("---\r\n\r\nAuth uses SSO.\r\nTokens rotate daily.\r\nSee the runbook.\r\n"),
+        "{text:?}"
+    );
+    let one_tag = m
+        .write(
+            NewEntry::new(
+                "org.global",
+                Category::Risk,
+                ["Auth", "auth"],
+                "Tokens leak in logs.",
+            )
+            .unwrap(),
+        )
+        .unwrap_err();
+    assert_eq!(one_tag.kind(), ErrorKind::InvalidInput, "{one_tag}");
+}
+
+#[test]
 fn promotion_moves_experimental_to_accepted_and_refuses_history() {
     let dir = hand_root();
     let m = memory(dir.path(), "2026-05-01T08:00:00Z");

@@ -315,7 +315,9 @@ where
     for tag in tags {
         let tag: String = tag.into();
         let tag = tag.trim();
-        if !tag.is_empty() && !out.iter().any(|t| t == tag) {
+        // Queries match tags ignoring case, so `Auth` and `auth` are one tag (the first
+        // spelling is kept).
+        if !tag.is_empty() && !out.iter().any(|t| t.to_lowercase() == tag.to_lowercase()) {
             out.push(tag.to_string());
         }
     }
@@ -334,6 +336,7 @@ fn one_line(text: &str) -> String {
 /// use memory_core::context_memory::summary_of;
 /// assert_eq!(summary_of("Auth uses JWT. Tokens expire."), "Auth uses JWT.");
 /// assert_eq!(summary_of("使用 JWT 認證。令牌每日輪替。"), "使用 JWT 認證。");
+/// assert_eq!(summary_of("We use e.g. Postgres for jobs. Redis caches."), "We use e.g. Postgres for jobs.");
 /// assert!(summary_of(&"word ".repeat(60)).chars().count() <= 100);
 /// ```
 pub fn summary_of(body: &str) -> String {
@@ -344,7 +347,12 @@ pub fn summary_of(body: &str) -> String {
         let after = i + c.len_utf8();
         let ends = match c {
             '。' | '！' | '？' => true,
-            '.' | '!' | '?' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
+            '!' | '?' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
+            '.' => {
+                chars.peek().is_none_or(|(_, next)| next.is_whitespace())
+                    && !is_abbreviation(&text[..i])
+                    && !text[after..].trim_start().starts_with(char::is_lowercase)
+            }
             _ => false,
         };
         if ends {
@@ -363,6 +371,26 @@ pub fn summary_of(body: &str) -> String {
         _ => cut.as_str(),
     };
     format!("{}…", at_word.trim_end())
+}
+
+/// Whether the word before a full stop (the end of `before`) is an abbreviation, not a
+/// sentence's end: a common one (`e.g`, `i.e`, `vs`, `cf`, `approx`, `Mr`, `Dr`, `Fig`,
+/// `et al`), or a single letter (an initial, `U.S`). Any other word ends a sentence
+/// unless the next word starts in lower case (`etc. and more`).
+fn is_abbreviation(before: &str) -> bool {
+    const COMMON: [&str; 11] = [
+        "e.g", "i.e", "vs", "cf", "approx", "mr", "mrs", "ms", "dr", "fig", "al",
+    ];
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
+    let lower = word.to_lowercase();
+    COMMON.contains(&lower.as_str())
+        || word
+            .rsplit('.')
+            .next()
+            .is_some_and(|last| last.chars().count() == 1 && last.chars().all(char::is_alphabetic))
 }
 
 /// How alike two summaries are, from 0 to 1: one minus the Levenshtein distance over
@@ -464,6 +492,49 @@ mod tests {
         );
         let cjk = "認".repeat(150);
         assert_eq!(summary_of(&cjk).chars().count(), MAX_SUMMARY_CHARS);
+    }
+
+    #[test]
+    fn abbreviations_and_initials_do_not_end_the_first_sentence() {
+        for (body, summary) in [
+            (
+                "We use e.g. Postgres here. Then Redis.",
+                "We use e.g. Postgres here.",
+            ),
+            ("Pick one, i.e. Redis. Done.", "Pick one, i.e. Redis."),
+            (
+                "Postgres vs. MySQL was close. We chose Postgres.",
+                "Postgres vs. MySQL was close.",
+            ),
+            ("Ask Dr. Smith first. Then ship.", "Ask Dr. Smith first."),
+            (
+                "Served from the U.S. East region. Fine.",
+                "Served from the U.S. East region.",
+            ),
+            (
+                "Logs, metrics, etc. are kept. Forever.",
+                "Logs, metrics, etc. are kept.",
+            ),
+            ("We ship v2. Then v3.", "We ship v2."),
+            ("Cut at 3.5 seconds. Retry.", "Cut at 3.5 seconds."),
+        ] {
+            assert_eq!(summary_of(body), summary, "{body}");
+        }
+        let a = NewEntry::new(
+            "org.global",
+            Category::Decision,
+            ["a", "b"],
+            "We use e.g. Postgres for queues.",
+        )
+        .unwrap();
+        let b = NewEntry::new(
+            "org.global",
+            Category::Decision,
+            ["a", "b"],
+            "We use e.g. Redis for caches.",
+        )
+        .unwrap();
+        assert!(summary_similarity(&a.index_summary(), &b.index_summary()) < DUPLICATE_THRESHOLD);
     }
 
     #[test]

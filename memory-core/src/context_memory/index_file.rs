@@ -124,7 +124,7 @@ impl IndexFile {
         for raw in &table.rows {
             rows.push(read_row(&text, raw).map_err(|m| Error::malformed(path, raw.line, m))?);
         }
-        let last_updated = last_updated_line(&text);
+        let last_updated = last_updated_line(&text, table.header_line);
         Ok(IndexFile {
             path: path.to_path_buf(),
             namespace: namespace.clone(),
@@ -284,16 +284,17 @@ fn looks_like_row(text: &str, row: &TableRow) -> bool {
     EntityName::parse(row.raw_cell(text, 0).trim()).is_ok()
 }
 
-/// The `> Last updated:` value with its range, from the lines before the table.
-fn last_updated_line(text: &str) -> Option<(Range<usize>, String)> {
+/// The `> Last updated:` value with its range, from the lines before the index table's
+/// header (line `header_line`; another table above it does not hide the line).
+fn last_updated_line(text: &str, header_line: usize) -> Option<(Range<usize>, String)> {
     for line in lines(text) {
+        if line.number >= header_line {
+            break;
+        }
         if line.in_fence {
             continue;
         }
         let t = line.text;
-        if t.trim_start().starts_with('|') {
-            break;
-        }
         if let Some(rest) = t.trim_start().strip_prefix('>')
             && let Some(value) = rest.trim_start().strip_prefix("Last updated:")
         {
@@ -322,6 +323,24 @@ mod tests {
 
     fn ns() -> Namespace {
         Namespace::org_global()
+    }
+
+    #[test]
+    fn last_updated_is_found_above_the_index_table_even_after_another_table() {
+        let text = "# Index: org.global\n\n| Owner | Team |\n|---|---|\n| alice | auth |\n\n> Last updated: 2026-04-03T10:00:00Z\n\n| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n";
+        let index =
+            IndexFile::parse(Path::new("_index.md"), &ns(), text.to_string(), true).unwrap();
+        assert_eq!(index.last_updated(), Some("2026-04-03T10:00:00Z"));
+        let touched = index
+            .prepare(vec![index.touch("2026-05-01T00:00:00Z")])
+            .unwrap();
+        assert_eq!(
+            touched.text.matches("> Last updated:").count(),
+            1,
+            "{}",
+            touched.text
+        );
+        assert_eq!(touched.last_updated(), Some("2026-05-01T00:00:00Z"));
     }
 
     #[test]

@@ -353,9 +353,12 @@ impl ContextMemory {
         if let Some(body) = &patch.body {
             let start = keys.frontmatter.body_start;
             let le = keys.frontmatter.line_ending.as_str();
+            // The body's own line breaks in the file's line ending, so no file is left with
+            // both.
+            let body: Vec<&str> = body.trim().lines().collect();
             edits.push(Edit {
                 range: start..text.len(),
-                replacement: format!("{le}{}{le}", body.trim()),
+                replacement: format!("{le}{}{le}", body.join(le)),
             });
         }
         let new_text = apply_edits(text, edits);
