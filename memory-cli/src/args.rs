@@ -116,12 +116,18 @@ pub enum ContextCommand {
 /// `context write`.
 #[derive(Debug, Args)]
 pub struct WriteArgs {
-    /// The namespace (`org.global`, `project.<name>`, `session.current`, …).
-    #[arg(long, value_name = "NS")]
-    pub namespace: String,
-    /// The category (decision, constraint, assumption, rejected, todo, risk, principle, diagram).
+    /// The namespace (`org.global`, `project.<name>`, `session.current`, …) [supersede:
+    /// the old entry's].
+    #[arg(long, value_name = "NS", conflicts_with = "repo")]
+    pub namespace: Option<String>,
+    /// Write into `project.<name>` of this repository (its origin remote's name, else its
+    /// folder's, lowercased).
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// The category (decision, constraint, assumption, rejected, todo, risk, principle,
+    /// diagram) [supersede: the old entry's].
     #[arg(long, value_name = "C")]
-    pub category: String,
+    pub category: Option<String>,
     /// At least two tags, comma-separated.
     #[arg(long, value_name = "A,B", value_delimiter = ',', required = true)]
     pub tags: Vec<String>,
@@ -241,6 +247,9 @@ pub struct QueryArgs {
     /// namespace but session.current].
     #[arg(long = "namespace", value_name = "NS")]
     pub namespaces: Vec<String>,
+    /// Also search `project.<name>` of this repository (repeat for several).
+    #[arg(long = "repo", value_name = "DIR")]
+    pub repos: Vec<PathBuf>,
     /// Only this category.
     #[arg(long, value_name = "C")]
     pub category: Option<String>,

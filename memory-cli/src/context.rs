@@ -60,7 +60,7 @@ impl ContextReply {
 pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextReply> {
     Ok(match command {
         ContextCommand::Write(args) => {
-            ContextReply::Written(Box::new(memory.write(new_entry(args)?)?))
+            ContextReply::Written(Box::new(memory.write(new_entry(args, None)?)?))
         }
         ContextCommand::Get { name } => ContextReply::Entry(Box::new(memory.get(&name)?)),
         ContextCommand::Update(args) => {
@@ -91,7 +91,10 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
             ContextReply::Ended(Box::new(memory.end_session(&pairs)?))
         }
         ContextCommand::Supersede { old, new } => {
-            ContextReply::Superseded(Box::new(memory.supersede(&old, new_entry(new)?)?))
+            let replaced = memory.get(&old)?;
+            ContextReply::Superseded(Box::new(
+                memory.supersede(&old, new_entry(new, Some(&replaced))?)?,
+            ))
         }
         ContextCommand::Query(args) => ContextReply::Hits(memory.query(&query(args)?)?),
         ContextCommand::Verify { namespace } => ContextReply::Drift(match namespace {
@@ -118,10 +121,32 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
     })
 }
 
-fn new_entry(args: WriteArgs) -> Result<NewEntry> {
-    let category = args.category.parse::<Category>()?;
+/// The entry `args` describe; namespace and category default to those of `replaced`
+/// (the entry a supersession replaces).
+fn new_entry(args: WriteArgs, replaced: Option<&Entry>) -> Result<NewEntry> {
+    let namespace = match (&args.namespace, &args.repo, replaced) {
+        (Some(ns), _, _) => ns.clone(),
+        (None, Some(repo), _) => project_namespace(repo)?.to_string(),
+        (None, None, Some(old)) => old.namespace.to_string(),
+        (None, None, None) => {
+            return Err(Error::Argument {
+                name: "--namespace".into(),
+                message: "give the namespace (or --repo DIR for its project namespace)".into(),
+            });
+        }
+    };
+    let category = match (&args.category, replaced) {
+        (Some(c), _) => c.parse::<Category>()?,
+        (None, Some(old)) => old.category,
+        (None, None) => {
+            return Err(Error::Argument {
+                name: "--category".into(),
+                message: "give the category".into(),
+            });
+        }
+    };
     let body = from_stdin_if_dash(args.body)?;
-    let mut entry = NewEntry::new(&args.namespace, category, args.tags, body)?;
+    let mut entry = NewEntry::new(&namespace, category, args.tags, body)?;
     if let Some(status) = args.status {
         entry = entry.status(status.parse::<EntryStatus>()?);
     }
@@ -146,11 +171,17 @@ fn new_entry(args: WriteArgs) -> Result<NewEntry> {
     if let Some(p) = args.source_path {
         entry = entry.source_path(p);
     }
-    if let Some(code) = args.diagram_code {
+    // Any diagram flag makes a diagram, so that a missing part is refused, not ignored.
+    if args.diagram_code.is_some() || args.diagram_type.is_some() || args.diagram_subject.is_some()
+    {
+        let code = match args.diagram_code {
+            Some(code) => from_stdin_if_dash(code)?,
+            None => String::new(),
+        };
         let mut diagram = Diagram::mermaid(
             args.diagram_type.unwrap_or_default(),
             args.diagram_subject.unwrap_or_default(),
-            from_stdin_if_dash(code)?,
+            code,
         );
         diagram.language = args.diagram_language;
         entry = entry.diagram(diagram);
@@ -223,6 +254,9 @@ fn query(args: QueryArgs) -> Result<Query> {
         .limit(args.limit);
     for namespace in &args.namespaces {
         query = query.namespace(namespace)?;
+    }
+    for repo in &args.repos {
+        query = query.namespace(project_namespace(repo)?.as_str())?;
     }
     if let Some(category) = args.category {
         query = query.category(category.parse::<Category>()?);

@@ -453,3 +453,201 @@ fn a_secret_in_a_body_is_refused_and_nothing_is_written() {
     assert!(!stderr.contains("Q7x9Lm2Kp4Vt8"), "{stderr}");
     assert!(!dir.path().join("org").exists());
 }
+
+fn ctx(dir: &Path, args: &[&str]) -> common::Run {
+    let mut all = vec!["--root", ".", "--json", "context"];
+    all.extend_from_slice(args);
+    run(command(dir).args(&all))
+}
+
+/// `supersede OLD` takes namespace and category from OLD; `--repo` names the project
+/// namespace; a diagram flag without its code is refused, not ignored; split, migrate and
+/// end-session on the command line.
+#[test]
+fn the_rest_of_the_context_verbs_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("My-App");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    let written = ctx(
+        dir.path(),
+        &[
+            "write",
+            "--repo",
+            "My-App",
+            "--category",
+            "decision",
+            "--tags",
+            "api,style",
+            "--body",
+            "Use REST.",
+        ],
+    )
+    .json();
+    assert_eq!(written["entry"]["namespace"], "project.my-app");
+    let done = ctx(
+        dir.path(),
+        &[
+            "supersede",
+            "project.my-app.decision.001",
+            "--tags",
+            "api,style",
+            "--body",
+            "Use gRPC.",
+        ],
+    )
+    .json();
+    assert_eq!(done["new"]["entity_name"], "project.my-app.decision.002");
+    assert_eq!(done["old"]["status"], "superseded");
+    let hits = ctx(dir.path(), &["query", "--repo", "My-App"]).json();
+    assert_eq!(hits.as_array().unwrap().len(), 1, "{hits}");
+    let stderr = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "context",
+        "write",
+        "--namespace",
+        "org.global",
+        "--category",
+        "diagram",
+        "--tags",
+        "flow,memory",
+        "--diagram-type",
+        "flowchart",
+        "--diagram-subject",
+        "write",
+        "--body",
+        "How a write flows.",
+    ]))
+    .fails(2);
+    assert!(stderr.contains("diagram"), "{stderr}");
+    let stderr = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "context",
+        "write",
+        "--category",
+        "decision",
+        "--tags",
+        "a,b",
+        "--body",
+        "x",
+    ]))
+    .fails(2);
+    assert!(stderr.contains("--namespace"), "{stderr}");
+
+    // end-session: one promoted, one cleared.
+    ctx(
+        dir.path(),
+        &[
+            "write",
+            "--namespace",
+            "session.current",
+            "--category",
+            "decision",
+            "--tags",
+            "db,pool",
+            "--body",
+            "Pool size twenty.",
+        ],
+    )
+    .json();
+    ctx(
+        dir.path(),
+        &[
+            "write",
+            "--namespace",
+            "session.current",
+            "--category",
+            "todo",
+            "--tags",
+            "scratch,port",
+            "--body",
+            "Try port 8081.",
+        ],
+    )
+    .json();
+    let ended = ctx(
+        dir.path(),
+        &[
+            "end-session",
+            "--promote",
+            "session.current.decision.001=project.my-app",
+        ],
+    )
+    .json();
+    assert_eq!(ended["promoted"].as_array().unwrap().len(), 1, "{ended}");
+    assert_eq!(ended["cleared"][0], "session.current.todo.001", "{ended}");
+
+    // split by tag, then the moved entry's old name says where it went.
+    for i in 0..52 {
+        let tags = if i % 2 == 0 {
+            "api,backend"
+        } else {
+            "ui,frontend"
+        };
+        ctx(
+            dir.path(),
+            &[
+                "write",
+                "--namespace",
+                "project.shop",
+                "--category",
+                "decision",
+                "--tags",
+                tags,
+                "--force-new",
+                "--body",
+                &format!("Rule {i} holds."),
+            ],
+        )
+        .json();
+    }
+    let split = ctx(dir.path(), &["split", "project.shop"]).json();
+    assert!(split["domains"].as_object().unwrap().len() >= 2, "{split}");
+    let stderr = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "context",
+        "get",
+        "project.shop.decision.001",
+    ]))
+    .fails(3);
+    assert!(stderr.contains("moved to project.shop."), "{stderr}");
+
+    // migrate: a good and a broken entity; the source is untouched.
+    let source = dir.path().join("old-memory");
+    std::fs::create_dir_all(source.join("org/global")).unwrap();
+    std::fs::write(
+        source.join("org/global/decision-001-x.md"),
+        "---\nentity_name: org.global.decision.001\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [a, b]\ncreated_at: 2026-04-03T10:00:00Z\n---\n\nImported fact.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        source.join("org/global/decision-002-y.md"),
+        "---\nentity_name: [broken\n---\n",
+    )
+    .unwrap();
+    let target = dir.path().join("new-root");
+    let migrated = run(command(dir.path()).args([
+        "--root",
+        target.to_str().unwrap(),
+        "--json",
+        "context",
+        "migrate",
+        "--from",
+        "old-memory",
+    ]))
+    .json();
+    assert_eq!(
+        migrated["imported"].as_array().unwrap().len(),
+        1,
+        "{migrated}"
+    );
+    assert_eq!(
+        migrated["not_imported"].as_array().unwrap().len(),
+        1,
+        "{migrated}"
+    );
+    assert!(source.join("org/global/decision-002-y.md").exists());
+}
