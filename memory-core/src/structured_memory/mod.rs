@@ -19,6 +19,7 @@
 
 mod archive;
 mod budget;
+mod check;
 mod dates;
 mod index_file;
 mod memory;
@@ -31,6 +32,7 @@ pub use archive::{ARCHIVE_HEADER, ArchivePass, ArchiveSection, parse_archive};
 pub use budget::{
     BudgetState, BudgetUse, Budgets, INDEX_LINE_BUDGET, NEAR_BUDGET_PERCENT, TOPIC_LINE_BUDGET,
 };
+pub use check::{Violation, ViolationKind};
 pub use dates::{RELATIVE_DAYS, VAGUE_TIME, relative_time_in, resolve_date};
 pub use index_file::{ContentLine, INDEX_FILE_NAME, IndexLine, MemoryIndex, UnusableLink};
 pub use memory::{ARCHIVE_FILE_NAME, RESERVED_FILES, StructuredMemory, StructuredMemoryBuilder};

@@ -449,19 +449,9 @@ fn clean_subject(subject: &str) -> Result<String> {
     Ok(s.to_string())
 }
 
-/// Refuses a "misc" topic (the seed's first anti-pattern): `misc.md`, `memory-misc.md`,
-/// `Misc notes.md`…
+/// Refuses a "misc" topic (the seed's first anti-pattern): see [`is_catch_all`].
 fn refuse_misc(file: &str) -> Result<()> {
-    let stem = file.rsplit('/').next().unwrap_or(file);
-    let stem = stem[..stem.len().saturating_sub(3)].to_lowercase();
-    let words: Vec<&str> = stem
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty() && *w != "memory")
-        .collect();
-    if words
-        .iter()
-        .any(|w| matches!(*w, "misc" | "miscellaneous" | "other" | "stuff" | "general"))
-    {
+    if is_catch_all(file) {
         return Err(Error::invalid(
             "topic file",
             file,
@@ -469,6 +459,17 @@ fn refuse_misc(file: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Whether a topic file's name is a catch-all: a word of its name (besides `memory`) is
+/// `misc`, `miscellaneous`, `other`, `stuff` or `general` (`misc.md`, `memory-misc.md`,
+/// `Misc notes.md`).
+pub(super) fn is_catch_all(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let stem = name[..name.len().saturating_sub(3)].to_lowercase();
+    stem.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && *w != "memory")
+        .any(|w| matches!(w, "misc" | "miscellaneous" | "other" | "stuff" | "general"))
 }
 
 /// Whether `entry` is about the same subject as a fact with subject key `key` and text

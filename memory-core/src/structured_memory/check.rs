@@ -1,0 +1,318 @@
+//! `check()`: every anti-pattern and rule of the seed, found in the files as they are,
+//! with file and line. Nothing is written.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::budget::BudgetState;
+use super::dates::relative_time_in;
+use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
+use super::memory::{RESERVED_FILES, StructuredMemory};
+use super::remember::is_catch_all;
+use super::topic_file::{Topic, subject_key};
+use crate::durable::is_dead_writer_file;
+use crate::error::{Error, Result};
+
+/// The kinds of problem `check` reports.
+///
+/// ```
+/// use memory_core::structured_memory::ViolationKind;
+/// assert_eq!(ViolationKind::OrphanTopic.as_str(), "orphan_topic");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ViolationKind {
+    /// A line of `MEMORY.md` that is content, not a pointer ("Copying memory content into
+    /// MEMORY.md").
+    ContentInIndex,
+    /// An index line whose topic file does not exist ("an index line without a file is a
+    /// lie").
+    DanglingIndexLine,
+    /// A Markdown file in the directory that no index line links ("An orphaned topic file
+    /// is invisible").
+    OrphanTopic,
+    /// Two index lines for one topic file.
+    DuplicateIndexLine,
+    /// An index line whose link leaves the directory or is not a plain path.
+    UnusableLink,
+    /// An index line with no hook ("the hook … is the recall key").
+    EmptyHook,
+    /// A file past its budget.
+    OverBudget,
+    /// A list item in a topic file without a leading absolute date ("Undated facts rot
+    /// invisibly").
+    UndatedEntry,
+    /// An entry whose text leans on a relative time ("yesterday", "last week").
+    RelativeDate,
+    /// A catch-all topic ("A 'misc' topic file").
+    MiscTopic,
+    /// Several entries about one subject in a topic ("never accumulate contradicting
+    /// generations of the same fact").
+    ContradictingGenerations,
+    /// A topic file that does not read (its frontmatter, an unclosed fence hiding entries).
+    UnreadableTopic,
+}
+
+impl ViolationKind {
+    /// A stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ViolationKind::ContentInIndex => "content_in_index",
+            ViolationKind::DanglingIndexLine => "dangling_index_line",
+            ViolationKind::OrphanTopic => "orphan_topic",
+            ViolationKind::DuplicateIndexLine => "duplicate_index_line",
+            ViolationKind::UnusableLink => "unusable_link",
+            ViolationKind::EmptyHook => "empty_hook",
+            ViolationKind::OverBudget => "over_budget",
+            ViolationKind::UndatedEntry => "undated_entry",
+            ViolationKind::RelativeDate => "relative_date",
+            ViolationKind::MiscTopic => "misc_topic",
+            ViolationKind::ContradictingGenerations => "contradicting_generations",
+            ViolationKind::UnreadableTopic => "unreadable_topic",
+        }
+    }
+}
+
+/// One problem `check` found.
+///
+/// ```
+/// use memory_core::structured_memory::StructuredMemory;
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::write(dir.path().join("MEMORY.md"), "- [Gone](memory-gone.md) — nothing here\n").unwrap();
+/// let found = StructuredMemory::open(dir.path()).unwrap().check().unwrap();
+/// assert_eq!(found[0].kind.as_str(), "dangling_index_line");
+/// assert_eq!((found[0].file.as_str(), found[0].line), ("MEMORY.md", 1));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Violation {
+    /// What is wrong.
+    pub kind: ViolationKind,
+    /// The file, relative to the directory.
+    pub file: String,
+    /// The 1-based line (0 when it concerns the whole file).
+    pub line: usize,
+    /// What is wrong, in words, and what to do.
+    pub message: String,
+}
+
+impl StructuredMemory {
+    /// Every rule of the seed the directory breaks, in file and line order: the index
+    /// (content, dangling and duplicate lines, links out, empty hooks, its budget), every
+    /// linked topic (budget, undated and relatively dated entries, contradicting
+    /// generations, a catch-all name, a file that does not read), and orphan Markdown files
+    /// at the top of the directory (Agent Memory's `index.md`, the archive and temp files
+    /// are not orphans). Writes nothing.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = StructuredMemory::open(dir.path()).unwrap();
+    /// assert!(memory.check().unwrap().is_empty(), "an empty directory breaks no rule");
+    /// ```
+    pub fn check(&self) -> Result<Vec<Violation>> {
+        let _guard = self.handle.read_guard()?;
+        let mut out = Vec::new();
+        let index = match self.load_index()? {
+            Some(index) => index,
+            None => MemoryIndex::parse(self.index_path()?, "")?,
+        };
+        let v = |kind, file: &str, line, message: String| Violation {
+            kind,
+            file: file.to_string(),
+            line,
+            message,
+        };
+        for c in &index.content {
+            out.push(v(
+                ViolationKind::ContentInIndex,
+                INDEX_FILE_NAME,
+                c.line,
+                "content in the index: MEMORY.md holds pointer lines only; move it to a topic file"
+                    .into(),
+            ));
+        }
+        for u in &index.unusable {
+            out.push(v(
+                ViolationKind::UnusableLink,
+                INDEX_FILE_NAME,
+                u.line,
+                format!("the link {:?} {}", u.target, u.reason),
+            ));
+        }
+        let usage = self
+            .budgets
+            .usage(INDEX_FILE_NAME, true, index.line_count, index.byte_count);
+        if usage.state == BudgetState::Over {
+            out.push(v(
+                ViolationKind::OverBudget,
+                INDEX_FILE_NAME,
+                usage.line_budget + 1,
+                usage.warning().unwrap_or_default(),
+            ));
+        }
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for line in &index.lines {
+            let key = line.file.to_lowercase();
+            if let Some(first) = seen.get(&key) {
+                out.push(v(
+                    ViolationKind::DuplicateIndexLine,
+                    INDEX_FILE_NAME,
+                    line.line,
+                    format!("{} already has an index line (line {first})", line.file),
+                ));
+                continue;
+            }
+            seen.insert(key, line.line);
+            if line.hook.trim().is_empty() {
+                out.push(v(
+                    ViolationKind::EmptyHook,
+                    INDEX_FILE_NAME,
+                    line.line,
+                    format!(
+                        "{} has no hook: write when a session should load it",
+                        line.file
+                    ),
+                ));
+            }
+            if is_catch_all(&line.file) {
+                out.push(v(
+                    ViolationKind::MiscTopic,
+                    &line.file,
+                    0,
+                    "a catch-all topic: its hook cannot say when to load it; route its entries to topics named for their subjects".into(),
+                ));
+            }
+            match self.load_topic(&line.file) {
+                Ok(None) => out.push(v(
+                    ViolationKind::DanglingIndexLine,
+                    INDEX_FILE_NAME,
+                    line.line,
+                    format!("{} does not exist: an index line without a file", line.file),
+                )),
+                Ok(Some(topic)) => self.check_topic(&topic, &mut out),
+                Err(Error::Malformed {
+                    line: at, message, ..
+                }) => out.push(v(ViolationKind::UnreadableTopic, &line.file, at, message)),
+                Err(e) => return Err(e),
+            }
+        }
+        for file in self.top_level_markdown()? {
+            if index.line_for(&file).is_none() {
+                out.push(v(
+                    ViolationKind::OrphanTopic,
+                    &file,
+                    0,
+                    "no index line links it: an orphaned topic file is invisible; add its line or archive it".into(),
+                ));
+            }
+        }
+        out.sort_by(|a, b| {
+            (a.file != INDEX_FILE_NAME, &a.file, a.line, a.kind).cmp(&(
+                b.file != INDEX_FILE_NAME,
+                &b.file,
+                b.line,
+                b.kind,
+            ))
+        });
+        Ok(out)
+    }
+
+    /// The rules of one topic file.
+    fn check_topic(&self, topic: &Topic, out: &mut Vec<Violation>) {
+        let file = topic.file.as_str();
+        let usage = self
+            .budgets
+            .usage(file, false, topic.line_count, topic.byte_count);
+        let mut push = |kind, line, message: String| {
+            out.push(Violation {
+                kind,
+                file: file.to_string(),
+                line,
+                message,
+            })
+        };
+        if usage.state == BudgetState::Over {
+            push(
+                ViolationKind::OverBudget,
+                usage.line_budget + 1,
+                usage.warning().unwrap_or_default(),
+            );
+        }
+        for item in &topic.undated {
+            push(
+                ViolationKind::UndatedEntry,
+                item.line,
+                "an entry without an absolute date (- YYYY-MM-DD: …)".into(),
+            );
+        }
+        let mut subjects: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for entry in &topic.entries {
+            if let Some(word) = relative_time_in(&entry.text) {
+                push(
+                    ViolationKind::RelativeDate,
+                    entry.line,
+                    format!("{word:?} was relative to the day it was written; say the date"),
+                );
+            }
+            if let Some(subject) = &entry.subject {
+                subjects
+                    .entry(subject_key(subject))
+                    .or_default()
+                    .push(entry.line);
+            }
+        }
+        for (subject, lines) in subjects {
+            if lines.len() > 1 {
+                for line in &lines {
+                    push(
+                        ViolationKind::ContradictingGenerations,
+                        *line,
+                        format!(
+                            "{} entries about {subject:?} (lines {}): keep the newest, archive the rest",
+                            lines.len(),
+                            lines
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The Markdown files at the top of the directory that could be topics: not the
+    /// reserved files, not hidden, not a writer's temp file.
+    fn top_level_markdown(&self) -> Result<Vec<String>> {
+        let dir = self.root();
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io_op(dir, "scandir", e)),
+        };
+        let mut out = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io_op(dir, "scandir", e))?;
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            let markdown = name.len() > 3 && name[name.len() - 3..].eq_ignore_ascii_case(".md");
+            if markdown
+                && !name.starts_with('.')
+                && !is_dead_writer_file(&name)
+                && !RESERVED_FILES.iter().any(|r| r.eq_ignore_ascii_case(&name))
+            {
+                out.push(name);
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+}
