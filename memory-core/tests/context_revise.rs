@@ -140,6 +140,48 @@ fn supersession_writes_the_new_entry_and_marks_the_old_in_file_and_index() {
 }
 
 #[test]
+fn an_entry_superseded_already_is_not_superseded_or_promoted_again() {
+    let dir = hand_root();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let next = |body: &str| {
+        NewEntry::new("org.global", Category::Decision, ["auth", "security"], body).unwrap()
+    };
+    m.supersede("org.global.decision.001", next("Auth uses JWT with RS256."))
+        .unwrap();
+    let file = dir.path().join("org/global/decision-001-auth.md");
+    let before = std::fs::read(&file).unwrap();
+    let index_before = std::fs::read(dir.path().join("org/global/_index.md")).unwrap();
+    let later = memory(dir.path(), "2026-06-01T08:00:00Z");
+    for err in [
+        later
+            .supersede("org.global.decision.001", next("Auth uses opaque tokens."))
+            .unwrap_err(),
+        later
+            .promote_to("org.global.decision.001", "org.security")
+            .unwrap_err(),
+    ] {
+        assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+        assert_eq!(err.id(), Some("org.global.decision.001"));
+        assert_eq!(err.path(), Some(file.as_path()));
+    }
+    // Nothing written: the time it was superseded stays, no second successor, no org.security.
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    assert_eq!(
+        std::fs::read(dir.path().join("org/global/_index.md")).unwrap(),
+        index_before
+    );
+    assert!(!dir.path().join("org/security").exists());
+    assert_eq!(
+        later
+            .get("org.global.decision.001")
+            .unwrap()
+            .updated_at
+            .as_deref(),
+        Some("2026-05-01T08:00:00Z")
+    );
+}
+
+#[test]
 fn namespace_promotion_creates_an_entry_in_the_target_that_supersedes_the_source() {
     let dir = tempfile::tempdir().unwrap();
     let m = memory(dir.path(), "2026-05-01T08:00:00Z");

@@ -218,11 +218,16 @@ impl ContextMemory {
         new: &NewEntry,
     ) -> Result<Superseded> {
         let new_index = self.settled_index(&new.namespace, lock)?;
-        let written = self.prepare_write(new, new_index)?;
-        let old_index = if old.namespace() == &new.namespace {
-            written.index.clone()
+        let other_index = if old.namespace() == &new.namespace {
+            None
         } else {
-            self.settled_index(old.namespace(), lock)?
+            Some(self.settled_index(old.namespace(), lock)?)
+        };
+        self.refuse_superseded(old, other_index.as_ref().unwrap_or(&new_index))?;
+        let written = self.prepare_write(new, new_index)?;
+        let old_index = match other_index {
+            Some(index) => index,
+            None => written.index.clone(),
         };
         let marked = self.prepare_update(
             old,
@@ -253,6 +258,19 @@ impl ContextMemory {
             new: written.entry,
             old: marked.entry,
         })
+    }
+
+    /// `Conflict` when `old` is superseded already: superseding it again would fork its
+    /// history and overwrite the `updated_at` that records when it was superseded.
+    fn refuse_superseded(&self, old: &EntityName, index: &IndexFile) -> Result<()> {
+        match index.rows.iter().find(|r| &r.entity == old) {
+            Some(row) if row.status == EntryStatus::Superseded => Err(Error::Inconsistent {
+                id: old.to_string(),
+                path: self.root().join(old.namespace().dir()).join(&row.file),
+                message: "is superseded already; supersede the entry that replaced it".into(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The new text of `name`'s file and of `index` after `patch`, both checked.
