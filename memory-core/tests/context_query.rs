@@ -286,6 +286,39 @@ fn a_row_whose_file_is_gone_and_a_file_without_a_row_are_healed_on_read() {
 }
 
 #[test]
+fn a_repeated_row_is_healed_away_one_file_one_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let row = "| org.global.risk.001 | risk | The rota is thin. | ops, pager | accepted | risk-001-rota.md |";
+    write_index(dir.path(), "org/global", "org.global", &[row]);
+    let index = dir.path().join("org/global/_index.md");
+    let text = std::fs::read_to_string(&index).unwrap();
+    // A sync merge pasted the row twice: two rows, one file.
+    std::fs::write(&index, format!("{text}{row}\n")).unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let ns = memory_core::context_memory::Namespace::org_global();
+    let drift = memory.verify(&ns).unwrap();
+    assert!(
+        drift.has_drift(),
+        "two rows for one file is drift: {drift:?}"
+    );
+    assert_eq!((drift.rows, drift.files), (2, 1));
+    let report = memory.heal(&ns).unwrap();
+    assert!(report.written);
+    assert_eq!(report.removed.len(), 1, "{report:?}");
+    assert_eq!(report.removed[0].as_str(), "org.global.risk.001");
+    assert_eq!(
+        std::fs::read_to_string(&index)
+            .unwrap()
+            .matches(row)
+            .count(),
+        1
+    );
+    assert!(!memory.verify(&ns).unwrap().has_drift());
+    let hits = memory.query(&Query::new()).unwrap();
+    assert_eq!(names(&hits), ["org.global.risk.001"]);
+}
+
+#[test]
 fn namespaces_lists_the_table_s_directories_and_nothing_else() {
     let dir = fixture();
     std::fs::create_dir_all(dir.path().join("archive/org/global")).unwrap();

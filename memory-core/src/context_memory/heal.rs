@@ -72,7 +72,8 @@ pub struct HealReport {
     pub namespace: Option<Namespace>,
     /// Rows added for files that had none.
     pub added: Vec<EntityName>,
-    /// Rows removed because their file is gone (or no longer reads).
+    /// Rows removed because their file is gone (or no longer reads), or because they
+    /// repeat an earlier row of the same entity.
     pub removed: Vec<EntityName>,
     /// Rows rewritten to agree with their file.
     pub updated: Vec<EntityName>,
@@ -153,8 +154,9 @@ impl ContextMemory {
     /// Regenerates `namespace`'s index rows from its entity files, under the lock: rows
     /// for files without one are added, rows whose file is gone are removed, rows that
     /// disagree with their file are rewritten (keeping their summary, which only the
-    /// index holds). Rows are kept in their order, new ones appended by name. An index
-    /// that does not read is rebuilt from the files.
+    /// index holds), and a repeated row of an entity is removed (one file, one row). Rows
+    /// are kept in their order, new ones appended by name. An index that does not read is
+    /// rebuilt from the files.
     ///
     /// ```
     /// use memory_core::context_memory::{ContextMemory, Namespace};
@@ -228,7 +230,15 @@ impl ContextMemory {
             }
         };
         let mut edits = Vec::new();
+        let mut seen = BTreeSet::new();
         for (i, row) in index.rows.iter().enumerate() {
+            if !seen.insert(&row.entity) {
+                // A second row for the same entity (a merge or a paste gone wrong): one
+                // file has one row, so the repeat goes.
+                report.removed.push(row.entity.clone());
+                edits.push(index.remove(i));
+                continue;
+            }
             match wanted.iter().find(|w| w.entity == row.entity) {
                 None => {
                     report.removed.push(row.entity.clone());
