@@ -316,3 +316,54 @@ fn ending_a_session_promotes_the_chosen_entries_and_archives_the_rest() {
         ErrorKind::InvalidInput
     );
 }
+
+#[test]
+fn a_new_body_takes_the_file_s_line_ending_on_every_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ns = dir.path().join("org/global");
+    std::fs::create_dir_all(&ns).unwrap();
+    let crlf = HAND.replace('\n', "\r\n");
+    std::fs::write(ns.join("decision-001-auth.md"), format!("\u{feff}{crlf}")).unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let entry = m
+        .update(
+            "org.global.decision.001",
+            EntryPatch::new().body("Auth uses JWT.\nTokens last an hour.\r\nRefresh is silent."),
+        )
+        .unwrap();
+    assert_eq!(
+        entry.body,
+        "Auth uses JWT.\r\nTokens last an hour.\r\nRefresh is silent."
+    );
+    let text = std::fs::read_to_string(ns.join("decision-001-auth.md")).unwrap();
+    assert!(text.starts_with("\u{feff}---\r\n"), "{text:?}");
+    assert_eq!(
+        text.matches('\n').count(),
+        text.matches("\r\n").count(),
+        "no bare LF: {text:?}"
+    );
+    assert!(
+        text.ends_with("\r\n\r\nAuth uses JWT.\r\nTokens last an hour.\r\nRefresh is silent.\r\n"),
+        "{text:?}"
+    );
+
+    // A new file is LF throughout, whatever the body was given with.
+    let written = m
+        .write(
+            NewEntry::new(
+                "org.global",
+                Category::Risk,
+                ["ops", "pager"],
+                "The rota is thin.\r\nNights are worst.",
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .entry;
+    let text = std::fs::read_to_string(dir.path().join(&written.file)).unwrap();
+    assert!(!text.contains('\r'), "{text:?}");
+    assert!(
+        text.ends_with("\n\nThe rota is thin.\nNights are worst.\n"),
+        "{text:?}"
+    );
+}

@@ -338,10 +338,11 @@ impl ContextMemory {
         );
         if let Some(body) = &patch.body {
             let start = keys.frontmatter.body_start;
-            let le = keys.frontmatter.line_ending.as_str();
+            let ending = keys.frontmatter.line_ending;
+            let le = ending.as_str();
             edits.push(Edit {
                 range: start..text.len(),
-                replacement: format!("{le}{}{le}", body.trim()),
+                replacement: format!("{le}{}{le}", super::entity_file::body_text(body, ending)),
             });
         }
         let new_text = apply_edits(text, edits);
