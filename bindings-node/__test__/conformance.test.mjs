@@ -1,19 +1,29 @@
 // Runs the cross-language conformance corpus (tests/corpus/, see its README) through the
 // Node binding: the same cases the Rust and Python suites run, so no surface can drift
-// from the core. One test per case, so a failure names its case.
+// from the core. One test per case, so a failure names its case. The Agent Memory cases
+// run with AgentMemory, the context-memory cases (tests/corpus/context/) with ContextMemory.
 import assert from 'node:assert/strict'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test } from 'node:test'
 
+import { ContextMemory } from '../index.js'
 import { AgentMemory, memoryRoot } from './helpers.mjs'
 
 const CORPUS = fileURLToPath(new URL('../../tests/corpus/', import.meta.url))
-const CASES = readdirSync(CORPUS, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && existsSync(join(CORPUS, entry.name, 'case.json')))
-  .map((entry) => entry.name)
-  .sort()
+const CONTEXT_CORPUS = join(CORPUS, 'context')
+
+/** The case directories under `dir` (those holding a `case.json`), sorted. */
+function casesIn(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'case.json')))
+    .map((entry) => entry.name)
+    .sort()
+}
+
+const CASES = casesIn(CORPUS)
+const CONTEXT_CASES = casesIn(CONTEXT_CORPUS)
 
 /**
  * How each corpus op is called in Node: the names of its positional arguments (corpus
@@ -32,6 +42,35 @@ const SIGNATURES = {
   session: { positional: ['session_id'] },
   snapshot: { positional: ['session_id'] },
   find: { positional: ['query'] },
+}
+
+const ENTRY_ARGS = [
+  'namespace', 'category', 'tags', 'body', 'status', 'summary', 'slug', 'rationale',
+  'confidence', 'source_path', 'supersedes', 'related', 'diagram', 'force_new',
+]
+const PATCH_ARGS = ['status', 'tags', 'summary', 'body', 'rationale', 'confidence', 'source_path']
+
+/**
+ * How each context-memory corpus op is called in Node: its positional arguments, then
+ * (`object`) the arguments it takes as one options object with camelCase keys, or
+ * (`plan`, `pairs`) the one argument Node shapes differently from Python.
+ */
+const CONTEXT_SIGNATURES = {
+  write: { positional: [], object: ENTRY_ARGS },
+  supersede: { positional: ['old'], object: ENTRY_ARGS },
+  get: { positional: ['name'] },
+  promote: { positional: ['name'] },
+  update: { positional: ['name'], object: PATCH_ARGS },
+  query: { positional: [], object: ['namespaces', 'category', 'tags', 'text', 'history', 'limit'] },
+  promote_to: { positional: ['name', 'namespace'] },
+  verify: { positional: ['namespace'] },
+  heal: { positional: ['namespace'] },
+  pending_refresh: { positional: ['namespace'] },
+  namespaces: { positional: [] },
+  // `split(namespace, { mapping })`: the mapping's keys are entity names, kept as they are.
+  split: { positional: ['namespace'], plan: 'mapping' },
+  // `endSession([[name, namespace], …])`: the corpus pairs as they are.
+  end_session: { positional: [], pairs: 'promote' },
 }
 
 const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase())
@@ -56,6 +95,54 @@ function call(memory, op, args) {
   const method = camel(op)
   assert.equal(typeof memory[method], 'function', `AgentMemory has no method ${method}`)
   return memory[method](...positional)
+}
+
+/** Calls context-memory corpus op `op` with corpus `args` on `memory` (camelCase API). */
+function callContext(memory, op, args) {
+  const signature = CONTEXT_SIGNATURES[op]
+  assert.ok(signature, `unknown context corpus op ${op}`)
+  const rest = { ...args }
+  const positional = signature.positional.map((name) => {
+    assert.ok(name in rest, `missing argument ${name} of ${op}`)
+    const value = rest[name]
+    delete rest[name]
+    return value
+  })
+  if (signature.object) {
+    const unknown = Object.keys(rest).filter((k) => !signature.object.includes(k))
+    assert.deepEqual(unknown, [], `arguments ${op} does not take`)
+    const options = {}
+    for (const [key, value] of Object.entries(rest)) {
+      options[camel(key)] =
+        key === 'diagram' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), v])) : value
+    }
+    positional.push(options)
+  } else if (signature.plan || signature.pairs) {
+    const key = signature.plan ?? signature.pairs
+    assert.deepEqual(Object.keys(rest).filter((k) => k !== key), [], `arguments ${op} does not take`)
+    if (key in rest) positional.push(signature.plan ? { [key]: rest[key] } : rest[key])
+  } else {
+    assert.deepEqual(Object.keys(rest), [], `arguments ${op} does not take`)
+  }
+  const method = camel(op)
+  assert.equal(typeof memory[method], 'function', `ContextMemory has no method ${method}`)
+  return memory[method](...positional)
+}
+
+/**
+ * `value` with every string that is a path under `root` made relative to it (POSIX
+ * separators), as the corpus writes the paths in results.
+ */
+function relativeTo(root, value) {
+  const prefix = root + sep
+  if (typeof value === 'string') {
+    return value.startsWith(prefix) ? value.slice(prefix.length).split(sep).join('/') : value
+  }
+  if (Array.isArray(value)) return value.map((v) => relativeTo(root, v))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, relativeTo(root, v)]))
+  }
+  return value
 }
 
 /** A binding result with the core's snake_case keys (values, e.g. statuses, unchanged). */
@@ -121,23 +208,44 @@ function kindOf(code) {
   return code.slice('ERR_MEMORY_'.length).toLowerCase()
 }
 
-function runCase(name) {
-  const dir = join(CORPUS, name)
+/**
+ * The two models the corpus covers: how a step opens the root and calls an op, and how
+ * an error names its entity or session.
+ */
+const MODELS = {
+  agent: {
+    open: (root, fixedTime) => new AgentMemory(root, { fixedTime }),
+    call: (memory, op, args) => asJson(call(memory, op, args)),
+    id: (err) => err.sessionId,
+  },
+  context: {
+    open: (root, fixedTime) => new ContextMemory(root, { fixedTime }),
+    // Context results carry the core's snake_case keys already.
+    call: (memory, op, args) => relativeTo(memory.root, callContext(memory, op, args)),
+    // An entity's conflicts that reuse the core's session-consistency error (promote or
+    // supersede of history) carry the name as `sessionId`.
+    id: (err) => err.entityName ?? err.sessionId,
+  },
+}
+
+function runCase(dir, model) {
+  const name = dir.split(sep).pop()
   const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8'))
+  const { open, call: callOp, id } = MODELS[model]
   const root = memoryRoot()
   mkdirSync(root, { recursive: true })
   if (existsSync(join(dir, 'before'))) cpSync(join(dir, 'before'), root, { recursive: true })
   let now = spec.now
   spec.steps.forEach((step, i) => {
     now = step.now ?? now
-    const memory = new AgentMemory(root, { fixedTime: now })
+    const memory = open(root, now)
     const { op, args = {}, expect } = step
     const at = `step ${i} (${op} ${JSON.stringify(args)})`
     const before = treeOf(root)
     let value
     let error
     try {
-      value = asJson(call(memory, op, args))
+      value = callOp(memory, op, args)
     } catch (err) {
       if (!(err instanceof Error) || typeof err.code !== 'string' || !err.code.startsWith('ERR_MEMORY_')) {
         throw err
@@ -156,6 +264,9 @@ function runCase(name) {
           `${at}: path ${error.path} does not end with ${wanted.path_ends_with}`,
         )
       }
+      if ('id' in wanted) assert.equal(id(error), wanted.id, `${at}: ${error.message}`)
+      if ('field' in wanted) assert.equal(error.field, wanted.field, `${at}: ${error.message}`)
+      if ('secret_kind' in wanted) assert.equal(error.secretKind, wanted.secret_kind, `${at}: ${error.message}`)
     } else {
       assert.ok(!('error' in expect), `${at}: expected ${JSON.stringify(expect.error)}, got ${JSON.stringify(value)}`)
       if ('value' in expect) {
@@ -172,8 +283,13 @@ function runCase(name) {
 
 test('the corpus is there', () => {
   assert.ok(CASES.length >= 9, `expected the corpus under ${CORPUS}, found ${CASES}`)
+  assert.ok(CONTEXT_CASES.length >= 12, `expected the context corpus under ${CONTEXT_CORPUS}, found ${CONTEXT_CASES}`)
 })
 
 for (const name of CASES) {
-  test(`corpus ${name}`, () => runCase(name))
+  test(`corpus ${name}`, () => runCase(join(CORPUS, name), 'agent'))
+}
+
+for (const name of CONTEXT_CASES) {
+  test(`context corpus ${name}`, () => runCase(join(CONTEXT_CORPUS, name), 'context'))
 }

@@ -1,9 +1,12 @@
 """Runs the cross-language conformance corpus (tests/corpus/, see its README) through the
-Python binding: the same cases the Rust and Node suites run, so no surface can drift."""
+Python binding: the same cases the Rust and Node suites run, so no surface can drift. The
+Agent Memory cases run with AgentMemory, the context-memory cases (tests/corpus/context/)
+with ContextMemory."""
 
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import shutil
 import warnings
@@ -12,13 +15,36 @@ from typing import Any
 import pytest
 
 import memory_core
-from memory_core import AgentMemory
+from memory_core import AgentMemory, ContextMemory
 
 # Corpus argument names that the Python API spells differently.
 RENAMED = {"agent": "agent_name"}
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / "tests" / "corpus"
 CASES = sorted(p.parent for p in CORPUS.glob("*/case.json"))
+CONTEXT_CASES = sorted(p.parent for p in (CORPUS / "context").glob("*/case.json"))
+
+# The arguments each context-memory op takes (corpus names are the Python names): an
+# argument a case gives that its op does not take fails the case, not silently dropped.
+ENTRY_ARGS = {
+    "namespace", "category", "tags", "body", "status", "summary", "slug", "rationale",
+    "confidence", "source_path", "supersedes", "related", "diagram", "force_new",
+}
+CONTEXT_ARGS: dict[str, set[str]] = {
+    "write": ENTRY_ARGS,
+    "supersede": ENTRY_ARGS | {"old"},
+    "get": {"name"},
+    "promote": {"name"},
+    "update": {"name", "status", "tags", "summary", "body", "rationale", "confidence", "source_path"},
+    "query": {"namespaces", "category", "tags", "text", "history", "limit"},
+    "promote_to": {"name", "namespace"},
+    "verify": {"namespace"},
+    "heal": {"namespace"},
+    "pending_refresh": {"namespace"},
+    "namespaces": set(),
+    "split": {"namespace", "mapping"},
+    "end_session": {"promote"},
+}
 
 
 def tree_of(root: pathlib.Path) -> dict[str, bytes]:
@@ -48,8 +74,76 @@ def matches(expected: Any, actual: Any) -> bool:
     return bool(expected == actual) and type(expected) is type(actual)
 
 
+def relative_to(root: pathlib.Path, value: Any) -> Any:
+    """`value` with every string that is a path under `root` made relative to it (POSIX
+    separators), as the corpus writes the paths in results."""
+    prefix = f"{root}{os.sep}"
+    if isinstance(value, str) and value.startswith(prefix):
+        return value[len(prefix):].replace(os.sep, "/")
+    if isinstance(value, list):
+        return [relative_to(root, v) for v in value]
+    if isinstance(value, dict):
+        return {k: relative_to(root, v) for k, v in value.items()}
+    return value
+
+
 def test_corpus_is_there() -> None:
     assert len(CASES) >= 5, f"no corpus under {CORPUS}"
+    assert len(CONTEXT_CASES) >= 12, f"no context-memory corpus under {CORPUS / 'context'}"
+
+
+def call_context(memory: ContextMemory, op: str, args: dict[str, Any]) -> Any:
+    """Calls context-memory corpus op `op` with `args` (Python names) on `memory`."""
+    assert op in CONTEXT_ARGS, f"unknown context corpus op {op}"
+    unknown = set(args) - CONTEXT_ARGS[op]
+    assert not unknown, f"{op} takes no argument {sorted(unknown)}"
+    if op == "end_session" and "promote" in args:
+        # The corpus lists [name, namespace] pairs; Python takes a mapping (in order).
+        args = {"promote": {name: namespace for name, namespace in args["promote"]}}
+    return getattr(memory, op)(**args)
+
+
+@pytest.mark.parametrize("case", CONTEXT_CASES, ids=[c.name for c in CONTEXT_CASES])
+def test_context_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    spec = json.loads((case / "case.json").read_text(encoding="utf-8"))
+    root = tmp_path / "memory"
+    if (case / "before").is_dir():
+        shutil.copytree(case / "before", root)
+    root.mkdir(exist_ok=True)
+    now = spec["now"]
+    for i, step in enumerate(spec["steps"]):
+        now = step.get("now", now)
+        memory = ContextMemory(root, fixed_time=now)
+        op, args, expect = step["op"], step.get("args", {}), step["expect"]
+        at = f"step {i} ({op} {args})"
+        before = tree_of(root)
+        try:
+            value = relative_to(memory.root, call_context(memory, op, args))
+        except memory_core.MemoryCoreError as error:
+            wanted = expect.get("error")
+            assert wanted is not None, f"{at}: unexpected {error!r}"
+            assert error.kind == wanted["kind"], f"{at}: {error!r}"
+            if "line" in wanted:
+                assert error.line == wanted["line"], f"{at}: {error!r}"
+            if "path_ends_with" in wanted:
+                assert error.path is not None, f"{at}: no path on {error!r}"
+                assert error.path.as_posix().endswith(wanted["path_ends_with"]), f"{at}: {error!r}"
+            if "id" in wanted:
+                assert error.session_id == wanted["id"], f"{at}: {error!r}"
+            for key in ("field", "secret_kind"):
+                if key in wanted:
+                    assert getattr(error, key) == wanted[key], f"{at}: {key} of {error!r}"
+        else:
+            assert "error" not in expect, f"{at}: expected {expect['error']}, got {value!r}"
+            if "value" in expect:
+                assert matches(expect["value"], value), f"{at}: expected {expect['value']}, got {value}"
+        if expect.get("unchanged"):
+            assert tree_of(root) == before, f"{at}: files changed but the step must not write"
+    actual, expected = tree_of(root), tree_of(case / "expected")
+    assert sorted(actual) == sorted(expected)
+    for path, content in expected.items():
+        assert actual[path].decode("utf-8", "replace") == content.decode("utf-8", "replace"), path
+        assert actual[path] == content, path
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

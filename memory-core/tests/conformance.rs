@@ -1,12 +1,17 @@
-//! Runs the cross-language conformance corpus in `tests/corpus/` against the Rust core.
-//! The Python and Node suites run the same cases; see `tests/corpus/README.md`.
-//! `MEMCORE_BLESS=1` rewrites each case's `expected/` tree from the run (review the diff).
+//! Runs the cross-language conformance corpus in `tests/corpus/` against the Rust core:
+//! the Agent Memory cases (`tests/corpus/<case>/`) and the context-memory cases
+//! (`tests/corpus/context/<case>/`). The Python and Node suites run the same cases; see
+//! `tests/corpus/README.md`. `MEMCORE_BLESS=1` rewrites each case's `expected/` tree
+//! from the run (review the diff).
 
+mod corpus_ops;
 mod support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use corpus_ops::{arg, string, strings, to_json};
+use memory_core::context_memory::ContextMemory;
 use memory_core::durable::FixedClock;
 use memory_core::{AgentMemory, ManualRegistration, OrganizeOptions, SessionUpdate};
 use serde_json::{Value, json};
@@ -16,31 +21,7 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus")
 }
 
-fn strings(args: &Value, key: &str) -> Vec<String> {
-    args.get(key)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn string(args: &Value, key: &str) -> Option<String> {
-    args.get(key).and_then(Value::as_str).map(str::to_string)
-}
-
-fn arg(args: &Value, key: &str) -> String {
-    string(args, key).unwrap_or_else(|| panic!("missing argument {key} in {args}"))
-}
-
-fn to_json<T: serde::Serialize>(value: T) -> Value {
-    serde_json::to_value(value).expect("core results serialize")
-}
-
-fn run_op(memory: &AgentMemory, op: &str, args: &Value) -> memory_core::Result<Value> {
+fn run_agent_op(memory: &AgentMemory, op: &str, args: &Value) -> memory_core::Result<Value> {
     Ok(match op {
         "register_session_start" => to_json(memory.register_session_start(&arg(args, "agent"))?),
         "register_manual" => {
@@ -117,7 +98,59 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-fn run_case(case: &Path) -> Result<(), String> {
+/// The model a case runs against.
+#[derive(Clone, Copy)]
+enum Model {
+    Agent,
+    Context,
+}
+
+/// Opens the case's root with a clock stopped at `clock` and runs one step.
+fn run_step(
+    model: Model,
+    root: &Path,
+    clock: Arc<FixedClock>,
+    op: &str,
+    args: &Value,
+) -> Result<memory_core::Result<Value>, String> {
+    Ok(match model {
+        Model::Agent => {
+            let memory = AgentMemory::builder(root)
+                .clock(clock)
+                .open()
+                .map_err(|e| e.to_string())?;
+            run_agent_op(&memory, op, args)
+        }
+        Model::Context => {
+            let memory = ContextMemory::builder(root)
+                .clock(clock)
+                .open()
+                .map_err(|e| e.to_string())?;
+            corpus_ops::context::run_op(&memory, op, args)
+        }
+    })
+}
+
+/// `value` with every string that is a path under `root` made relative to it (POSIX
+/// separators), so that results naming files compare across machines.
+fn relative_to(root: &Path, value: Value) -> Value {
+    let prefix = format!("{}{}", root.display(), std::path::MAIN_SEPARATOR);
+    match value {
+        Value::String(s) => match s.strip_prefix(&prefix) {
+            Some(rest) => Value::String(rest.replace('\\', "/")),
+            None => Value::String(s),
+        },
+        Value::Array(a) => Value::Array(a.into_iter().map(|v| relative_to(root, v)).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, v)| (k, relative_to(root, v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn run_case(model: Model, case: &Path) -> Result<(), String> {
     let spec: Value =
         serde_json::from_str(&std::fs::read_to_string(case.join("case.json")).expect("case.json"))
             .map_err(|e| format!("case.json: {e}"))?;
@@ -130,17 +163,14 @@ fn run_case(case: &Path) -> Result<(), String> {
         now = string(step, "now").unwrap_or(now);
         let clock =
             Arc::new(FixedClock::parse(&now).ok_or_else(|| format!("step {i}: bad now {now}"))?);
-        let memory = AgentMemory::builder(&root)
-            .clock(clock)
-            .open()
-            .map_err(|e| e.to_string())?;
         let before = tree_of(&root);
         let op = arg(step, "op");
-        let result = run_op(&memory, &op, &step["args"]);
+        let result = run_step(model, &root, clock, &op, &step["args"])?;
         let expect = &step["expect"];
         let at = format!("step {i} ({op})");
         match (result, expect.get("error")) {
             (Ok(value), None) => {
+                let value = relative_to(&root, value);
                 if let Some(expected) = expect.get("value").filter(|e| !matches(e, &value)) {
                     return Err(format!("{at}: expected {expected}, got {value}"));
                 }
@@ -154,8 +184,14 @@ fn run_case(case: &Path) -> Result<(), String> {
                     "kind": err.kind().as_str(),
                     "line": err.line(),
                     "path": err.path().map(|p| p.to_string_lossy().into_owned()),
+                    "id": err.id(),
+                    "field": err.field(),
+                    "secret_kind": err.secret_kind(),
                 });
                 let kind_ok = error["kind"] == actual["kind"];
+                let details_ok = ["id", "field", "secret_kind"]
+                    .iter()
+                    .all(|key| error.get(*key).is_none_or(|v| *v == actual[*key]));
                 let line_ok = error.get("line").is_none_or(|l| *l == actual["line"]);
                 let path_ok = error
                     .get("path_ends_with")
@@ -165,7 +201,7 @@ fn run_case(case: &Path) -> Result<(), String> {
                             .as_str()
                             .is_some_and(|p| p.replace('\\', "/").ends_with(suffix))
                     });
-                if !(kind_ok && line_ok && path_ok) {
+                if !(kind_ok && line_ok && path_ok && details_ok) {
                     return Err(format!(
                         "{at}: expected error {error}, got {actual} ({err})"
                     ));
@@ -207,20 +243,20 @@ fn run_case(case: &Path) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn the_whole_corpus_passes() {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("tests/corpus exists")
+/// Runs every case under `dir` (the directories holding a `case.json`) against `model`.
+fn run_cases(model: Model, dir: &Path, at_least: usize) {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("the corpus directory exists")
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.join("case.json").is_file())
         .collect();
     cases.sort();
-    assert!(cases.len() >= 5, "the corpus holds its cases");
+    assert!(cases.len() >= at_least, "the corpus holds its cases");
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|case| {
-            run_case(case).err().map(|e| {
+            run_case(model, case).err().map(|e| {
                 format!(
                     "{}: {e}",
                     case.file_name().unwrap_or_default().to_string_lossy()
@@ -234,4 +270,14 @@ fn the_whole_corpus_passes() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+#[test]
+fn the_whole_corpus_passes() {
+    run_cases(Model::Agent, &corpus_dir(), 5);
+}
+
+#[test]
+fn the_whole_context_corpus_passes() {
+    run_cases(Model::Context, &corpus_dir().join("context"), 12);
 }

@@ -286,6 +286,97 @@ fn a_row_whose_file_is_gone_and_a_file_without_a_row_are_healed_on_read() {
 }
 
 #[test]
+fn a_repeated_row_is_healed_away_one_file_one_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let row = "| org.global.risk.001 | risk | The rota is thin. | ops, pager | accepted | risk-001-rota.md |";
+    write_index(dir.path(), "org/global", "org.global", &[row]);
+    let index = dir.path().join("org/global/_index.md");
+    let text = std::fs::read_to_string(&index).unwrap();
+    // A sync merge pasted the row twice: two rows, one file.
+    std::fs::write(&index, format!("{text}{row}\n")).unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let ns = memory_core::context_memory::Namespace::org_global();
+    let drift = memory.verify(&ns).unwrap();
+    assert!(
+        drift.has_drift(),
+        "two rows for one file is drift: {drift:?}"
+    );
+    assert_eq!((drift.rows, drift.files), (2, 1));
+    let report = memory.heal(&ns).unwrap();
+    assert!(report.written);
+    assert_eq!(report.removed.len(), 1, "{report:?}");
+    assert_eq!(report.removed[0].as_str(), "org.global.risk.001");
+    assert_eq!(
+        std::fs::read_to_string(&index)
+            .unwrap()
+            .matches(row)
+            .count(),
+        1
+    );
+    assert!(!memory.verify(&ns).unwrap().has_drift());
+    let hits = memory.query(&Query::new()).unwrap();
+    assert_eq!(names(&hits), ["org.global.risk.001"]);
+}
+
+#[test]
+fn a_second_file_naming_the_same_entity_is_kept_out_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let row = "| org.global.risk.001 | risk | The rota is thin. | ops, pager | accepted | risk-001-rota.md |";
+    write_index(dir.path(), "org/global", "org.global", &[row]);
+    let ns_dir = dir.path().join("org/global");
+    // A copy made by hand, sorting before the original: the index row decides.
+    let original = std::fs::read(ns_dir.join("risk-001-rota.md")).unwrap();
+    std::fs::write(ns_dir.join("risk-001-a-copy.md"), &original).unwrap();
+    let index_before = std::fs::read(ns_dir.join("_index.md")).unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let ns = memory_core::context_memory::Namespace::org_global();
+    let drift = memory.verify(&ns).unwrap();
+    assert!(
+        !drift.has_drift(),
+        "the copy is reported, not drift: {drift:?}"
+    );
+    assert_eq!(drift.unreadable.len(), 1, "{drift:?}");
+    assert_eq!(drift.unreadable[0].path, ns_dir.join("risk-001-a-copy.md"));
+    assert_eq!(drift.unreadable[0].line, 2, "the entity_name line");
+    assert!(
+        drift.unreadable[0].message.contains("risk-001-rota.md"),
+        "{}",
+        drift.unreadable[0].message
+    );
+    let report = memory.heal(&ns).unwrap();
+    assert!(!report.written, "{report:?}");
+    assert_eq!(report.unreadable.len(), 1);
+    assert_eq!(
+        std::fs::read(ns_dir.join("_index.md")).unwrap(),
+        index_before
+    );
+    let hits = memory.query(&Query::new()).unwrap();
+    assert_eq!(names(&hits), ["org.global.risk.001"]);
+    assert_eq!(
+        memory.get("org.global.risk.001").unwrap().file,
+        Path::new("org/global/risk-001-rota.md")
+    );
+    assert_eq!(
+        std::fs::read(ns_dir.join("risk-001-a-copy.md")).unwrap(),
+        original,
+        "never rewritten"
+    );
+
+    // Without an index, the first by file name is the entity's, and one row is written.
+    std::fs::remove_file(ns_dir.join("_index.md")).unwrap();
+    let report = memory.heal(&ns).unwrap();
+    assert_eq!(report.added.len(), 1, "{report:?}");
+    let index = std::fs::read_to_string(ns_dir.join("_index.md")).unwrap();
+    assert_eq!(
+        index.matches("| org.global.risk.001 |").count(),
+        1,
+        "{index}"
+    );
+    assert!(index.contains("| risk-001-a-copy.md |"), "{index}");
+    assert!(!memory.verify(&ns).unwrap().has_drift());
+}
+
+#[test]
 fn namespaces_lists_the_table_s_directories_and_nothing_else() {
     let dir = fixture();
     std::fs::create_dir_all(dir.path().join("archive/org/global")).unwrap();

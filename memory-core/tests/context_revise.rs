@@ -523,3 +523,96 @@ fn a_write_that_supersedes_marks_the_old_entry_and_history_cannot_be_superseded_
     assert_eq!(copy.id(), Some(other.as_str()));
     assert_eq!(tree(dir.path()), before);
 }
+
+#[test]
+fn an_entry_superseded_already_is_not_superseded_or_promoted_again() {
+    let dir = hand_root();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let next = |body: &str| {
+        NewEntry::new("org.global", Category::Decision, ["auth", "security"], body).unwrap()
+    };
+    m.supersede("org.global.decision.001", next("Auth uses JWT with RS256."))
+        .unwrap();
+    let file = dir.path().join("org/global/decision-001-auth.md");
+    let before = std::fs::read(&file).unwrap();
+    let index_before = std::fs::read(dir.path().join("org/global/_index.md")).unwrap();
+    let later = memory(dir.path(), "2026-06-01T08:00:00Z");
+    for err in [
+        later
+            .supersede("org.global.decision.001", next("Auth uses opaque tokens."))
+            .unwrap_err(),
+        later
+            .promote_to("org.global.decision.001", "org.security")
+            .unwrap_err(),
+    ] {
+        assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+        assert_eq!(err.id(), Some("org.global.decision.001"));
+        assert_eq!(err.path(), Some(file.as_path()));
+    }
+    // Nothing written: the time it was superseded stays, no second successor, no org.security.
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    assert_eq!(
+        std::fs::read(dir.path().join("org/global/_index.md")).unwrap(),
+        index_before
+    );
+    assert!(!dir.path().join("org/security").exists());
+    assert_eq!(
+        later
+            .get("org.global.decision.001")
+            .unwrap()
+            .updated_at
+            .as_deref(),
+        Some("2026-05-01T08:00:00Z")
+    );
+}
+
+#[test]
+fn a_new_body_takes_the_file_s_line_ending_on_every_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ns = dir.path().join("org/global");
+    std::fs::create_dir_all(&ns).unwrap();
+    let crlf = HAND.replace('\n', "\r\n");
+    std::fs::write(ns.join("decision-001-auth.md"), format!("\u{feff}{crlf}")).unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let entry = m
+        .update(
+            "org.global.decision.001",
+            EntryPatch::new().body("Auth uses JWT.\nTokens last an hour.\r\nRefresh is silent."),
+        )
+        .unwrap();
+    assert_eq!(
+        entry.body,
+        "Auth uses JWT.\r\nTokens last an hour.\r\nRefresh is silent."
+    );
+    let text = std::fs::read_to_string(ns.join("decision-001-auth.md")).unwrap();
+    assert!(text.starts_with("\u{feff}---\r\n"), "{text:?}");
+    assert_eq!(
+        text.matches('\n').count(),
+        text.matches("\r\n").count(),
+        "no bare LF: {text:?}"
+    );
+    assert!(
+        text.ends_with("\r\n\r\nAuth uses JWT.\r\nTokens last an hour.\r\nRefresh is silent.\r\n"),
+        "{text:?}"
+    );
+
+    // A new file is LF throughout, whatever the body was given with.
+    let written = m
+        .write(
+            NewEntry::new(
+                "org.global",
+                Category::Risk,
+                ["ops", "pager"],
+                "The rota is thin.\r\nNights are worst.",
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .entry;
+    let text = std::fs::read_to_string(dir.path().join(&written.file)).unwrap();
+    assert!(!text.contains('\r'), "{text:?}");
+    assert!(
+        text.ends_with("\n\nThe rota is thin.\nNights are worst.\n"),
+        "{text:?}"
+    );
+}

@@ -206,3 +206,47 @@ fn only_project_namespaces_split_and_a_plan_must_move_something() {
         ErrorKind::InvalidInput
     );
 }
+
+#[test]
+fn entries_already_in_a_target_domain_are_relinked_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    let write = |ns: &str, tags: [&str; 2], body: &str, related: Option<&EntityName>| {
+        // The domain's own entry is a constraint: its short id does not collide with the
+        // moved decisions' (a collision is refused, EntityExists).
+        let category = if ns == "project.app" {
+            Category::Decision
+        } else {
+            Category::Constraint
+        };
+        let mut new = NewEntry::new(ns, category, tags, body).unwrap();
+        if let Some(target) = related {
+            new = new.related(target.clone());
+        }
+        m.write(new).unwrap().entry.entity_name
+    };
+    let rest = write("project.app", ["api", "rest"], "REST over gRPC.", None);
+    write("project.app", ["api", "auth"], "Tokens are JWTs.", None);
+    write("project.app", ["ui", "css"], "CSS grid for layout.", None);
+    // project.app.api exists before the split and links to an entry the split moves there.
+    let linker = write(
+        "project.app.api",
+        ["api", "errors"],
+        "Errors are problem details.",
+        Some(&rest),
+    );
+    let report = m
+        .split(
+            &Namespace::parse("project.app").unwrap(),
+            &SplitPlan::by_tag(),
+        )
+        .unwrap();
+    let moved = report.moved[&rest].clone();
+    assert_eq!(moved.namespace().as_str(), "project.app.api");
+    assert_eq!(report.relinked, vec![linker.clone()], "{report:?}");
+    let entry = m.get(linker.as_str()).unwrap();
+    assert_eq!(entry.related_entities, vec![moved.clone()]);
+    assert!(m.get(moved.as_str()).is_ok());
+    let ns = Namespace::parse("project.app.api").unwrap();
+    assert!(!m.verify(&ns).unwrap().has_drift());
+}

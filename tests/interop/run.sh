@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Cross-language stress test: memcore, Python and Node processes registering and updating
-# on one memory root at the same time, then a check that every acknowledged write is there
-# exactly once (see stress.py). Assumes the three surfaces are built: it builds memcore
+# Cross-language stress test in two phases: memcore, Python and Node processes registering
+# and updating on one Agent Memory root at the same time (stress.py), then writing,
+# promoting and superseding in one context-memory namespace at the same time
+# (stress_context.py); each checks that every acknowledged write is there exactly once.
+# Assumes the three surfaces are built: it builds memcore
 # itself (cheap when up to date) but needs the .venv of bindings-python/scripts/test.sh
-# and the .node of bindings-node/scripts/test.sh. Ends with `interop: N passed, M failed`.
+# and the .node of bindings-node/scripts/test.sh. Each phase ends with `interop…: N passed,
+# M failed`; the script fails when either phase does (both always run). Arguments (such as
+# --keep) go to both phases.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -34,6 +38,10 @@ if ! compgen -G "$repo/bindings-node/*.node" >/dev/null \
   exit 1
 fi
 
-echo "== tests/interop/stress.py"
-exec "$python" -u tests/interop/stress.py --memcore "$memcore" --node-package "$repo/bindings-node" \
-  --python "$python" "$@"
+status=0
+for phase in stress.py stress_context.py; do
+  echo "== tests/interop/$phase"
+  "$python" -u "tests/interop/$phase" --memcore "$memcore" --node-package "$repo/bindings-node" \
+    --python "$python" "$@" || status=1
+done
+exit "$status"

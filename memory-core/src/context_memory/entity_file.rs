@@ -129,9 +129,19 @@ pub(crate) fn render_new(name: &EntityName, entry: &NewEntry, created_at: &str) 
     }
     let mut out = render_frontmatter(&keys, LineEnding::Lf);
     out.push('\n');
-    out.push_str(entry.body.trim());
+    out.push_str(&body_text(&entry.body, LineEnding::Lf));
     out.push('\n');
     out
+}
+
+/// A body as an entity file of line ending `le` holds it: trimmed, every line ended by
+/// `le` (a body given with `\r\n` or `\n` does not mix endings into the file).
+pub(super) fn body_text(body: &str, le: LineEnding) -> String {
+    let body = body.trim().replace("\r\n", "\n");
+    match le {
+        LineEnding::Lf => body,
+        LineEnding::CrLf => body.replace('\n', "\r\n"),
+    }
 }
 
 #[cfg(test)]

@@ -72,7 +72,8 @@ pub struct HealReport {
     pub namespace: Option<Namespace>,
     /// Rows added for files that had none.
     pub added: Vec<EntityName>,
-    /// Rows removed because their file is gone (or no longer reads).
+    /// Rows removed because their file is gone (or no longer reads), or because they
+    /// repeat an earlier row of the same entity.
     pub removed: Vec<EntityName>,
     /// Rows rewritten to agree with their file.
     pub updated: Vec<EntityName>,
@@ -153,8 +154,9 @@ impl ContextMemory {
     /// Regenerates `namespace`'s index rows from its entity files, under the lock: rows
     /// for files without one are added, rows whose file is gone are removed, rows that
     /// disagree with their file are rewritten (keeping their summary, which only the
-    /// index holds). Rows are kept in their order, new ones appended by name. An index
-    /// that does not read is rebuilt from the files.
+    /// index holds), and a repeated row of an entity is removed (one file, one row). Rows
+    /// are kept in their order, new ones appended by name. An index that does not read is
+    /// rebuilt from the files.
     ///
     /// ```
     /// use memory_core::context_memory::{ContextMemory, Namespace};
@@ -228,7 +230,15 @@ impl ContextMemory {
             }
         };
         let mut edits = Vec::new();
+        let mut seen = BTreeSet::new();
         for (i, row) in index.rows.iter().enumerate() {
+            if !seen.insert(&row.entity) {
+                // A second row for the same entity (a merge or a paste gone wrong): one
+                // file has one row, so the repeat goes.
+                report.removed.push(row.entity.clone());
+                edits.push(index.remove(i));
+                continue;
+            }
             match wanted.iter().find(|w| w.entity == row.entity) {
                 None => {
                     report.removed.push(row.entity.clone());
@@ -306,11 +316,67 @@ impl ContextMemory {
                 Err(error) => return Err(error),
             }
         }
+        let entries = self.without_second_claims(namespace, entries, &mut unreadable);
         Ok(DirScan {
             entries,
             unreadable,
             names,
         })
+    }
+
+    /// One entity, one file: when several files name the same entity (a copy made by
+    /// hand or by a sync), the one its index row points at is kept (else the first by
+    /// file name) and every other is reported like a file that does not read — by path
+    /// and the `entity_name` line — kept out of the index and never touched.
+    fn without_second_claims(
+        &self,
+        namespace: &Namespace,
+        entries: Vec<EntityFile>,
+        unreadable: &mut Vec<Warning>,
+    ) -> Vec<EntityFile> {
+        let mut claims: std::collections::BTreeMap<&EntityName, Vec<usize>> = Default::default();
+        for (i, file) in entries.iter().enumerate() {
+            claims.entry(&file.entry.entity_name).or_default().push(i);
+        }
+        if claims.values().all(|files| files.len() == 1) {
+            return entries;
+        }
+        // Only now is the index read: the row says which file is the entity's.
+        let rows = self
+            .load_index(namespace)
+            .map(|i| i.rows)
+            .unwrap_or_default();
+        let mut second: BTreeSet<usize> = BTreeSet::new();
+        for (name, files) in claims.iter().filter(|(_, files)| files.len() > 1) {
+            let indexed = files.iter().copied().find(|&i| {
+                rows.iter()
+                    .any(|r| &r.entity == *name && r.file == file_name(&entries[i]))
+            });
+            let keep = indexed.unwrap_or(files[0]);
+            for &i in files.iter().filter(|&&i| i != keep) {
+                let file = &entries[i];
+                unreadable.push(Warning {
+                    path: file.path.clone(),
+                    line: file
+                        .keys
+                        .get(&file.text, "entity_name")
+                        .map_or(1, |e| e.line),
+                    message: format!(
+                        "names {name}, which {} holds too; one entity has one file, so this one \
+                         is kept out of the index (rename or remove one of them)",
+                        file_name(&entries[keep])
+                    ),
+                });
+                second.insert(i);
+            }
+        }
+        unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+        entries
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !second.contains(i))
+            .map(|(_, file)| file)
+            .collect()
     }
 
     /// The clock's time in UTC, as entity files and indexes write it.

@@ -254,16 +254,7 @@ impl ContextMemory {
                 Some(index) => index,
                 None => self.settled_index(old.namespace(), lock)?,
             };
-            if let Some(row) = index.rows.iter().find(|r| &r.entity == old)
-                && row.status == EntryStatus::Superseded
-            {
-                return Err(Error::Inconsistent {
-                    id: old.to_string(),
-                    path: index.path.clone(),
-                    message: "is already superseded; supersede the entry that replaced it"
-                        .to_string(),
-                });
-            }
+            self.refuse_superseded(old, &index)?;
             let update = self.prepare_update(
                 old,
                 &EntryPatch::new().status(EntryStatus::Superseded),
@@ -285,6 +276,19 @@ impl ContextMemory {
             written.index = index;
         }
         Ok((written, marked.into_iter().map(|u| u.entry).collect()))
+    }
+
+    /// `Conflict` when `old` is superseded already: superseding it again would fork its
+    /// history and overwrite the `updated_at` that records when it was superseded.
+    fn refuse_superseded(&self, old: &EntityName, index: &IndexFile) -> Result<()> {
+        match index.rows.iter().find(|r| &r.entity == old) {
+            Some(row) if row.status == EntryStatus::Superseded => Err(Error::Inconsistent {
+                id: old.to_string(),
+                path: self.root().join(old.namespace().dir()).join(&row.file),
+                message: "is superseded already; supersede the entry that replaced it".into(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The new text of `name`'s file and of `index` after `patch`, both checked.
@@ -352,13 +356,11 @@ impl ContextMemory {
         );
         if let Some(body) = &patch.body {
             let start = keys.frontmatter.body_start;
-            let le = keys.frontmatter.line_ending.as_str();
-            // The body's own line breaks in the file's line ending, so no file is left with
-            // both.
-            let body: Vec<&str> = body.trim().lines().collect();
+            let ending = keys.frontmatter.line_ending;
+            let le = ending.as_str();
             edits.push(Edit {
                 range: start..text.len(),
-                replacement: format!("{le}{}{le}", body.join(le)),
+                replacement: format!("{le}{}{le}", super::entity_file::body_text(body, ending)),
             });
         }
         let new_text = apply_edits(text, edits);

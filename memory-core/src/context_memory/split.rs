@@ -233,9 +233,10 @@ impl ContextMemory {
             let new_parent = index.prepare(edits)?;
             tx.write(new_parent.path.clone(), new_parent.text.into_bytes());
         }
-        // Every other namespace's links to a moved entry.
+        // Every other namespace's links to a moved entry — the target domains' own
+        // entries too, when a domain existed before (the moved files are not there yet).
         for info in self.namespaces()? {
-            if info.namespace == *namespace || domain_rows.contains_key(&info.namespace) {
+            if info.namespace == *namespace {
                 continue;
             }
             for file in self.scan_dir(&info.namespace)?.entries {
