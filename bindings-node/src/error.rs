@@ -34,6 +34,7 @@ fn is_entity_error(err: &memory_core::Error) -> bool {
         memory_core::Error::EntityNotFound { .. }
             | memory_core::Error::SimilarEntry { .. }
             | memory_core::Error::EntityExists { .. }
+            | memory_core::Error::EntityHistory { .. }
     )
 }
 

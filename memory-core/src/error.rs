@@ -179,6 +179,28 @@ pub enum Error {
         /// What is inconsistent and how to resolve it.
         message: String,
     },
+    /// A context-memory entry's history forbids the change: it is superseded (supersede
+    /// the entry that replaced it) or deprecated. Nothing was written.
+    ///
+    /// ```
+    /// let err = memory_core::Error::EntityHistory {
+    ///     name: "org.global.decision.001".into(),
+    ///     path: "org/global/decision-001-auth.md".into(),
+    ///     message: "is superseded already; supersede the entry that replaced it".into(),
+    /// };
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::Conflict);
+    /// assert_eq!(err.id(), Some("org.global.decision.001"));
+    /// assert_eq!(err.to_string(), "org/global/decision-001-auth.md: entity org.global.decision.001 is superseded already; supersede the entry that replaced it");
+    /// ```
+    #[error("{}: entity {name} {message}", path.display())]
+    EntityHistory {
+        /// The entity name.
+        name: String,
+        /// Its file.
+        path: PathBuf,
+        /// What its history forbids.
+        message: String,
+    },
     /// The same session id appears twice where it must be unique.
     #[error("{}:{line}: duplicate session id {id}", path.display())]
     Duplicate {
@@ -429,7 +451,8 @@ impl Error {
             | Error::Inconsistent { .. }
             | Error::Duplicate { .. }
             | Error::SimilarEntry { .. }
-            | Error::EntityExists { .. } => ErrorKind::Conflict,
+            | Error::EntityExists { .. }
+            | Error::EntityHistory { .. } => ErrorKind::Conflict,
             Error::Malformed { .. } => ErrorKind::Malformed,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Aborted { .. } => ErrorKind::Aborted,
@@ -460,6 +483,7 @@ impl Error {
             | Error::TopicNotFound { path, .. }
             | Error::SimilarEntry { path, .. }
             | Error::EntityExists { path, .. }
+            | Error::EntityHistory { path, .. }
             | Error::ItemNotFound { path, .. }
             | Error::AmbiguousItem { path, .. }
             | Error::Referenced { path, .. }
@@ -512,6 +536,7 @@ impl Error {
             | Error::EntityNotFound { name: id, .. }
             | Error::SimilarEntry { existing: id, .. }
             | Error::EntityExists { name: id, .. }
+            | Error::EntityHistory { name: id, .. }
             | Error::Referenced { id, .. }
             | Error::Inconsistent { id, .. }
             | Error::Duplicate { id, .. } => Some(id),

@@ -150,8 +150,8 @@ impl ContextMemory {
             EntryStatus::Experimental => {
                 self.update(entity_name, EntryPatch::new().status(EntryStatus::Accepted))
             }
-            other => Err(Error::Inconsistent {
-                id: entity_name.to_string(),
+            other => Err(Error::EntityHistory {
+                name: entity_name.to_string(),
                 path: self.root().join(&entry.file),
                 message: format!("is {other}; only an experimental entry is promoted"),
             }),
@@ -232,7 +232,7 @@ impl ContextMemory {
 
     /// Writes `new` and marks every entry of its `supersedes` superseded, every file and
     /// index as one step under `lock`. An entry already superseded is refused
-    /// ([`Error::Inconsistent`]): the entry that replaced it is the one to supersede.
+    /// ([`Error::EntityHistory`]): the entry that replaced it is the one to supersede.
     pub(super) fn supersede_all_locked(
         &self,
         lock: &MemoryLock,
@@ -282,8 +282,8 @@ impl ContextMemory {
     /// history and overwrite the `updated_at` that records when it was superseded.
     fn refuse_superseded(&self, old: &EntityName, index: &IndexFile) -> Result<()> {
         match index.rows.iter().find(|r| &r.entity == old) {
-            Some(row) if row.status == EntryStatus::Superseded => Err(Error::Inconsistent {
-                id: old.to_string(),
+            Some(row) if row.status == EntryStatus::Superseded => Err(Error::EntityHistory {
+                name: old.to_string(),
                 path: self.root().join(old.namespace().dir()).join(&row.file),
                 message: "is superseded already; supersede the entry that replaced it".into(),
             }),
