@@ -37,6 +37,73 @@ pub enum Model {
     /// context-memory: namespaces of entity files with a `_index.md` each.
     #[command(subcommand)]
     Context(ContextCommand),
+    /// structured-memory: a small MEMORY.md index of topic files, with budgets.
+    Topics(TopicsArgs),
+}
+
+/// `topics`: the budgets, then the verb.
+#[derive(Debug, Args)]
+pub struct TopicsArgs {
+    /// Lines MEMORY.md may hold.
+    #[arg(long, value_name = "N", default_value_t = memory_core::structured_memory::INDEX_LINE_BUDGET)]
+    pub index_lines: usize,
+    /// Lines a topic file may hold.
+    #[arg(long, value_name = "N", default_value_t = memory_core::structured_memory::TOPIC_LINE_BUDGET)]
+    pub topic_lines: usize,
+    /// Bytes MEMORY.md may hold (unlimited when not given).
+    #[arg(long, value_name = "N")]
+    pub index_bytes: Option<usize>,
+    /// Bytes a topic file may hold (unlimited when not given).
+    #[arg(long, value_name = "N")]
+    pub topic_bytes: Option<usize>,
+    /// The verb.
+    #[command(subcommand)]
+    pub command: TopicsCommand,
+}
+
+/// The verbs of the structured-memory model.
+#[derive(Debug, Subcommand)]
+pub enum TopicsCommand {
+    /// Remember one dated fact in a topic file (merge on write; a new topic gets its index line).
+    Remember(RememberArgs),
+    /// Rank topic files by their index lines (title and hook) for a query.
+    Recall {
+        /// The words to look for.
+        #[arg(required = true)]
+        query: Vec<String>,
+    },
+    /// Print MEMORY.md whole (fit for a SessionStart hook; budget warnings on stderr).
+    Index,
+    /// Print one topic file.
+    Show {
+        /// The topic file, relative to the directory.
+        file: String,
+    },
+    /// Report every anti-pattern with file and line (exit 4 when any is found).
+    Check,
+}
+
+/// `topics remember`.
+#[derive(Debug, Args)]
+pub struct RememberArgs {
+    /// The topic file (`memory-infra.md`, `USER.md`).
+    #[arg(long, value_name = "FILE")]
+    pub topic: String,
+    /// The fact (`-` reads it from stdin).
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub text: String,
+    /// What it is about: an entry about the same subject is replaced.
+    #[arg(long, value_name = "S")]
+    pub subject: Option<String>,
+    /// The day it is about: YYYY-MM-DD, today, yesterday, a weekday [default: today].
+    #[arg(long, value_name = "D")]
+    pub date: Option<String>,
+    /// The topic's title for a new index line [default: from the file name].
+    #[arg(long, value_name = "T")]
+    pub title: Option<String>,
+    /// The topic's hook: required for a new topic, replaces the hook otherwise.
+    #[arg(long, value_name = "H", allow_hyphen_values = true)]
+    pub hook: Option<String>,
 }
 
 /// The verbs of the context-memory model. (One value per process: the size difference

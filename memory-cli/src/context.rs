@@ -232,7 +232,7 @@ fn pairs(what: &'static str, args: &[String]) -> Result<Vec<(String, String)>> {
 }
 
 /// `text`, or everything on stdin when it is `-`.
-fn from_stdin_if_dash(text: String) -> Result<String> {
+pub(crate) fn from_stdin_if_dash(text: String) -> Result<String> {
     if text != "-" {
         return Ok(text);
     }

@@ -13,6 +13,8 @@ mod json;
 mod output;
 mod reply;
 mod settings;
+mod topics;
+mod topics_output;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -34,6 +36,10 @@ fn main() -> ExitCode {
         Ok(Reply::Context(reply)) if reply.has_drift() => {
             ExitCode::from(u8::try_from(memory_core::ErrorKind::Conflict.exit_code()).unwrap_or(4))
         }
+        // `check` prints what it found, then exits 4 when it found violations.
+        Ok(Reply::Topics(reply)) if reply.has_violations() => {
+            ExitCode::from(u8::try_from(memory_core::ErrorKind::Conflict.exit_code()).unwrap_or(4))
+        }
         Ok(_) => ExitCode::SUCCESS,
         Err(err) => {
             output::print_error(&err, as_json);
@@ -51,6 +57,15 @@ fn run(cli: Cli) -> Result<Reply> {
         Model::Context(command) => {
             let memory = settings::open_context_memory(cli.root)?;
             context::run(&memory, command).map(Reply::Context)
+        }
+        Model::Topics(args) => {
+            let budgets = memory_core::structured_memory::Budgets::default()
+                .index_lines(args.index_lines)
+                .topic_lines(args.topic_lines)
+                .index_bytes(args.index_bytes)
+                .topic_bytes(args.topic_bytes);
+            let memory = settings::open_structured_memory(cli.root, budgets)?;
+            topics::run(&memory, args.command).map(Reply::Topics)
         }
     }
 }

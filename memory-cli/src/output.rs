@@ -22,11 +22,21 @@ pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
             _ => {}
         }
     }
+    if let Reply::Topics(reply) = reply {
+        let lines: String = crate::topics_output::warnings(reply)
+            .iter()
+            .map(|w| format!("warning: {w}\n"))
+            .collect();
+        // A warning that cannot be shown must not undo a verified write.
+        let _ = io::stderr().lock().write_all(lines.as_bytes());
+    }
     let text = match (reply, as_json) {
         (Reply::Agent(reply), true) => json_line(reply_json(reply))?,
         (Reply::Agent(reply), false) => human::render(reply),
         (Reply::Context(reply), true) => json_line(context_output::json(reply))?,
         (Reply::Context(reply), false) => context_output::human(reply),
+        (Reply::Topics(reply), true) => json_line(crate::topics_output::json(reply))?,
+        (Reply::Topics(reply), false) => crate::topics_output::human(reply),
     };
     let mut stdout = io::stdout().lock();
     stdout

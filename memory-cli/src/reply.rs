@@ -2,6 +2,7 @@
 
 use crate::agent::AgentReply;
 use crate::context::ContextReply;
+use crate::topics::TopicsReply;
 
 /// The typed result of one verb of one model. One value per process: its size does not
 /// matter, and boxing it would only add noise.
@@ -12,4 +13,6 @@ pub enum Reply {
     Agent(AgentReply),
     /// A `context` verb's result.
     Context(ContextReply),
+    /// A `topics` verb's result.
+    Topics(TopicsReply),
 }

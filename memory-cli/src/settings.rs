@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use memory_core::context_memory::ContextMemory;
+use memory_core::structured_memory::{Budgets, StructuredMemory};
 use memory_core::{AgentMemory, Error, Result};
 
 /// The environment variable naming the memory root when `--root` is not given.
@@ -22,6 +23,19 @@ pub fn open_agent_memory(root: Option<PathBuf>) -> Result<AgentMemory> {
         .or_else(|| non_empty_env(ROOT_ENV).map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from(DEFAULT_ROOT));
     let mut builder = AgentMemory::builder(root);
+    if let Some(timeout) = lock_timeout()? {
+        builder = builder.lock_timeout(timeout);
+    }
+    builder.open()
+}
+
+/// Opens the structured-memory directory chosen like Agent Memory's root (`--root`, else
+/// `MEMCORE_ROOT`, else `./memory`: the two models share it) with `budgets`.
+pub fn open_structured_memory(root: Option<PathBuf>, budgets: Budgets) -> Result<StructuredMemory> {
+    let root = root
+        .or_else(|| non_empty_env(ROOT_ENV).map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_ROOT));
+    let mut builder = StructuredMemory::builder(root).budgets(budgets);
     if let Some(timeout) = lock_timeout()? {
         builder = builder.lock_timeout(timeout);
     }

@@ -1,0 +1,57 @@
+//! `memcore topics …`: turns parsed arguments into one memory-core structured-memory call
+//! and returns its typed result. No memory logic lives here.
+
+use memory_core::Result;
+use memory_core::structured_memory::{
+    Fact, MemoryIndex, RecallHit, RememberOutcome, StructuredMemory, Topic, Violation,
+};
+
+use crate::args::TopicsCommand;
+
+/// What a `topics` verb returns, for printing.
+#[derive(Debug)]
+pub enum TopicsReply {
+    /// `remember`.
+    Remembered(Box<RememberOutcome>),
+    /// `recall`.
+    Recalled(Vec<RecallHit>),
+    /// `index`: the whole index.
+    Index(Box<MemoryIndex>),
+    /// `show`: one topic file.
+    Topic(Box<Topic>),
+    /// `check`: every violation found.
+    Checked(Vec<Violation>),
+}
+
+impl TopicsReply {
+    /// Whether the reply reports violations (`check` then exits 4).
+    pub fn has_violations(&self) -> bool {
+        matches!(self, TopicsReply::Checked(found) if !found.is_empty())
+    }
+}
+
+/// Runs one `topics` verb.
+pub fn run(memory: &StructuredMemory, command: TopicsCommand) -> Result<TopicsReply> {
+    Ok(match command {
+        TopicsCommand::Remember(args) => {
+            let mut fact = Fact::new(args.topic, crate::context::from_stdin_if_dash(args.text)?);
+            if let Some(subject) = args.subject {
+                fact = fact.subject(subject);
+            }
+            if let Some(date) = args.date {
+                fact = fact.date(date);
+            }
+            if let Some(title) = args.title {
+                fact = fact.title(title);
+            }
+            if let Some(hook) = args.hook {
+                fact = fact.hook(hook);
+            }
+            TopicsReply::Remembered(Box::new(memory.remember(fact)?))
+        }
+        TopicsCommand::Recall { query } => TopicsReply::Recalled(memory.recall(&query.join(" "))?),
+        TopicsCommand::Index => TopicsReply::Index(Box::new(memory.index()?)),
+        TopicsCommand::Show { file } => TopicsReply::Topic(Box::new(memory.topic(&file)?)),
+        TopicsCommand::Check => TopicsReply::Checked(memory.check()?),
+    })
+}

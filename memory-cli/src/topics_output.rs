@@ -1,0 +1,119 @@
+//! How `topics` replies print: the index as it is written, one line per hit, entry or
+//! violation, or one JSON value. Budget warnings go to stderr.
+
+use std::fmt::Write;
+
+use memory_core::structured_memory::BudgetUse;
+use serde::Serialize;
+
+use crate::json;
+use crate::topics::TopicsReply;
+
+/// Budget warnings of `reply` (a file near or over its budget), for stderr.
+pub fn warnings(reply: &TopicsReply) -> Vec<String> {
+    match reply {
+        TopicsReply::Remembered(outcome) => outcome.warnings.clone(),
+        TopicsReply::Index(index) => index.budget.warning().into_iter().collect(),
+        TopicsReply::Topic(topic) => topic.budget.warning().into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The human text of `reply`, ending with a newline (empty for an empty index).
+pub fn human(reply: &TopicsReply) -> String {
+    match reply {
+        TopicsReply::Remembered(o) => {
+            let mut out = format!(
+                "Remembered in {}: {} (line {})",
+                o.file,
+                o.entry.date.format("%Y-%m-%d"),
+                o.entry.line
+            );
+            if o.created_topic {
+                out.push_str("\n  new topic file, linked from MEMORY.md");
+            } else if o.linked {
+                out.push_str("\n  linked from MEMORY.md");
+            }
+            if o.archived_as_older {
+                out.push_str(
+                    "\n  older than the entry about its subject: archived, the newer one stays",
+                );
+            }
+            for e in &o.replaced {
+                let _ = write!(
+                    out,
+                    "\n  replaced (archived): {}: {}",
+                    e.date.format("%Y-%m-%d"),
+                    e.text
+                );
+            }
+            if let Some(id) = &o.archive_id {
+                let _ = write!(out, "\n  archive section {id}");
+            }
+            for b in &o.budgets {
+                let _ = write!(out, "\n  {}", budget_line(b));
+            }
+            out.push('\n');
+            out
+        }
+        TopicsReply::Recalled(hits) => hits
+            .iter()
+            .map(|h| {
+                format!(
+                    "{:.2}  {} — {} ({})\n",
+                    h.score, h.line.title, h.line.hook, h.line.file
+                )
+            })
+            .collect(),
+        // The index as it is written: what a SessionStart hook hands the agent.
+        TopicsReply::Index(index) => {
+            let mut text = index.text.clone();
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text
+        }
+        TopicsReply::Topic(topic) => {
+            let mut text = topic.text.clone();
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text
+        }
+        TopicsReply::Checked(found) if found.is_empty() => "No violations.\n".to_string(),
+        TopicsReply::Checked(found) => found
+            .iter()
+            .map(|v| {
+                let at = if v.line > 0 {
+                    format!(":{}", v.line)
+                } else {
+                    String::new()
+                };
+                format!("{}{at}: {}: {}\n", v.file, v.kind.as_str(), v.message)
+            })
+            .collect(),
+    }
+}
+
+fn budget_line(b: &BudgetUse) -> String {
+    format!(
+        "{}: {} of {} lines ({} left)",
+        b.file, b.lines, b.line_budget, b.lines_left
+    )
+}
+
+/// The JSON value of `reply`: index lines carry `title, file, hook`; entries `date,
+/// subject, text`; `check` gives `violations` with `kind, file, line, message`.
+pub fn json(reply: &TopicsReply) -> serde_json::Result<String> {
+    #[derive(Serialize)]
+    struct Violations<'a> {
+        violations: &'a [memory_core::structured_memory::Violation],
+    }
+    match reply {
+        TopicsReply::Remembered(o) => json::to_line(o),
+        TopicsReply::Recalled(hits) => json::to_line(hits),
+        TopicsReply::Index(index) => json::to_line(index),
+        TopicsReply::Topic(topic) => json::to_line(topic),
+        TopicsReply::Checked(found) => json::to_line(&Violations { violations: found }),
+    }
+}

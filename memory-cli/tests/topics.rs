@@ -1,0 +1,174 @@
+//! `memcore topics …` end to end with the real binary: remember (merge on write, a new
+//! topic linked in the same step), index as a SessionStart hook (whole, warning on stderr
+//! over budget), recall, show, check (exit 4 on violations), refusals that write nothing.
+
+mod common;
+
+use std::path::Path;
+
+use common::{command, run};
+
+fn topics(dir: &Path, args: &[&str]) -> common::Run {
+    let mut all = vec!["--root", "memory", "topics"];
+    all.extend_from_slice(args);
+    run(command(dir).args(&all))
+}
+
+#[test]
+fn remember_index_recall_show_and_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let first = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "remember",
+        "--topic",
+        "memory-infra.md",
+        "--text",
+        "Postgres 15",
+        "--subject",
+        "db",
+        "--date",
+        "2026-06-01",
+        "--hook",
+        "hosts, databases",
+    ]))
+    .json();
+    assert_eq!(first["created_topic"], true);
+    assert_eq!(first["entry"]["date"], "2026-06-01");
+    assert_eq!(first["entry"]["subject"], "db");
+    assert_eq!(first["budgets"][0]["lines_left"], 147);
+    let second = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "remember",
+        "--topic",
+        "memory-infra.md",
+        "--text",
+        "Postgres 16",
+        "--subject",
+        "db",
+        "--date",
+        "2026-07-01",
+    ]))
+    .json();
+    assert_eq!(second["replaced"][0]["text"], "Postgres 15");
+    let index = topics(d, &["index"]).ok();
+    assert_eq!(
+        index,
+        std::fs::read_to_string(d.join("memory/MEMORY.md")).unwrap()
+    );
+    let hits = run(command(d).args([
+        "--root", "memory", "--json", "topics", "recall", "the", "database",
+    ]))
+    .json();
+    assert_eq!(hits[0]["file"], "memory-infra.md");
+    assert_eq!(hits[0]["title"], "Infra");
+    let shown = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "show",
+        "memory-infra.md",
+    ]))
+    .json();
+    assert_eq!(shown["entries"][0]["text"], "Postgres 16");
+    assert_eq!(topics(d, &["check"]).ok(), "No violations.\n");
+
+    std::fs::write(
+        d.join("memory/memory-orphan.md"),
+        "- 2026-07-01: nobody links me\n",
+    )
+    .unwrap();
+    let out = topics(d, &["check"]);
+    assert_eq!(out.code, 4, "{out:?}");
+    let out = out.stdout;
+    assert!(out.contains("memory-orphan.md: orphan_topic"), "{out}");
+    let json = run(command(d).args(["--root", "memory", "--json", "topics", "check"]));
+    assert_eq!(json.code, 4, "{json:?}");
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(json["violations"][0]["kind"], "orphan_topic");
+}
+
+#[test]
+fn the_index_hook_prints_everything_and_warns_on_stderr_when_over_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    let text: String = (0..65)
+        .map(|i| format!("- [T{i}](memory-t{i}.md) — hook {i}\n"))
+        .collect();
+    std::fs::write(d.join("memory/MEMORY.md"), &text).unwrap();
+    let out = run(command(d).args(["--root", "memory", "topics", "index"]));
+    let (stdout, stderr) = (out.stdout, out.stderr);
+    assert_eq!(stdout, text, "never truncated");
+    assert!(
+        stderr.contains("warning: MEMORY.md is over its budget: 65 of 60 lines"),
+        "{stderr}"
+    );
+    let stderr = run(command(d).args([
+        "--root",
+        "memory",
+        "topics",
+        "--index-lines",
+        "100",
+        "index",
+    ]))
+    .stderr;
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn refusals_exit_2_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for args in [
+        vec![
+            "remember",
+            "--topic",
+            "memory-x.md",
+            "--text",
+            "moved",
+            "--date",
+            "last week",
+            "--hook",
+            "h",
+        ],
+        vec![
+            "remember",
+            "--topic",
+            "memory-misc.md",
+            "--text",
+            "x",
+            "--hook",
+            "h",
+        ],
+        vec![
+            "remember", "--topic", "../x.md", "--text", "x", "--hook", "h",
+        ],
+        vec!["remember", "--topic", "memory-x.md", "--text", "no hook"],
+        vec![
+            "remember",
+            "--topic",
+            "memory-x.md",
+            "--text",
+            "AKIAZ7QX3RT5WVB2KMNP",
+            "--hook",
+            "h",
+        ],
+    ] {
+        let stderr = topics(d, &args).fails(2);
+        assert!(stderr.starts_with("memcore: error:"), "{args:?}: {stderr}");
+        assert!(
+            !d.join("memory").join("MEMORY.md").exists(),
+            "{args:?} wrote"
+        );
+    }
+    let stderr = topics(d, &["show", "memory-none.md"]).fails(3);
+    assert!(stderr.contains("memory-none.md"), "{stderr}");
+}
