@@ -201,6 +201,30 @@ pub enum Error {
         /// What its history forbids.
         message: String,
     },
+    /// A structured-memory compactor failed, or returned what the library cannot accept
+    /// (an entry it was not given, the same entry twice, an empty or secret text). The
+    /// compaction was abandoned: nothing was written.
+    ///
+    /// ```
+    /// let err = memory_core::Error::CompactorFailed {
+    ///     pass: "summarize-episodic",
+    ///     file: "memory-infra.md".into(),
+    ///     source: "model unavailable".into(),
+    /// };
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::Aborted);
+    /// assert_eq!(err.to_string(), "memory-infra.md: the compactor's summarize-episodic pass failed, nothing was written: model unavailable");
+    /// ```
+    #[error("{file}: the compactor's {pass} pass failed, nothing was written: {source}")]
+    CompactorFailed {
+        /// The pass (`evict-dead`, `collapse-superseded`, `summarize-episodic`,
+        /// `split-overgrown`).
+        pass: &'static str,
+        /// The topic file it was compacting.
+        file: String,
+        /// What the compactor raised, or what was wrong with what it returned.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The same session id appears twice where it must be unique.
     #[error("{}:{line}: duplicate session id {id}", path.display())]
     Duplicate {
@@ -455,7 +479,7 @@ impl Error {
             | Error::EntityHistory { .. } => ErrorKind::Conflict,
             Error::Malformed { .. } => ErrorKind::Malformed,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
-            Error::Aborted { .. } => ErrorKind::Aborted,
+            Error::Aborted { .. } | Error::CompactorFailed { .. } => ErrorKind::Aborted,
             Error::VerifyFailed { .. } | Error::Io { .. } => ErrorKind::Io,
             Error::Git { failure, .. } => match failure {
                 GitFailure::NotARepository => ErrorKind::InvalidInput,
@@ -477,7 +501,8 @@ impl Error {
             Error::InvalidInput { .. }
             | Error::Argument { .. }
             | Error::SecretRefused { .. }
-            | Error::TextTooLarge { .. } => None,
+            | Error::TextTooLarge { .. }
+            | Error::CompactorFailed { .. } => None,
             Error::SessionNotFound { path, .. }
             | Error::EntityNotFound { path, .. }
             | Error::TopicNotFound { path, .. }

@@ -20,12 +20,15 @@
 mod archive;
 mod budget;
 mod check;
+mod compact;
+mod compactor;
 mod dates;
 mod index_file;
 mod memory;
 mod pointer;
 mod read;
 mod remember;
+mod restore;
 mod topic_file;
 
 pub use archive::{ARCHIVE_HEADER, ArchivePass, ArchiveSection, parse_archive};
@@ -33,10 +36,13 @@ pub use budget::{
     BudgetState, BudgetUse, Budgets, INDEX_LINE_BUDGET, NEAR_BUDGET_PERCENT, TOPIC_LINE_BUDGET,
 };
 pub use check::{Violation, ViolationKind};
+pub use compact::{CompactionReport, FileCompaction, NeedsJudgment, PassReport};
+pub use compactor::{Compactor, CompactorError, Condensed, DefaultCompactor, SplitPart};
 pub use dates::{RELATIVE_DAYS, VAGUE_TIME, relative_time_in, resolve_date};
 pub use index_file::{ContentLine, INDEX_FILE_NAME, IndexLine, MemoryIndex, UnusableLink};
 pub use memory::{ARCHIVE_FILE_NAME, RESERVED_FILES, StructuredMemory, StructuredMemoryBuilder};
 pub use pointer::{HOOK_SEPARATOR, render_pointer};
 pub use read::RecallHit;
 pub use remember::{Fact, INDEX_HEADER, MAX_SUBJECT_CHARS, RememberOutcome};
+pub use restore::{RestoreReport, Restored};
 pub use topic_file::{Entry, Topic, TopicMeta, UndatedItem, subject_key};

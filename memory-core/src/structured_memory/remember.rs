@@ -9,6 +9,8 @@ use serde::Serialize;
 
 use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, parse_archive, render_section};
 use super::budget::{BudgetState, BudgetUse};
+use super::compact::CompactionReport;
+use super::compactor::{Compactor, DefaultCompactor};
 use super::dates::resolve_date;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
@@ -117,6 +119,9 @@ pub struct RememberOutcome {
     pub budgets: Vec<BudgetUse>,
     /// Budget warnings for files near or over their budget.
     pub warnings: Vec<String>,
+    /// The compaction the write triggered by taking its topic over budget (its files'
+    /// entries may have moved: see the report).
+    pub compaction: Option<CompactionReport>,
 }
 
 impl StructuredMemory {
@@ -141,6 +146,26 @@ impl StructuredMemory {
     /// assert_eq!(topic.entries[0].text, "Postgres 16");
     /// ```
     pub fn remember(&self, fact: Fact) -> Result<RememberOutcome> {
+        self.remember_with(fact, &DefaultCompactor)
+    }
+
+    /// [`remember`](StructuredMemory::remember) with `compactor` making the judgment calls
+    /// when the write takes the topic over its budget.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{Budgets, DefaultCompactor, Fact, StructuredMemory};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = StructuredMemory::builder(dir.path()).budgets(Budgets::default().topic_lines(4)).open().unwrap();
+    /// memory.remember(Fact::new("memory-infra.md", "Postgres 16").subject("db").hook("hosts, databases")).unwrap();
+    /// memory.remember(Fact::new("memory-infra.md", "CoreDNS").subject("dns")).unwrap();
+    /// // The third entry takes the file to 5 lines: the default splits it by subject.
+    /// let third = memory.remember_with(Fact::new("memory-infra.md", "Fastly").subject("cdn"), &DefaultCompactor).unwrap();
+    /// let compaction = third.compaction.unwrap();
+    /// assert_eq!(compaction.created, ["memory-infra-db.md"]);
+    /// assert_eq!(third.budgets[0].lines, 4);
+    /// assert_eq!(memory.index().unwrap().lines.len(), 2);
+    /// ```
+    pub fn remember_with(&self, fact: Fact, compactor: &dyn Compactor) -> Result<RememberOutcome> {
         let file = fact
             .topic
             .strip_prefix("./")
@@ -148,7 +173,7 @@ impl StructuredMemory {
             .to_string();
         let topic_path = self.topic_path(&file)?;
         refuse_misc(&file)?;
-        let text = clean_text(&fact.text)?;
+        let text = check_fact_text(&fact.text)?;
         let subject = fact.subject.as_deref().map(clean_subject).transpose()?;
         for (field, value) in [
             ("text", Some(text.as_str())),
@@ -355,20 +380,38 @@ impl StructuredMemory {
         }
         tx.commit()?;
 
-        let mut budgets =
-            vec![
-                self.budgets
-                    .usage(&file, false, new_topic.line_count, new_topic.byte_count),
-            ];
-        if let Some(index) = &new_index
-            && index_changed
-        {
-            budgets.push(self.budgets.usage(
-                INDEX_FILE_NAME,
-                true,
-                index.line_count,
-                index.byte_count,
-            ));
+        // The budget trigger: a topic the write took over its budget is compacted now,
+        // under the same lock.
+        let mut topic_use =
+            self.budgets
+                .usage(&file, false, new_topic.line_count, new_topic.byte_count);
+        let mut index_use = new_index.as_ref().map(|i| {
+            self.budgets
+                .usage(INDEX_FILE_NAME, true, i.line_count, i.byte_count)
+        });
+        let mut compaction = None;
+        if topic_use.state == BudgetState::Over {
+            let report = self.compact_locked(&lock, Some(&file), compactor, false, true)?;
+            if let Some(done) = report.files.first() {
+                topic_use = done.after.clone();
+            }
+            if !report.created.is_empty()
+                && let Some(index) = self.load_index()?
+            {
+                index_use = Some(self.budgets.usage(
+                    INDEX_FILE_NAME,
+                    true,
+                    index.line_count,
+                    index.byte_count,
+                ));
+            }
+            compaction = Some(report);
+        }
+        let index_touched =
+            index_changed || compaction.as_ref().is_some_and(|c| !c.created.is_empty());
+        let mut budgets = vec![topic_use];
+        if index_touched && let Some(index_use) = index_use {
+            budgets.push(index_use);
         }
         let warnings = budgets
             .iter()
@@ -384,6 +427,7 @@ impl StructuredMemory {
             replaced,
             archived_as_older,
             archive_id,
+            compaction,
             budgets,
             warnings,
         })
@@ -392,7 +436,7 @@ impl StructuredMemory {
 
 /// The fact's text, trimmed: not empty, no blank line inside (it would end the entry), no
 /// control characters but tabs, within the body limit.
-fn clean_text(text: &str) -> Result<String> {
+pub(super) fn check_fact_text(text: &str) -> Result<String> {
     let text = text.trim();
     if text.is_empty() {
         return Err(Error::invalid("text", text, "must not be empty"));
@@ -689,11 +733,11 @@ mod tests {
 
     #[test]
     fn texts_are_one_fact() {
-        assert_eq!(clean_text("  a\n  b  ").unwrap(), "a\nb");
-        assert!(clean_text("a\n\nb").is_err());
-        assert!(clean_text("   ").is_err());
-        assert!(clean_text("a\rb").is_err());
-        assert!(clean_text("a\u{7}").is_err());
+        assert_eq!(check_fact_text("  a\n  b  ").unwrap(), "a\nb");
+        assert!(check_fact_text("a\n\nb").is_err());
+        assert!(check_fact_text("   ").is_err());
+        assert!(check_fact_text("a\rb").is_err());
+        assert!(check_fact_text("a\u{7}").is_err());
     }
 
     #[test]

@@ -1,0 +1,717 @@
+//! Compaction, as the seed's "Self-compaction" section asks: the passes in order — evict
+//! the dead, collapse the superseded, summarize the episodic, split the overgrown — each
+//! only while the file is still over its budget; never truncation. Everything a pass
+//! removes or condenses is appended to `memory-archive.md` in the same all-or-nothing step
+//! that rewrites the live files, with its source file, the pass and the compaction id.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use chrono::Utc;
+use serde::Serialize;
+
+use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, parse_archive, render_section};
+use super::budget::{BudgetState, BudgetUse};
+use super::compactor::{Compactor, CompactorError};
+use super::index_file::MemoryIndex;
+use super::memory::StructuredMemory;
+use super::pointer::render_pointer;
+use super::remember::{INDEX_HEADER, check_fact_text, render_entry};
+use super::topic_file::{Entry, Topic, subject_key};
+use crate::durable::{MemoryLock, Transaction, read_text_if_exists};
+use crate::error::{Error, Result};
+use crate::hygiene::refuse_secrets;
+use crate::markdown::{Edit, apply_edits};
+
+/// What one pass did to one file.
+///
+/// ```
+/// # use memory_core::structured_memory::PassReport;
+/// fn moved(p: &PassReport) -> usize { p.entries.len() }
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct PassReport {
+    /// The pass.
+    pub pass: ArchivePass,
+    /// The entries it took out of the file (archived, or moved by a split).
+    pub entries: Vec<Entry>,
+    /// Where they went: `memory-archive.md`, or the new topic file of a split.
+    pub to: String,
+    /// The entries it wrote in their place (a folded newest generation, a lesson).
+    pub written: Vec<String>,
+}
+
+/// A file compaction could not bring under its budget without judgment the compactor did
+/// not supply.
+///
+/// ```
+/// # use memory_core::structured_memory::NeedsJudgment;
+/// fn say(n: &NeedsJudgment) -> String { format!("{}: {} lines over", n.file, n.over_by_lines) }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct NeedsJudgment {
+    /// The file.
+    pub file: String,
+    /// Lines still over the budget.
+    pub over_by_lines: usize,
+    /// Bytes still over the byte budget (0 when unlimited or within).
+    pub over_by_bytes: usize,
+    /// Lines the library does not read as entries (hand-written notes, prose): never
+    /// compacted, flagged for a person.
+    pub unparsed_lines: Vec<usize>,
+    /// What would help.
+    pub message: String,
+}
+
+/// What compaction did (or, with `dry_run`, would do) to one file.
+///
+/// ```
+/// # use memory_core::structured_memory::FileCompaction;
+/// fn saved(f: &FileCompaction) -> usize { f.before.lines - f.after.lines }
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct FileCompaction {
+    /// The file.
+    pub file: String,
+    /// Its budget use before.
+    pub before: BudgetUse,
+    /// Its budget use after.
+    pub after: BudgetUse,
+    /// The passes that changed it, in order.
+    pub passes: Vec<PassReport>,
+    /// Set when it is still over its budget.
+    pub needs_judgment: Option<NeedsJudgment>,
+}
+
+/// What a compaction did.
+///
+/// ```
+/// # use memory_core::structured_memory::CompactionReport;
+/// fn archived(r: &CompactionReport) -> usize { r.files.iter().flat_map(|f| &f.passes).map(|p| p.entries.len()).sum() }
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct CompactionReport {
+    /// The compaction id (`restore` takes it); `None` when nothing was archived.
+    pub id: Option<String>,
+    /// Whether this was a dry run (nothing written).
+    pub dry_run: bool,
+    /// Every file looked at.
+    pub files: Vec<FileCompaction>,
+    /// Topic files created by splits, each with its index line.
+    pub created: Vec<String>,
+}
+
+/// One file's text as the passes leave it, and what they took out.
+struct Work {
+    file: String,
+    path: PathBuf,
+    topic: Topic,
+    passes: Vec<PassReport>,
+    /// Archive sections to append: (pass, raw lines).
+    archived: Vec<(ArchivePass, Vec<String>)>,
+    /// New topic files: (file, path, text, title, hook).
+    created: Vec<(String, PathBuf, String, String, String)>,
+}
+
+impl StructuredMemory {
+    /// Compacts `file` (or, when `None`, every linked topic file over its budget), with
+    /// `compactor` for the judgment calls, under the directory's lock. With `dry_run`
+    /// nothing is written and the report says exactly what would move where.
+    ///
+    /// Whatever the compactor returns, the library enforces: only entries it can read are
+    /// offered (hand-written lines are never compacted, and are listed in
+    /// [`NeedsJudgment::unparsed_lines`]); every entry a pass removes or condenses is in the
+    /// archive, in the same step as the rewrite; a lesson or folded text is one fact
+    /// without secrets; an entry it was not given, or the same entry twice, abandons the
+    /// compaction ([`Error::CompactorFailed`]), as does an error it raises. A file still
+    /// over budget after the four passes gets a [`NeedsJudgment`] with the exact overage.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{Budgets, DefaultCompactor, StructuredMemory};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let entries: String = (1..=6).map(|i| format!("- 2026-07-0{i} [db]: Postgres 1{i}\n")).collect();
+    /// std::fs::write(dir.path().join("memory-infra.md"), entries).unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"), "- [Infra](memory-infra.md) — databases\n").unwrap();
+    /// let memory = StructuredMemory::builder(dir.path()).budgets(Budgets::default().topic_lines(4)).open().unwrap();
+    /// let report = memory.compact(Some("memory-infra.md"), &DefaultCompactor, false).unwrap();
+    /// assert_eq!(report.files[0].after.lines, 1, "the newest generation stays");
+    /// assert_eq!(memory.topic("memory-infra.md").unwrap().entries[0].text, "Postgres 16");
+    /// assert!(std::fs::read_to_string(dir.path().join("memory-archive.md")).unwrap().contains("Postgres 11"));
+    /// ```
+    pub fn compact(
+        &self,
+        file: Option<&str>,
+        compactor: &dyn Compactor,
+        dry_run: bool,
+    ) -> Result<CompactionReport> {
+        let lock = self.handle.lock()?;
+        self.compact_locked(&lock, file, compactor, dry_run, false)
+    }
+
+    /// [`compact`](StructuredMemory::compact) under a lock already held. `only_over`
+    /// leaves a named file alone when it is within its budget (the budget trigger of a
+    /// write).
+    pub(super) fn compact_locked(
+        &self,
+        lock: &MemoryLock,
+        file: Option<&str>,
+        compactor: &dyn Compactor,
+        dry_run: bool,
+        only_over: bool,
+    ) -> Result<CompactionReport> {
+        let index = self.load_index()?;
+        let files: Vec<String> = match file {
+            Some(f) => vec![f.strip_prefix("./").unwrap_or(f).to_string()],
+            None => index
+                .as_ref()
+                .map(|i| i.lines.iter().map(|l| l.file.clone()).collect())
+                .unwrap_or_default(),
+        };
+        let mut works = Vec::new();
+        let mut seen = BTreeSet::new();
+        for f in files {
+            if !seen.insert(f.to_lowercase()) {
+                continue;
+            }
+            let path = self.topic_path(&f)?;
+            let Some(topic) = self.load_topic(&f)? else {
+                if file.is_some() {
+                    return Err(Error::TopicNotFound { file: f, path });
+                }
+                continue;
+            };
+            let over = self.usage_of(&topic).state == BudgetState::Over;
+            if !over && (file.is_none() || only_over) {
+                continue;
+            }
+            works.push(self.compact_file(f, path, topic, compactor, &index)?);
+        }
+        self.finish(lock, works, index, dry_run)
+    }
+
+    fn usage_of(&self, topic: &Topic) -> BudgetUse {
+        self.budgets
+            .usage(&topic.file, false, topic.line_count, topic.byte_count)
+    }
+
+    /// Runs the passes on one file, in memory.
+    fn compact_file(
+        &self,
+        file: String,
+        path: PathBuf,
+        topic: Topic,
+        compactor: &dyn Compactor,
+        index: &Option<MemoryIndex>,
+    ) -> Result<Work> {
+        let mut w = Work {
+            file,
+            path,
+            topic,
+            passes: Vec::new(),
+            archived: Vec::new(),
+            created: Vec::new(),
+        };
+        for pass in [
+            ArchivePass::EvictDead,
+            ArchivePass::CollapseSuperseded,
+            ArchivePass::SummarizeEpisodic,
+            ArchivePass::SplitOvergrown,
+        ] {
+            if self.usage_of(&w.topic).state != BudgetState::Over {
+                break;
+            }
+            match pass {
+                ArchivePass::EvictDead => self.evict(&mut w, compactor)?,
+                ArchivePass::CollapseSuperseded => self.collapse(&mut w, compactor)?,
+                ArchivePass::SummarizeEpisodic => self.summarize(&mut w, compactor)?,
+                _ => self.split(&mut w, compactor, index)?,
+            }
+        }
+        Ok(w)
+    }
+
+    fn evict(&self, w: &mut Work, compactor: &dyn Compactor) -> Result<()> {
+        let pass = ArchivePass::EvictDead;
+        let entries = w.topic.entries.clone();
+        let dead = compactor
+            .dead(&w.topic, &entries)
+            .map_err(|e| failed(pass, &w.file, e))?;
+        let dead = checked_indexes(pass, &w.file, &dead, entries.len(), false)?;
+        if dead.is_empty() {
+            return Ok(());
+        }
+        let removed: Vec<Entry> = dead.iter().map(|&i| entries[i].clone()).collect();
+        let edits = removed.iter().map(cut).collect();
+        self.apply(
+            w,
+            pass,
+            edits,
+            removed,
+            Vec::new(),
+            super::memory::ARCHIVE_FILE_NAME.into(),
+        )
+    }
+
+    fn collapse(&self, w: &mut Work, compactor: &dyn Compactor) -> Result<()> {
+        let pass = ArchivePass::CollapseSuperseded;
+        let entries = w.topic.entries.clone();
+        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            if let Some(s) = &e.subject {
+                let key = subject_key(s);
+                match groups.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, list)) => list.push(i),
+                    None => groups.push((key, vec![i])),
+                }
+            }
+        }
+        let mut edits = Vec::new();
+        let mut removed = Vec::new();
+        let mut written = Vec::new();
+        for (key, mut list) in groups.into_iter().filter(|(_, l)| l.len() > 1) {
+            // Oldest first; the newest (the last of the latest date) is kept.
+            list.sort_by(|&a, &b| entries[a].date.cmp(&entries[b].date).then(a.cmp(&b)));
+            let generations: Vec<Entry> = list.iter().map(|&i| entries[i].clone()).collect();
+            let folded = compactor
+                .collapse(&w.topic, &key, &generations)
+                .map_err(|e| failed(pass, &w.file, e))?;
+            let (newest, older) = generations.split_last().unwrap_or((&generations[0], &[]));
+            for e in older {
+                edits.push(cut(e));
+                removed.push(e.clone());
+            }
+            if let Some(text) = folded
+                && text.trim() != newest.text
+            {
+                let text = checked_text(pass, &w.file, &text)?;
+                let line = render_entry(
+                    newest.date,
+                    newest.subject.as_deref(),
+                    &text,
+                    w.topic.line_ending.as_str(),
+                );
+                edits.push(Edit {
+                    range: newest.span.clone(),
+                    replacement: line,
+                });
+                removed.push(newest.clone());
+                written.push(text);
+            }
+        }
+        if removed.is_empty() {
+            return Ok(());
+        }
+        self.apply(
+            w,
+            pass,
+            edits,
+            removed,
+            written,
+            super::memory::ARCHIVE_FILE_NAME.into(),
+        )
+    }
+
+    fn summarize(&self, w: &mut Work, compactor: &dyn Compactor) -> Result<()> {
+        let pass = ArchivePass::SummarizeEpisodic;
+        let entries = w.topic.entries.clone();
+        let groups = compactor
+            .summarize(&w.topic, &entries)
+            .map_err(|e| failed(pass, &w.file, e))?;
+        let mut taken = BTreeSet::new();
+        let mut edits = Vec::new();
+        let mut removed = Vec::new();
+        let mut written = Vec::new();
+        for group in groups {
+            let list = checked_indexes(pass, &w.file, &group.entries, entries.len(), false)?;
+            if list.len() < 2 {
+                return Err(failed(
+                    pass,
+                    &w.file,
+                    "a lesson must condense at least two entries".into(),
+                ));
+            }
+            if list.iter().any(|i| !taken.insert(*i)) {
+                return Err(failed(
+                    pass,
+                    &w.file,
+                    "an entry was condensed into two lessons".into(),
+                ));
+            }
+            let text = checked_text(pass, &w.file, &group.text)?;
+            if let Some(s) = &group.subject {
+                refuse_secrets("subject", s).map_err(|e| failed(pass, &w.file, e.into()))?;
+            }
+            let date = list
+                .iter()
+                .map(|&i| entries[i].date)
+                .max()
+                .unwrap_or(entries[list[0]].date);
+            let first = list[0];
+            let lesson = render_entry(
+                date,
+                group.subject.as_deref(),
+                &text,
+                w.topic.line_ending.as_str(),
+            );
+            for &i in &list {
+                let e = &entries[i];
+                edits.push(if i == first {
+                    Edit {
+                        range: e.span.clone(),
+                        replacement: lesson.clone(),
+                    }
+                } else {
+                    cut(e)
+                });
+                removed.push(e.clone());
+            }
+            written.push(text);
+        }
+        if removed.is_empty() {
+            return Ok(());
+        }
+        self.apply(
+            w,
+            pass,
+            edits,
+            removed,
+            written,
+            super::memory::ARCHIVE_FILE_NAME.into(),
+        )
+    }
+
+    fn split(
+        &self,
+        w: &mut Work,
+        compactor: &dyn Compactor,
+        index: &Option<MemoryIndex>,
+    ) -> Result<()> {
+        let pass = ArchivePass::SplitOvergrown;
+        let entries = w.topic.entries.clone();
+        let parts = compactor
+            .split(&w.topic, &entries)
+            .map_err(|e| failed(pass, &w.file, e))?;
+        let le = w.topic.line_ending.as_str();
+        let mut taken = BTreeSet::new();
+        let mut files = BTreeSet::new();
+        let mut edits = Vec::new();
+        let mut moved_all = Vec::new();
+        // Parts are taken in the compactor's order until the file would be within budget
+        // (the lines each moves are known before anything is cut).
+        let mut lines = w.topic.line_count;
+        let mut bytes = w.topic.byte_count;
+        for part in parts {
+            let usage = self.budgets.usage(&w.file, false, lines, bytes);
+            if usage.state != BudgetState::Over {
+                break;
+            }
+            let list = checked_indexes(pass, &w.file, &part.entries, entries.len(), true)?;
+            if list.is_empty() || list.iter().any(|i| !taken.insert(*i)) {
+                return Err(failed(
+                    pass,
+                    &w.file,
+                    "a part must move entries no other part moves".into(),
+                ));
+            }
+            let file = part
+                .file
+                .strip_prefix("./")
+                .unwrap_or(&part.file)
+                .to_string();
+            let path = self
+                .topic_path(&file)
+                .map_err(|e| failed(pass, &w.file, e.into()))?;
+            let exists = path.exists()
+                || index.as_ref().is_some_and(|i| i.line_for(&file).is_some())
+                || !files.insert(file.to_lowercase())
+                || file.eq_ignore_ascii_case(&w.file);
+            if exists {
+                return Err(failed(
+                    pass,
+                    &w.file,
+                    format!("{file} exists already: a split makes new topic files").into(),
+                ));
+            }
+            for (field, value) in [("title", &part.title), ("hook", &part.hook)] {
+                if value.trim().is_empty() || value.contains(['\n', '\r']) {
+                    return Err(failed(
+                        pass,
+                        &w.file,
+                        format!("the {field} of {file} must be one non-empty line").into(),
+                    ));
+                }
+                refuse_secrets(field, value).map_err(|e| failed(pass, &w.file, e.into()))?;
+            }
+            // The moved entries' lines, verbatim, under a heading.
+            let mut text = format!("# {}{le}{le}", part.title.trim());
+            let mut moved = Vec::new();
+            for &i in &list {
+                let e = &entries[i];
+                let raw = &w.topic.text[e.span.clone()];
+                text.push_str(raw);
+                if !raw.ends_with('\n') {
+                    text.push_str(le);
+                }
+                lines -= e.end_line - e.line + 1;
+                bytes -= raw.len();
+                edits.push(cut(e));
+                moved.push(e.clone());
+            }
+            w.created.push((
+                file.clone(),
+                path,
+                text,
+                part.title.trim().to_string(),
+                part.hook.trim().to_string(),
+            ));
+            w.passes.push(PassReport {
+                pass,
+                entries: moved.clone(),
+                to: file,
+                written: Vec::new(),
+            });
+            moved_all.extend(moved);
+        }
+        if moved_all.is_empty() {
+            return Ok(());
+        }
+        let reports = w.passes.len();
+        self.apply(w, pass, edits, moved_all, Vec::new(), String::new())?;
+        // `apply` recorded the pass as one; the per-part reports above say where each went.
+        w.passes.pop();
+        debug_assert_eq!(w.passes.len(), reports);
+        Ok(())
+    }
+
+    /// Applies one pass's edits to the work's text, re-reads it, and records the pass.
+    fn apply(
+        &self,
+        w: &mut Work,
+        pass: ArchivePass,
+        edits: Vec<Edit>,
+        removed: Vec<Entry>,
+        written: Vec<String>,
+        to: String,
+    ) -> Result<()> {
+        let text = apply_edits(&w.topic.text, edits);
+        let new = Topic::read(&w.path, w.file.clone(), text)
+            .map_err(|e| Error::unreadable_result(&w.path, e))?;
+        let expected = w.topic.entries.len() - removed.len() + written.len();
+        if new.entries.len() != expected {
+            return Err(Error::verify(
+                &w.path,
+                format!(
+                    "the {} pass would leave {} entries instead of {expected}; nothing was written",
+                    pass.as_str(),
+                    new.entries.len()
+                ),
+            ));
+        }
+        if pass != ArchivePass::SplitOvergrown {
+            let raw: Vec<String> = removed
+                .iter()
+                .flat_map(|e| {
+                    w.topic.text[e.span.clone()]
+                        .lines()
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            w.archived.push((pass, raw));
+        }
+        w.passes.push(PassReport {
+            pass,
+            entries: removed,
+            to,
+            written,
+        });
+        w.topic = new;
+        Ok(())
+    }
+
+    /// Writes every file's new text, the split files and their index lines, and the
+    /// archive sections, as one step (unless `dry_run`).
+    fn finish(
+        &self,
+        lock: &MemoryLock,
+        works: Vec<Work>,
+        index: Option<MemoryIndex>,
+        dry_run: bool,
+    ) -> Result<CompactionReport> {
+        let now = self.handle.clock.now().with_timezone(&Utc);
+        let archive_path = self.archive_path()?;
+        let archive_text = read_text_if_exists(&archive_path)?;
+        let any_archived = works.iter().any(|w| !w.archived.is_empty());
+        let id = any_archived.then(|| {
+            let sections = archive_text
+                .as_deref()
+                .map(parse_archive)
+                .unwrap_or_default();
+            next_id(&sections, &now.format("%Y%m%d").to_string())
+        });
+        let at = now.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+        let mut archive_add = String::new();
+        let mut index_text = index.as_ref().map(|i| i.text.clone());
+        let mut tx = Transaction::new(lock);
+        let mut files = Vec::new();
+        let mut created = Vec::new();
+        for w in &works {
+            for (pass, lines) in &w.archived {
+                let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+                if let Some(id) = &id {
+                    archive_add.push_str(&render_section(id, *pass, &w.file, &at, &refs));
+                }
+            }
+            let original = self.load_topic(&w.file)?;
+            if let Some(original) = &original
+                && original.text != w.topic.text
+            {
+                tx.write(&w.path, w.topic.text.clone().into_bytes());
+            }
+            for (file, path, text, title, hook) in &w.created {
+                let parsed = Topic::read(path, file.clone(), text.clone())
+                    .map_err(|e| Error::unreadable_result(path, e))?;
+                if parsed.entries.is_empty() {
+                    return Err(Error::verify(path, "a split file would hold no entry"));
+                }
+                tx.write(path, text.clone().into_bytes());
+                let pointer = render_pointer(title, file, hook);
+                index_text = Some(match index_text {
+                    None => format!("{INDEX_HEADER}\n{pointer}\n"),
+                    Some(t) => {
+                        let le = crate::markdown::LineEnding::detect(&t).as_str();
+                        let mut t = t;
+                        if !t.is_empty() && !t.ends_with('\n') {
+                            t.push_str(le);
+                        }
+                        t.push_str(&pointer);
+                        t.push_str(le);
+                        t
+                    }
+                });
+                created.push(file.clone());
+            }
+            let before = original
+                .as_ref()
+                .map(|o| self.usage_of(o))
+                .unwrap_or_else(|| self.usage_of(&w.topic));
+            let after = self.usage_of(&w.topic);
+            let needs_judgment = (after.state == BudgetState::Over).then(|| NeedsJudgment {
+                file: w.file.clone(),
+                over_by_lines: after.over_by_lines,
+                over_by_bytes: after.over_by_bytes,
+                unparsed_lines: unparsed_lines(&w.topic),
+                message: format!(
+                    "{} is still over its budget after the four passes: a compactor must say what is dead, summarize episodes or split it",
+                    w.file
+                ),
+            });
+            files.push(FileCompaction {
+                file: w.file.clone(),
+                before,
+                after,
+                passes: w.passes.clone(),
+                needs_judgment,
+            });
+        }
+        if let (Some(new), Some(old)) = (&index_text, &index)
+            && new != &old.text
+        {
+            let path = self.index_path()?;
+            MemoryIndex::parse(&path, new.clone())?;
+            tx.write(path, new.clone().into_bytes());
+        } else if let (Some(new), None) = (&index_text, &index) {
+            let path = self.index_path()?;
+            MemoryIndex::parse(&path, new.clone())?;
+            tx.write(path, new.clone().into_bytes());
+        }
+        if !archive_add.is_empty() {
+            match archive_text {
+                Some(old) => {
+                    tx.append(&archive_path, old.len() as u64, archive_add);
+                }
+                None => {
+                    tx.write(
+                        &archive_path,
+                        format!("{ARCHIVE_HEADER}{archive_add}").into_bytes(),
+                    );
+                }
+            }
+        }
+        if !dry_run && !tx.is_empty() {
+            tx.commit()?;
+        }
+        Ok(CompactionReport {
+            id,
+            dry_run,
+            files,
+            created,
+        })
+    }
+}
+
+/// The edit removing `e`'s lines.
+fn cut(e: &Entry) -> Edit {
+    Edit {
+        range: e.span.clone(),
+        replacement: String::new(),
+    }
+}
+
+fn failed(pass: ArchivePass, file: &str, source: CompactorError) -> Error {
+    Error::CompactorFailed {
+        pass: pass.as_str(),
+        file: file.to_string(),
+        source,
+    }
+}
+
+/// The indexes a compactor returned, checked: each names an entry it was given, and (for
+/// passes that take a set) none twice. Sorted.
+fn checked_indexes(
+    pass: ArchivePass,
+    file: &str,
+    given: &[usize],
+    len: usize,
+    keep_order: bool,
+) -> Result<Vec<usize>> {
+    let mut seen = BTreeSet::new();
+    for &i in given {
+        if i >= len {
+            return Err(failed(
+                pass,
+                file,
+                format!("entry {i} does not exist (it was given {len})").into(),
+            ));
+        }
+        if !seen.insert(i) {
+            return Err(failed(
+                pass,
+                file,
+                format!("entry {i} was returned twice").into(),
+            ));
+        }
+    }
+    let mut out = given.to_vec();
+    if !keep_order {
+        out.sort_unstable();
+    }
+    Ok(out)
+}
+
+/// A compactor's text, checked as a fact written by `remember` is.
+fn checked_text(pass: ArchivePass, file: &str, text: &str) -> Result<String> {
+    let text = check_fact_text(text).map_err(|e| failed(pass, file, e.into()))?;
+    refuse_secrets("text", &text).map_err(|e| failed(pass, file, e.into()))?;
+    Ok(text)
+}
+
+/// The lines of `topic`'s hand-written list items the library does not read as entries:
+/// never compacted, flagged for a person.
+fn unparsed_lines(topic: &Topic) -> Vec<usize> {
+    topic.undated.iter().map(|u| u.line).collect()
+}

@@ -1,0 +1,274 @@
+//! The judgment compaction needs — is this entry dead, how to condense a story into its
+//! lesson, how to cut a topic in two — is the caller's: a [`Compactor`]. The library
+//! enforces the invariants whatever it returns (see [`compact`](super::StructuredMemory::compact)).
+
+use super::topic_file::{Entry, Topic};
+
+/// What a compactor raises to abandon a compaction (nothing is written).
+pub type CompactorError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Episodic entries condensed into one: the entries (indexes into the slice the compactor
+/// was given) and the lesson that replaces them.
+///
+/// ```
+/// use memory_core::structured_memory::Condensed;
+/// let lesson = Condensed::new([0, 1, 2], "the staging deploy needs the VPN; run `vpn up` first");
+/// assert_eq!(lesson.entries, [0, 1, 2]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Condensed {
+    /// The entries condensed (at least two).
+    pub entries: Vec<usize>,
+    /// The lesson.
+    pub text: String,
+    /// Its subject, if it has one.
+    pub subject: Option<String>,
+}
+
+impl Condensed {
+    /// The `entries` condensed into `text`.
+    pub fn new(entries: impl IntoIterator<Item = usize>, text: impl Into<String>) -> Condensed {
+        Condensed {
+            entries: entries.into_iter().collect(),
+            text: text.into(),
+            subject: None,
+        }
+    }
+
+    /// With a subject.
+    pub fn subject(mut self, subject: impl Into<String>) -> Condensed {
+        self.subject = Some(subject.into());
+        self
+    }
+}
+
+/// One part a split cuts out of an overgrown topic: its new file, the index line's title
+/// and hook, and the entries (indexes into the topic's entries) that move there.
+///
+/// ```
+/// use memory_core::structured_memory::SplitPart;
+/// let part = SplitPart::new("memory-infra-db.md", "Infra: databases", "Postgres, backups", [3, 4]);
+/// assert_eq!(part.file, "memory-infra-db.md");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SplitPart {
+    /// The new topic file (must not exist).
+    pub file: String,
+    /// Its index line's title.
+    pub title: String,
+    /// Its index line's hook.
+    pub hook: String,
+    /// The entries that move there.
+    pub entries: Vec<usize>,
+}
+
+impl SplitPart {
+    /// A part.
+    pub fn new(
+        file: impl Into<String>,
+        title: impl Into<String>,
+        hook: impl Into<String>,
+        entries: impl IntoIterator<Item = usize>,
+    ) -> SplitPart {
+        SplitPart {
+            file: file.into(),
+            title: title.into(),
+            hook: hook.into(),
+            entries: entries.into_iter().collect(),
+        }
+    }
+}
+
+/// The judgment calls of the seed's compaction pass, one method per pass; each gets the
+/// topic's parseable entries (hand-written lines the library cannot read are never shown
+/// and never compacted). Every method has a default, the deterministic
+/// [`DefaultCompactor`]'s: evict nothing, keep the newest generation as written,
+/// summarize nothing, split by `##` headings or by subject.
+///
+/// ```
+/// use memory_core::structured_memory::{Compactor, CompactorError, Entry, Topic};
+/// /// Evicts entries that mention a retired system.
+/// struct Retired(&'static str);
+/// impl Compactor for Retired {
+///     fn dead(&self, _topic: &Topic, entries: &[Entry]) -> Result<Vec<usize>, CompactorError> {
+///         Ok(entries.iter().enumerate().filter(|(_, e)| e.text.contains(self.0)).map(|(i, _)| i).collect())
+///     }
+/// }
+/// ```
+pub trait Compactor {
+    /// Pass 1, evict the dead: the entries about systems, projects or constraints that no
+    /// longer exist ("if unsure whether it is dead, it is not dead").
+    fn dead(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<usize>, CompactorError> {
+        let _ = (topic, entries);
+        Ok(Vec::new())
+    }
+
+    /// Pass 2, collapse the superseded: `generations` are the entries about `subject`,
+    /// oldest first; the newest is kept. Return its new text to fold in what is still
+    /// true of the older ones, or `None` to keep it as written.
+    fn collapse(
+        &self,
+        topic: &Topic,
+        subject: &str,
+        generations: &[Entry],
+    ) -> Result<Option<String>, CompactorError> {
+        let _ = (topic, subject, generations);
+        Ok(None)
+    }
+
+    /// Pass 3, summarize the episodic: groups of entries narrating one story, each with
+    /// the durable lesson that replaces them.
+    fn summarize(
+        &self,
+        topic: &Topic,
+        entries: &[Entry],
+    ) -> Result<Vec<Condensed>, CompactorError> {
+        let _ = (topic, entries);
+        Ok(Vec::new())
+    }
+
+    /// Pass 4, split the overgrown: the parts to move into new topic files, each with its
+    /// own index line. The default cuts by `##` headings, else by subject.
+    fn split(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
+        Ok(default_split(topic, entries))
+    }
+}
+
+/// The deterministic compactor: collapses generations of one subject to the newest, and
+/// splits an overgrown topic by its `##` headings or by subject; never evicts or
+/// summarizes on its own.
+///
+/// ```
+/// use memory_core::structured_memory::{Compactor, DefaultCompactor, Topic};
+/// let topic = Topic::parse("t.md", "- 2026-07-01: a\n").unwrap();
+/// assert!(DefaultCompactor.dead(&topic, &topic.entries).unwrap().is_empty());
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DefaultCompactor;
+
+impl Compactor for DefaultCompactor {}
+
+/// Parts by `##` headings (each heading with entries under it, all but the first), else
+/// by subject (each subject group, largest first, all but the largest).
+fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
+    let stem = stem_of(&topic.file);
+    let title = topic
+        .meta
+        .as_ref()
+        .and_then(|m| m.name.clone())
+        .unwrap_or_else(|| stem.trim_start_matches("memory-").replace(['-', '_'], " "));
+    // Sections: the last `##` heading above each entry.
+    let headings: Vec<(usize, &str)> = topic
+        .text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| l.strip_prefix("## ").map(|h| (i + 1, h.trim())))
+        .collect();
+    let mut by_heading: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let heading = headings
+            .iter()
+            .rev()
+            .find(|(line, _)| *line < e.line)
+            .map(|(_, h)| *h);
+        if let Some(h) = heading {
+            match by_heading.iter_mut().find(|(name, _)| *name == h) {
+                Some((_, list)) => list.push(i),
+                None => by_heading.push((h, vec![i])),
+            }
+        }
+    }
+    if by_heading.len() >= 2 {
+        return by_heading
+            .into_iter()
+            .skip(1)
+            .map(|(h, list)| {
+                SplitPart::new(
+                    format!("{stem}-{}.md", slug(h)),
+                    format!("{title}: {h}"),
+                    h.to_string(),
+                    list,
+                )
+            })
+            .collect();
+    }
+    let mut by_subject: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        if let Some(s) = &e.subject {
+            let key = super::topic_file::subject_key(s);
+            match by_subject.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, list)) => list.push(i),
+                None => by_subject.push((key, vec![i])),
+            }
+        }
+    }
+    if by_subject.len() < 2 {
+        return Vec::new();
+    }
+    by_subject.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    by_subject
+        .into_iter()
+        .skip(1)
+        .map(|(key, list)| {
+            SplitPart::new(
+                format!("{stem}-{}.md", slug(&key)),
+                format!("{title}: {key}"),
+                key.clone(),
+                list,
+            )
+        })
+        .collect()
+}
+
+/// A topic file's name without `.md` (and without its directory).
+fn stem_of(file: &str) -> String {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    name[..name.len().saturating_sub(3)].to_string()
+}
+
+/// Lowercase letters and digits, other runs as one `-`.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "part".to_string()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_splits_by_heading_then_by_subject() {
+        let topic = Topic::parse(
+            "memory-infra.md",
+            "# Infra\n\n## Hosts\n- 2026-07-01: a\n## Databases\n- 2026-07-02 [db]: b\n- 2026-07-03: c\n",
+        )
+        .unwrap();
+        let parts = DefaultCompactor.split(&topic, &topic.entries).unwrap();
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].file, "memory-infra-databases.md");
+        assert_eq!(parts[0].entries, [1, 2]);
+        let topic = Topic::parse(
+            "memory-infra.md",
+            "- 2026-07-01 [db]: a\n- 2026-07-02 [dns]: b\n- 2026-07-03 [db]: c\n",
+        )
+        .unwrap();
+        let parts = DefaultCompactor.split(&topic, &topic.entries).unwrap();
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].file, "memory-infra-dns.md");
+        assert_eq!(parts[0].entries, [1]);
+    }
+}

@@ -1,0 +1,211 @@
+//! `restore ID`: the entries a compaction (or a merge on write) archived under `ID` go
+//! back to the files they came from. The archive itself is never changed.
+
+use serde::Serialize;
+
+use super::archive::{ArchivePass, parse_archive};
+use super::index_file::MemoryIndex;
+use super::memory::StructuredMemory;
+use super::pointer::render_pointer;
+use super::remember::INDEX_HEADER;
+use super::topic_file::Topic;
+use crate::durable::{Transaction, read_text_if_exists};
+use crate::error::{Error, Result};
+use crate::markdown::LineEnding;
+
+/// What `restore` put back into one file.
+///
+/// ```
+/// # use memory_core::structured_memory::Restored;
+/// fn count(r: &Restored) -> usize { r.lines.len() }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Restored {
+    /// The file the entries came from and went back to.
+    pub file: String,
+    /// The pass that had archived them.
+    pub pass: ArchivePass,
+    /// The lines put back (verbatim from the archive).
+    pub lines: Vec<String>,
+    /// Lines already in the file, left as they are.
+    pub already_live: Vec<String>,
+    /// Whether the file had to be created (with its index line).
+    pub created: bool,
+}
+
+/// What `restore` did.
+///
+/// ```
+/// # use memory_core::structured_memory::RestoreReport;
+/// fn files(r: &RestoreReport) -> Vec<&str> { r.restored.iter().map(|x| x.file.as_str()).collect() }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct RestoreReport {
+    /// The id restored.
+    pub id: String,
+    /// Per archived section.
+    pub restored: Vec<Restored>,
+}
+
+impl StructuredMemory {
+    /// Puts back every entry archived under `id` (a compaction's or a merge's), at the end
+    /// of the file it came from, in one step under the lock: lines already live in that
+    /// file are not added twice; a file that no longer exists is created with an index line.
+    /// The archive is left byte for byte as it is (append-only). Entries a split moved are
+    /// live in their new file and are not part of the archive.
+    /// [`Error::InvalidInput`] when the archive has no section with `id`.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{Fact, StructuredMemory};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = StructuredMemory::open(dir.path()).unwrap();
+    /// memory.remember(Fact::new("memory-infra.md", "Postgres 15").subject("db").date("2026-06-01").hook("databases")).unwrap();
+    /// let merged = memory.remember(Fact::new("memory-infra.md", "Postgres 16").subject("db").date("2026-07-01")).unwrap();
+    /// let report = memory.restore(merged.archive_id.as_deref().unwrap()).unwrap();
+    /// assert_eq!(report.restored[0].lines, ["- 2026-06-01 [db]: Postgres 15"]);
+    /// assert_eq!(memory.topic("memory-infra.md").unwrap().entries.len(), 2);
+    /// ```
+    pub fn restore(&self, id: &str) -> Result<RestoreReport> {
+        let lock = self.handle.lock()?;
+        let archive_path = self.archive_path()?;
+        let archive = read_text_if_exists(&archive_path)?.unwrap_or_default();
+        let sections: Vec<_> = parse_archive(&archive)
+            .into_iter()
+            .filter(|s| s.id == id)
+            .collect();
+        if sections.is_empty() {
+            return Err(Error::invalid(
+                "archive id",
+                id,
+                format!("{} has no section with this id", archive_path.display()),
+            ));
+        }
+        let mut index = self.load_index()?;
+        let mut index_text = index.as_ref().map(|i| i.text.clone());
+        // The text each file will have, in the order first touched.
+        let mut texts: Vec<(String, String, bool)> = Vec::new();
+        let mut restored = Vec::new();
+        for section in sections {
+            let file = section.from.clone();
+            let position = match texts.iter().position(|(f, _, _)| *f == file) {
+                Some(p) => p,
+                None => {
+                    let current = self.load_topic(&file)?;
+                    let created = current.is_none();
+                    texts.push((
+                        file.clone(),
+                        current.map(|t| t.text).unwrap_or_default(),
+                        created,
+                    ));
+                    texts.len() - 1
+                }
+            };
+            let (_, text, created) = &mut texts[position];
+            let le = LineEnding::detect(text).as_str();
+            let live: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+            // Entry by entry (a bullet line and the lines indented under it): an entry
+            // whose first line is live already is not put back twice.
+            let mut back = Vec::new();
+            let mut already = Vec::new();
+            for unit in entries_of(&section.lines) {
+                let target = if live.contains(&unit[0].as_str()) {
+                    &mut already
+                } else {
+                    &mut back
+                };
+                target.extend(unit);
+            }
+            let mut new_text = text.clone();
+            if !back.is_empty() && !new_text.is_empty() && !new_text.ends_with('\n') {
+                new_text.push_str(le);
+            }
+            for line in &back {
+                new_text.push_str(line);
+                new_text.push_str(le);
+            }
+            *text = new_text;
+            restored.push(Restored {
+                file,
+                pass: section.pass,
+                lines: back,
+                already_live: already,
+                created: *created,
+            });
+        }
+        let mut tx = Transaction::new(&lock);
+        for (file, text, created) in &texts {
+            let path = self.topic_path(file)?;
+            Topic::read(&path, file.clone(), text.clone())
+                .map_err(|e| Error::unreadable_result(&path, e))?;
+            let changed = restored
+                .iter()
+                .any(|r| &r.file == file && !r.lines.is_empty());
+            if changed {
+                tx.write(path, text.clone().into_bytes());
+            }
+            let linked = index.as_ref().is_some_and(|i| i.line_for(file).is_some());
+            if *created && changed && !linked {
+                let pointer = render_pointer(
+                    &title_of(file),
+                    file,
+                    &format!("restored from the archive ({id})"),
+                );
+                let t = match index_text.take() {
+                    None => format!("{INDEX_HEADER}\n{pointer}\n"),
+                    Some(mut t) => {
+                        let le = LineEnding::detect(&t).as_str();
+                        if !t.is_empty() && !t.ends_with('\n') {
+                            t.push_str(le);
+                        }
+                        t.push_str(&pointer);
+                        t.push_str(le);
+                        t
+                    }
+                };
+                let path = self.index_path()?;
+                index = Some(MemoryIndex::parse(&path, t.clone())?);
+                index_text = Some(t);
+            }
+        }
+        if let Some(text) = &index_text
+            && restored.iter().any(|r| r.created && !r.lines.is_empty())
+        {
+            tx.write(self.index_path()?, text.clone().into_bytes());
+        }
+        if !tx.is_empty() {
+            tx.commit()?;
+        }
+        Ok(RestoreReport {
+            id: id.to_string(),
+            restored,
+        })
+    }
+}
+
+/// Archived lines grouped into entries: a line at the margin starts one, indented lines
+/// continue it (blank lines are dropped).
+fn entries_of(lines: &[String]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for line in lines.iter().filter(|l| !l.trim().is_empty()) {
+        let continues = line.starts_with([' ', '\t']) && !out.is_empty();
+        match out.last_mut() {
+            Some(unit) if continues => unit.push(line.clone()),
+            _ => out.push(vec![line.clone()]),
+        }
+    }
+    out
+}
+
+/// A title from a file name (`memory-infra.md` → `Infra`).
+fn title_of(file: &str) -> String {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let stem = name[..name.len().saturating_sub(3)].trim_start_matches("memory-");
+    let words = stem.replace(['-', '_'], " ");
+    let mut chars = words.trim().chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => name.to_string(),
+    }
+}

@@ -1,0 +1,367 @@
+//! The seed's compaction pass on real files: the passes in order and only while over
+//! budget, everything removed or condensed archived in the same step, hostile compactors
+//! refused without a byte changed, hand-written lines never compacted, restore by id,
+//! and a property test that no fact is ever lost.
+
+use std::path::Path;
+
+use memory_core::ErrorKind;
+use memory_core::structured_memory::{
+    ArchivePass, Budgets, Compactor, CompactorError, Condensed, DefaultCompactor, Entry, Fact,
+    SplitPart, StructuredMemory, Topic,
+};
+use proptest::prelude::*;
+
+fn memory(dir: &Path, topic_lines: usize) -> StructuredMemory {
+    StructuredMemory::builder(dir)
+        .budgets(Budgets::default().topic_lines(topic_lines))
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap()
+}
+
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != ".memcore.lock")
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn seed(dir: &Path, topic: &str) {
+    std::fs::write(dir.join("memory-infra.md"), topic).unwrap();
+    std::fs::write(
+        dir.join("MEMORY.md"),
+        "- [Infra](memory-infra.md) — hosts, databases\n",
+    )
+    .unwrap();
+}
+
+/// Evicts entries mentioning a word; condenses entries mentioning another.
+struct Judge {
+    dead: &'static str,
+    story: &'static str,
+}
+
+impl Compactor for Judge {
+    fn dead(&self, _t: &Topic, entries: &[Entry]) -> Result<Vec<usize>, CompactorError> {
+        Ok(entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.text.contains(self.dead))
+            .map(|(i, _)| i)
+            .collect())
+    }
+    fn summarize(&self, _t: &Topic, entries: &[Entry]) -> Result<Vec<Condensed>, CompactorError> {
+        let story: Vec<usize> = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.text.contains(self.story))
+            .map(|(i, _)| i)
+            .collect();
+        Ok(if story.len() >= 2 {
+            vec![Condensed::new(
+                story,
+                "staging deploys need the VPN up first",
+            )]
+        } else {
+            vec![]
+        })
+    }
+}
+
+#[test]
+fn the_passes_run_in_order_and_stop_under_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    seed(
+        d,
+        "# Infra\n\n- 2026-06-01: the legacy FTP box runs backups\n- 2026-06-02 [db]: Postgres 15\n- 2026-06-03 [db]: Postgres 16\n- 2026-06-04: deploy failed on staging\n- 2026-06-05: deploy on staging timed out\n- 2026-06-06: deploy on staging worked with VPN\n- a hand note\n",
+    );
+    let m = memory(d, 6);
+    let judge = Judge {
+        dead: "FTP",
+        story: "staging",
+    };
+    let dry = m.compact(Some("memory-infra.md"), &judge, true).unwrap();
+    assert!(dry.dry_run);
+    let before = tree(d);
+    let report = m.compact(Some("memory-infra.md"), &judge, false).unwrap();
+    assert_eq!(
+        report.files, dry.files,
+        "a dry run says exactly what happens"
+    );
+    assert_ne!(tree(d), before);
+    let f = &report.files[0];
+    let passes: Vec<ArchivePass> = f.passes.iter().map(|p| p.pass).collect();
+    assert_eq!(
+        passes,
+        [
+            ArchivePass::EvictDead,
+            ArchivePass::CollapseSuperseded,
+            ArchivePass::SummarizeEpisodic
+        ]
+    );
+    assert_eq!((f.before.lines, f.after.lines), (9, 5));
+    assert!(f.needs_judgment.is_none());
+    let topic = m.topic("memory-infra.md").unwrap();
+    let texts: Vec<&str> = topic.entries.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["Postgres 16", "staging deploys need the VPN up first"]
+    );
+    assert!(
+        topic.text.contains("- a hand note\n"),
+        "hand-written lines are never compacted"
+    );
+    let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
+    let id = report.id.clone().unwrap();
+    for line in [
+        "the legacy FTP box",
+        "Postgres 15",
+        "deploy failed on staging",
+        "timed out",
+        "worked with VPN",
+    ] {
+        assert!(archive.contains(line), "{line} not archived:\n{archive}");
+    }
+    for pass in ["evict-dead", "collapse-superseded", "summarize-episodic"] {
+        assert!(
+            archive.contains(&format!(
+                "## {id} · {pass} · memory-infra.md · 2026-07-10T09:00:00Z"
+            )),
+            "{archive}"
+        );
+    }
+    insta::assert_snapshot!("archive_after_compaction", archive);
+    insta::assert_snapshot!("topic_after_compaction", topic.text);
+
+    // restore brings back what the compaction archived; the archive stays as it was.
+    let restored = m.restore(&id).unwrap();
+    assert_eq!(restored.restored.len(), 3);
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory-archive.md")).unwrap(),
+        archive
+    );
+    let topic = m.topic("memory-infra.md").unwrap();
+    assert_eq!(topic.entries.len(), 2 + 5);
+    let again = m.restore(&id).unwrap();
+    assert!(
+        again.restored.iter().all(|r| r.lines.is_empty()),
+        "not restored twice"
+    );
+    assert_eq!(
+        m.restore("c-19990101-001").unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+}
+
+#[test]
+fn the_default_splits_an_overgrown_topic_and_links_each_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    seed(
+        d,
+        "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n- 2026-06-02: web2 runs nginx\n\n## Databases\n- 2026-06-03: Postgres 16 on db1\n- 2026-06-04: backups nightly\n",
+    );
+    let m = memory(d, 7);
+    let report = m.compact(None, &DefaultCompactor, false).unwrap();
+    assert_eq!(report.created, ["memory-infra-databases.md"]);
+    assert!(
+        report.id.is_none(),
+        "a split archives nothing: every entry stays live"
+    );
+    let index = m.index().unwrap();
+    assert_eq!(index.lines.len(), 2);
+    assert_eq!(index.lines[1].file, "memory-infra-databases.md");
+    assert_eq!(index.lines[1].hook, "Databases");
+    let moved = m.topic("memory-infra-databases.md").unwrap();
+    assert_eq!(moved.entries.len(), 2);
+    assert!(m.topic("memory-infra.md").unwrap().line_count <= 7);
+    assert!(m.check().unwrap().is_empty(), "{:?}", m.check().unwrap());
+}
+
+#[test]
+fn what_needs_judgment_is_reported_with_the_exact_overage_and_nothing_is_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = "# Infra\n\n- note one\n- note two\n- note three\n- 2026-06-01: web1 runs nginx\n";
+    seed(d, text);
+    let m = memory(d, 3);
+    let report = m
+        .compact(Some("memory-infra.md"), &DefaultCompactor, false)
+        .unwrap();
+    let n = report.files[0].needs_judgment.clone().unwrap();
+    assert_eq!(n.over_by_lines, 3);
+    assert_eq!(n.unparsed_lines, [3, 4, 5]);
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory-infra.md")).unwrap(),
+        text,
+        "never truncated"
+    );
+}
+
+struct Hostile(u8);
+
+impl Compactor for Hostile {
+    fn dead(&self, _t: &Topic, entries: &[Entry]) -> Result<Vec<usize>, CompactorError> {
+        match self.0 {
+            0 => Ok(vec![entries.len() + 3]),
+            1 => Ok(vec![0, 0]),
+            2 => Err("model unavailable".into()),
+            _ => Ok(vec![]),
+        }
+    }
+    fn summarize(&self, _t: &Topic, _e: &[Entry]) -> Result<Vec<Condensed>, CompactorError> {
+        match self.0 {
+            3 => Ok(vec![Condensed::new([0, 1], "key AKIAZ7QX3RT5WVB2KMNP")]),
+            4 => Ok(vec![Condensed::new([0, 1], "  ")]),
+            5 => Ok(vec![Condensed::new([0], "one entry is no story")]),
+            6 => Ok(vec![
+                Condensed::new([0, 1], "a"),
+                Condensed::new([1, 2], "b"),
+            ]),
+            _ => Ok(vec![]),
+        }
+    }
+    fn split(&self, _t: &Topic, _e: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
+        match self.0 {
+            7 => Ok(vec![SplitPart::new("../escape.md", "X", "x", [0])]),
+            8 => Ok(vec![SplitPart::new("MEMORY.md", "X", "x", [0])]),
+            9 => Ok(vec![SplitPart::new("memory-infra.md", "X", "x", [0])]),
+            10 => Ok(vec![SplitPart::new("memory-part.md", "X", "", [0])]),
+            _ => Ok(vec![]),
+        }
+    }
+}
+
+#[test]
+fn a_hostile_compactor_changes_nothing() {
+    for case in 0..=10 {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        seed(
+            d,
+            "- 2026-06-01: a\n- 2026-06-02: b\n- 2026-06-03: c\n- 2026-06-04: d\n",
+        );
+        let m = memory(d, 2);
+        let before = tree(d);
+        let err = m
+            .compact(Some("memory-infra.md"), &Hostile(case), false)
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Aborted, "case {case}: {err}");
+        assert_eq!(tree(d), before, "case {case} wrote something");
+    }
+}
+
+/// A compactor that evicts, condenses and splits whatever proptest says.
+#[derive(Debug, Clone)]
+struct Random {
+    dead: Vec<usize>,
+    story: Vec<usize>,
+    split: Vec<usize>,
+}
+
+impl Compactor for Random {
+    fn dead(&self, _t: &Topic, e: &[Entry]) -> Result<Vec<usize>, CompactorError> {
+        let mut out: Vec<usize> = self
+            .dead
+            .iter()
+            .map(|i| i % e.len().max(1))
+            .filter(|_| !e.is_empty())
+            .collect();
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+    fn summarize(&self, _t: &Topic, e: &[Entry]) -> Result<Vec<Condensed>, CompactorError> {
+        let mut g: Vec<usize> = self
+            .story
+            .iter()
+            .map(|i| i % e.len().max(1))
+            .filter(|_| !e.is_empty())
+            .collect();
+        g.sort();
+        g.dedup();
+        Ok(if g.len() >= 2 {
+            vec![Condensed::new(g, "the lesson")]
+        } else {
+            vec![]
+        })
+    }
+    fn split(&self, _t: &Topic, e: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
+        let mut g: Vec<usize> = self
+            .split
+            .iter()
+            .map(|i| i % e.len().max(1))
+            .filter(|_| !e.is_empty())
+            .collect();
+        g.sort();
+        g.dedup();
+        Ok(if g.is_empty() {
+            vec![]
+        } else {
+            vec![SplitPart::new(
+                "memory-split.md",
+                "Split",
+                "the split part",
+                g,
+            )]
+        })
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Whatever is remembered and however it is compacted, every fact ever written is live
+    /// (in some topic file) or in the archive; index lines and topic files stay one-to-one.
+    #[test]
+    fn no_fact_is_ever_lost(
+        facts in proptest::collection::vec((0u8..4, 0u8..6, 1u32..28), 1..14),
+        budget in 3usize..8,
+        compactor in (proptest::collection::vec(0usize..20, 0..3), proptest::collection::vec(0usize..20, 0..4), proptest::collection::vec(0usize..20, 0..3))
+            .prop_map(|(dead, story, split)| Random { dead, story, split }),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let m = memory(d, budget);
+        let mut written = Vec::new();
+        for (n, (subject, topic, day)) in facts.iter().enumerate() {
+            let text = format!("fact {n} about s{subject}");
+            let fact = Fact::new(format!("memory-t{}.md", topic % 2), &text)
+                .subject(format!("s{subject}"))
+                .date(format!("2026-06-{day:02}"))
+                .hook(format!("topic {}", topic % 2));
+            match m.remember_with(fact, &compactor) {
+                Ok(_) => written.push(text),
+                Err(e) => prop_assert!(e.kind() == ErrorKind::Aborted || e.kind() == ErrorKind::InvalidInput, "{e}"),
+            }
+        }
+        let _ = m.compact(None, &compactor, false);
+        let mut all = String::new();
+        for (name, bytes) in tree(d) {
+            if name.ends_with(".md") {
+                all.push_str(&String::from_utf8(bytes).unwrap());
+            }
+        }
+        for text in &written {
+            prop_assert!(all.contains(text.as_str()), "{text} is lost");
+        }
+        let index = m.index().unwrap();
+        for line in &index.lines {
+            prop_assert!(d.join(&line.file).exists(), "dangling {}", line.file);
+        }
+        let found = m.check().unwrap();
+        prop_assert!(!found.iter().any(|v| v.kind.as_str() == "orphan_topic" || v.kind.as_str() == "dangling_index_line"), "{found:?}");
+    }
+}
