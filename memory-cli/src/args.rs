@@ -81,6 +81,19 @@ pub enum TopicsCommand {
     },
     /// Report every anti-pattern with file and line (exit 4 when any is found).
     Check,
+    /// Compact a topic file (or every one over budget): archive first, never truncate.
+    Compact {
+        /// The topic file [default: every linked topic over its budget].
+        file: Option<String>,
+        /// Show exactly what would move where, and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Put back the entries a compaction or merge archived under ID (the archive is kept).
+    Restore {
+        /// The archive section id (`c-20260710-001`).
+        id: String,
+    },
 }
 
 /// `topics remember`.

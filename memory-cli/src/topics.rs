@@ -3,7 +3,8 @@
 
 use memory_core::Result;
 use memory_core::structured_memory::{
-    Fact, MemoryIndex, RecallHit, RememberOutcome, StructuredMemory, Topic, Violation,
+    CompactionReport, DefaultCompactor, Fact, MemoryIndex, RecallHit, RememberOutcome,
+    RestoreReport, StructuredMemory, Topic, Violation,
 };
 
 use crate::args::TopicsCommand;
@@ -21,6 +22,10 @@ pub enum TopicsReply {
     Topic(Box<Topic>),
     /// `check`: every violation found.
     Checked(Vec<Violation>),
+    /// `compact`.
+    Compacted(Box<CompactionReport>),
+    /// `restore`.
+    Restored(Box<RestoreReport>),
 }
 
 impl TopicsReply {
@@ -53,5 +58,9 @@ pub fn run(memory: &StructuredMemory, command: TopicsCommand) -> Result<TopicsRe
         TopicsCommand::Index => TopicsReply::Index(Box::new(memory.index()?)),
         TopicsCommand::Show { file } => TopicsReply::Topic(Box::new(memory.topic(&file)?)),
         TopicsCommand::Check => TopicsReply::Checked(memory.check()?),
+        TopicsCommand::Compact { file, dry_run } => TopicsReply::Compacted(Box::new(
+            memory.compact(file.as_deref(), &DefaultCompactor, dry_run)?,
+        )),
+        TopicsCommand::Restore { id } => TopicsReply::Restored(Box::new(memory.restore(&id)?)),
     })
 }

@@ -80,6 +80,61 @@ pub fn human(reply: &TopicsReply) -> String {
             }
             text
         }
+        TopicsReply::Compacted(report) => {
+            let mut out = String::new();
+            if report.dry_run {
+                out.push_str("Dry run: nothing written.\n");
+            }
+            if report.files.is_empty() {
+                out.push_str("Nothing over its budget.\n");
+            }
+            for f in &report.files {
+                let _ = writeln!(
+                    out,
+                    "{}: {} -> {} lines",
+                    f.file, f.before.lines, f.after.lines
+                );
+                for p in &f.passes {
+                    let _ = writeln!(
+                        out,
+                        "  {}: {} entr{} to {}",
+                        p.pass.as_str(),
+                        p.entries.len(),
+                        if p.entries.len() == 1 { "y" } else { "ies" },
+                        if p.to.is_empty() {
+                            "memory-archive.md"
+                        } else {
+                            p.to.as_str()
+                        }
+                    );
+                }
+                if let Some(n) = &f.needs_judgment {
+                    let _ = writeln!(
+                        out,
+                        "  needs judgment: {} lines over; {}",
+                        n.over_by_lines, n.message
+                    );
+                }
+            }
+            if let Some(id) = &report.id {
+                let _ = writeln!(out, "Archived as {id} (memcore topics restore {id})");
+            }
+            out
+        }
+        TopicsReply::Restored(report) => {
+            let mut out = String::new();
+            for r in &report.restored {
+                let _ = writeln!(
+                    out,
+                    "{}: {} line(s) back ({}), {} already live",
+                    r.file,
+                    r.lines.len(),
+                    r.pass.as_str(),
+                    r.already_live.len()
+                );
+            }
+            out
+        }
         TopicsReply::Checked(found) if found.is_empty() => "No violations.\n".to_string(),
         TopicsReply::Checked(found) => found
             .iter()
@@ -115,5 +170,7 @@ pub fn json(reply: &TopicsReply) -> serde_json::Result<String> {
         TopicsReply::Index(index) => json::to_line(index),
         TopicsReply::Topic(topic) => json::to_line(topic),
         TopicsReply::Checked(found) => json::to_line(&Violations { violations: found }),
+        TopicsReply::Compacted(report) => json::to_line(report),
+        TopicsReply::Restored(report) => json::to_line(report),
     }
 }

@@ -172,3 +172,53 @@ fn refusals_exit_2_and_write_nothing() {
     let stderr = topics(d, &["show", "memory-none.md"]).fails(3);
     assert!(stderr.contains("memory-none.md"), "{stderr}");
 }
+
+#[test]
+fn compact_dry_run_then_compact_and_restore() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    let entries: String = (1..=6)
+        .map(|i| format!("- 2026-07-0{i} [db]: Postgres 1{i}\n"))
+        .collect();
+    std::fs::write(d.join("memory/memory-infra.md"), &entries).unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "- [Infra](memory-infra.md) — databases\n",
+    )
+    .unwrap();
+    let dry = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "--topic-lines",
+        "4",
+        "compact",
+        "--dry-run",
+    ]))
+    .json();
+    assert_eq!(dry["dry_run"], true);
+    assert_eq!(dry["files"][0]["passes"][0]["pass"], "collapse-superseded");
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory/memory-infra.md")).unwrap(),
+        entries
+    );
+    let done = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "--topic-lines",
+        "4",
+        "compact",
+    ]))
+    .json();
+    assert_eq!(done["files"][0]["after"]["lines"], 1);
+    let id = done["id"].as_str().unwrap().to_string();
+    let back =
+        run(command(d).args(["--root", "memory", "--json", "topics", "restore", &id])).json();
+    assert_eq!(back["restored"][0]["lines"].as_array().unwrap().len(), 5);
+    let stderr = topics(d, &["restore", "c-19990101-001"]).fails(2);
+    assert!(stderr.contains("c-19990101-001"), "{stderr}");
+}
