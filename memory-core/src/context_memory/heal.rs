@@ -3,7 +3,7 @@
 //! the rows from the files (`heal`). A file that does not read is reported with its
 //! path and line, kept out of the index, and never touched.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::io;
 
@@ -129,19 +129,18 @@ impl ContextMemory {
             .iter()
             .filter_map(|w| w.path.file_name())
             .collect();
+        let row_files: HashSet<&str> = index.rows.iter().map(|r| r.file.as_str()).collect();
         for name in &scan.names {
             // A file that does not read cannot have a row: it is reported as unreadable.
-            if !index.rows.iter().any(|r| &r.file == name)
+            if !row_files.contains(name.as_str())
                 && !unreadable.contains(std::ffi::OsStr::new(name))
             {
                 report.unindexed_files.push(name.clone());
             }
         }
+        let rows = first_by_entity(&index.rows);
         for file in &scan.entries {
-            if let Some(row) = index
-                .rows
-                .iter()
-                .find(|r| r.entity == file.entry.entity_name)
+            if let Some(row) = rows.get(&file.entry.entity_name)
                 && !row_agrees(row, &file.entry, file_name(file))
             {
                 report.mismatched.push(row.entity.clone());
@@ -228,14 +227,15 @@ impl ContextMemory {
             }
         };
         let mut edits = Vec::new();
+        let by_entity = first_by_entity(&wanted);
         for (i, row) in index.rows.iter().enumerate() {
-            match wanted.iter().find(|w| w.entity == row.entity) {
+            match by_entity.get(&row.entity) {
                 None => {
                     report.removed.push(row.entity.clone());
                     edits.push(index.remove(i));
                 }
                 Some(w) => {
-                    let mut w = w.clone();
+                    let mut w = (*w).clone();
                     w.summary = row.summary.clone();
                     if !same_row(row, &w) {
                         report.updated.push(row.entity.clone());
@@ -244,10 +244,11 @@ impl ContextMemory {
                 }
             }
         }
+        let indexed: HashSet<&EntityName> = index.rows.iter().map(|r| &r.entity).collect();
         let new_rows = sorted(
             wanted
                 .into_iter()
-                .filter(|w| !index.rows.iter().any(|r| r.entity == w.entity))
+                .filter(|w| !indexed.contains(&w.entity))
                 .collect(),
         );
         for row in &new_rows {
@@ -290,29 +291,6 @@ impl ContextMemory {
         Ok(names)
     }
 
-    /// Reads every entity file of `namespace`.
-    pub(super) fn scan_dir(&self, namespace: &Namespace) -> Result<DirScan> {
-        let names = self.list_dir(namespace)?;
-        let mut entries = Vec::new();
-        let mut unreadable = Vec::new();
-        for name in &names {
-            let path = self.file_in(namespace, name)?;
-            let rel = namespace.dir().join(name);
-            match EntityFile::load(&path, rel, namespace, None) {
-                Ok(file) => entries.push(file),
-                Err(error) if is_file_problem(&error) => {
-                    unreadable.push(Warning::from_error(&error, error.line().unwrap_or(0)));
-                }
-                Err(error) => return Err(error),
-            }
-        }
-        Ok(DirScan {
-            entries,
-            unreadable,
-            names,
-        })
-    }
-
     /// The clock's time in UTC, as entity files and indexes write it.
     pub(super) fn utc_now(&self) -> String {
         self.handle
@@ -335,15 +313,6 @@ pub(super) fn drifted(index: &Result<IndexFile>, listing: &BTreeSet<String>) -> 
         }
         Err(_) => true,
     }
-}
-
-/// Whether an error is about the file's content (reported, the file kept out) rather
-/// than about reaching it.
-fn is_file_problem(error: &Error) -> bool {
-    matches!(
-        error.kind(),
-        crate::ErrorKind::Malformed | crate::ErrorKind::InvalidInput
-    )
 }
 
 fn file_name(file: &EntityFile) -> &str {
@@ -377,6 +346,15 @@ fn row_agrees(row: &IndexRow, entry: &Entry, file: &str) -> bool {
         && row.status == entry.status
         && row.tags == entry.tags
         && row.file == file
+}
+
+/// Each entity's first row (what a search from the top finds), by name.
+fn first_by_entity(rows: &[IndexRow]) -> HashMap<&EntityName, &IndexRow> {
+    let mut by_entity = HashMap::with_capacity(rows.len());
+    for row in rows {
+        by_entity.entry(&row.entity).or_insert(row);
+    }
+    by_entity
 }
 
 fn same_row(a: &IndexRow, b: &IndexRow) -> bool {
