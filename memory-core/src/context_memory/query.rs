@@ -8,6 +8,7 @@ use super::index_file::IndexRow;
 use super::memory::ContextMemory;
 use super::names::EntityName;
 use super::namespace::{Namespace, NamespaceKind};
+use super::namespaces::Listing;
 use super::schema::{Category, EntryStatus};
 use crate::error::Result;
 
@@ -148,10 +149,10 @@ impl ContextMemory {
     /// ```
     pub fn query(&self, query: &Query) -> Result<Vec<Hit>> {
         let _guard = self.handle.read_guard()?;
-        let namespaces: Vec<Namespace> = self
-            .namespaces_on_disk()?
+        let namespaces: Vec<(Namespace, Listing)> = self
+            .namespace_listings()?
             .into_iter()
-            .filter(|ns| {
+            .filter(|(ns, _)| {
                 if query.namespaces.is_empty() {
                     ns.kind() != NamespaceKind::Session
                 } else {
@@ -168,8 +169,8 @@ impl ContextMemory {
             .map(str::to_lowercase)
             .collect();
         let mut hits = Vec::new();
-        for namespace in namespaces {
-            let index = self.index_for_read(&namespace)?;
+        for (namespace, listing) in namespaces {
+            let index = self.index_for_listing(&namespace, &listing.files)?;
             for row in index.rows {
                 if let Some(hit) = matching(&namespace, row, query, &tags, &words) {
                     hits.push(hit);
