@@ -59,7 +59,7 @@ for n in "${list[@]}"; do
   rm -rf "$root"
   "$bench" tree "$root" "$n"
   ns_dir="$root/projects/bench"
-  read -r floor floor_write heal < <("$bench" heal "$root" "$runs")
+  read -r floor floor_write heal _ < <("$bench" heal "$root" "$runs")
   python=$("$py" benches/compare/heal_frontmatter.py "$ns_dir" project.bench "$runs")
   gray=$(node benches/compare/heal_gray_matter.mjs "$ns_dir" project.bench "$runs")
   echo "| $n | $floor | $floor_write | $heal | $(ratio "$heal" "$floor") | $(ratio "$heal" "$floor_write") | $python | $(ratio "$python" "$heal") | $gray | $(ratio "$gray" "$heal") |"

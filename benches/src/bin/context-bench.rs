@@ -9,7 +9,8 @@
 //! - `context-bench tree DIR N`: writes N entity files of `project.bench` under the
 //!   memory root DIR (what `benches/context_compare.sh` gives the other tools).
 //! - `context-bench heal DIR runs`: on the root DIR written by `tree`, prints the median
-//!   milliseconds of the floor, the floor with one atomic write, and heal, tab-separated.
+//!   milliseconds of the floor, the floor with one atomic write, heal, and the floor's
+//!   reads on two threads, tab-separated.
 //! - `context-bench query DIR runs`: on the root DIR written by `tree` (healed first),
 //!   prints the median milliseconds of one query (the table's query), for `perf`.
 
@@ -32,10 +33,11 @@ fn main() {
             let runs = args[2].parse().expect("runs is a number");
             let t = heal_times(Path::new(&args[1]), runs);
             println!(
-                "{:.3}\t{:.3}\t{:.3}",
+                "{:.3}\t{:.3}\t{:.3}\t{:.3}",
                 ms(t.floor),
                 ms(t.floor_write),
-                ms(t.heal)
+                ms(t.heal),
+                ms(t.floor_two)
             );
         }
         Some("query") if args.len() == 3 => {
@@ -57,6 +59,7 @@ fn namespace() -> Namespace {
 
 struct HealTimes {
     floor: Duration,
+    floor_two: Duration,
     floor_write: Duration,
     heal: Duration,
     memory: ContextMemory,
@@ -78,9 +81,17 @@ fn heal_times(root: &Path, runs: usize) -> HealTimes {
     memory.heal(&ns).expect("heal");
     let index_bytes = std::fs::read(&index).expect("index");
     let scratch = ns_dir.join(".floor-write");
+    let names: Vec<PathBuf> = std::fs::read_dir(&ns_dir)
+        .expect("read dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md") && !p.ends_with("_index.md"))
+        .collect();
     let (mut floor, mut floor_write, mut heal) = (Vec::new(), Vec::new(), Vec::new());
+    let mut floor_two = Vec::new();
     for _ in 0..runs.max(1) {
         floor.push(time(|| read_all(&ns_dir)));
+        floor_two.push(time(|| read_all_two_threads(&names)));
         floor_write.push(time(|| {
             read_all(&ns_dir);
             atomic_write(&scratch, &index_bytes);
@@ -93,6 +104,7 @@ fn heal_times(root: &Path, runs: usize) -> HealTimes {
     let _ = std::fs::remove_file(&scratch);
     HealTimes {
         floor: median(floor),
+        floor_two: median(floor_two),
         floor_write: median(floor_write),
         heal: median(heal),
         memory,
@@ -109,6 +121,22 @@ fn read_all(ns_dir: &Path) {
         }
     }
     std::hint::black_box(bytes);
+}
+
+/// The floor on two threads (each lists nothing, reads half of the names): how far
+/// reading alone scales on this machine.
+fn read_all_two_threads(names: &[PathBuf]) {
+    let (a, b) = names.split_at(names.len() / 2);
+    let read = |part: &[PathBuf]| {
+        part.iter()
+            .map(|p| std::fs::read(p).expect("read").len())
+            .sum::<usize>()
+    };
+    let total = std::thread::scope(|s| {
+        let other = s.spawn(|| read(b));
+        read(a) + other.join().expect("thread")
+    });
+    std::hint::black_box(total);
 }
 
 /// What an atomic replace costs at least: a temp file written and fsynced, renamed over
@@ -158,6 +186,12 @@ fn table(runs: usize) {
             "{:<48} {:>10.2}",
             format!("read {n} entity files (floor)"),
             ms(t.floor)
+        );
+        println!(
+            "{:<48} {:>10.2} {:>9.2}",
+            format!("read {n} on two threads (no listing)"),
+            ms(t.floor_two),
+            ratio(t.floor_two, t.floor)
         );
         println!(
             "{:<48} {:>10.2} {:>9.2}",

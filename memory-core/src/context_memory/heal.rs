@@ -210,11 +210,8 @@ impl ContextMemory {
             ..HealReport::default()
         };
         let now = self.utc_now();
-        let wanted: Vec<IndexRow> = scan
-            .entries
-            .iter()
-            .map(|f| row_of(&f.entry, file_name(f), None))
-            .collect();
+        let wanted: Vec<IndexRow> =
+            crate::parallel::map(&scan.entries, |f| row_of(&f.entry, file_name(f), None));
         let path = self.file_in(namespace, super::names::INDEX_FILE_NAME)?;
         let index = match self.load_index(namespace) {
             Ok(index) => index,
@@ -251,10 +248,10 @@ impl ContextMemory {
                 .filter(|w| !indexed.contains(&w.entity))
                 .collect(),
         );
-        for row in &new_rows {
-            report.added.push(row.entity.clone());
-            edits.push(index.append(row));
-        }
+        report
+            .added
+            .extend(new_rows.iter().map(|r| r.entity.clone()));
+        edits.extend(crate::parallel::map(&new_rows, |row| index.append(row)));
         if edits.is_empty() && index.exists {
             return Ok((report, None));
         }

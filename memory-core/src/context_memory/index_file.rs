@@ -120,9 +120,11 @@ impl IndexFile {
                 ),
             ));
         };
-        let mut rows = Vec::with_capacity(table.rows.len());
-        for raw in &table.rows {
-            rows.push(read_row(&text, raw).map_err(|m| Error::malformed(path, raw.line, m))?);
+        let read = crate::parallel::map(&table.rows, |raw| read_row(&text, raw));
+        let mut rows = Vec::with_capacity(read.len());
+        // The first row that does not read, in file order, is the one reported.
+        for (raw, row) in table.rows.iter().zip(read) {
+            rows.push(row.map_err(|m| Error::malformed(path, raw.line, m))?);
         }
         let last_updated = last_updated_line(&text);
         Ok(IndexFile {
