@@ -268,10 +268,12 @@ impl ContextMemory {
     /// The entity file names in `namespace`'s directory (empty when it does not exist).
     pub(super) fn list_dir(&self, namespace: &Namespace) -> Result<BTreeSet<String>> {
         let dir = self.namespace_dir(namespace);
-        let mut names = BTreeSet::new();
+        // Collected first and built into the set in one go (sorted once), not inserted
+        // one by one in the directory's hash order.
+        let mut names = Vec::new();
         let entries = match fs::read_dir(&dir) {
             Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(names),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
             Err(e) => return Err(Error::io_op(&dir, "scandir", e)),
         };
         for entry in entries {
@@ -282,10 +284,11 @@ impl ContextMemory {
             if let Some(name) = entry.file_name().to_str()
                 && is_entity_file_name(name)
             {
-                names.insert(name.to_string());
+                names.push(name.to_string());
             }
         }
-        Ok(names)
+        names.sort_unstable();
+        Ok(names.into_iter().collect())
     }
 
     /// The clock's time in UTC, as entity files and indexes write it.

@@ -12,6 +12,7 @@
 //! | org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |
 //! ```
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -23,7 +24,7 @@ use super::schema::{Category, EntryStatus};
 use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Table, TableRow, apply_edits, lines, render_row, scan_table,
+    Edit, LineEnding, Table, TableRow, apply_edits, lines, render_row, scan_table, unescape_cell,
     without_emphasis, without_new_final_newline,
 };
 
@@ -228,7 +229,7 @@ fn read_row(text: &str, raw: &TableRow) -> std::result::Result<IndexRow, String>
             INDEX_COLUMNS.join(", ")
         ));
     }
-    let cell = |i: usize| raw.cell(text, i).trim().to_string();
+    let cell = |i: usize| cell_text(raw.raw_cell(text, i));
     let entity = EntityName::parse(&cell(0)).map_err(|e| format!("Entity: {e}"))?;
     let category = read_closed(&cell(1)).ok_or_else(|| {
         format!(
@@ -254,12 +255,22 @@ fn read_row(text: &str, raw: &TableRow) -> std::result::Result<IndexRow, String>
     Ok(IndexRow {
         entity,
         category,
-        summary: cell(2),
+        summary: cell(2).into_owned(),
         tags: split_tags(&cell(3)),
         status,
-        file,
+        file: file.into_owned(),
         line: raw.line,
     })
+}
+
+/// A cell's value, trimmed and unescaped (`unescape_cell(raw).trim()`), borrowed from
+/// the text when there is nothing to unescape — the common case, and a query reads
+/// every row of every index it searches.
+fn cell_text(raw: &str) -> Cow<'_, str> {
+    if !raw.bytes().any(|b| matches!(b, b'\\' | b'<' | b'&')) {
+        return Cow::Borrowed(raw.trim());
+    }
+    Cow::Owned(unescape_cell(raw).trim().to_string())
 }
 
 /// A closed-set cell as people write it in a table: any case, one emphasis or code

@@ -102,11 +102,8 @@ impl ContextMemory {
                 Err(e) => return Err(Error::io_op(&abs, "scandir", e)),
             };
             let is_namespace = Namespace::from_dir(&rel).is_some();
-            let mut listing = Listing {
-                dir: rel.clone(),
-                has_index: false,
-                files: BTreeSet::new(),
-            };
+            let mut has_index = false;
+            let mut files = Vec::new();
             for entry in entries {
                 let entry = entry.map_err(|e| Error::io_op(&abs, "scandir", e))?;
                 let Ok(kind) = entry.file_type() else {
@@ -122,14 +119,20 @@ impl ContextMemory {
                     }
                 } else if is_namespace && kind.is_file() {
                     if name == INDEX_FILE_NAME {
-                        listing.has_index = true;
+                        has_index = true;
                     } else if is_entity_file_name(name) {
-                        listing.files.insert(name.to_string());
+                        files.push(name.to_string());
                     }
                 }
             }
             if is_namespace {
-                found.push(listing);
+                files.sort_unstable();
+                found.push(Listing {
+                    dir: rel,
+                    has_index,
+                    // Built in one go (sorted once), not inserted in hash order.
+                    files: files.into_iter().collect(),
+                });
             }
         }
         Ok(found)
