@@ -276,10 +276,13 @@ fn cell_text(raw: &str) -> Cow<'_, str> {
 /// A closed-set cell as people write it in a table: any case, one emphasis or code
 /// wrapper (`**accepted**`, `` `decision` ``).
 fn read_closed<T: std::str::FromStr>(cell: &str) -> Option<T> {
-    without_emphasis(cell.trim())
-        .to_ascii_lowercase()
-        .parse::<T>()
-        .ok()
+    let bare = without_emphasis(cell.trim());
+    if bare.bytes().any(|b| b.is_ascii_uppercase()) {
+        bare.to_ascii_lowercase().parse::<T>().ok()
+    } else {
+        // Already lowercase: parsed as it stands, without a copy.
+        bare.parse::<T>().ok()
+    }
 }
 
 /// A `Tags` cell: comma-separated, trimmed, empty entries and a lone `-` dropped.
