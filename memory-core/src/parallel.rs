@@ -4,9 +4,13 @@
 
 use std::sync::OnceLock;
 
-/// Fewer items than this per thread and a thread costs more than it saves (a spawn is
-/// tens of microseconds; reading and parsing one small entity file is a few).
+/// Fewer files than this per thread and a thread costs more than it saves (a spawn is
+/// tens of microseconds; reading and parsing one small entity file is several).
 const MIN_ITEMS_PER_THREAD: usize = 32;
+
+/// The same for work on text already in memory (a row read, built or rendered: about a
+/// microsecond each).
+const MIN_LIGHT_ITEMS_PER_THREAD: usize = 512;
 
 /// At most this many threads (the scans are bound by file system calls, which stop
 /// scaling well before that).
@@ -27,7 +31,21 @@ fn threads() -> usize {
 /// in contiguous chunks; the results are in the items' order. A panic in `f` is
 /// propagated to the caller as it would be without threads.
 pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = threads().min(items.len() / MIN_ITEMS_PER_THREAD).max(1);
+    map_with(items, MIN_ITEMS_PER_THREAD, f)
+}
+
+/// [`map`] for items that cost about a microsecond each (no file system call): threads
+/// only for long lists.
+pub(crate) fn map_light<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_with(items, MIN_LIGHT_ITEMS_PER_THREAD, f)
+}
+
+fn map_with<T: Sync, R: Send>(
+    items: &[T],
+    min_per_thread: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let workers = threads().min(items.len() / min_per_thread).max(1);
     if workers == 1 {
         return items.iter().map(f).collect();
     }
@@ -61,7 +79,8 @@ mod tests {
         #[test]
         fn map_keeps_order_and_equals_a_plain_map(items in prop::collection::vec(any::<u32>(), 0..600)) {
             let plain: Vec<u64> = items.iter().map(|&x| u64::from(x) * 3 + 1).collect();
-            prop_assert_eq!(map(&items, |&x| u64::from(x) * 3 + 1), plain);
+            prop_assert_eq!(map(&items, |&x| u64::from(x) * 3 + 1), plain.clone());
+            prop_assert_eq!(map_with(&items, 7, |&x| u64::from(x) * 3 + 1), plain);
         }
     }
 
@@ -73,5 +92,7 @@ mod tests {
         assert_eq!(distinct.len(), threads().min(1000 / MIN_ITEMS_PER_THREAD));
         let short = map(&items[..10], |_| std::thread::current().id());
         assert!(short.iter().all(|id| *id == std::thread::current().id()));
+        let light = map_light(&items, |_| std::thread::current().id());
+        assert!(light.iter().all(|id| *id == std::thread::current().id()));
     }
 }

@@ -211,7 +211,7 @@ impl ContextMemory {
         };
         let now = self.utc_now();
         let wanted: Vec<IndexRow> =
-            crate::parallel::map(&scan.entries, |f| row_of(&f.entry, file_name(f), None));
+            crate::parallel::map_light(&scan.entries, |f| row_of(&f.entry, file_name(f), None));
         let path = self.file_in(namespace, super::names::INDEX_FILE_NAME)?;
         let index = match self.load_index(namespace) {
             Ok(index) => index,
@@ -251,7 +251,9 @@ impl ContextMemory {
         report
             .added
             .extend(new_rows.iter().map(|r| r.entity.clone()));
-        edits.extend(crate::parallel::map(&new_rows, |row| index.append(row)));
+        edits.extend(crate::parallel::map_light(&new_rows, |row| {
+            index.append(row)
+        }));
         if edits.is_empty() && index.exists {
             return Ok((report, None));
         }

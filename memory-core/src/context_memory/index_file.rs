@@ -121,7 +121,7 @@ impl IndexFile {
                 ),
             ));
         };
-        let read = crate::parallel::map(&table.rows, |raw| read_row(&text, raw));
+        let read = crate::parallel::map_light(&table.rows, |raw| read_row(&text, raw));
         let mut rows = Vec::with_capacity(read.len());
         // The first row that does not read, in file order, is the one reported.
         for (raw, row) in table.rows.iter().zip(read) {
