@@ -51,8 +51,8 @@ export NODE_PATH="$work/node/node_modules"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 
-echo "| entities | floor ms | floor + write ms | memory-core heal ms | heal / floor | heal / floor+write | python-frontmatter ms | × heal | gray-matter ms | × heal |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| entities | floor ms | floor + write ms | memory-core heal ms | heal / floor | heal / floor+write | heal CPU / floor CPU | python-frontmatter ms | × heal | gray-matter ms | × heal |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 IFS=, read -ra list <<< "$sizes"
 for n in "${list[@]}"; do
   root="$work/tree-$n"
@@ -63,9 +63,9 @@ for n in "${list[@]}"; do
   # tool must not pay the tree's writeback in its fsyncs, nor the others find it warm.
   sync
   cat "$ns_dir"/*.md > /dev/null
-  read -r floor floor_write heal _ < <("$bench" heal "$root" "$runs")
+  read -r floor floor_write heal _ cpu < <("$bench" heal "$root" "$runs")
   python=$("$py" benches/compare/heal_frontmatter.py "$ns_dir" project.bench "$runs")
   gray=$(node benches/compare/heal_gray_matter.mjs "$ns_dir" project.bench "$runs")
-  echo "| $n | $floor | $floor_write | $heal | $(ratio "$heal" "$floor") | $(ratio "$heal" "$floor_write") | $python | $(ratio "$python" "$heal") | $gray | $(ratio "$gray" "$heal") |"
+  echo "| $n | $floor | $floor_write | $heal | $(ratio "$heal" "$floor") | $(ratio "$heal" "$floor_write") | $cpu | $python | $(ratio "$python" "$heal") | $gray | $(ratio "$gray" "$heal") |"
   rm -rf "$root"
 done

@@ -10,7 +10,8 @@
 //!   memory root DIR (what `benches/context_compare.sh` gives the other tools).
 //! - `context-bench heal DIR runs`: on the root DIR written by `tree`, prints the median
 //!   milliseconds of the floor, the floor with one atomic write, heal, and the floor's
-//!   reads on two threads, tab-separated.
+//!   reads on two threads, then heal's CPU time (all threads) over the floor's,
+//!   tab-separated.
 //! - `context-bench query DIR runs`: on the root DIR written by `tree` (healed first),
 //!   prints the median milliseconds of one query (the table's query), for `perf`.
 
@@ -33,11 +34,12 @@ fn main() {
             let runs = args[2].parse().expect("runs is a number");
             let t = heal_times(Path::new(&args[1]), runs);
             println!(
-                "{:.3}\t{:.3}\t{:.3}\t{:.3}",
+                "{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.2}",
                 ms(t.floor),
                 ms(t.floor_write),
                 ms(t.heal),
-                ms(t.floor_two)
+                ms(t.floor_two),
+                t.cpu_ratio
             );
         }
         Some("query") if args.len() == 3 => {
@@ -59,6 +61,9 @@ fn namespace() -> Namespace {
 
 struct HealTimes {
     floor: Duration,
+    /// Heal's CPU time (all threads) over the floor's, summed over the runs: what the
+    /// load of other processes on the machine moves least.
+    cpu_ratio: f64,
     floor_two: Duration,
     floor_write: Duration,
     heal: Duration,
@@ -89,21 +94,27 @@ fn heal_times(root: &Path, runs: usize) -> HealTimes {
         .collect();
     let (mut floor, mut floor_write, mut heal) = (Vec::new(), Vec::new(), Vec::new());
     let mut floor_two = Vec::new();
+    let (mut floor_cpu, mut heal_cpu) = (Duration::ZERO, Duration::ZERO);
     for _ in 0..runs.max(1) {
-        floor.push(time(|| read_all(&ns_dir)));
+        let (wall, cpu) = time_cpu(|| read_all(&ns_dir));
+        floor.push(wall);
+        floor_cpu += cpu;
         floor_two.push(time(|| read_all_two_threads(&names)));
         floor_write.push(time(|| {
             read_all(&ns_dir);
             atomic_write(&scratch, &index_bytes);
         }));
         let _ = std::fs::remove_file(&index);
-        heal.push(time(|| {
+        let (wall, cpu) = time_cpu(|| {
             memory.heal(&ns).expect("heal");
-        }));
+        });
+        heal.push(wall);
+        heal_cpu += cpu;
     }
     let _ = std::fs::remove_file(&scratch);
     HealTimes {
         floor: median(floor),
+        cpu_ratio: heal_cpu.as_secs_f64() / floor_cpu.as_secs_f64().max(1e-9),
         floor_two: median(floor_two),
         floor_write: median(floor_write),
         heal: median(heal),
@@ -206,6 +217,12 @@ fn table(runs: usize) {
             ratio(t.heal, t.floor),
             ratio(t.heal, t.floor_write)
         );
+        println!(
+            "{:<48} {:>10} {:>9.2}",
+            format!("heal {n}: CPU time (all threads) × floor's"),
+            "",
+            t.cpu_ratio
+        );
         let memory = t.memory;
         if n == 1_000 {
             let mut k = 0;
@@ -274,6 +291,27 @@ fn write_files(root: &Path, ns: &Namespace, n: usize) {
         );
         std::fs::write(dir.join(format!("decision-{i:05}-bench.md")), text).expect("write");
     }
+}
+
+/// CPU time this process has used so far, every thread's (those that ended included).
+fn cpu_time() -> Duration {
+    // SAFETY: `getrusage` only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// The wall time of `f`, and the CPU time of this process (all threads) while it ran.
+fn time_cpu(f: impl FnOnce()) -> (Duration, Duration) {
+    let cpu = cpu_time();
+    let wall = time(f);
+    (wall, cpu_time().saturating_sub(cpu))
 }
 
 fn time(f: impl FnOnce()) -> Duration {
