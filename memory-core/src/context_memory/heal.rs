@@ -82,9 +82,10 @@ pub struct HealReport {
     pub written: bool,
 }
 
-/// Every entity file of a namespace, read.
-pub(super) struct DirScan {
-    pub entries: Vec<EntityFile>,
+/// Every entity file of a namespace, read (`T`: what is kept of each, the whole file or
+/// only its entry).
+pub(super) struct DirScan<T = EntityFile> {
+    pub entries: Vec<T>,
     pub unreadable: Vec<Warning>,
     /// Every entity file name in the directory (readable or not).
     pub names: BTreeSet<String>,
@@ -102,7 +103,7 @@ impl ContextMemory {
     /// ```
     pub fn verify(&self, namespace: &Namespace) -> Result<DriftReport> {
         let _guard = self.handle.read_guard()?;
-        let scan = self.scan_dir(namespace)?;
+        let scan = self.scan_entries(namespace)?;
         let mut report = DriftReport {
             namespace: Some(namespace.clone()),
             files: scan.names.len(),
@@ -140,8 +141,8 @@ impl ContextMemory {
         }
         let rows = first_by_entity(&index.rows);
         for file in &scan.entries {
-            if let Some(row) = rows.get(&file.entry.entity_name)
-                && !row_agrees(row, &file.entry, file_name(file))
+            if let Some(row) = rows.get(&file.entity_name)
+                && !row_agrees(row, file, file_name(file))
             {
                 report.mismatched.push(row.entity.clone());
             }
@@ -203,7 +204,7 @@ impl ContextMemory {
         &self,
         namespace: &Namespace,
     ) -> Result<(HealReport, Option<IndexFile>)> {
-        let scan = self.scan_dir(namespace)?;
+        let scan = self.scan_entries(namespace)?;
         let mut report = HealReport {
             namespace: Some(namespace.clone()),
             unreadable: scan.unreadable.clone(),
@@ -211,7 +212,7 @@ impl ContextMemory {
         };
         let now = self.utc_now();
         let wanted: Vec<IndexRow> =
-            crate::parallel::map_light(&scan.entries, |f| row_of(&f.entry, file_name(f), None));
+            crate::parallel::map_light(&scan.entries, |f| row_of(f, file_name(f), None));
         let path = self.file_in(namespace, super::names::INDEX_FILE_NAME)?;
         let index = match self.load_index(namespace) {
             Ok(index) => index,
@@ -317,8 +318,9 @@ pub(super) fn drifted(index: &Result<IndexFile>, listing: &BTreeSet<String>) -> 
     }
 }
 
-fn file_name(file: &EntityFile) -> &str {
-    file.path
+fn file_name(entry: &Entry) -> &str {
+    entry
+        .file
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or_default()

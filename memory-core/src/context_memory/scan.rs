@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::entity::Entry;
 use super::entity_file::EntityFile;
 use super::heal::DirScan;
 use super::memory::ContextMemory;
@@ -18,17 +19,27 @@ impl ContextMemory {
     /// Reads every entity file of `namespace`.
     pub(super) fn scan_dir(&self, namespace: &Namespace) -> Result<DirScan> {
         let names = self.list_dir(namespace)?;
-        self.scan_names(namespace, names)
+        self.scan_names(namespace, names, |file| file)
     }
 
-    /// Reads the entity files `names` (a listing of `namespace`'s directory). A file
-    /// whose content does not read is reported and kept out; a file that cannot be
-    /// reached (an I/O error) fails the scan with the first such error in name order.
-    pub(super) fn scan_names(
+    /// Reads every entity file of `namespace`, keeping only the entries (heal and
+    /// verify): each file's text and key spans are freed on the thread that read them,
+    /// which reuses the memory for the next file.
+    pub(super) fn scan_entries(&self, namespace: &Namespace) -> Result<DirScan<Entry>> {
+        let names = self.list_dir(namespace)?;
+        self.scan_names(namespace, names, |file| file.entry)
+    }
+
+    /// Reads the entity files `names` (a listing of `namespace`'s directory), keeping
+    /// `keep` of each. A file whose content does not read is reported and kept out; a
+    /// file that cannot be reached (an I/O error) fails the scan with the first such
+    /// error in name order.
+    fn scan_names<T: Send>(
         &self,
         namespace: &Namespace,
         names: BTreeSet<String>,
-    ) -> Result<DirScan> {
+        keep: impl Fn(EntityFile) -> T + Sync,
+    ) -> Result<DirScan<T>> {
         let (paths, mut refused): (Vec<_>, Vec<_>) = self
             .paths_of(namespace, &names)
             .into_iter()
@@ -40,7 +51,7 @@ impl ContextMemory {
         let dir = namespace.dir();
         let loaded = crate::parallel::map(&paths, |(name, path)| {
             path.as_ref()
-                .map(|path| load_listed(path, dir.join(name), namespace))
+                .map(|path| load_listed(path, dir.join(name), namespace).map(&keep))
         });
         let mut entries = Vec::with_capacity(loaded.len());
         let mut unreadable = Vec::new();
