@@ -46,6 +46,7 @@ pub mod durable;
 mod error;
 pub mod hygiene;
 pub mod markdown;
+mod parallel;
 mod prefault;
 pub mod structured_memory;
 

@@ -320,6 +320,25 @@ proptest! {
         }
     }
 
+    /// The lookup list answers every key as the mapping does (and as serde_yaml's
+    /// mapping of the whole block does), on hostile blocks and on junk.
+    #[test]
+    fn fields_answer_as_the_mapping(doc in doc(), lines in proptest::collection::vec(junk_line(), 0..8)) {
+        let junk = format!("---\n{}\n---\nbody\n", lines.join("\n"));
+        for text in [doc.text(), junk] {
+            let Ok(Some(keys)) = FrontmatterKeys::read(&text) else { continue };
+            let (fields, map) = (keys.fields(&text), keys.mapping(&text));
+            prop_assert_eq!(fields.is_ok(), map.is_ok(), "{:?}", text);
+            let (Ok(fields), Ok(map)) = (fields, map) else { continue };
+            prop_assert_eq!(fields.len(), map.len(), "{:?}", text);
+            let mut names: Vec<String> = keys.entries.iter().map(|e| e.name(&text).into_owned()).collect();
+            names.extend(["status", "k0", "a", "b", "c", "1", "true", "null", ""].map(String::from));
+            for name in &names {
+                prop_assert_eq!(fields.get(name), map.get(name.as_str()), "{:?} in {:?}", name, text);
+            }
+        }
+    }
+
     /// Setting any key (or a new one) to any value changes only that entry, keeps the
     /// file's line endings and leaves the old mapping with only that key changed.
     #[test]

@@ -5,12 +5,13 @@
 use std::path::PathBuf;
 
 use serde::Serialize;
-use serde_yaml::{Mapping, Value};
+use serde_yaml::Value;
 
 use super::entry::{Diagram, MIN_TAGS};
 use super::names::EntityName;
 use super::namespace::Namespace;
 use super::schema::{Category, EntryStatus};
+use crate::markdown::Fields;
 
 /// The keys the seed defines, in the order memory-core writes them.
 pub const ENTITY_KEYS: [&str; 16] = [
@@ -95,7 +96,7 @@ fn problem(key: &'static str, message: impl Into<String>) -> FieldProblem {
 /// `entity_name` must be `{namespace}.{category}.{short_id}` of the same category: a
 /// file that says otherwise is reported, not indexed under a name it does not have.
 pub(crate) fn read_entry(
-    map: &Mapping,
+    map: &Fields,
     body: &str,
     namespace: &Namespace,
     file: PathBuf,
@@ -168,7 +169,7 @@ pub(crate) fn read_entry(
     })
 }
 
-fn read_diagram(map: &Mapping, category: Category) -> Result<Option<Diagram>, FieldProblem> {
+fn read_diagram(map: &Fields, category: Category) -> Result<Option<Diagram>, FieldProblem> {
     let language = optional_str(map, "diagram_language")?;
     let diagram_type = optional_str(map, "diagram_type")?;
     let subject = optional_str(map, "diagram_subject")?;
@@ -211,7 +212,7 @@ fn scalar_text(key: &'static str, value: &Value) -> Result<Option<String>, Field
     }
 }
 
-fn required_str(map: &Mapping, key: &'static str) -> Result<String, FieldProblem> {
+fn required_str(map: &Fields, key: &'static str) -> Result<String, FieldProblem> {
     match map.get(key) {
         None => Err(FieldProblem {
             key: None,
@@ -224,7 +225,7 @@ fn required_str(map: &Mapping, key: &'static str) -> Result<String, FieldProblem
     }
 }
 
-fn optional_str(map: &Mapping, key: &'static str) -> Result<Option<String>, FieldProblem> {
+fn optional_str(map: &Fields, key: &'static str) -> Result<Option<String>, FieldProblem> {
     match map.get(key) {
         None => Ok(None),
         Some(v) => Ok(scalar_text(key, v)?.filter(|s| !s.trim().is_empty())),
@@ -234,7 +235,7 @@ fn optional_str(map: &Mapping, key: &'static str) -> Result<Option<String>, Fiel
 /// A list of strings: a YAML sequence (`[a, b]` or `- a` lines), or one comma-separated
 /// string as people write by hand (`tags: auth, security`). Empty items are dropped,
 /// the same item twice is kept once.
-fn string_list(map: &Mapping, key: &'static str) -> Result<Option<Vec<String>>, FieldProblem> {
+fn string_list(map: &Fields, key: &'static str) -> Result<Option<Vec<String>>, FieldProblem> {
     let Some(value) = map.get(key) else {
         return Ok(None);
     };
@@ -265,7 +266,7 @@ fn string_list(map: &Mapping, key: &'static str) -> Result<Option<Vec<String>>, 
     Ok(Some(items))
 }
 
-fn names(map: &Mapping, key: &'static str) -> Result<Vec<EntityName>, FieldProblem> {
+fn names(map: &Fields, key: &'static str) -> Result<Vec<EntityName>, FieldProblem> {
     string_list(map, key)?
         .unwrap_or_default()
         .iter()
@@ -293,8 +294,8 @@ fn check_timestamp(key: &'static str, value: &str) -> Result<(), FieldProblem> {
 mod tests {
     use super::*;
 
-    fn map(yaml: &str) -> Mapping {
-        serde_yaml::from_str(yaml).unwrap()
+    fn map(yaml: &str) -> Fields {
+        Fields::from(serde_yaml::from_str::<serde_yaml::Mapping>(yaml).unwrap())
     }
 
     const SEED: &str = "entity_name: org.global.decision.001\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [auth, security]\ncreated_at: 2026-04-03T10:00:00Z\nrationale: Brief explanation of why\nsupersedes: []\nconfidence: 0.9\nsource_path: docs:global/decisions/auth-flow.md\nupdated_at: 2026-04-03T10:00:00Z\n";

@@ -39,7 +39,7 @@ impl EntityFile {
                 "an entity file starts with YAML frontmatter between --- lines; this one has none",
             )
         })?;
-        let map = keys.mapping(&text).map_err(at)?;
+        let map = keys.fields(&text).map_err(at)?;
         let body = keys.frontmatter.body(&text);
         let entry = read_entry(&map, body, namespace, rel, summary)
             .map_err(|p| problem_at(path, &keys, &text, p))?;
@@ -280,5 +280,230 @@ mod tests {
         .unwrap_err();
         assert_eq!(err.kind(), crate::ErrorKind::Malformed);
         assert!(err.line().is_some_and(|l| l >= 2), "{err}");
+    }
+}
+
+/// The entity reader on the block's lookup list ([`FrontmatterKeys::fields`]) gives
+/// exactly the verdicts and messages it gives on the block's full mapping
+/// ([`FrontmatterKeys::mapping`], itself checked against serde_yaml), over hand-kept
+/// frontmatter: every quoting style, lists both ways, comments, keys twice, aliases,
+/// unknown keys, wrong values, CRLF and a BOM.
+#[cfg(test)]
+mod reference {
+    use super::*;
+    use crate::markdown::Fields;
+    use proptest::prelude::*;
+
+    /// Lines per key: good and bad spellings of its value.
+    const LINES: &[&[&str]] = &[
+        &[
+            "entity_name: org.global.decision.001",
+            "entity_name: 'org.global.decision.001'",
+            "\"entity_name\": \"org.global.decision.001\" # quoted key",
+            "entity_name: org.global.risk.001",
+            "entity_name:",
+            "entity_name: [org.global.decision.001]",
+        ],
+        &[
+            "namespace: org.global",
+            "namespace: \"org.global\"",
+            "namespace: org.security",
+            "namespace: &ns org.global",
+            "namespace: ~",
+        ],
+        &[
+            "category: decision",
+            "category: 'decision'  # c",
+            "category: Decision",
+            "category: 12",
+        ],
+        &[
+            "status: accepted",
+            "status: experimental",
+            "status: \"superseded\"",
+            "status: done",
+            "status: true",
+        ],
+        &[
+            "tags: [auth, security]",
+            "tags: ['登入', \"it's\", auth]",
+            "tags:\n  - auth\n  - security # c",
+            "tags:\r\n- a\r\n- b",
+            "tags: auth, security",
+            "tags: [auth]",
+            "tags: [auth, auth]",
+            "tags: [a, [b]]",
+            "tags: *ns",
+        ],
+        &[
+            "created_at: 2026-04-03T10:00:00Z",
+            "created_at: 2026-04-03",
+            "created_at: '2026-04-03T10:00:00+08:00'",
+            "created_at: yesterday",
+        ],
+        &[
+            "rationale: Stateless, scales out",
+            "rationale: \"a: b\"",
+            "rationale: Stateless: scales",
+            "rationale: |\n  two\n  lines",
+            "rationale: >-\n  folded\n  text",
+            "rationale: plain\n  continued",
+        ],
+        &[
+            "supersedes: []",
+            "supersedes: [org.global.decision.000]",
+            "supersedes: [not a name]",
+        ],
+        &[
+            "confidence: 0.9",
+            "confidence: 1",
+            "confidence: 1.5",
+            "confidence: high",
+            "confidence: .5",
+            "confidence: 1e-1",
+        ],
+        &[
+            "source_path: docs:global/a.md",
+            "source_path: 'docs:x#y'",
+            "source_path: http://example.com/a#b",
+        ],
+        &[
+            "updated_at: 2026-05-01T09:30:00Z",
+            "updated_at:",
+            "updated_at: soon",
+        ],
+        &[
+            "diagram_code: |\n  flowchart TD\n    A --> B",
+            "diagram_language: mermaid",
+        ],
+        &[
+            "related_entities: [org.global.decision.002]",
+            "related_entities:\n  - org.global.pattern.001",
+        ],
+        &[
+            "x_custom: {a: 1, b: [2, 3]}",
+            "x_custom: !!str 001",
+            "x_custom: &x [1]\nx_other: *x",
+            "# a comment line",
+            "",
+            "notes:\n  sub: 1\n  deep:\n    - z",
+            "'status': deprecated",
+        ],
+    ];
+
+    fn text_of(picks: &[(usize, usize)], crlf: bool, bom: bool) -> String {
+        let mut yaml = String::new();
+        for &(key, line) in picks {
+            let lines = LINES[key % LINES.len()];
+            yaml.push_str(lines[line % lines.len()]);
+            yaml.push('\n');
+        }
+        let text = format!("---\n{yaml}---\n\nAuth uses JWT. Tokens last an hour.\n");
+        let text = if crlf {
+            text.replace('\n', "\r\n")
+        } else {
+            text
+        };
+        if bom { format!("\u{feff}{text}") } else { text }
+    }
+
+    /// The reader as it was: the full mapping.
+    fn by_mapping(text: &str) -> Result<Entry> {
+        let path = Path::new("x.md");
+        let keys = FrontmatterKeys::read(text)
+            .map_err(|i| i.at(path))?
+            .ok_or_else(|| Error::malformed(path, 1, "none"))?;
+        let map = Fields::from(keys.mapping(text).map_err(|i| i.at(path))?);
+        let body = keys.frontmatter.body(text);
+        read_entry(
+            &map,
+            body,
+            &Namespace::org_global(),
+            PathBuf::from("x.md"),
+            None,
+        )
+        .map_err(|p| problem_at(path, &keys, text, p))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        #[test]
+        fn the_lookup_list_reads_as_the_mapping(
+            picks in prop::collection::vec((0..LINES.len(), 0..10usize), 0..16),
+            crlf in any::<bool>(),
+            bom in any::<bool>(),
+        ) {
+            // Mostly whole entities (every seed key once, in order), sometimes a jumble.
+            let mut picks = picks;
+            if picks.len() > 4 {
+                for (i, pick) in picks.iter_mut().enumerate().take(LINES.len() - 1) {
+                    pick.0 = i;
+                }
+            }
+            let text = text_of(&picks, crlf, bom);
+            let fast = EntityFile::parse(
+                Path::new("x.md"),
+                PathBuf::from("x.md"),
+                text.clone(),
+                &Namespace::org_global(),
+                None,
+            )
+            .map(|f| f.entry)
+            .map_err(|e| e.to_string());
+            let reference = by_mapping(&text).map_err(|e| e.to_string());
+            prop_assert_eq!(fast, reference, "{:?}", text);
+        }
+    }
+
+    /// Every spelling of every key, in an otherwise whole entity.
+    #[test]
+    fn each_spelling_reads_both_ways() {
+        let mut read = 0;
+        for (key, lines) in LINES.iter().enumerate() {
+            for line in 0..lines.len() {
+                let mut picks: Vec<(usize, usize)> = (0..11).map(|k| (k, 0)).collect();
+                match picks.get_mut(key) {
+                    Some(pick) => *pick = (key, line),
+                    None => picks.push((key, line)),
+                }
+                let text = text_of(&picks, false, false);
+                let fast = EntityFile::parse(
+                    Path::new("x.md"),
+                    PathBuf::from("x.md"),
+                    text.clone(),
+                    &Namespace::org_global(),
+                    None,
+                )
+                .map(|f| f.entry)
+                .map_err(|e| e.to_string());
+                read += usize::from(fast.is_ok());
+                assert_eq!(
+                    fast,
+                    by_mapping(&text).map_err(|e| e.to_string()),
+                    "{text:?}"
+                );
+            }
+        }
+        assert!(read > 20, "most spellings make an entity ({read})");
+    }
+
+    #[test]
+    fn a_whole_entity_reads_both_ways() {
+        let picks: Vec<(usize, usize)> = (0..11).map(|k| (k, 0)).collect();
+        for (crlf, bom) in [(false, false), (true, true)] {
+            let text = text_of(&picks, crlf, bom);
+            let entry = by_mapping(&text).unwrap();
+            assert_eq!(entry.tags, ["auth", "security"]);
+            let fast = EntityFile::parse(
+                Path::new("x.md"),
+                PathBuf::from("x.md"),
+                text,
+                &Namespace::org_global(),
+                None,
+            )
+            .unwrap();
+            assert_eq!(fast.entry, entry);
+        }
     }
 }

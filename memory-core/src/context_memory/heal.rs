@@ -3,7 +3,7 @@
 //! the rows from the files (`heal`). A file that does not read is reported with its
 //! path and line, kept out of the index, and never touched.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::io;
 
@@ -83,9 +83,10 @@ pub struct HealReport {
     pub written: bool,
 }
 
-/// Every entity file of a namespace, read.
-pub(super) struct DirScan {
-    pub entries: Vec<EntityFile>,
+/// Every entity file of a namespace, read (`T`: what is kept of each, the whole file or
+/// only its entry).
+pub(super) struct DirScan<T = EntityFile> {
+    pub entries: Vec<T>,
     pub unreadable: Vec<Warning>,
     /// Every entity file name in the directory (readable or not).
     pub names: BTreeSet<String>,
@@ -103,7 +104,7 @@ impl ContextMemory {
     /// ```
     pub fn verify(&self, namespace: &Namespace) -> Result<DriftReport> {
         let _guard = self.handle.read_guard()?;
-        let scan = self.scan_dir(namespace)?;
+        let scan = self.scan_entries(namespace)?;
         let mut report = DriftReport {
             namespace: Some(namespace.clone()),
             files: scan.names.len(),
@@ -130,20 +131,19 @@ impl ContextMemory {
             .iter()
             .filter_map(|w| w.path.file_name())
             .collect();
+        let row_files: HashSet<&str> = index.rows.iter().map(|r| r.file.as_str()).collect();
         for name in &scan.names {
             // A file that does not read cannot have a row: it is reported as unreadable.
-            if !index.rows.iter().any(|r| &r.file == name)
+            if !row_files.contains(name.as_str())
                 && !unreadable.contains(std::ffi::OsStr::new(name))
             {
                 report.unindexed_files.push(name.clone());
             }
         }
+        let rows = first_by_entity(&index.rows);
         for file in &scan.entries {
-            if let Some(row) = index
-                .rows
-                .iter()
-                .find(|r| r.entity == file.entry.entity_name)
-                && !row_agrees(row, &file.entry, file_name(file))
+            if let Some(row) = rows.get(&file.entity_name)
+                && !row_agrees(row, file, file_name(file))
             {
                 report.mismatched.push(row.entity.clone());
             }
@@ -206,18 +206,15 @@ impl ContextMemory {
         &self,
         namespace: &Namespace,
     ) -> Result<(HealReport, Option<IndexFile>)> {
-        let scan = self.scan_dir(namespace)?;
+        let scan = self.scan_entries(namespace)?;
         let mut report = HealReport {
             namespace: Some(namespace.clone()),
             unreadable: scan.unreadable.clone(),
             ..HealReport::default()
         };
         let now = self.utc_now();
-        let wanted: Vec<IndexRow> = scan
-            .entries
-            .iter()
-            .map(|f| row_of(&f.entry, file_name(f), None))
-            .collect();
+        let wanted: Vec<IndexRow> =
+            crate::parallel::map_light(&scan.entries, |f| row_of(f, file_name(f), None));
         let path = self.file_in(namespace, super::names::INDEX_FILE_NAME)?;
         let index = match self.load_index(namespace) {
             Ok(index) => index,
@@ -230,7 +227,8 @@ impl ContextMemory {
             }
         };
         let mut edits = Vec::new();
-        let mut seen = BTreeSet::new();
+        let by_entity = first_by_entity(&wanted);
+        let mut seen = HashSet::new();
         for (i, row) in index.rows.iter().enumerate() {
             if !seen.insert(&row.entity) {
                 // A second row for the same entity (a merge or a paste gone wrong): one
@@ -239,13 +237,13 @@ impl ContextMemory {
                 edits.push(index.remove(i));
                 continue;
             }
-            match wanted.iter().find(|w| w.entity == row.entity) {
+            match by_entity.get(&row.entity) {
                 None => {
                     report.removed.push(row.entity.clone());
                     edits.push(index.remove(i));
                 }
                 Some(w) => {
-                    let mut w = w.clone();
+                    let mut w = (*w).clone();
                     w.summary = row.summary.clone();
                     if !same_row(row, &w) {
                         report.updated.push(row.entity.clone());
@@ -254,16 +252,19 @@ impl ContextMemory {
                 }
             }
         }
+        let indexed: HashSet<&EntityName> = index.rows.iter().map(|r| &r.entity).collect();
         let new_rows = sorted(
             wanted
                 .into_iter()
-                .filter(|w| !index.rows.iter().any(|r| r.entity == w.entity))
+                .filter(|w| !indexed.contains(&w.entity))
                 .collect(),
         );
-        for row in &new_rows {
-            report.added.push(row.entity.clone());
-            edits.push(index.append(row));
-        }
+        report
+            .added
+            .extend(new_rows.iter().map(|r| r.entity.clone()));
+        edits.extend(crate::parallel::map_light(&new_rows, |row| {
+            index.append(row)
+        }));
         if edits.is_empty() && index.exists {
             return Ok((report, None));
         }
@@ -280,10 +281,12 @@ impl ContextMemory {
     /// The entity file names in `namespace`'s directory (empty when it does not exist).
     pub(super) fn list_dir(&self, namespace: &Namespace) -> Result<BTreeSet<String>> {
         let dir = self.namespace_dir(namespace);
-        let mut names = BTreeSet::new();
+        // Collected first and built into the set in one go (sorted once), not inserted
+        // one by one in the directory's hash order.
+        let mut names = Vec::new();
         let entries = match fs::read_dir(&dir) {
             Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(names),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
             Err(e) => return Err(Error::io_op(&dir, "scandir", e)),
         };
         for entry in entries {
@@ -294,89 +297,11 @@ impl ContextMemory {
             if let Some(name) = entry.file_name().to_str()
                 && is_entity_file_name(name)
             {
-                names.insert(name.to_string());
+                names.push(name.to_string());
             }
         }
-        Ok(names)
-    }
-
-    /// Reads every entity file of `namespace`.
-    pub(super) fn scan_dir(&self, namespace: &Namespace) -> Result<DirScan> {
-        let names = self.list_dir(namespace)?;
-        let mut entries = Vec::new();
-        let mut unreadable = Vec::new();
-        for name in &names {
-            let path = self.file_in(namespace, name)?;
-            let rel = namespace.dir().join(name);
-            match EntityFile::load(&path, rel, namespace, None) {
-                Ok(file) => entries.push(file),
-                Err(error) if is_file_problem(&error) => {
-                    unreadable.push(Warning::from_error(&error, error.line().unwrap_or(0)));
-                }
-                Err(error) => return Err(error),
-            }
-        }
-        let entries = self.without_second_claims(namespace, entries, &mut unreadable);
-        Ok(DirScan {
-            entries,
-            unreadable,
-            names,
-        })
-    }
-
-    /// One entity, one file: when several files name the same entity (a copy made by
-    /// hand or by a sync), the one its index row points at is kept (else the first by
-    /// file name) and every other is reported like a file that does not read — by path
-    /// and the `entity_name` line — kept out of the index and never touched.
-    fn without_second_claims(
-        &self,
-        namespace: &Namespace,
-        entries: Vec<EntityFile>,
-        unreadable: &mut Vec<Warning>,
-    ) -> Vec<EntityFile> {
-        let mut claims: std::collections::BTreeMap<&EntityName, Vec<usize>> = Default::default();
-        for (i, file) in entries.iter().enumerate() {
-            claims.entry(&file.entry.entity_name).or_default().push(i);
-        }
-        if claims.values().all(|files| files.len() == 1) {
-            return entries;
-        }
-        // Only now is the index read: the row says which file is the entity's.
-        let rows = self
-            .load_index(namespace)
-            .map(|i| i.rows)
-            .unwrap_or_default();
-        let mut second: BTreeSet<usize> = BTreeSet::new();
-        for (name, files) in claims.iter().filter(|(_, files)| files.len() > 1) {
-            let indexed = files.iter().copied().find(|&i| {
-                rows.iter()
-                    .any(|r| &r.entity == *name && r.file == file_name(&entries[i]))
-            });
-            let keep = indexed.unwrap_or(files[0]);
-            for &i in files.iter().filter(|&&i| i != keep) {
-                let file = &entries[i];
-                unreadable.push(Warning {
-                    path: file.path.clone(),
-                    line: file
-                        .keys
-                        .get(&file.text, "entity_name")
-                        .map_or(1, |e| e.line),
-                    message: format!(
-                        "names {name}, which {} holds too; one entity has one file, so this one \
-                         is kept out of the index (rename or remove one of them)",
-                        file_name(&entries[keep])
-                    ),
-                });
-                second.insert(i);
-            }
-        }
-        unreadable.sort_by(|a, b| a.path.cmp(&b.path));
-        entries
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| !second.contains(i))
-            .map(|(_, file)| file)
-            .collect()
+        names.sort_unstable();
+        Ok(names.into_iter().collect())
     }
 
     /// The clock's time in UTC, as entity files and indexes write it.
@@ -403,17 +328,9 @@ pub(super) fn drifted(index: &Result<IndexFile>, listing: &BTreeSet<String>) -> 
     }
 }
 
-/// Whether an error is about the file's content (reported, the file kept out) rather
-/// than about reaching it.
-fn is_file_problem(error: &Error) -> bool {
-    matches!(
-        error.kind(),
-        crate::ErrorKind::Malformed | crate::ErrorKind::InvalidInput
-    )
-}
-
-fn file_name(file: &EntityFile) -> &str {
-    file.path
+fn file_name(entry: &Entry) -> &str {
+    entry
+        .file
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or_default()
@@ -443,6 +360,15 @@ fn row_agrees(row: &IndexRow, entry: &Entry, file: &str) -> bool {
         && row.status == entry.status
         && row.tags == entry.tags
         && row.file == file
+}
+
+/// Each entity's first row (what a search from the top finds), by name.
+fn first_by_entity(rows: &[IndexRow]) -> HashMap<&EntityName, &IndexRow> {
+    let mut by_entity = HashMap::with_capacity(rows.len());
+    for row in rows {
+        by_entity.entry(&row.entity).or_insert(row);
+    }
+    by_entity
 }
 
 fn same_row(a: &IndexRow, b: &IndexRow) -> bool {

@@ -12,6 +12,7 @@
 //! | org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |
 //! ```
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -23,7 +24,7 @@ use super::schema::{Category, EntryStatus};
 use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Table, TableRow, apply_edits, lines, render_row, scan_table,
+    Edit, LineEnding, Table, TableRow, apply_edits, lines, render_row, scan_table, unescape_cell,
     without_emphasis, without_new_final_newline,
 };
 
@@ -120,9 +121,11 @@ impl IndexFile {
                 ),
             ));
         };
-        let mut rows = Vec::with_capacity(table.rows.len());
-        for raw in &table.rows {
-            rows.push(read_row(&text, raw).map_err(|m| Error::malformed(path, raw.line, m))?);
+        let read = crate::parallel::map_light(&table.rows, |raw| read_row(&text, raw));
+        let mut rows = Vec::with_capacity(read.len());
+        // The first row that does not read, in file order, is the one reported.
+        for (raw, row) in table.rows.iter().zip(read) {
+            rows.push(row.map_err(|m| Error::malformed(path, raw.line, m))?);
         }
         let last_updated = last_updated_line(&text, table.header_line);
         Ok(IndexFile {
@@ -226,7 +229,7 @@ fn read_row(text: &str, raw: &TableRow) -> std::result::Result<IndexRow, String>
             INDEX_COLUMNS.join(", ")
         ));
     }
-    let cell = |i: usize| raw.cell(text, i).trim().to_string();
+    let cell = |i: usize| cell_text(raw.raw_cell(text, i));
     let entity = EntityName::parse(&cell(0)).map_err(|e| format!("Entity: {e}"))?;
     let category = read_closed(&cell(1)).ok_or_else(|| {
         format!(
@@ -252,21 +255,34 @@ fn read_row(text: &str, raw: &TableRow) -> std::result::Result<IndexRow, String>
     Ok(IndexRow {
         entity,
         category,
-        summary: cell(2),
+        summary: cell(2).into_owned(),
         tags: split_tags(&cell(3)),
         status,
-        file,
+        file: file.into_owned(),
         line: raw.line,
     })
+}
+
+/// A cell's value, trimmed and unescaped (`unescape_cell(raw).trim()`), borrowed from
+/// the text when there is nothing to unescape — the common case, and a query reads
+/// every row of every index it searches.
+fn cell_text(raw: &str) -> Cow<'_, str> {
+    if !raw.bytes().any(|b| matches!(b, b'\\' | b'<' | b'&')) {
+        return Cow::Borrowed(raw.trim());
+    }
+    Cow::Owned(unescape_cell(raw).trim().to_string())
 }
 
 /// A closed-set cell as people write it in a table: any case, one emphasis or code
 /// wrapper (`**accepted**`, `` `decision` ``).
 fn read_closed<T: std::str::FromStr>(cell: &str) -> Option<T> {
-    without_emphasis(cell.trim())
-        .to_ascii_lowercase()
-        .parse::<T>()
-        .ok()
+    let bare = without_emphasis(cell.trim());
+    if bare.bytes().any(|b| b.is_ascii_uppercase()) {
+        bare.to_ascii_lowercase().parse::<T>().ok()
+    } else {
+        // Already lowercase: parsed as it stands, without a copy.
+        bare.parse::<T>().ok()
+    }
 }
 
 /// A `Tags` cell: comma-separated, trimmed, empty entries and a lone `-` dropped.

@@ -186,7 +186,7 @@ impl ContextMemory {
             .map_err(|i| format!("line {}: {}", i.line, i.message))?
             .ok_or_else(|| "no YAML frontmatter: not an entity file".to_string())?;
         let map = keys
-            .mapping(&text)
+            .fields(&text)
             .map_err(|i| format!("line {}: {}", i.line, i.message))?;
         let namespace = map
             .get("namespace")

@@ -30,6 +30,7 @@ mod refresh;
 mod refresh_match;
 mod refresh_store;
 mod revise;
+mod scan;
 mod schema;
 mod session;
 mod split;

@@ -1,9 +1,10 @@
 //! Finding the namespaces a root holds: the directories of the seed's table that have an
 //! `_index.md` or entity files.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -55,24 +56,17 @@ impl ContextMemory {
     /// ```
     pub fn namespaces(&self) -> Result<Vec<NamespaceInfo>> {
         let _guard = self.handle.read_guard()?;
-        let mut out = Vec::new();
-        for dir in self.namespace_dirs()? {
-            let (has_index, files) = contents(&self.root().join(&dir))?;
-            if !has_index && files == 0 {
-                continue;
-            }
-            if let Some(namespace) = Namespace::from_dir(&dir) {
-                out.push(NamespaceInfo {
-                    namespace,
-                    dir,
-                    has_index,
-                    files,
-                    over_threshold: files > SPLIT_THRESHOLD,
-                });
-            }
-        }
-        out.sort_by(|a, b| a.namespace.cmp(&b.namespace));
-        Ok(out)
+        Ok(self
+            .namespace_listings()?
+            .into_iter()
+            .map(|(namespace, listing)| NamespaceInfo {
+                namespace,
+                dir: listing.dir,
+                has_index: listing.has_index,
+                files: listing.files.len(),
+                over_threshold: listing.files.len() > SPLIT_THRESHOLD,
+            })
+            .collect())
     }
 
     /// [`verify`](ContextMemory::verify) of every namespace [`namespaces`](ContextMemory::namespaces)
@@ -88,9 +82,9 @@ impl ContextMemory {
     /// assert!(reports.iter().all(|r| !r.has_drift()));
     /// ```
     pub fn verify_all(&self) -> Result<Vec<DriftReport>> {
-        self.namespaces_on_disk()?
+        self.namespaces()?
             .iter()
-            .map(|ns| self.verify(ns))
+            .map(|info| self.verify(&info.namespace))
             .collect()
     }
 
@@ -108,23 +102,31 @@ impl ContextMemory {
     /// assert_eq!(reports[0].removed.len(), 1);
     /// ```
     pub fn heal_all(&self) -> Result<Vec<HealReport>> {
-        self.namespaces_on_disk()?
+        self.namespaces()?
             .iter()
-            .map(|ns| self.heal(ns))
+            .map(|info| self.heal(&info.namespace))
             .collect()
     }
 
-    /// The namespaces that have an index or entity files (what queries search).
-    pub(super) fn namespaces_on_disk(&self) -> Result<Vec<Namespace>> {
-        Ok(self
-            .namespaces()?
-            .into_iter()
-            .map(|info| info.namespace)
-            .collect())
+    /// Every namespace that has an index or entity files, in name order, with its
+    /// directory's listing (what queries search, listed once).
+    pub(super) fn namespace_listings(&self) -> Result<Vec<(Namespace, Listing)>> {
+        let mut out = Vec::new();
+        for listing in self.namespace_dirs()? {
+            if !listing.has_index && listing.files.is_empty() {
+                continue;
+            }
+            if let Some(namespace) = Namespace::from_dir(&listing.dir) {
+                out.push((namespace, listing));
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(out)
     }
 
-    /// Every directory under the root that is a namespace directory (relative paths).
-    fn namespace_dirs(&self) -> Result<Vec<PathBuf>> {
+    /// Every directory under the root that is a namespace directory, listed: each
+    /// directory is read once, for its subdirectories and its files alike.
+    fn namespace_dirs(&self) -> Result<Vec<Listing>> {
         let root = self.root();
         let mut found = Vec::new();
         let mut stack: Vec<PathBuf> = ["org", "projects", "session"]
@@ -139,47 +141,50 @@ impl ContextMemory {
                 Err(e) if e.kind() == io::ErrorKind::NotADirectory => continue,
                 Err(e) => return Err(Error::io_op(&abs, "scandir", e)),
             };
-            if Namespace::from_dir(&rel).is_some() {
-                found.push(rel.clone());
-            }
+            let is_namespace = Namespace::from_dir(&rel).is_some();
+            let mut has_index = false;
+            let mut files = Vec::new();
             for entry in entries {
                 let entry = entry.map_err(|e| Error::io_op(&abs, "scandir", e))?;
-                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
                 let name = entry.file_name();
-                if is_dir && let Some(name) = name.to_str() {
+                let Some(name) = name.to_str() else { continue };
+                if kind.is_dir() {
                     let child = rel.join(name);
                     // Deeper than any namespace can be: not walked.
                     if child.components().count() <= 2 + super::namespace::MAX_DOMAIN_DEPTH {
                         stack.push(child);
                     }
+                } else if is_namespace && kind.is_file() {
+                    if name == INDEX_FILE_NAME {
+                        has_index = true;
+                    } else if is_entity_file_name(name) {
+                        files.push(name.to_string());
+                    }
                 }
+            }
+            if is_namespace {
+                files.sort_unstable();
+                found.push(Listing {
+                    dir: rel,
+                    has_index,
+                    // Built in one go (sorted once), not inserted in hash order.
+                    files: files.into_iter().collect(),
+                });
             }
         }
         Ok(found)
     }
 }
 
-/// Whether `dir` has an index, and how many entity files it holds.
-fn contents(dir: &Path) -> Result<(bool, usize)> {
-    let mut has_index = false;
-    let mut files = 0;
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((false, 0)),
-        Err(e) => return Err(Error::io_op(dir, "scandir", e)),
-    };
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io_op(dir, "scandir", e))?;
-        if !entry.file_type().is_ok_and(|t| t.is_file()) {
-            continue;
-        }
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name == INDEX_FILE_NAME {
-            has_index = true;
-        } else if is_entity_file_name(name) {
-            files += 1;
-        }
-    }
-    Ok((has_index, files))
+/// A namespace directory as one listing saw it.
+pub(super) struct Listing {
+    /// The directory, relative to the root.
+    pub dir: PathBuf,
+    /// Whether it has an `_index.md` (a regular file).
+    pub has_index: bool,
+    /// Its entity file names (regular files), as [`ContextMemory::list_dir`] gives them.
+    pub files: BTreeSet<String>,
 }

@@ -8,6 +8,7 @@ use super::index_file::IndexRow;
 use super::memory::ContextMemory;
 use super::names::EntityName;
 use super::namespace::{Namespace, NamespaceKind};
+use super::namespaces::Listing;
 use super::schema::{Category, EntryStatus};
 use crate::error::Result;
 
@@ -148,10 +149,10 @@ impl ContextMemory {
     /// ```
     pub fn query(&self, query: &Query) -> Result<Vec<Hit>> {
         let _guard = self.handle.read_guard()?;
-        let namespaces: Vec<Namespace> = self
-            .namespaces_on_disk()?
+        let namespaces: Vec<(Namespace, Listing)> = self
+            .namespace_listings()?
             .into_iter()
-            .filter(|ns| {
+            .filter(|(ns, _)| {
                 if query.namespaces.is_empty() {
                     ns.kind() != NamespaceKind::Session
                 } else {
@@ -168,8 +169,8 @@ impl ContextMemory {
             .map(str::to_lowercase)
             .collect();
         let mut hits = Vec::new();
-        for namespace in namespaces {
-            let index = self.index_for_read(&namespace)?;
+        for (namespace, listing) in namespaces {
+            let index = self.index_for_listing(&namespace, &listing.files)?;
             for row in index.rows {
                 if let Some(hit) = matching(&namespace, row, query, &tags, &words) {
                     hits.push(hit);
@@ -203,22 +204,13 @@ fn matching(
     }
     let tag_overlap = tags
         .iter()
-        .filter(|t| row.tags.iter().any(|r| r.to_lowercase() == **t))
+        .filter(|t| row.tags.iter().any(|r| lowercase_equals(r, t)))
         .count();
     if !tags.is_empty() && tag_overlap == 0 {
         return None;
     }
-    if !words.is_empty() {
-        let haystack = format!(
-            "{} {} {}",
-            row.summary,
-            row.tags.join(" "),
-            row.entity.as_str()
-        )
-        .to_lowercase();
-        if !words.iter().all(|w| haystack.contains(w.as_str())) {
-            return None;
-        }
+    if !words.is_empty() && !all_words_in(&row, words) {
+        return None;
     }
     Some(Hit {
         file: namespace.dir().join(&row.file),
@@ -230,6 +222,55 @@ fn matching(
         summary: row.summary,
         tag_overlap,
     })
+}
+
+/// `text.to_lowercase() == lower`, without allocating for ASCII text.
+fn lowercase_equals(text: &str, lower: &str) -> bool {
+    if text.is_ascii() {
+        // ASCII lowercases byte for byte to ASCII of the same length.
+        text.len() == lower.len()
+            && text
+                .bytes()
+                .zip(lower.bytes())
+                .all(|(a, b)| a.to_ascii_lowercase() == b)
+    } else {
+        text.to_lowercase() == lower
+    }
+}
+
+/// Whether every word (lowercased) appears in the row's summary, tags or name, compared
+/// without case: the lowercased text `summary tags… name` contains it.
+fn all_words_in(row: &IndexRow, words: &[String]) -> bool {
+    let parts = || {
+        std::iter::once(row.summary.as_str())
+            .chain(row.tags.iter().map(String::as_str))
+            .chain(std::iter::once(row.entity.as_str()))
+    };
+    if parts().all(str::is_ascii) {
+        // ASCII lowercases byte for byte, and no word (it has no white space) can run
+        // across the spaces that join the parts: each word is looked for part by part.
+        return words
+            .iter()
+            .all(|w| parts().any(|p| contains_ignore_ascii_case(p, w)));
+    }
+    let haystack = format!(
+        "{} {} {}",
+        row.summary,
+        row.tags.join(" "),
+        row.entity.as_str()
+    )
+    .to_lowercase();
+    words.iter().all(|w| haystack.contains(w.as_str()))
+}
+
+/// Whether the ASCII text `hay` contains `lower` (lowercase) without regard to case.
+fn contains_ignore_ascii_case(hay: &str, lower: &str) -> bool {
+    let (hay, needle) = (hay.as_bytes(), lower.as_bytes());
+    needle.is_empty()
+        || (needle.len() <= hay.len()
+            && hay
+                .windows(needle.len())
+                .any(|w| w.eq_ignore_ascii_case(needle)))
 }
 
 fn status_rank(status: EntryStatus) -> u8 {
@@ -246,5 +287,66 @@ fn recency(hit: &Hit) -> (bool, u64) {
     match hit.entity_name.sequence() {
         Some(n) => (true, n),
         None => (false, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Texts with ASCII of both cases and letters whose lowercase is special: final
+    /// sigma, dotted capital I, sharp s, the Kelvin sign (lowercase ASCII `k`).
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof!["[aAkK zZ.\\-]{0,12}", "[aAkK zZ.\\-Σσİßẞ\u{212A}é]{0,12}"]
+    }
+
+    fn row(summary: String, tags: Vec<String>) -> IndexRow {
+        IndexRow {
+            entity: EntityName::parse("org.global.decision.001").unwrap(),
+            category: Category::Decision,
+            summary,
+            tags,
+            status: EntryStatus::Accepted,
+            file: "decision-001.md".to_string(),
+            line: 7,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        /// The allocation-free comparisons answer as lowercasing everything does.
+        #[test]
+        fn matching_equals_lowercasing_everything(
+            summary in text(),
+            tags in prop::collection::vec(text(), 0..4),
+            tag in text(),
+            query in text(),
+        ) {
+            let lower = tag.to_lowercase();
+            for t in &tags {
+                prop_assert_eq!(lowercase_equals(t, &lower), t.to_lowercase() == lower);
+            }
+            prop_assert_eq!(lowercase_equals(&tag, &lower), true);
+            let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+            let row = row(summary, tags);
+            let haystack = format!("{} {} {}", row.summary, row.tags.join(" "), row.entity.as_str())
+                .to_lowercase();
+            let expected = words.iter().all(|w| haystack.contains(w.as_str()));
+            prop_assert_eq!(all_words_in(&row, &words), expected, "{:?} / {:?}", row, words);
+        }
+    }
+
+    #[test]
+    fn words_match_across_parts_and_case() {
+        let row = row("Auth uses JWT".into(), vec!["API".into(), "sso".into()]);
+        let words =
+            |q: &str| -> Vec<String> { q.split_whitespace().map(str::to_lowercase).collect() };
+        assert!(all_words_in(&row, &words("jwt api DECISION.001")));
+        assert!(!all_words_in(&row, &words("jwt cache")));
+        assert!(lowercase_equals("API", "api"));
+        assert!(!lowercase_equals("APIs", "api"));
+        assert!(lowercase_equals("ΣΑ", &"ΣΑ".to_lowercase()));
     }
 }

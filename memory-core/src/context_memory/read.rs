@@ -2,6 +2,8 @@
 //! healed under the lock before it answers; `get` opens the one entity file asked for
 //! and heals the index when its row disagrees with the file.
 
+use std::collections::BTreeSet;
+
 use super::entity::Entry;
 use super::entity_file::EntityFile;
 use super::heal::{drifted, row_of};
@@ -15,9 +17,20 @@ impl ContextMemory {
     /// `namespace`'s index for a reader: read without the lock, and when the directory
     /// listing shows one of the seed's lazy triggers, healed under the lock first.
     pub(super) fn index_for_read(&self, namespace: &Namespace) -> Result<IndexFile> {
-        let index = self.load_index(namespace);
         let listing = self.list_dir(namespace)?;
-        if !drifted(&index, &listing) {
+        self.index_for_listing(namespace, &listing)
+    }
+
+    /// [`ContextMemory::index_for_read`] with the directory's entity files already
+    /// listed (`listing`): a query lists each directory once, for its namespaces and
+    /// their files alike.
+    pub(super) fn index_for_listing(
+        &self,
+        namespace: &Namespace,
+        listing: &BTreeSet<String>,
+    ) -> Result<IndexFile> {
+        let index = self.load_index(namespace);
+        if !drifted(&index, listing) {
             return index;
         }
         let lock = self.handle.lock()?;

@@ -27,7 +27,7 @@ pub use blocks::{BlockLine, BlockStart, Blocks, Context, block_lines, block_star
 pub use cells::Cells;
 pub(crate) use escape::{FenceScan, encode_lines, entity_first, fenced_lines};
 pub use frontmatter::{
-    Frontmatter, FrontmatterKeys, KeyEntry, ValueStyle, double_quoted, render_entry,
+    Fields, Frontmatter, FrontmatterKeys, KeyEntry, ValueStyle, double_quoted, render_entry,
     render_flow_list, render_frontmatter, render_scalar,
 };
 pub use lines::{Line, LineEnding, lines};

@@ -31,12 +31,14 @@
 
 mod edit;
 mod fast;
+mod fields;
 mod keys;
 mod lex;
 mod locate;
 mod read;
 mod render;
 
+pub use fields::Fields;
 pub use keys::{FrontmatterKeys, KeyEntry, ValueStyle};
 pub use locate::Frontmatter;
 pub use render::{

@@ -5,6 +5,7 @@ use serde_yaml::{Mapping, Value};
 
 use super::super::ParseIssue;
 use super::fast;
+use super::fields::Fields;
 use super::keys::{FrontmatterKeys, KeyEntry};
 use super::locate::Frontmatter;
 
@@ -86,29 +87,49 @@ impl FrontmatterKeys {
     /// assert_eq!(map["tags"][1].as_str(), Some("sso"));
     /// ```
     pub fn mapping(&self, text: &str) -> Result<Mapping, ParseIssue> {
+        match self.pairs(text) {
+            Some(pairs) => Ok(pairs.into_iter().collect()),
+            None => self.frontmatter.mapping(text),
+        }
+    }
+
+    /// The block's values for looking up by key: what [`FrontmatterKeys::mapping`]
+    /// reads, without building the mapping's hash table when the entries read one by
+    /// one (a reader of a dozen known keys then searches a short list).
+    ///
+    /// ```
+    /// use memory_core::markdown::FrontmatterKeys;
+    /// let text = "---\nstatus: accepted\nx: &a 1\ny: *a\n---\n";
+    /// let keys = FrontmatterKeys::read(text).unwrap().unwrap();
+    /// let fields = keys.fields(text).unwrap();
+    /// assert_eq!(fields.get("y").and_then(|v| v.as_u64()), Some(1));
+    /// ```
+    pub fn fields(&self, text: &str) -> Result<Fields, ParseIssue> {
+        match self.pairs(text) {
+            Some(pairs) => Ok(Fields::from_pairs(pairs)),
+            None => self.frontmatter.mapping(text).map(Fields::from),
+        }
+    }
+
+    /// The entries read one by one, in order; `None` when the block must be parsed whole
+    /// (aliases, an odd key, a value that does not parse alone).
+    fn pairs(&self, text: &str) -> Option<Vec<(Value, Value)>> {
         let yaml = self.frontmatter.yaml(text);
         if memchr::memchr(b'*', yaml.as_bytes()).is_some() {
-            return self.frontmatter.mapping(text);
+            return None;
         }
-        let mut map = Mapping::with_capacity(self.entries.len());
+        let mut pairs = Vec::with_capacity(self.entries.len());
         for entry in &self.entries {
             let key = if entry.quoted {
                 Value::String(entry.name(text).into_owned())
             } else {
-                let raw = text.get(entry.key.clone()).unwrap_or("");
-                match fast::plain(raw) {
-                    Some(key) => key,
-                    // An odd key (`::`, `1e3`…): serde_yaml reads the block.
-                    None => return self.frontmatter.mapping(text),
-                }
+                // An odd key (`::`, `1e3`…): serde_yaml reads the block.
+                fast::plain(text.get(entry.key.clone()).unwrap_or(""))?
             };
-            match value_alone(text, entry) {
-                Some(value) => map.insert(key, value),
-                // What does not parse alone is judged (and its error told) in context.
-                None => return self.frontmatter.mapping(text),
-            };
+            // What does not parse alone is judged (and its error told) in context.
+            pairs.push((key, value_alone(text, entry)?));
         }
-        Ok(map)
+        Some(pairs)
     }
 }
 

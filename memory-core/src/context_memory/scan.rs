@@ -1,0 +1,200 @@
+//! Reading every entity file of a namespace directory for heal, verify, split and
+//! refresh: one listing, the directory's path checked for links once, then each file
+//! opened once (refusing a link) and parsed by the one entity reader — on every core,
+//! the results kept in file-name order so that reports do not depend on the threads.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use super::entity::Entry;
+use super::entity_file::EntityFile;
+use super::heal::DirScan;
+use super::memory::ContextMemory;
+use super::names::EntityName;
+use super::namespace::Namespace;
+use crate::agent_memory::Warning;
+use crate::durable::{read_text_no_follow, validate_component};
+use crate::error::{Error, Result};
+
+impl ContextMemory {
+    /// Reads every entity file of `namespace`.
+    pub(super) fn scan_dir(&self, namespace: &Namespace) -> Result<DirScan> {
+        let names = self.list_dir(namespace)?;
+        self.scan_names(namespace, names, |file| file)
+    }
+
+    /// Reads every entity file of `namespace`, keeping only the entries (heal and
+    /// verify): each file's text and key spans are freed on the thread that read them,
+    /// which reuses the memory for the next file.
+    pub(super) fn scan_entries(&self, namespace: &Namespace) -> Result<DirScan<Entry>> {
+        let names = self.list_dir(namespace)?;
+        self.scan_names(namespace, names, |file| file.entry)
+    }
+
+    /// Reads the entity files `names` (a listing of `namespace`'s directory), keeping
+    /// `keep` of each. A file whose content does not read is reported and kept out; a
+    /// file that cannot be reached (an I/O error) fails the scan with the first such
+    /// error in name order.
+    fn scan_names<T: Send>(
+        &self,
+        namespace: &Namespace,
+        names: BTreeSet<String>,
+        keep: impl Fn(EntityFile) -> T + Sync,
+    ) -> Result<DirScan<T>> {
+        let (paths, mut refused): (Vec<_>, Vec<_>) = self
+            .paths_of(namespace, &names)
+            .into_iter()
+            .map(|(name, path)| match path {
+                Ok(path) => ((name, Some(path)), None),
+                Err(error) => ((name, None), Some(error)),
+            })
+            .unzip();
+        let dir = namespace.dir();
+        let loaded = crate::parallel::map(&paths, |(name, path)| {
+            path.as_ref().map(|path| {
+                load_listed(path, dir.join(name), namespace)
+                    .map(|file| (Claim::of(&file), keep(file)))
+            })
+        });
+        let mut entries = Vec::with_capacity(loaded.len());
+        let mut unreadable = Vec::new();
+        for (result, refusal) in loaded.into_iter().zip(refused.iter_mut()) {
+            // Exactly one of the two is there: a file was read only when it had a path.
+            let Some(result) = result.or_else(|| refusal.take().map(Err)) else {
+                continue;
+            };
+            match result {
+                Ok(file) => entries.push(file),
+                Err(error) if is_file_problem(&error) => {
+                    unreadable.push(Warning::from_error(&error, error.line().unwrap_or(0)));
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        let entries = self.without_second_claims(namespace, entries, &mut unreadable);
+        Ok(DirScan {
+            entries,
+            unreadable,
+            names,
+        })
+    }
+
+    /// One entity, one file: when several files name the same entity (a copy made by
+    /// hand or by a sync), the one its index row points at is kept (else the first by
+    /// file name) and every other is reported like a file that does not read — by path
+    /// and the `entity_name` line — kept out of the index and never touched.
+    fn without_second_claims<T>(
+        &self,
+        namespace: &Namespace,
+        entries: Vec<(Claim, T)>,
+        unreadable: &mut Vec<Warning>,
+    ) -> Vec<T> {
+        let mut claims: BTreeMap<&EntityName, Vec<usize>> = BTreeMap::new();
+        for (i, (claim, _)) in entries.iter().enumerate() {
+            claims.entry(&claim.name).or_default().push(i);
+        }
+        if claims.values().all(|files| files.len() == 1) {
+            return entries.into_iter().map(|(_, t)| t).collect();
+        }
+        // Only now is the index read: the row says which file is the entity's.
+        let rows = self
+            .load_index(namespace)
+            .map(|i| i.rows)
+            .unwrap_or_default();
+        let mut second: BTreeSet<usize> = BTreeSet::new();
+        for (name, files) in claims.iter().filter(|(_, files)| files.len() > 1) {
+            let indexed = files.iter().copied().find(|&i| {
+                rows.iter()
+                    .any(|r| &r.entity == *name && r.file == entries[i].0.file)
+            });
+            let keep = indexed.unwrap_or(files[0]);
+            for &i in files.iter().filter(|&&i| i != keep) {
+                let claim = &entries[i].0;
+                unreadable.push(Warning {
+                    path: claim.path.clone(),
+                    line: claim.entity_line,
+                    message: format!(
+                        "names {name}, which {} holds too; one entity has one file, so this one \
+                         is kept out of the index (rename or remove one of them)",
+                        entries[keep].0.file
+                    ),
+                });
+                second.insert(i);
+            }
+        }
+        unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+        entries
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !second.contains(i))
+            .map(|(_, (_, t))| t)
+            .collect()
+    }
+
+    /// Each name's path, or why it has none: the directory's components are checked for
+    /// links once (with the first name, so that the error is the one a per-file check
+    /// gives), each further name only as a plain path component.
+    fn paths_of<'n>(
+        &self,
+        namespace: &Namespace,
+        names: &'n BTreeSet<String>,
+    ) -> Vec<(&'n str, Result<PathBuf>)> {
+        let mut dir: Option<PathBuf> = None;
+        names
+            .iter()
+            .map(|name| {
+                let path = match &dir {
+                    Some(dir) => {
+                        validate_component("path component", name).map(|()| dir.join(name))
+                    }
+                    None => self.file_in(namespace, name).inspect(|path| {
+                        dir = path.parent().map(Path::to_path_buf);
+                    }),
+                };
+                (name.as_str(), path)
+            })
+            .collect()
+    }
+}
+
+/// What a file claims: the entity it names, where, and on which line (for the report
+/// when another file claims it too).
+struct Claim {
+    name: EntityName,
+    path: PathBuf,
+    entity_line: usize,
+    file: String,
+}
+
+impl Claim {
+    fn of(file: &EntityFile) -> Claim {
+        Claim {
+            name: file.entry.entity_name.clone(),
+            path: file.path.clone(),
+            entity_line: file
+                .keys
+                .get(&file.text, "entity_name")
+                .map_or(1, |e| e.line),
+            file: file
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// An entity file named by a listing, opened without following a link.
+fn load_listed(path: &Path, rel: PathBuf, namespace: &Namespace) -> Result<EntityFile> {
+    let text = read_text_no_follow(path)?;
+    EntityFile::parse(path, rel, text, namespace, None)
+}
+
+/// Whether an error is about the file's content (reported, the file kept out) rather
+/// than about reaching it.
+pub(super) fn is_file_problem(error: &Error) -> bool {
+    matches!(
+        error.kind(),
+        crate::ErrorKind::Malformed | crate::ErrorKind::InvalidInput
+    )
+}
