@@ -106,10 +106,10 @@ pub struct CompactionReport {
 }
 
 /// One file's text as the passes leave it, and what they took out.
-struct Work {
+pub(super) struct Work {
     file: String,
     path: PathBuf,
-    topic: Topic,
+    pub(super) topic: Topic,
     passes: Vec<PassReport>,
     /// Archive sections to append: (pass, raw lines).
     archived: Vec<(ArchivePass, Vec<String>)>,
@@ -149,19 +149,16 @@ impl StructuredMemory {
         dry_run: bool,
     ) -> Result<CompactionReport> {
         let lock = self.handle.lock()?;
-        self.compact_locked(&lock, file, compactor, dry_run, false)
+        self.compact_locked(&lock, file, compactor, dry_run)
     }
 
-    /// [`compact`](StructuredMemory::compact) under a lock already held. `only_over`
-    /// leaves a named file alone when it is within its budget (the budget trigger of a
-    /// write).
-    pub(super) fn compact_locked(
+    /// [`compact`](StructuredMemory::compact) under a lock already held.
+    fn compact_locked(
         &self,
         lock: &MemoryLock,
         file: Option<&str>,
         compactor: &dyn Compactor,
         dry_run: bool,
-        only_over: bool,
     ) -> Result<CompactionReport> {
         let index = self.load_index()?;
         let files: Vec<String> = match file {
@@ -185,7 +182,7 @@ impl StructuredMemory {
                 continue;
             };
             let over = self.usage_of(&topic).state == BudgetState::Over;
-            if !over && (file.is_none() || only_over) {
+            if !over && file.is_none() {
                 continue;
             }
             works.push(self.compact_file(f, path, topic, compactor, &index)?);
@@ -199,7 +196,7 @@ impl StructuredMemory {
     }
 
     /// Runs the passes on one file, in memory.
-    fn compact_file(
+    pub(super) fn compact_file(
         &self,
         file: String,
         path: PathBuf,
@@ -554,23 +551,74 @@ impl StructuredMemory {
             next_id(&sections, &now.format("%Y%m%d").to_string())
         });
         let at = now.format("%Y-%m-%dT%H:%M:%SZ").to_string();
-        let mut archive_add = String::new();
-        let mut index_text = index.as_ref().map(|i| i.text.clone());
+        let originals = works
+            .iter()
+            .map(|w| self.load_topic(&w.file))
+            .collect::<Result<Vec<_>>>()?;
+        let staged = self.stage_works(
+            works,
+            originals,
+            index.as_ref().map(|i| i.text.clone()),
+            id.as_deref(),
+            &at,
+            dry_run,
+        )?;
         let mut tx = Transaction::new(lock);
-        let mut files = Vec::new();
-        let mut created = Vec::new();
-        for w in &works {
-            for (pass, lines) in &w.archived {
-                let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-                if let Some(id) = &id {
-                    archive_add.push_str(&render_section(id, *pass, &w.file, &at, &refs));
+        for (path, text) in &staged.writes {
+            tx.write(path, text.clone().into_bytes());
+        }
+        let index_changed = match (&staged.index_text, &index) {
+            (Some(new), Some(old)) => new != &old.text,
+            (Some(_), None) => true,
+            _ => false,
+        };
+        if index_changed && let Some(new) = &staged.index_text {
+            tx.write(self.index_path()?, new.clone().into_bytes());
+        }
+        if !staged.archive_add.is_empty() {
+            match archive_text {
+                Some(old) => {
+                    tx.append(&archive_path, old.len() as u64, staged.archive_add);
+                }
+                None => {
+                    tx.write(
+                        &archive_path,
+                        format!("{ARCHIVE_HEADER}{}", staged.archive_add).into_bytes(),
+                    );
                 }
             }
-            let original = self.load_topic(&w.file)?;
-            if let Some(original) = &original
-                && original.text != w.topic.text
-            {
-                tx.write(&w.path, w.topic.text.clone().into_bytes());
+        }
+        if !dry_run && !tx.is_empty() {
+            tx.commit()?;
+        }
+        Ok(staged.report)
+    }
+
+    /// What the works change, checked and ready to stage: each file's new text (when it
+    /// differs from `originals`), the new split files, the index with their lines, the
+    /// archive sections under `id`.
+    pub(super) fn stage_works(
+        &self,
+        works: Vec<Work>,
+        originals: Vec<Option<Topic>>,
+        mut index_text: Option<String>,
+        id: Option<&str>,
+        at: &str,
+        dry_run: bool,
+    ) -> Result<Staged> {
+        let mut archive_add = String::new();
+        let mut writes = Vec::new();
+        let mut files = Vec::new();
+        let mut created = Vec::new();
+        for (w, original) in works.iter().zip(originals) {
+            for (pass, lines) in &w.archived {
+                let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+                if let Some(id) = id {
+                    archive_add.push_str(&render_section(id, *pass, &w.file, at, &refs));
+                }
+            }
+            if original.as_ref().is_none_or(|o| o.text != w.topic.text) {
+                writes.push((w.path.clone(), w.topic.text.clone()));
             }
             for (file, path, text, title, hook) in &w.created {
                 let parsed = Topic::read(path, file.clone(), text.clone())
@@ -578,7 +626,7 @@ impl StructuredMemory {
                 if parsed.entries.is_empty() {
                     return Err(Error::verify(path, "a split file would hold no entry"));
                 }
-                tx.write(path, text.clone().into_bytes());
+                writes.push((path.clone(), text.clone()));
                 let pointer = render_pointer(title, file, hook);
                 index_text = Some(match index_text {
                     None => format!("{INDEX_HEADER}\n{pointer}\n"),
@@ -618,40 +666,43 @@ impl StructuredMemory {
                 needs_judgment,
             });
         }
-        if let (Some(new), Some(old)) = (&index_text, &index)
-            && new != &old.text
-        {
-            let path = self.index_path()?;
-            MemoryIndex::parse(&path, new.clone())?;
-            tx.write(path, new.clone().into_bytes());
-        } else if let (Some(new), None) = (&index_text, &index) {
-            let path = self.index_path()?;
-            MemoryIndex::parse(&path, new.clone())?;
-            tx.write(path, new.clone().into_bytes());
+        if let Some(new) = &index_text {
+            MemoryIndex::parse(self.index_path()?, new.clone())?;
         }
-        if !archive_add.is_empty() {
-            match archive_text {
-                Some(old) => {
-                    tx.append(&archive_path, old.len() as u64, archive_add);
-                }
-                None => {
-                    tx.write(
-                        &archive_path,
-                        format!("{ARCHIVE_HEADER}{archive_add}").into_bytes(),
-                    );
-                }
-            }
-        }
-        if !dry_run && !tx.is_empty() {
-            tx.commit()?;
-        }
-        Ok(CompactionReport {
-            id,
-            dry_run,
-            files,
-            created,
+        Ok(Staged {
+            writes,
+            index_text,
+            archive_add,
+            report: CompactionReport {
+                id: (!archive_add_is_empty(&files))
+                    .then(|| id.map(str::to_string))
+                    .flatten(),
+                dry_run,
+                files,
+                created,
+            },
         })
     }
+}
+
+/// Whether no pass of `files` archived anything (a split alone archives nothing).
+fn archive_add_is_empty(files: &[FileCompaction]) -> bool {
+    files
+        .iter()
+        .flat_map(|f| &f.passes)
+        .all(|p| p.pass == ArchivePass::SplitOvergrown)
+}
+
+/// A compaction's changes, staged but not written.
+pub(super) struct Staged {
+    /// Files to write: each compacted topic whose text changed, each split file.
+    pub writes: Vec<(PathBuf, String)>,
+    /// The index text with the split files' lines.
+    pub index_text: Option<String>,
+    /// Archive sections to append.
+    pub archive_add: String,
+    /// What it did.
+    pub report: CompactionReport,
 }
 
 /// The edit removing `e`'s lines.

@@ -286,7 +286,7 @@ impl StructuredMemory {
             }
         }
 
-        // The archive's addition.
+        // The archive's addition (the id is shared with a compaction the write triggers).
         let to_archive: Vec<String> = if archived_as_older {
             vec![entry_text.clone()]
         } else {
@@ -296,24 +296,17 @@ impl StructuredMemory {
                 .map(|e| topic_text[e.span.clone()].to_string())
                 .collect()
         };
-        let mut archive_id = None;
+        let utc = now.with_timezone(&Utc);
+        let at = utc.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+        let sections = archive_text
+            .as_deref()
+            .map(parse_archive)
+            .unwrap_or_default();
+        let id = next_id(&sections, &utc.format("%Y%m%d").to_string());
         let mut archive_add = String::new();
         if !to_archive.is_empty() {
-            let sections = archive_text
-                .as_deref()
-                .map(parse_archive)
-                .unwrap_or_default();
-            let id = next_id(
-                &sections,
-                &now.with_timezone(&Utc).format("%Y%m%d").to_string(),
-            );
-            let at = now
-                .with_timezone(&Utc)
-                .format("%Y-%m-%dT%H:%M:%SZ")
-                .to_string();
             let lines: Vec<&str> = to_archive.iter().flat_map(|t| t.lines()).collect();
             archive_add = render_section(&id, ArchivePass::Merge, &file, &at, &lines);
-            archive_id = Some(id);
         }
 
         // Checked before anything is written: every new text reads back with the reader
@@ -353,10 +346,50 @@ impl StructuredMemory {
             ));
         }
 
+        // The budget trigger: a topic the write takes over its budget is compacted in
+        // the same step (so that a crash leaves the old state or the compacted one).
+        let mut writes: Vec<(std::path::PathBuf, String)> = Vec::new();
+        let mut compaction = None;
+        let topic_use =
+            self.budgets
+                .usage(&file, false, new_topic.line_count, new_topic.byte_count);
+        let mut final_topic = new_topic.clone();
+        if topic_use.state == BudgetState::Over {
+            let work = self.compact_file(
+                file.clone(),
+                topic_path.clone(),
+                new_topic.clone(),
+                compactor,
+                &new_index,
+            )?;
+            final_topic = work.topic.clone();
+            let staged = self.stage_works(
+                vec![work],
+                vec![Some(new_topic.clone())],
+                index_text.clone(),
+                Some(&id),
+                &at,
+                false,
+            )?;
+            writes.extend(staged.writes.into_iter().filter(|(p, _)| p != &topic_path));
+            index_text = staged.index_text;
+            archive_add.push_str(&staged.archive_add);
+            compaction = Some(staged.report);
+        }
+        let final_index = match &index_text {
+            Some(t) => Some(MemoryIndex::parse(&index_path, t.clone())?),
+            None => None,
+        };
+
         let mut tx = Transaction::new(&lock);
-        let topic_changed = old_topic.as_ref().is_none_or(|t| t.text != new_topic_text);
+        let topic_changed = old_topic
+            .as_ref()
+            .is_none_or(|t| t.text != final_topic.text);
         if topic_changed {
-            tx.write(&topic_path, new_topic_text.into_bytes());
+            tx.write(&topic_path, final_topic.text.clone().into_bytes());
+        }
+        for (path, text) in &writes {
+            tx.write(path, text.clone().into_bytes());
         }
         let index_changed = match (&old_index, &index_text) {
             (Some(old), Some(new)) => &old.text != new,
@@ -366,6 +399,7 @@ impl StructuredMemory {
         if index_changed && let Some(text) = &index_text {
             tx.write(&index_path, text.clone().into_bytes());
         }
+        let archive_id = (!archive_add.is_empty()).then(|| id.clone());
         match archive_text {
             _ if archive_add.is_empty() => {}
             Some(old) => {
@@ -380,38 +414,18 @@ impl StructuredMemory {
         }
         tx.commit()?;
 
-        // The budget trigger: a topic the write took over its budget is compacted now,
-        // under the same lock.
-        let mut topic_use =
-            self.budgets
-                .usage(&file, false, new_topic.line_count, new_topic.byte_count);
-        let mut index_use = new_index.as_ref().map(|i| {
-            self.budgets
-                .usage(INDEX_FILE_NAME, true, i.line_count, i.byte_count)
-        });
-        let mut compaction = None;
-        if topic_use.state == BudgetState::Over {
-            let report = self.compact_locked(&lock, Some(&file), compactor, false, true)?;
-            if let Some(done) = report.files.first() {
-                topic_use = done.after.clone();
-            }
-            if !report.created.is_empty()
-                && let Some(index) = self.load_index()?
-            {
-                index_use = Some(self.budgets.usage(
-                    INDEX_FILE_NAME,
-                    true,
-                    index.line_count,
-                    index.byte_count,
-                ));
-            }
-            compaction = Some(report);
-        }
-        let index_touched =
-            index_changed || compaction.as_ref().is_some_and(|c| !c.created.is_empty());
-        let mut budgets = vec![topic_use];
-        if index_touched && let Some(index_use) = index_use {
-            budgets.push(index_use);
+        let mut budgets =
+            vec![
+                self.budgets
+                    .usage(&file, false, final_topic.line_count, final_topic.byte_count),
+            ];
+        if index_changed && let Some(index) = &final_index {
+            budgets.push(self.budgets.usage(
+                INDEX_FILE_NAME,
+                true,
+                index.line_count,
+                index.byte_count,
+            ));
         }
         let warnings = budgets
             .iter()
