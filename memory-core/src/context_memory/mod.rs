@@ -58,9 +58,10 @@ pub use record::{RecordOutcome, SkipReason, project_namespace};
 pub use refresh::{
     PendingChange, PendingRefresh, PendingSection, RefreshTrigger, refresh_timestamp,
 };
-pub use refresh_match::{PendingMatch, source_cites};
+pub use refresh_match::{PendingMatch, PendingReport, source_cites};
 pub use refresh_store::{
     ClearReport, append_pending_refresh, clear_pending_refresh, load_pending_refresh,
+    read_pending_refresh,
 };
 pub use revise::{EntryPatch, Superseded};
 pub use schema::{Category, EntryStatus};

@@ -27,8 +27,13 @@
 //! sentences, `- path` lines (`*` and `+` markers too), `## Additional changes (<trigger>
 //! at <timestamp>)` sections, and blank lines; CRLF line ends and a BOM are accepted. A
 //! file of only `## Additional changes` sections (what the seed's script appends to a
-//! file an agent emptied) and a file of only blank lines are read too. Any other text —
-//! hand-written notes included — is refused, so that no path is ever silently skipped.
+//! file an agent emptied) and a file of only blank lines are read too. The strict reader
+//! ([`PendingRefresh::parse`], used before a rewrite) refuses any other text —
+//! hand-written notes included — so that a rewrite never drops a line. The lenient
+//! reader ([`PendingRefresh::parse_lenient`], used to list and to append) reads every
+//! `- path` line of every section and reports each line it does not understand as a
+//! warning naming the file and line: a note added by hand never stops the hooks from
+//! recording (the seed's own script appends to such a file too) and never hides a path.
 //!
 //! A path with a line break, a control character, a leading `"` or leading or trailing
 //! spaces is written in git's C-quoted form (`- "a\nb.md"`), and a quoted path is read
@@ -39,6 +44,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::agent_memory::Warning;
 use crate::error::{Error, Result};
 use crate::markdown::{LineEnding, lines};
 
@@ -362,7 +368,28 @@ impl PendingRefresh {
     /// The one reader (see the module documentation): every line is understood, or the
     /// error names `path` and the line.
     pub fn parse(path: &Path, text: &str) -> Result<PendingRefresh> {
-        Parser::new(path).parse(text)
+        Parser::new(path, false).parse(text, None)
+    }
+
+    /// The lenient reader, for listing and appending: every `- path` line of every
+    /// section is read, and each line it does not understand (a hand-written note, a
+    /// missing or changed fixed sentence, a malformed heading or quoted path, a path
+    /// before any heading) is returned as a [`Warning`] naming `path` and the line,
+    /// instead of refusing the file. A frontmatter that does not read is still an error
+    /// (the first section's trigger and time would be unknown).
+    ///
+    /// ```
+    /// use memory_core::context_memory::PendingRefresh;
+    /// let text = "## Additional changes (manual at 2026-04-03T10:00:00Z)\n\n- a.rs\nNote: reviewed.\n";
+    /// let (doc, warnings) = PendingRefresh::parse_lenient("_pending_refresh.md".as_ref(), text).unwrap();
+    /// assert_eq!(doc.changes()[0].path, "a.rs");
+    /// assert_eq!((warnings.len(), warnings[0].line), (1, 4));
+    /// assert!(PendingRefresh::parse("_pending_refresh.md".as_ref(), text).is_err());
+    /// ```
+    pub fn parse_lenient(path: &Path, text: &str) -> Result<(PendingRefresh, Vec<Warning>)> {
+        let mut warnings = Vec::new();
+        let doc = Parser::new(path, true).parse(text, Some(&mut warnings))?;
+        Ok((doc, warnings))
     }
 }
 
@@ -477,6 +504,8 @@ fn unquote_path(quoted: &str) -> std::result::Result<String, String> {
 /// The reader's state while it walks the lines.
 struct Parser<'p> {
     path: &'p Path,
+    /// Whether lines that are not understood become warnings instead of errors.
+    lenient: bool,
 }
 
 /// Where the reader is in the file.
@@ -493,15 +522,16 @@ enum Stage {
 }
 
 impl<'p> Parser<'p> {
-    fn new(path: &'p Path) -> Self {
-        Parser { path }
+    fn new(path: &'p Path, lenient: bool) -> Self {
+        Parser { path, lenient }
     }
 
     fn err(&self, line: usize, message: impl Into<String>) -> Error {
         Error::malformed(self.path, line, message)
     }
 
-    fn parse(&self, text: &str) -> Result<PendingRefresh> {
+    /// Reads `text`; with `warnings`, leniently (see [`PendingRefresh::parse_lenient`]).
+    fn parse(&self, text: &str, mut warnings: Option<&mut Vec<Warning>>) -> Result<PendingRefresh> {
         let bom = text.starts_with('\u{feff}');
         let crlf = LineEnding::detect(text) == LineEnding::CrLf;
         let mut doc = PendingRefresh {
@@ -522,62 +552,93 @@ impl<'p> Parser<'p> {
             }
             Some((_, t)) if t.starts_with(SECTION_PREFIX) => Stage::Sections,
             Some(&(n, _)) => {
-                return Err(self.err(
+                let error = self.err(
                     n,
                     "a pending refresh file starts with its frontmatter (--- on line 1, trigger and timestamp)",
-                ));
+                );
+                self.warn_or(&mut warnings, error)?;
+                // Lenient: the text before the first heading is reported line by line.
+                at = all.iter().position(|&(m, _)| m == n).map_or(0, |i| i + 1);
+                Stage::Sections
             }
         };
         for &(n, line) in &all[at..] {
             if line.is_empty() {
                 continue;
             }
-            stage = match stage {
-                Stage::Title if line == TITLE => Stage::Intro,
-                Stage::Title => return Err(self.err(n, format!("expected the title {TITLE:?}"))),
-                Stage::Intro if line == INTRO => Stage::HeadItems,
-                Stage::Intro => return Err(self.err(n, format!("expected {INTRO:?}"))),
-                Stage::HeadItems if line == OUTRO => Stage::Sections,
-                Stage::HeadItems | Stage::Sections => {
-                    if let Some(path) = self.item(n, line)? {
-                        match doc.sections.last_mut() {
-                            Some(section) => section.paths.push(path),
-                            None => {
-                                return Err(self.err(
-                                    n,
-                                    "a changed file is listed before any section heading",
-                                ));
-                            }
-                        }
-                        stage
-                    } else if stage == Stage::Sections && line.starts_with(SECTION_PREFIX) {
-                        doc.sections.push(self.heading(n, line)?);
-                        stage
-                    } else if stage == Stage::HeadItems {
-                        return Err(self.err(
-                            n,
-                            format!(
-                                "expected a `- path` line or {OUTRO:?}; hand-written text is not part of a pending refresh file"
-                            ),
-                        ));
-                    } else {
-                        return Err(self.err(
-                            n,
-                            "expected a `- path` line or an `## Additional changes (<trigger> at <timestamp>)` heading; hand-written text is not part of a pending refresh file",
-                        ));
-                    }
-                }
-            };
+            match self.line(&mut doc, stage, n, line) {
+                Ok(next) => stage = next,
+                Err(error) => self.warn_or(&mut warnings, error)?,
+            }
         }
         let last = all.last().map_or(1, |(n, _)| *n);
-        match stage {
-            Stage::Sections => Ok(doc),
-            Stage::Title => {
-                Err(self.err(last, format!("the file ends before the title {TITLE:?}")))
+        let unfinished = match stage {
+            Stage::Sections => return Ok(doc),
+            Stage::Title => format!("the file ends before the title {TITLE:?}"),
+            Stage::Intro => format!("the file ends before {INTRO:?}"),
+            Stage::HeadItems => format!("the file ends before {OUTRO:?}"),
+        };
+        self.warn_or(&mut warnings, self.err(last, unfinished))?;
+        Ok(doc)
+    }
+
+    /// In the lenient reader, `error` becomes a warning (the line is left as it is);
+    /// in the strict one it is returned.
+    fn warn_or(&self, warnings: &mut Option<&mut Vec<Warning>>, error: Error) -> Result<()> {
+        match warnings {
+            Some(list) => {
+                let line = error.line().unwrap_or(0);
+                list.push(Warning::from_error(&error, line));
+                Ok(())
             }
-            Stage::Intro => Err(self.err(last, format!("the file ends before {INTRO:?}"))),
-            Stage::HeadItems => Err(self.err(last, format!("the file ends before {OUTRO:?}"))),
+            None => Err(error),
         }
+    }
+
+    /// Reads one non-blank line after the frontmatter at `stage`; returns the next
+    /// stage. The lenient reader also takes `- path` lines and section headings where
+    /// the strict one expects a fixed sentence, so that no listed path is lost to a
+    /// missing or hand-edited sentence.
+    fn line(&self, doc: &mut PendingRefresh, stage: Stage, n: usize, line: &str) -> Result<Stage> {
+        match stage {
+            Stage::Title if line == TITLE => return Ok(Stage::Intro),
+            Stage::Intro if line == INTRO => return Ok(Stage::HeadItems),
+            Stage::HeadItems if line == OUTRO => return Ok(Stage::Sections),
+            _ => {}
+        }
+        let in_lists = matches!(stage, Stage::HeadItems | Stage::Sections) || self.lenient;
+        if in_lists {
+            if let Some(path) = self.item(n, line)? {
+                return match doc.sections.last_mut() {
+                    Some(section) => {
+                        section.paths.push(path);
+                        Ok(stage)
+                    }
+                    None => Err(self.err(
+                        n,
+                        format!("the changed file {path:?} is listed before any section heading"),
+                    )),
+                };
+            }
+            if (stage == Stage::Sections || self.lenient) && line.starts_with(SECTION_PREFIX) {
+                doc.sections.push(self.heading(n, line)?);
+                return Ok(Stage::Sections);
+            }
+        }
+        Err(match stage {
+            Stage::Title => self.err(n, format!("expected the title {TITLE:?}")),
+            Stage::Intro => self.err(n, format!("expected {INTRO:?}")),
+            Stage::HeadItems => self.err(
+                n,
+                format!(
+                    "expected a `- path` line or {OUTRO:?}; hand-written text is not part of a pending refresh file"
+                ),
+            ),
+            Stage::Sections => self.err(
+                n,
+                "expected a `- path` line or an `## Additional changes (<trigger> at <timestamp>)` heading; hand-written text is not part of a pending refresh file",
+            ),
+        })
     }
 
     /// Reads the frontmatter starting on line 1; returns the head section (no paths yet)
