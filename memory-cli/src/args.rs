@@ -215,6 +215,9 @@ pub struct RefreshArgs {
     /// The hook that runs the recording: post-merge, post-checkout or manual.
     #[arg(long, value_name = "HOOK")]
     pub trigger: Option<String>,
+    /// With --record: say why nothing was recorded (a hook is quiet otherwise).
+    #[arg(long, requires = "record")]
+    pub verbose: bool,
 }
 
 /// `context hook`.

@@ -7,6 +7,7 @@ use memory_core::{Error, ErrorKind, SessionId, SessionRow, Snapshot, Warning};
 use serde::Serialize;
 
 use crate::agent::AgentReply;
+use crate::context::ContextReply;
 use crate::reply::Reply;
 use crate::{context_output, human, json};
 
@@ -22,12 +23,18 @@ pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
             _ => {}
         }
     }
+    if let Reply::Context(ContextReply::Pending(report)) = reply {
+        print_warnings(&report.warnings);
+    }
     let text = match (reply, as_json) {
         (Reply::Agent(reply), true) => json_line(reply_json(reply))?,
         (Reply::Agent(reply), false) => human::render(reply),
         (Reply::Context(reply), true) => json_line(context_output::json(reply))?,
         (Reply::Context(reply), false) => context_output::human(reply),
     };
+    if text.is_empty() {
+        return Ok(());
+    }
     let mut stdout = io::stdout().lock();
     stdout
         .write_all(text.as_bytes())
