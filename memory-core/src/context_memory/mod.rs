@@ -46,7 +46,7 @@ pub use hooks::{
 };
 pub use index_file::{INDEX_COLUMNS, IndexRow, MAX_SUMMARY_CHARS};
 pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
-pub use migrate::{MAX_MIGRATED_FILES, MigrationReport, NotImported};
+pub use migrate::{DanglingLink, MAX_MIGRATED_FILES, MigrationReport, NotImported};
 pub use names::{
     EntityName, INDEX_FILE_NAME, PENDING_REFRESH_FILE_NAME, entity_file_name, is_entity_file_name,
     next_short_id, slug_of,
