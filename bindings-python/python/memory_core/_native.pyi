@@ -439,7 +439,9 @@ class ContextMemory:
 
     @staticmethod
     def install_hooks(
-        repo: str | os.PathLike[str], memcore: str | os.PathLike[str] | None = None
+        repo: str | os.PathLike[str],
+        memcore: str | os.PathLike[str] | None = None,
+        root: str | os.PathLike[str] | None = None,
     ) -> HooksReportDict:
         """Installs the ``post-merge`` and ``post-checkout`` hooks in the git repository
         ``repo`` (where ``git rev-parse --git-path hooks`` points: worktrees and
@@ -448,14 +450,20 @@ class ContextMemory:
         installing again changes nothing. The hooks call the ``memcore`` executable at
         ``memcore``; None means the ``memcore`` found on ``PATH`` now (as
         ``shutil.which("memcore")``, relative ``PATH`` entries skipped), and
-        InvalidInputError when there is none. ConflictError when a hook is already kept."""
+        InvalidInputError when there is none. They record into the memory root ``root``
+        (made absolute and written into the scripts); None means the default root of the
+        ``memcore`` they run (``$MEMCORE_CONTEXT_ROOT``, else ``~/.cursor/memory``) when
+        git runs them. A hook already there that is not executable is kept but, as git
+        does, never run. ConflictError when a hook is already kept."""
 
     @staticmethod
     def uninstall_hooks(repo: str | os.PathLike[str]) -> HooksReportDict:
         """Removes the hooks ``install_hooks`` wrote from the git repository ``repo``,
         putting back byte-identical the hooks that were there before; returns a
-        ``HooksReportDict``. ConflictError (nothing changed) when a hook there is not
-        memory-core's."""
+        ``HooksReportDict``. A hook that is not ours with nothing kept aside (the user's,
+        as after a first uninstall) is left alone and reported ``absent``: uninstalling
+        twice is a no-op. ConflictError (nothing changed) when a hook that is not
+        memory-core's replaced ours over a kept one."""
 
     @staticmethod
     def project_namespace(repo: str | os.PathLike[str]) -> str:
