@@ -542,6 +542,18 @@ fn the_hooks_record_into_the_install_root_past_a_hand_note_and_quietly() {
         .collect();
     // The checkout before the note, then the checkout onto main and the merge after it.
     assert_eq!(paths, ["a.rs", "a.rs", "b.rs", "a.rs", "b.rs"]);
+    // Clearing keeps the note.
+    let cleared = run(command(&repo).args([
+        "--root", root, "--json", "context", "refresh", "--done", "a.rs",
+    ]))
+    .json();
+    assert_eq!(cleared["cleared"][0], "a.rs");
+    assert_eq!(cleared["remaining"], 2);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("\nNote: reviewed.\n") && !text.contains("- a.rs"),
+        "{text}"
+    );
 }
 
 /// `refresh --record` on another branch prints nothing; `--verbose` says why in words,

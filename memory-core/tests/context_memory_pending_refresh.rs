@@ -170,16 +170,47 @@ fn a_hand_note_never_stops_an_append_and_never_hides_a_path() {
     }
 }
 
-/// A rewrite (clearing) would drop the lines the reader does not understand: it is
-/// refused, naming the line, and the file is left as it is.
+/// Clearing a file with a hand note edits it line by line: only the done `- path` lines
+/// (and the heading of a section left empty) go, the note and every other byte stay,
+/// and the file stays when no path is left. A file that does not read even leniently is
+/// never written.
 #[test]
-fn a_file_that_does_not_read_is_never_rewritten() {
+fn clearing_around_a_hand_note_keeps_every_other_line() {
     let (_dir, lock, file) = setup();
-    let bad = format!("{SEED_FILE}\nmy own note\n");
-    write(&file, &bad);
-    let err = clear_pending_refresh(&lock, &file, &strings(&["src/auth.rs"])).unwrap_err();
+    let section = "\n## Additional changes (manual at 2026-04-04T00:00:00Z)\n\n- x.rs\n";
+    for (nl, bom) in [("\n", ""), ("\r\n", "\u{feff}")] {
+        let text = format!("{bom}{SEED_FILE}\nNote: reviewed — ✓.\n{section}  trailing note  \n")
+            .replace('\n', nl);
+        write(&file, &text);
+        let report = clear_pending_refresh(&lock, &file, &strings(&["x.rs", "nope"])).unwrap();
+        assert_eq!(report.cleared, ["x.rs"]);
+        assert_eq!(report.not_pending, ["nope"]);
+        assert_eq!(report.remaining, 1);
+        let want = format!("{bom}{SEED_FILE}\nNote: reviewed — ✓.\n\n  trailing note  \n")
+            .replace('\n', nl);
+        assert_eq!(fs::read_to_string(&file).unwrap(), want);
+        let report = clear_pending_refresh(&lock, &file, &strings(&["src/auth.rs"])).unwrap();
+        assert_eq!((report.remaining, report.removed_file), (0, false));
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(
+            !text.contains("- src/auth.rs") && text.contains("Note: reviewed — ✓."),
+            "{text:?}"
+        );
+        let (doc, warnings) = read_pending_refresh(&file).unwrap();
+        assert!(doc.is_empty());
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        // Nothing to clear: nothing written.
+        let before = fs::read(&file).unwrap();
+        let report = clear_pending_refresh(&lock, &file, &strings(&["src/auth.rs"])).unwrap();
+        assert!(report.cleared.is_empty());
+        assert_eq!(fs::read(&file).unwrap(), before);
+    }
+    // A frontmatter without a readable trigger is refused by both readers.
+    let bad = "---\ntrigger: sometimes\ntimestamp: 2026-04-03T10:00:00Z\n---\n\n- a\n";
+    write(&file, bad);
+    let err = clear_pending_refresh(&lock, &file, &strings(&["a"])).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Malformed);
-    assert_eq!(err.line(), Some(14));
+    assert_eq!(err.line(), Some(2));
     assert_eq!(err.path(), Some(file.as_path()));
     assert_eq!(fs::read_to_string(&file).unwrap(), bad);
     // Binary junk is neither read nor appended to.

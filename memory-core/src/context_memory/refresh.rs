@@ -198,6 +198,23 @@ struct Frontmatter {
     timestamp: String,
 }
 
+/// The frontmatter as the lenient reader takes it: the two keys, others ignored (and
+/// reported by the caller).
+#[derive(Deserialize)]
+struct LooseFrontmatter {
+    trigger: String,
+    timestamp: String,
+}
+
+/// [`read_frontmatter`] without refusing other keys.
+fn read_loose_frontmatter(yaml: &str) -> std::result::Result<Frontmatter, ()> {
+    let loose: LooseFrontmatter = serde_yaml::from_str(yaml).map_err(|_| ())?;
+    Ok(Frontmatter {
+        trigger: loose.trigger,
+        timestamp: loose.timestamp,
+    })
+}
+
 /// Reads the frontmatter's YAML (the text between the `---` lines, which this file's
 /// line-based reader has already located) into exactly its two keys; `Err` carries the
 /// 1-based line within `yaml` (0 when unknown) and the message.
@@ -374,9 +391,10 @@ impl PendingRefresh {
     /// The lenient reader, for listing and appending: every `- path` line of every
     /// section is read, and each line it does not understand (a hand-written note, a
     /// missing or changed fixed sentence, a malformed heading or quoted path, a path
-    /// before any heading) is returned as a [`Warning`] naming `path` and the line,
-    /// instead of refusing the file. A frontmatter that does not read is still an error
-    /// (the first section's trigger and time would be unknown).
+    /// before any heading, a frontmatter key added by hand) is returned as a [`Warning`]
+    /// naming `path` and the line, instead of refusing the file. A frontmatter without a
+    /// readable `trigger` and `timestamp` is still an error (the first section's trigger
+    /// and time would be unknown).
     ///
     /// ```
     /// use memory_core::context_memory::PendingRefresh;
@@ -391,6 +409,66 @@ impl PendingRefresh {
         let doc = Parser::new(path, true).parse(text, Some(&mut warnings))?;
         Ok((doc, warnings))
     }
+
+    /// Clears `done` from `text` (a file the lenient reader takes) line by line, for a
+    /// file holding lines the strict reader refuses, which a canonical rewrite would
+    /// drop: each `- path` line of a done path is removed, and so is the heading of an
+    /// `## Additional changes` section left empty (with the blank line before it); every
+    /// other line — notes included — stays byte for byte. Returns the new text, what it
+    /// lists, and the done paths that were listed.
+    pub(crate) fn clear_in_place<S: AsRef<str>>(
+        path: &Path,
+        text: &str,
+        done: &[S],
+    ) -> Result<(String, PendingRefresh, Vec<String>)> {
+        let parser = Parser::new(path, true);
+        let mut warnings = Vec::new();
+        let mut doc = parser.parse(text, Some(&mut warnings))?;
+        let items = parser.items.into_inner();
+        let headings = parser.headings.into_inner();
+        let is_done = |p: &str| done.iter().any(|d| d.as_ref() == p);
+        // Item lines in file order match the sections' paths in order.
+        let mut drop = std::collections::BTreeSet::new();
+        let mut left = vec![0usize; doc.sections.len()];
+        let mut at = vec![0usize; doc.sections.len()];
+        for &(line, section) in &items {
+            let p = &doc.sections[section].paths[at[section]];
+            at[section] += 1;
+            if is_done(p) {
+                drop.insert(line);
+            } else {
+                left[section] += 1;
+            }
+        }
+        for &(line, section) in &headings {
+            if left[section] == 0 {
+                drop.insert(line);
+                if let Some(before) = line.checked_sub(1).filter(|&b| b > 0)
+                    && text_line_is_blank(text, before)
+                {
+                    drop.insert(before);
+                }
+            }
+        }
+        let cleared = doc.clear(done);
+        let mut out = String::with_capacity(text.len());
+        let mut start = 0;
+        for line in lines(text) {
+            if !drop.contains(&line.number) {
+                out.push_str(&text[start..line.end]);
+            }
+            start = line.end;
+        }
+        out.push_str(&text[start..]);
+        Ok((out, doc, cleared))
+    }
+}
+
+/// Whether line `number` (1-based) of `text` is blank.
+fn text_line_is_blank(text: &str, number: usize) -> bool {
+    lines(text)
+        .nth(number - 1)
+        .is_some_and(|l| l.text.trim().is_empty())
 }
 
 /// An appended section's text, LF line ends, starting with the blank line.
@@ -506,6 +584,10 @@ struct Parser<'p> {
     path: &'p Path,
     /// Whether lines that are not understood become warnings instead of errors.
     lenient: bool,
+    /// The line of each `- path` item read, with its section's index.
+    items: std::cell::RefCell<Vec<(usize, usize)>>,
+    /// The line of each `## Additional changes` heading read, with its section's index.
+    headings: std::cell::RefCell<Vec<(usize, usize)>>,
 }
 
 /// Where the reader is in the file.
@@ -523,7 +605,12 @@ enum Stage {
 
 impl<'p> Parser<'p> {
     fn new(path: &'p Path, lenient: bool) -> Self {
-        Parser { path, lenient }
+        Parser {
+            path,
+            lenient,
+            items: Default::default(),
+            headings: Default::default(),
+        }
     }
 
     fn err(&self, line: usize, message: impl Into<String>) -> Error {
@@ -545,7 +632,7 @@ impl<'p> Parser<'p> {
         let mut stage = match first {
             None => return Ok(doc),
             Some((1, "---")) => {
-                let (head, next) = self.frontmatter(&all)?;
+                let (head, next) = self.frontmatter(&all, &mut warnings)?;
                 doc.sections.push(head);
                 at = next;
                 Stage::Title
@@ -609,9 +696,11 @@ impl<'p> Parser<'p> {
         let in_lists = matches!(stage, Stage::HeadItems | Stage::Sections) || self.lenient;
         if in_lists {
             if let Some(path) = self.item(n, line)? {
-                return match doc.sections.last_mut() {
-                    Some(section) => {
+                let index = doc.sections.len().checked_sub(1);
+                return match doc.sections.last_mut().zip(index) {
+                    Some((section, index)) => {
                         section.paths.push(path);
+                        self.items.borrow_mut().push((n, index));
                         Ok(stage)
                     }
                     None => Err(self.err(
@@ -622,6 +711,7 @@ impl<'p> Parser<'p> {
             }
             if (stage == Stage::Sections || self.lenient) && line.starts_with(SECTION_PREFIX) {
                 doc.sections.push(self.heading(n, line)?);
+                self.headings.borrow_mut().push((n, doc.sections.len() - 1));
                 return Ok(Stage::Sections);
             }
         }
@@ -643,7 +733,11 @@ impl<'p> Parser<'p> {
 
     /// Reads the frontmatter starting on line 1; returns the head section (no paths yet)
     /// and the index in `all` of the line after the closing `---`.
-    fn frontmatter(&self, all: &[(usize, &str)]) -> Result<(PendingSection, usize)> {
+    fn frontmatter(
+        &self,
+        all: &[(usize, &str)],
+        warnings: &mut Option<&mut Vec<Warning>>,
+    ) -> Result<(PendingSection, usize)> {
         let close = all
             .iter()
             .skip(1)
@@ -654,7 +748,7 @@ impl<'p> Parser<'p> {
             .iter()
             .map(|(_, t)| format!("{t}\n"))
             .collect();
-        let front = read_frontmatter(&yaml).map_err(|(line, message)| {
+        let to_error = |(line, message): (usize, String)| {
             // A missing key is the frontmatter's fault as a whole: its first line.
             let line = if line == 0 || message.starts_with("missing field") {
                 1
@@ -662,7 +756,18 @@ impl<'p> Parser<'p> {
                 line + 1
             };
             self.err(line, format!("frontmatter: {message}"))
-        })?;
+        };
+        let front = match read_frontmatter(&yaml) {
+            Ok(front) => front,
+            // Lenient: a key added by hand is reported, the two keys are still read.
+            Err(strict) => match (warnings.is_some(), read_loose_frontmatter(&yaml)) {
+                (true, Ok(front)) => {
+                    self.warn_or(warnings, to_error(strict))?;
+                    front
+                }
+                _ => return Err(to_error(strict)),
+            },
+        };
         let key_line = |key: &str| {
             all[1..close]
                 .iter()

@@ -144,8 +144,12 @@ pub struct ClearReport {
 /// Removes each of `done` from every section of `file`, under `lock`; a section left
 /// empty is dropped and the file is removed when no path is left. The file is rewritten
 /// in its canonical form (see [`PendingRefresh::render`]: line ends and BOM kept, extra
-/// blank lines, trailing spaces, other list markers and YAML comments not). A file that
-/// does not read is refused and left as it is; so is one with nothing to clear.
+/// blank lines, trailing spaces, other list markers and YAML comments not). A file
+/// holding lines the strict reader refuses (a hand-written note) is instead edited line
+/// by line: only the done `- path` lines (and the headings of sections left empty) go,
+/// every other line stays byte for byte, and the file stays when no path is left. A
+/// file that does not read even leniently is refused and left as it is; so is one with
+/// nothing to clear.
 ///
 /// ```
 /// use std::time::Duration;
@@ -172,7 +176,17 @@ pub fn clear_pending_refresh(
             removed_file: false,
         });
     };
-    let mut doc = PendingRefresh::parse(file, &text)?;
+    let mut doc = match PendingRefresh::parse(file, &text) {
+        Ok(doc) => doc,
+        // Lines the strict reader refuses (a hand note) would be lost to a canonical
+        // rewrite: such a file is cleared line by line, every other line kept.
+        Err(strict) => match PendingRefresh::clear_in_place(file, &text, done) {
+            Ok((new_text, doc, cleared)) => {
+                return clear_lines(lock, file, new_text, &doc, cleared, done);
+            }
+            Err(_) => return Err(strict),
+        },
+    };
     let cleared = doc.clear(done);
     let not_pending: Vec<String> = dedup(done)
         .into_iter()
@@ -206,6 +220,45 @@ pub fn clear_pending_refresh(
     tx.write(file, new_text.into_bytes());
     tx.commit()?;
     verify(file, &expected)?;
+    Ok(report)
+}
+
+/// Writes the text [`PendingRefresh::clear_in_place`] made, after checking that it
+/// reads (leniently) as `doc`'s list. The file stays even when no path is left: the
+/// lines in it that are not paths are someone's.
+fn clear_lines(
+    lock: &MemoryLock,
+    file: &Path,
+    new_text: String,
+    doc: &PendingRefresh,
+    cleared: Vec<String>,
+    done: &[String],
+) -> Result<ClearReport> {
+    let not_pending: Vec<String> = dedup(done)
+        .into_iter()
+        .filter(|d| !cleared.contains(d))
+        .collect();
+    let expected = doc.changes();
+    let report = ClearReport {
+        cleared,
+        not_pending,
+        remaining: expected.len(),
+        removed_file: false,
+    };
+    if report.cleared.is_empty() {
+        return Ok(report);
+    }
+    check_lenient(file, &new_text, &expected)?;
+    let mut tx = Transaction::new(lock);
+    tx.write(file, new_text.into_bytes());
+    tx.commit()?;
+    let (after, _) = read_pending_refresh(file)?;
+    if after.changes() != expected {
+        return Err(Error::verify(
+            file,
+            "the pending refresh file does not list what was left",
+        ));
+    }
     Ok(report)
 }
 

@@ -370,6 +370,14 @@ fn the_lenient_reader_lists_every_path_and_names_every_other_line() {
             vec!["a", "d"],
             vec![14, 15, 16, 18],
         ),
+        // A key added to the frontmatter by hand.
+        (
+            format!(
+                "---\ntrigger: post-merge\nreviewed: yes\ntimestamp: 2026-04-03T10:00:00Z\n---\n{body}"
+            ),
+            vec!["a"],
+            vec![3],
+        ),
         // The file ends before the closing sentence.
         (
             format!(
@@ -554,5 +562,17 @@ proptest! {
         prop_assert_eq!(back.changes(), doc.changes());
         let got: Vec<usize> = warnings.iter().map(|w| w.line).collect();
         prop_assert_eq!(got, at);
+        // Clearing around the notes keeps every note and exactly the other paths.
+        let all = doc.changes();
+        let done: Vec<String> = notes.iter().map(|(i, _)| all[i.index(all.len())].path.clone()).collect();
+        let (cleared_text, left, _) = PendingRefresh::clear_in_place(Path::new(FILE), &text, &done).unwrap();
+        let kept: Vec<PendingChange> = all.into_iter().filter(|c| !done.contains(&c.path)).collect();
+        prop_assert_eq!(left.changes(), kept.clone());
+        let (again, warnings) = PendingRefresh::parse_lenient(Path::new(FILE), &cleared_text).unwrap();
+        prop_assert_eq!(again.changes(), kept);
+        prop_assert_eq!(warnings.len(), notes.len());
+        for (_, note) in &notes {
+            prop_assert!(cleared_text.contains(note.as_str()));
+        }
     }
 }
