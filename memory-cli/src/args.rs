@@ -223,13 +223,16 @@ pub struct RefreshArgs {
 /// `context hook`.
 #[derive(Debug, Subcommand)]
 pub enum HookCommand {
-    /// Write post-merge and post-checkout hooks (an existing hook is kept and chained).
+    /// Write post-merge and post-checkout hooks (an existing hook is kept and chained; one
+    /// that is not executable is kept but not run). The hooks record into the root this
+    /// command uses (--root, else $MEMCORE_CONTEXT_ROOT, else ~/.cursor/memory), written
+    /// into them as an absolute path.
     Install {
         /// The repository [default: the current directory].
         #[arg(long, value_name = "DIR")]
         repo: Option<PathBuf>,
     },
-    /// Remove memory-core's hooks and put back what was there.
+    /// Remove memory-core's hooks and put back what was there (again: nothing to do).
     Uninstall {
         /// The repository [default: the current directory].
         #[arg(long, value_name = "DIR")]

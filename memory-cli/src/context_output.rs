@@ -45,6 +45,13 @@ pub fn human(reply: &ContextReply) -> String {
             for n in &report.not_imported {
                 let _ = write!(out, "\n  not imported: {}: {}", n.file.display(), n.reason);
             }
+            for d in &report.dangling_links {
+                let _ = write!(
+                    out,
+                    "\n  dangling link: {} {} {} (neither in the memory nor imported)",
+                    d.entity, d.field, d.target
+                );
+            }
             out
         }
         ContextReply::Split(report) => {

@@ -590,3 +590,51 @@ fn a_recording_that_records_nothing_is_quiet_unless_asked() {
     let hooks = run(command(&repo).args(["--root", ".", "context", "hook", "uninstall"])).ok();
     assert!(hooks.contains("post-merge: absent ("), "{hooks}");
 }
+
+/// `migrate` on the command line: an entity carrying a secret is listed as not imported
+/// (the kind and field, never the secret), a dangling link is listed, exit 0.
+#[test]
+fn migrate_reports_secrets_and_dangling_links_without_the_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old");
+    std::fs::create_dir_all(&old).unwrap();
+    let head = |n: &str| {
+        format!(
+            "---\nentity_name: org.global.decision.{n}\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [a, b]\ncreated_at: 2025-01-01\n"
+        )
+    };
+    std::fs::write(
+        old.join("secret.md"),
+        format!("{}---\n\nAKIAZ7QX3RT5WVB2KMNP\n", head("001")),
+    )
+    .unwrap();
+    std::fs::write(
+        old.join("linked.md"),
+        format!(
+            "{}supersedes: [org.global.decision.404]\n---\n\nLinked.\n",
+            head("002")
+        ),
+    )
+    .unwrap();
+    let out = run(command(dir.path()).args([
+        "--root",
+        "memory",
+        "context",
+        "migrate",
+        "--from",
+        old.to_str().unwrap(),
+    ]))
+    .ok();
+    assert!(out.contains("imported 1 entry"), "{out}");
+    assert!(
+        out.contains(
+            "not imported: secret.md: body holds a secret (aws-access-key) on line 10 of the file"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("dangling link: org.global.decision.002 supersedes org.global.decision.404"),
+        "{out}"
+    );
+    assert!(!out.contains("AKIA"), "{out}");
+}

@@ -174,6 +174,14 @@ fn secrets_are_not_imported_and_dangling_links_are_reported() {
             "password-in-url",
             10,
         ),
+        (
+            "tags.md",
+            entity(8, "", "Fine.")
+                .replace("tags: [auth, security]", &format!("tags: [auth, {KEY}]")),
+            "tags",
+            "aws-access-key",
+            6,
+        ),
     ];
     for (file, text, ..) in &cases {
         std::fs::write(o.join(file), text).unwrap();
@@ -190,6 +198,9 @@ fn secrets_are_not_imported_and_dangling_links_are_reported() {
     )
     .unwrap();
     std::fs::write(o.join("target.md"), entity(21, "", "Target.")).unwrap();
+    // A body past the hard limit is not imported either.
+    let big = "All fine here. ".repeat(memory_core::hygiene::MAX_BODY_BYTES / 10);
+    std::fs::write(o.join("huge.md"), entity(30, "", &big)).unwrap();
     let before = walk(o);
     let root = tempfile::tempdir().unwrap();
     let m = ContextMemory::open(root.path()).unwrap();
@@ -240,6 +251,16 @@ fn secrets_are_not_imported_and_dangling_links_are_reported() {
             "{reason}"
         );
     }
+    let huge = report
+        .not_imported
+        .iter()
+        .find(|n| n.file == std::path::Path::new("huge.md"))
+        .unwrap();
+    assert!(
+        huge.reason.contains("body") && huge.reason.ends_with("not imported"),
+        "{}",
+        huge.reason
+    );
     let json = serde_json::to_string(&report).unwrap();
     assert!(!json.contains(KEY) && !json.contains("hunter2"));
     let dangling: Vec<(&str, &str, &str)> = report
