@@ -213,6 +213,21 @@ fn clearing_around_a_hand_note_keeps_every_other_line() {
     assert_eq!(err.line(), Some(2));
     assert_eq!(err.path(), Some(file.as_path()));
     assert_eq!(fs::read_to_string(&file).unwrap(), bad);
+    // The hooks still record into it (after every byte), as the seed's script would;
+    // the listing keeps naming the broken line until it is fixed.
+    append_pending_refresh(
+        &lock,
+        &file,
+        RefreshTrigger::PostMerge,
+        "2026-04-04T00:00:00Z",
+        &strings(&["y"]),
+    )
+    .unwrap();
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        format!("{bad}\n## Additional changes (post-merge at 2026-04-04T00:00:00Z)\n\n- y\n")
+    );
+    assert_eq!(read_pending_refresh(&file).unwrap_err().line(), Some(2));
     // Binary junk is neither read nor appended to.
     fs::write(&file, b"---\n\xff\x00\n").unwrap();
     assert_eq!(
