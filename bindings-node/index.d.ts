@@ -260,6 +260,13 @@ export interface PendingMatch {
   entries: string[]
 }
 
+/** `pendingRefreshReport`: every pending change, and the lines not understood. */
+export interface PendingReport {
+  matches: PendingMatch[]
+  /** Each line of `_pending_refresh.md` the reader did not understand (left as it is). */
+  warnings: WarningRecord[]
+}
+
 /** Why `recordChanges` recorded nothing; `branch` only for `other_branch`. */
 export type SkipReason =
   | { reason: 'other_branch'; branch: string }
@@ -574,6 +581,15 @@ export declare class ContextMemory {
   pendingRefresh(namespace: string): Array<PendingMatch>
   /** Promise form of `pendingRefresh`. */
   pendingRefreshAsync(namespace: string, options?: AsyncOptions): Promise<Array<PendingMatch>>
+  /**
+   * `pendingRefresh` with the lines of `_pending_refresh.md` the reader did not understand
+   * (a hand-written note, a malformed heading): `matches` lists every `- path` line of
+   * every section, `warnings` names the file and line of each other line (left in the
+   * file as it is).
+   */
+  pendingRefreshReport(namespace: string): PendingReport
+  /** Promise form of `pendingRefreshReport`. */
+  pendingRefreshReportAsync(namespace: string, options?: AsyncOptions): Promise<PendingReport>
   /**
    * Records the files the last merge or checkout changed in the git repository `repo`
    * (any directory of its work tree) in its project namespace's `_pending_refresh.md`,

@@ -222,6 +222,31 @@ test('a merge on main is recorded by recordChanges, matched to entries, then cle
   assert.deepEqual(memory.pendingRefresh('project.widget-app'), [])
 })
 
+test('a hand note never stops recording; pendingRefreshReport names its line', async () => {
+  const repo = makeRepo()
+  const root = join(tempDir(), 'memory')
+  const memory = new ContextMemory(root, { fixedTime: FIXED })
+  git(repo, ['merge', '-q', 'feature'])
+  memory.recordChanges(repo, 'post-merge')
+  const file = join(root, 'projects', 'widget-app', '_pending_refresh.md')
+  const noted = `${readFileSync(file, 'utf8')}Note: reviewed \u2014 \u2713.\n`
+  writeFileSync(file, noted)
+  git(repo, ['checkout', '-q', 'HEAD~1'])
+  git(repo, ['checkout', '-q', 'main'])
+  const again = await memory.recordChangesAsync(repo, 'post-checkout')
+  assert.deepEqual(again.recorded.map((c) => c.path), ['a.txt', 'docs/c d.md'])
+  assert.ok(readFileSync(file, 'utf8').startsWith(noted))
+  for (const report of [memory.pendingRefreshReport('project.widget-app'), await memory.pendingRefreshReportAsync('project.widget-app')]) {
+    assert.deepEqual(report.matches.map((m) => m.change.path), ['a.txt', 'docs/c d.md', 'a.txt', 'docs/c d.md'])
+    assert.equal(report.warnings.length, 1)
+    assert.equal(report.warnings[0].path, file)
+    assert.equal(report.warnings[0].line, noted.split('\n').length - 1)
+    assert.match(report.warnings[0].message, /hand-written/)
+  }
+  memory.clearRefresh('project.widget-app', ['a.txt'])
+  assert.ok(readFileSync(file, 'utf8').includes('Note: reviewed \u2014 \u2713.\n'))
+})
+
 test('a branch other than main, a detached HEAD and a first checkout record nothing', async () => {
   const repo = makeRepo()
   const root = join(tempDir(), 'memory')

@@ -566,6 +566,20 @@ impl ContextMemory {
         plain(py, &pending)
     }
 
+    /// ``pending_refresh`` with the lines of ``_pending_refresh.md`` the reader did not
+    /// understand (a hand-written note, a malformed heading), as a ``PendingReportDict``:
+    /// ``matches`` lists every ``- path`` line of every section, ``warnings`` names the
+    /// file and line of each other line (left in the file as it is).
+    fn pending_refresh_report(
+        &self,
+        py: Python<'_>,
+        namespace: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let namespace = self::namespace(py, namespace)?;
+        let report = detached(py, || self.inner.pending_refresh_report(&namespace))?;
+        plain(py, &report)
+    }
+
     /// Records the files the last merge or checkout changed in the git repository
     /// ``repo`` (any directory of its work tree) in its project namespace's
     /// ``_pending_refresh.md`` (what the installed hooks run), and returns a

@@ -224,6 +224,31 @@ def test_a_merge_on_main_is_recorded_then_cleared(
     assert cm.pending_refresh("project.widget-app") == []
 
 
+def test_a_hand_note_never_stops_recording_and_is_a_warning(
+    repo: pathlib.Path, cm: ContextMemory, tmp_path: pathlib.Path
+) -> None:
+    git(repo, "merge", "-q", "feature")
+    cm.record_changes(repo, "post-merge")
+    pending_file = tmp_path / "memory" / "projects" / "widget-app" / "_pending_refresh.md"
+    noted = pending_file.read_text(encoding="utf-8") + "Note: reviewed — ✓.\n"
+    pending_file.write_text(noted, encoding="utf-8")
+    git(repo, "checkout", "-q", "HEAD~1")
+    git(repo, "checkout", "-q", "main")
+    again = cm.record_changes(repo, "post-checkout")
+    assert [c["path"] for c in again["recorded"]] == ["a.txt", "docs/c d.md"]
+    assert pending_file.read_text(encoding="utf-8").startswith(noted)
+    report = cm.pending_refresh_report("project.widget-app")
+    check(report, memory_core.PendingReportDict, "pending report", set())
+    assert [m["change"]["path"] for m in report["matches"]] == ["a.txt", "docs/c d.md"] * 2
+    [warning] = report["warnings"]
+    assert warning["path"] == str(pending_file)
+    assert warning["line"] == noted.count("\n")
+    assert "hand-written" in warning["message"]
+    assert [m["change"]["path"] for m in cm.pending_refresh("project.widget-app")] == ["a.txt", "docs/c d.md"] * 2
+    cm.clear_refresh("project.widget-app", ["a.txt"])
+    assert "Note: reviewed — ✓." in pending_file.read_text(encoding="utf-8")
+
+
 def test_a_branch_other_than_main_a_detached_head_and_a_first_checkout_record_nothing(
     repo: pathlib.Path, cm: ContextMemory, tmp_path: pathlib.Path
 ) -> None:

@@ -190,6 +190,14 @@ class PendingMatchDict(TypedDict):
     entries: List[str]
 
 
+class PendingReportDict(TypedDict):
+    """``pending_refresh_report``: every pending change with the entries citing it, and
+    the lines of ``_pending_refresh.md`` that were not understood (left as they are)."""
+
+    matches: List[PendingMatchDict]
+    warnings: List[WarningRecordDict]
+
+
 SkipReasonLiteral = Literal["other_branch", "detached_head", "no_previous_head", "nothing_changed"]
 """``SkipReasonDict.reason``: why ``record_changes`` recorded nothing."""
 HookActionLiteral = Literal[

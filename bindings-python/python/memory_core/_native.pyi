@@ -44,6 +44,7 @@ from memory_core._context_types import (
     MigrationReportDict,
     NamespaceInfoDict,
     PendingMatchDict,
+    PendingReportDict,
     RecordOutcomeDict,
     RefreshTriggerLiteral,
     SplitReportDict,
@@ -410,6 +411,12 @@ class ContextMemory:
         """The changes the git hooks recorded in ``namespace``'s ``_pending_refresh.md``, each
         with the entries whose ``source_path`` cites the file, as ``PendingMatchDict``
         values."""
+
+    def pending_refresh_report(self, namespace: str) -> PendingReportDict:
+        """``pending_refresh`` with the lines of ``_pending_refresh.md`` the reader did not
+        understand (a hand-written note, a malformed heading), as a ``PendingReportDict``:
+        ``matches`` lists every ``- path`` line of every section, ``warnings`` names the
+        file and line of each other line (left in the file as it is)."""
 
     def record_changes(
         self, repo: str | os.PathLike[str], trigger: RefreshTriggerLiteral = "manual"
