@@ -260,6 +260,13 @@ export interface PendingMatch {
   entries: string[]
 }
 
+/** `pendingRefreshReport`: every pending change, and the lines not understood. */
+export interface PendingReport {
+  matches: PendingMatch[]
+  /** Each line of `_pending_refresh.md` the reader did not understand (left as it is). */
+  warnings: WarningRecord[]
+}
+
 /** Why `recordChanges` recorded nothing; `branch` only for `other_branch`. */
 export type SkipReason =
   | { reason: 'other_branch'; branch: string }
@@ -297,6 +304,17 @@ export interface HookOutcome {
   action: 'installed' | 'chained' | 'unchanged' | 'updated' | 'restored' | 'removed' | 'absent'
 }
 
+/** `installHooks`'s options. */
+export interface InstallHooksOptions {
+  /** The `memcore` executable the hooks call [default: the one on `PATH` now]. */
+  memcore?: string | null
+  /**
+   * The memory root the hooks record into, made absolute and written into the scripts
+   * [default: the default root of the `memcore` they run, when git runs them].
+   */
+  root?: string | null
+}
+
 /** What `installHooks` or `uninstallHooks` did. */
 export interface HooksReport {
   /** The hooks directory git runs hooks from (absolute). */
@@ -322,6 +340,20 @@ export interface MigrationReport {
   not_imported: NotImported[]
   /** Files of the old directory that are not Markdown (kept in the backup only). */
   other_files: number
+  /**
+   * Links of imported entries to entities that are neither in the memory nor imported
+   * in the same run (those entries were imported; an entity carrying a secret is not,
+   * and is listed in `not_imported` with the kind, field and line, never the secret).
+   */
+  dangling_links: DanglingLink[]
+}
+
+/** A link of an imported entry to an entity that is not there. */
+export interface DanglingLink {
+  entity: string
+  field: 'supersedes' | 'related_entities'
+  /** The entity it names. */
+  target: string
 }
 
 /**
@@ -550,6 +582,15 @@ export declare class ContextMemory {
   /** Promise form of `pendingRefresh`. */
   pendingRefreshAsync(namespace: string, options?: AsyncOptions): Promise<Array<PendingMatch>>
   /**
+   * `pendingRefresh` with the lines of `_pending_refresh.md` the reader did not understand
+   * (a hand-written note, a malformed heading): `matches` lists every `- path` line of
+   * every section, `warnings` names the file and line of each other line (left in the
+   * file as it is).
+   */
+  pendingRefreshReport(namespace: string): PendingReport
+  /** Promise form of `pendingRefreshReport`. */
+  pendingRefreshReportAsync(namespace: string, options?: AsyncOptions): Promise<PendingReport>
+  /**
    * Records the files the last merge or checkout changed in the git repository `repo`
    * (any directory of its work tree) in its project namespace's `_pending_refresh.md`,
    * as the installed hooks do. Only `main` and `master` record; otherwise `skipped`
@@ -580,17 +621,24 @@ export declare class ContextMemory {
    * (where `git rev-parse --git-path hooks` points; worktrees and `core.hooksPath`
    * included). A hook already there is kept byte-identical in `memcore-chained/` and
    * run first; installing again changes nothing. The hooks call the `memcore`
-   * executable at `memcore`; without it, the `memcore` found on `PATH` now (relative
-   * `PATH` entries skipped), `ERR_MEMORY_INVALID_INPUT` when there is none.
-   * `ERR_MEMORY_CONFLICT` when a hook is already kept aside.
+   * executable at `options.memcore`; without it, the `memcore` found on `PATH` now
+   * (relative `PATH` entries skipped), `ERR_MEMORY_INVALID_INPUT` when there is none.
+   * They record into the memory root `options.root` (made absolute and written into
+   * the scripts); without it, into the default root of the `memcore` they run
+   * (`$MEMCORE_CONTEXT_ROOT`, else `~/.cursor/memory`) when git runs them. A string
+   * in place of `options` is the `memcore` path. A hook already there that is not
+   * executable is kept but, as git does, never run. `ERR_MEMORY_CONFLICT` when a hook
+   * is already kept aside.
    */
-  static installHooks(repo: string, memcore?: string | null): HooksReport
+  static installHooks(repo: string, options?: InstallHooksOptions | string | null): HooksReport
   /** Promise form of `installHooks`. */
-  static installHooksAsync(repo: string, memcore?: string | null, options?: AsyncOptions): Promise<HooksReport>
+  static installHooksAsync(repo: string, hookOptions?: InstallHooksOptions | string | null, options?: AsyncOptions): Promise<HooksReport>
   /**
    * Removes the hooks `installHooks` wrote from the git repository `repo`, putting back
-   * byte-identical the hooks that were there before. `ERR_MEMORY_CONFLICT` (nothing
-   * changed) when a hook there is not memory-core's.
+   * byte-identical the hooks that were there before. A hook that is not ours with
+   * nothing kept aside (the user's, as after a first uninstall) is left alone and
+   * reported `absent`: uninstalling twice is a no-op. `ERR_MEMORY_CONFLICT` (nothing
+   * changed) when a hook that is not memory-core's replaced ours over a kept one.
    */
   static uninstallHooks(repo: string): HooksReport
   /** Promise form of `uninstallHooks`. */

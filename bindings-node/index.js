@@ -151,6 +151,7 @@ const CONTEXT_METHODS = {
   split: [2, JSON.parse],
   endSession: [1, JSON.parse],
   pendingRefresh: [1, JSON.parse],
+  pendingRefreshReport: [1, JSON.parse],
   recordChanges: [2, JSON.parse],
   clearRefresh: [2, JSON.parse],
   migrate: [1, JSON.parse],

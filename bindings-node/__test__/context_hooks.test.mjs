@@ -18,7 +18,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
@@ -148,13 +148,38 @@ test('installHooks chains a hook kept byte-identical; uninstallHooks restores it
   assert.equal(mode(join(hooks, 'post-merge')), 0o750)
   assert.ok(!existsSync(join(hooks, 'post-checkout')))
   assert.ok(!existsSync(join(hooks, 'memcore-chained')))
-  // The team's hook is now a foreign one: left alone, never removed.
-  await failsBoth((f) => ContextMemory[`uninstallHooks${f}`](repo), 'ERR_MEMORY_CONFLICT', (err) =>
-    assert.equal(err.path, join(hooks, 'post-merge')),
-  )
+  // The team's hook is theirs again: a second uninstall leaves it alone and says so.
+  for (const second of [ContextMemory.uninstallHooks(repo), await ContextMemory.uninstallHooksAsync(repo)]) {
+    assert.deepEqual(second.hooks.map((h) => h.action), ['absent', 'absent'])
+  }
   assert.deepEqual(readFileSync(join(hooks, 'post-merge')), EXISTING_HOOK)
+  assert.equal(mode(join(hooks, 'post-merge')), 0o750)
   unlinkSync(join(hooks, 'post-merge'))
   assert.deepEqual(ContextMemory.uninstallHooks(repo).hooks.map((h) => h.action), ['absent', 'absent'])
+})
+
+test('installHooks takes { memcore, root }: the hooks record into that root', async () => {
+  const repo = makeRepo()
+  const hooks = hooksDir(repo)
+  const root = join(repo, '..', "team's memory")
+  const report = ContextMemory.installHooks(repo, { memcore: '/opt/memcore', root })
+  assert.deepEqual(report.hooks.map((h) => h.action), ['installed', 'installed'])
+  const script = readFileSync(join(hooks, 'post-merge'), 'utf8')
+  assert.ok(script.includes("memcore='/opt/memcore'\n"), script)
+  assert.ok(script.includes(`"$memcore" --root '${resolve(root).replaceAll("'", "'\\''")}' context refresh`), script)
+  const same = await ContextMemory.installHooksAsync(repo, { memcore: '/opt/memcore', root })
+  assert.deepEqual(same.hooks.map((h) => h.action), ['unchanged', 'unchanged'])
+  // Without a root the scripts name none (memcore's default root when git runs them).
+  const none = ContextMemory.installHooks(repo, { memcore: '/opt/memcore' })
+  assert.deepEqual(none.hooks.map((h) => h.action), ['updated', 'updated'])
+  assert.ok(!readFileSync(join(hooks, 'post-merge'), 'utf8').includes('--root'))
+  await failsBoth((f) => ContextMemory[`installHooks${f}`](repo, { memcore: '/opt/memcore', rot: root }), 'ERR_MEMORY_INVALID_INPUT', (err) =>
+    assert.match(err.message, /options\.rot/),
+  )
+  await failsBoth((f) => ContextMemory[`installHooks${f}`](repo, { root: 42, memcore: '/opt/memcore' }), 'ERR_MEMORY_INVALID_INPUT', (err) =>
+    assert.match(err.message, /root/),
+  )
+  ContextMemory.uninstallHooks(repo)
 })
 
 test('a merge on main is recorded by recordChanges, matched to entries, then cleared', async () => {
@@ -195,6 +220,31 @@ test('a merge on main is recorded by recordChanges, matched to entries, then cle
   assert.equal(last.removed_file, true)
   assert.ok(!existsSync(file))
   assert.deepEqual(memory.pendingRefresh('project.widget-app'), [])
+})
+
+test('a hand note never stops recording; pendingRefreshReport names its line', async () => {
+  const repo = makeRepo()
+  const root = join(tempDir(), 'memory')
+  const memory = new ContextMemory(root, { fixedTime: FIXED })
+  git(repo, ['merge', '-q', 'feature'])
+  memory.recordChanges(repo, 'post-merge')
+  const file = join(root, 'projects', 'widget-app', '_pending_refresh.md')
+  const noted = `${readFileSync(file, 'utf8')}Note: reviewed \u2014 \u2713.\n`
+  writeFileSync(file, noted)
+  git(repo, ['checkout', '-q', 'HEAD~1'])
+  git(repo, ['checkout', '-q', 'main'])
+  const again = await memory.recordChangesAsync(repo, 'post-checkout')
+  assert.deepEqual(again.recorded.map((c) => c.path), ['a.txt', 'docs/c d.md'])
+  assert.ok(readFileSync(file, 'utf8').startsWith(noted))
+  for (const report of [memory.pendingRefreshReport('project.widget-app'), await memory.pendingRefreshReportAsync('project.widget-app')]) {
+    assert.deepEqual(report.matches.map((m) => m.change.path), ['a.txt', 'docs/c d.md', 'a.txt', 'docs/c d.md'])
+    assert.equal(report.warnings.length, 1)
+    assert.equal(report.warnings[0].path, file)
+    assert.equal(report.warnings[0].line, noted.split('\n').length - 1)
+    assert.match(report.warnings[0].message, /hand-written/)
+  }
+  memory.clearRefresh('project.widget-app', ['a.txt'])
+  assert.ok(readFileSync(file, 'utf8').includes('Note: reviewed \u2014 \u2713.\n'))
 })
 
 test('a branch other than main, a detached HEAD and a first checkout record nothing', async () => {
@@ -274,6 +324,28 @@ test('installHooks without memcore uses the one on PATH, and refuses when there 
   }
 })
 
+test('migrate refuses an entity carrying a secret and reports a dangling link', async () => {
+  const dir = tempDir()
+  const source = join(dir, 'old')
+  mkdirSync(source)
+  const head = (n) =>
+    `---\nentity_name: org.global.decision.${n}\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [a, b]\ncreated_at: 2025-01-01\n`
+  writeFileSync(join(source, 'secret.md'), `${head('001')}summary: "uses AKIAZ7QX3RT5WVB2KMNP"\n---\n\nFine.\n`)
+  writeFileSync(join(source, 'linked.md'), `${head('002')}supersedes: [org.global.decision.404]\n---\n\nLinked.\n`)
+  const before = tree(source)
+  const memory = new ContextMemory(join(dir, 'memory'), { fixedTime: FIXED })
+  for (const report of [memory.migrate(source)]) {
+    assert.deepEqual(report.imported, [['org.global.decision.002', 'org/global/linked.md']])
+    assert.deepEqual(report.not_imported.map((n) => n.file), ['secret.md'])
+    assert.match(report.not_imported[0].reason, /^summary holds a secret \(aws-access-key\) on line 8 of the file/)
+    assert.ok(!report.not_imported[0].reason.includes('AKIA'))
+    assert.deepEqual(report.dangling_links, [
+      { entity: 'org.global.decision.002', field: 'supersedes', target: 'org.global.decision.404' },
+    ])
+  }
+  assert.deepEqual(tree(source), before, 'the source is untouched')
+})
+
 test('migrate imports the good entity, reports the broken one and keeps the source', async () => {
   const dir = tempDir()
   const source = join(dir, 'old-memory')
@@ -293,6 +365,7 @@ test('migrate imports the good entity, reports the broken one and keeps the sour
   assert.deepEqual(report.not_imported.map((n) => n.file), ['global/risk-002-broken.md'])
   assert.match(report.not_imported[0].reason, /line \d+/)
   assert.equal(report.other_files, 1)
+  assert.deepEqual(report.dangling_links, [])
   assert.match(report.backup, /^archive\/migrated-/)
   assert.deepEqual(tree(join(root, report.backup)), before, 'the backup is a verbatim copy')
   assert.deepEqual(tree(source), before, 'the source is untouched')
@@ -351,14 +424,19 @@ test('every error of the sync functions has its code, in both forms', async () =
 
   const hooks = hooksDir(repo)
   writeFileSync(join(hooks, 'post-checkout'), '#!/bin/sh\necho theirs\n')
-  await failsBoth((f) => ContextMemory[`uninstallHooks${f}`](repo), 'ERR_MEMORY_CONFLICT', (err) =>
-    assert.equal(err.path, join(hooks, 'post-checkout')),
-  )
+  // Not ours and nothing kept: the user's hook, left alone.
+  assert.deepEqual(ContextMemory.uninstallHooks(repo).hooks.map((h) => h.action), ['absent', 'absent'])
+  assert.equal(readFileSync(join(hooks, 'post-checkout'), 'utf8'), '#!/bin/sh\necho theirs\n')
   ContextMemory.installHooks(repo, '/bin/memcore')
   writeFileSync(join(hooks, 'post-checkout'), '#!/bin/sh\necho another\n')
   await failsBoth((f) => ContextMemory[`installHooks${f}`](repo, '/bin/memcore'), 'ERR_MEMORY_CONFLICT', (err) =>
     assert.match(err.message, /already kept/),
   )
+  // A foreign hook in ours' place over a kept one: refused, nothing changed.
+  await failsBoth((f) => ContextMemory[`uninstallHooks${f}`](repo), 'ERR_MEMORY_CONFLICT', (err) =>
+    assert.equal(err.path, join(hooks, 'post-checkout')),
+  )
+  assert.equal(readFileSync(join(hooks, 'post-checkout'), 'utf8'), '#!/bin/sh\necho another\n')
 
   const pending = join(root, 'projects', 'widget-app', '_pending_refresh.md')
   mkdirSync(dirname(pending), { recursive: true })

@@ -60,7 +60,7 @@ fn wrong(value: &Unknown<'_>, name: &'static str, expected: &str) -> Failure {
     ))
 }
 
-fn is_absent(value: &Unknown<'_>) -> bool {
+pub fn is_absent(value: &Unknown<'_>) -> bool {
     matches!(
         value.get_type(),
         Ok(ValueType::Undefined) | Ok(ValueType::Null)

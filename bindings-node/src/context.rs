@@ -346,3 +346,23 @@ paired! {
     }
     call(|m| json(&m.pending_refresh(&ns)?))
 }
+
+paired! {
+    in ContextMemory(Handle);
+    #[doc = " `pendingRefresh` with the lines of `_pending_refresh.md` the reader did not understand"]
+    #[doc = " (a hand-written note, a malformed heading): `matches` lists every `- path` line of"]
+    #[doc = " every section, `warnings` names the file and line of each other line (left in the"]
+    #[doc = " file as it is)."]
+    #[napi(ts_args_type = "namespace: string", ts_return_type = "PendingReport")]
+    fn pending_refresh_report(namespace: Unknown<'_>) -> JsonText;
+    #[doc = " Promise form of `pendingRefreshReport`."]
+    #[napi(
+        ts_args_type = "namespace: string, options?: AsyncOptions",
+        ts_return_type = "Promise<PendingReport>"
+    )]
+    fn pending_refresh_report_async(.., options);
+    convert {
+        let ns = self::namespace(namespace)?;
+    }
+    call(|m| json(&m.pending_refresh_report(&ns)?))
+}

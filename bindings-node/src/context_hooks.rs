@@ -65,17 +65,51 @@ fn repo_path(value: Unknown<'_>) -> Arg<std::path::PathBuf> {
     Ok(std::path::PathBuf::from(args::text(value, "repo")?))
 }
 
-fn memcore_path(value: Option<Unknown<'_>>) -> Arg<Option<std::path::PathBuf>> {
-    Ok(args::opt_text(value, "memcore")?.map(std::path::PathBuf::from))
+/// What `installHooks` was given besides the repository: the `memcore` executable and
+/// the memory root the hooks record into.
+#[derive(Default)]
+struct HookOptions {
+    memcore: Option<std::path::PathBuf>,
+    root: Option<std::path::PathBuf>,
 }
 
-/// Installs the hooks calling `memcore`, or the `memcore` found on `PATH` now.
-fn install(repo: &std::path::Path, memcore: Option<std::path::PathBuf>) -> Arg<ParsedJson> {
-    let memcore = match memcore {
+/// `installHooks`'s second argument: `{ memcore, root }`, or (as before) the `memcore`
+/// path as a string, or `undefined`/`null`.
+fn hook_options(value: Option<Unknown<'_>>) -> Arg<HookOptions> {
+    let Some(value) = value.filter(|v| !args::is_absent(v)) else {
+        return Ok(HookOptions::default());
+    };
+    if matches!(value.get_type()?, napi::ValueType::String) {
+        return Ok(HookOptions {
+            memcore: Some(args::text(value, "memcore")?.into()),
+            root: None,
+        });
+    }
+    let Some(object) = args::opt_object(Some(value), "options")? else {
+        return Ok(HookOptions::default());
+    };
+    args::known_keys(&object, "options", &["memcore", "root"], None)?;
+    let path = |key: &'static str| -> Arg<Option<std::path::PathBuf>> {
+        Ok(args::opt_text(args::field(&object, key)?, key)?.map(std::path::PathBuf::from))
+    };
+    Ok(HookOptions {
+        memcore: path("memcore")?,
+        root: path("root")?,
+    })
+}
+
+/// Installs the hooks calling `memcore`, or the `memcore` found on `PATH` now, and
+/// recording into `root` (or, without one, the default root of that `memcore`).
+fn install(repo: &std::path::Path, options: HookOptions) -> Arg<ParsedJson> {
+    let memcore = match options.memcore {
         Some(path) => path,
         None => core::find_memcore()?,
     };
-    Ok(ParsedJson(json(&core::install_hooks(repo, &memcore)?)?))
+    Ok(ParsedJson(json(&core::install_hooks(
+        repo,
+        &memcore,
+        options.root.as_deref(),
+    )?)?))
 }
 
 fn uninstall(repo: &std::path::Path) -> Arg<ParsedJson> {
@@ -152,45 +186,52 @@ impl ContextMemory {
     /// (where `git rev-parse --git-path hooks` points; worktrees and `core.hooksPath`
     /// included). A hook already there is kept byte-identical in `memcore-chained/` and
     /// run first; installing again changes nothing. The hooks call the `memcore`
-    /// executable at `memcore`; without it, the `memcore` found on `PATH` now (relative
-    /// `PATH` entries skipped), `ERR_MEMORY_INVALID_INPUT` when there is none.
-    /// `ERR_MEMORY_CONFLICT` when a hook is already kept aside.
+    /// executable at `options.memcore`; without it, the `memcore` found on `PATH` now
+    /// (relative `PATH` entries skipped), `ERR_MEMORY_INVALID_INPUT` when there is none.
+    /// They record into the memory root `options.root` (made absolute and written into
+    /// the scripts); without it, into the default root of the `memcore` they run
+    /// (`$MEMCORE_CONTEXT_ROOT`, else `~/.cursor/memory`) when git runs them. A string
+    /// in place of `options` is the `memcore` path. A hook already there that is not
+    /// executable is kept but, as git does, never run. `ERR_MEMORY_CONFLICT` when a hook
+    /// is already kept aside.
     #[napi(
-        ts_args_type = "repo: string, memcore?: string | null",
+        ts_args_type = "repo: string, options?: InstallHooksOptions | string | null",
         ts_return_type = "HooksReport"
     )]
     pub fn install_hooks(
         env: Env,
         repo: Unknown<'_>,
-        memcore: Option<Unknown<'_>>,
+        options: Option<Unknown<'_>>,
     ) -> Result<ParsedJson> {
-        let run = || install(&repo_path(repo)?, memcore_path(memcore)?);
+        let run = || install(&repo_path(repo)?, hook_options(options)?);
         run().map_err(|failure| failure.into_js(&env))
     }
 
     /// Promise form of `installHooks`.
     #[napi(
-        ts_args_type = "repo: string, memcore?: string | null, options?: AsyncOptions",
+        ts_args_type = "repo: string, hookOptions?: InstallHooksOptions | string | null, options?: AsyncOptions",
         ts_return_type = "Promise<HooksReport>"
     )]
     pub fn install_hooks_async(
         repo: Unknown<'_>,
-        memcore: Option<Unknown<'_>>,
+        hook_options: Option<Unknown<'_>>,
         options: Option<Unknown<'_>>,
     ) -> AsyncTask<Call<ParsedJson, ()>> {
         queue_once(
             options,
             || repo_path(repo),
             |repo| {
-                let memcore = memcore_path(memcore)?;
-                Ok(op(move |_: &()| install(&repo, memcore)))
+                let hooks = self::hook_options(hook_options)?;
+                Ok(op(move |_: &()| install(&repo, hooks)))
             },
         )
     }
 
     /// Removes the hooks `installHooks` wrote from the git repository `repo`, putting back
-    /// byte-identical the hooks that were there before. `ERR_MEMORY_CONFLICT` (nothing
-    /// changed) when a hook there is not memory-core's.
+    /// byte-identical the hooks that were there before. A hook that is not ours with
+    /// nothing kept aside (the user's, as after a first uninstall) is left alone and
+    /// reported `absent`: uninstalling twice is a no-op. `ERR_MEMORY_CONFLICT` (nothing
+    /// changed) when a hook that is not memory-core's replaced ours over a kept one.
     #[napi(ts_args_type = "repo: string", ts_return_type = "HooksReport")]
     pub fn uninstall_hooks(env: Env, repo: Unknown<'_>) -> Result<ParsedJson> {
         let run = || uninstall(&repo_path(repo)?);

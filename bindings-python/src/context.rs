@@ -566,6 +566,20 @@ impl ContextMemory {
         plain(py, &pending)
     }
 
+    /// ``pending_refresh`` with the lines of ``_pending_refresh.md`` the reader did not
+    /// understand (a hand-written note, a malformed heading), as a ``PendingReportDict``:
+    /// ``matches`` lists every ``- path`` line of every section, ``warnings`` names the
+    /// file and line of each other line (left in the file as it is).
+    fn pending_refresh_report(
+        &self,
+        py: Python<'_>,
+        namespace: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let namespace = self::namespace(py, namespace)?;
+        let report = detached(py, || self.inner.pending_refresh_report(&namespace))?;
+        plain(py, &report)
+    }
+
     /// Records the files the last merge or checkout changed in the git repository
     /// ``repo`` (any directory of its work tree) in its project namespace's
     /// ``_pending_refresh.md`` (what the installed hooks run), and returns a
@@ -632,17 +646,26 @@ impl ContextMemory {
     /// installing again changes nothing. The hooks call the ``memcore`` executable at
     /// ``memcore``; None means the ``memcore`` found on ``PATH`` now (as
     /// ``shutil.which("memcore")``, relative ``PATH`` entries skipped), and
-    /// InvalidInputError when there is none. ConflictError when a hook is already kept.
+    /// InvalidInputError when there is none. They record into the memory root ``root``
+    /// (made absolute and written into the scripts); None means the default root of the
+    /// ``memcore`` they run (``$MEMCORE_CONTEXT_ROOT``, else ``~/.cursor/memory``) when
+    /// git runs them. A hook already there that is not executable is kept but, as git
+    /// does, never run. ConflictError when a hook is already kept.
     #[staticmethod]
-    #[pyo3(signature = (repo, memcore = None))]
+    #[pyo3(signature = (repo, memcore = None, root = None))]
     fn install_hooks(
         py: Python<'_>,
         repo: &Bound<'_, PyAny>,
         memcore: Option<Bound<'_, PyAny>>,
+        root: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let repo = args::path(repo, "repo")?;
         let memcore = match memcore.as_ref().filter(|m| !m.is_none()) {
             Some(path) => Some(args::path(path, "memcore")?),
+            None => None,
+        };
+        let root = match root.as_ref().filter(|r| !r.is_none()) {
+            Some(path) => Some(args::path(path, "root")?),
             None => None,
         };
         let report = detached(py, || {
@@ -650,15 +673,17 @@ impl ContextMemory {
                 Some(path) => path,
                 None => core::find_memcore()?,
             };
-            core::install_hooks(&repo, &memcore)
+            core::install_hooks(&repo, &memcore, root.as_deref())
         })?;
         plain(py, &report)
     }
 
     /// Removes the hooks ``install_hooks`` wrote from the git repository ``repo``,
     /// putting back byte-identical the hooks that were there before; returns a
-    /// ``HooksReportDict``. ConflictError (nothing changed) when a hook there is not
-    /// memory-core's.
+    /// ``HooksReportDict``. A hook that is not ours with nothing kept aside (the user's,
+    /// as after a first uninstall) is left alone and reported ``absent``: uninstalling
+    /// twice is a no-op. ConflictError (nothing changed) when a hook that is not
+    /// memory-core's replaced ours over a kept one.
     #[staticmethod]
     fn uninstall_hooks(py: Python<'_>, repo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let repo = args::path(repo, "repo")?;

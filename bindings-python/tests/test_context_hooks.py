@@ -134,13 +134,35 @@ def test_install_chains_a_hook_kept_byte_identical_and_uninstall_restores_it(
     assert stat.S_IMODE((hooks / "post-merge").stat().st_mode) == 0o750
     assert not (hooks / "post-checkout").exists()
     assert not (hooks / "memcore-chained").exists()
-    # Once ours are gone, the team's hook is a foreign one: left alone, never removed.
-    with pytest.raises(memory_core.ConflictError, match="not memory-core's hook"):
-        ContextMemory.uninstall_hooks(repo)
+    # Once ours are gone, the team's hook is theirs again: a second uninstall leaves it
+    # alone and says ours are absent.
+    second = ContextMemory.uninstall_hooks(repo)
+    assert [h["action"] for h in second["hooks"]] == ["absent", "absent"]
     assert (hooks / "post-merge").read_bytes() == EXISTING_HOOK
+    assert stat.S_IMODE((hooks / "post-merge").stat().st_mode) == 0o750
     (hooks / "post-merge").unlink()
     nothing = ContextMemory.uninstall_hooks(repo)
     assert [h["action"] for h in nothing["hooks"]] == ["absent", "absent"]
+
+
+def test_install_hooks_root_is_written_into_the_scripts(repo: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    hooks = hooks_dir(repo)
+    root = tmp_path / "team's memory"
+    report = ContextMemory.install_hooks(repo, "/opt/memcore", root=root)
+    assert [h["action"] for h in report["hooks"]] == ["installed", "installed"]
+    quoted = "'" + str(root).replace("'", "'\\''") + "'"
+    for name in ("post-merge", "post-checkout"):
+        script = (hooks / name).read_text(encoding="utf-8")
+        assert "memcore='/opt/memcore'\n" in script
+        assert f'"$memcore" --root {quoted} context refresh --record --trigger {name}' in script
+    same = ContextMemory.install_hooks(repo, memcore="/opt/memcore", root=str(root))
+    assert [h["action"] for h in same["hooks"]] == ["unchanged", "unchanged"]
+    # Without a root the scripts name none: the memcore's default root when git runs them.
+    ContextMemory.install_hooks(repo, "/opt/memcore", root=None)
+    assert "--root" not in (hooks / "post-merge").read_text(encoding="utf-8")
+    with pytest.raises(memory_core.InvalidInputError, match="root"):
+        ContextMemory.install_hooks(repo, "/opt/memcore", root=5)  # type: ignore[arg-type]
+    ContextMemory.uninstall_hooks(repo)
 
 
 def test_a_merge_on_main_is_recorded_then_cleared(
@@ -200,6 +222,31 @@ def test_a_merge_on_main_is_recorded_then_cleared(
     assert last["removed_file"] is True and last["remaining"] == 0
     assert not pending_file.exists()
     assert cm.pending_refresh("project.widget-app") == []
+
+
+def test_a_hand_note_never_stops_recording_and_is_a_warning(
+    repo: pathlib.Path, cm: ContextMemory, tmp_path: pathlib.Path
+) -> None:
+    git(repo, "merge", "-q", "feature")
+    cm.record_changes(repo, "post-merge")
+    pending_file = tmp_path / "memory" / "projects" / "widget-app" / "_pending_refresh.md"
+    noted = pending_file.read_text(encoding="utf-8") + "Note: reviewed — ✓.\n"
+    pending_file.write_text(noted, encoding="utf-8")
+    git(repo, "checkout", "-q", "HEAD~1")
+    git(repo, "checkout", "-q", "main")
+    again = cm.record_changes(repo, "post-checkout")
+    assert [c["path"] for c in again["recorded"]] == ["a.txt", "docs/c d.md"]
+    assert pending_file.read_text(encoding="utf-8").startswith(noted)
+    report = cm.pending_refresh_report("project.widget-app")
+    check(report, memory_core.PendingReportDict, "pending report", set())
+    assert [m["change"]["path"] for m in report["matches"]] == ["a.txt", "docs/c d.md"] * 2
+    [warning] = report["warnings"]
+    assert warning["path"] == str(pending_file)
+    assert warning["line"] == noted.count("\n")
+    assert "hand-written" in warning["message"]
+    assert [m["change"]["path"] for m in cm.pending_refresh("project.widget-app")] == ["a.txt", "docs/c d.md"] * 2
+    cm.clear_refresh("project.widget-app", ["a.txt"])
+    assert "Note: reviewed — ✓." in pending_file.read_text(encoding="utf-8")
 
 
 def test_a_branch_other_than_main_a_detached_head_and_a_first_checkout_record_nothing(
@@ -336,6 +383,30 @@ def test_migrate_imports_the_good_reports_the_broken_and_keeps_the_source(
     assert second["backup"] != report["backup"]
 
 
+def test_migrate_refuses_secrets_and_reports_dangling_links(cm: ContextMemory, tmp_path: pathlib.Path) -> None:
+    source = tmp_path / "old"
+    source.mkdir()
+    head = "---\nentity_name: org.global.decision.{n}\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [a, b]\ncreated_at: 2025-01-01\n"
+    (source / "secret.md").write_text(head.format(n="001") + "---\n\nKey AKIAZ7QX3RT5WVB2KMNP here.\n", encoding="utf-8")
+    (source / "linked.md").write_text(
+        head.format(n="002") + "related_entities: [org.global.decision.404]\n---\n\nLinked.\n", encoding="utf-8"
+    )
+    before = {p.name: p.read_bytes() for p in source.iterdir()}
+    report = cm.migrate(source)
+    check(report, memory_core.MigrationReportDict, "migrate", set())
+    assert report["imported"] == [["org.global.decision.002", "org/global/linked.md"]]
+    [refused] = report["not_imported"]
+    assert refused["file"] == "secret.md"
+    assert refused["reason"].startswith("body holds a secret (aws-access-key) on line 10 of the file")
+    assert "AKIA" not in refused["reason"]
+    assert report["dangling_links"] == [
+        {"entity": "org.global.decision.002", "field": "related_entities", "target": "org.global.decision.404"}
+    ]
+    assert {p.name: p.read_bytes() for p in source.iterdir()} == before
+    with pytest.raises(memory_core.NotFoundError):
+        cm.get("org.global.decision.001")
+
+
 def test_default_root_is_home_cursor_memory(monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "hôme"))
     assert ContextMemory.default_root() == tmp_path / "hôme" / ".cursor" / "memory"
@@ -364,15 +435,20 @@ def test_every_error_is_its_exception_class(
 
     hooks = hooks_dir(repo)
     (hooks / "post-checkout").write_text("#!/bin/sh\necho theirs\n", encoding="utf-8")
-    with pytest.raises(memory_core.ConflictError) as conflict:
-        ContextMemory.uninstall_hooks(repo)
-    assert conflict.value.path == hooks / "post-checkout"
+    # Not ours and nothing kept: the user's hook, left alone.
+    absent = ContextMemory.uninstall_hooks(repo)
+    assert [h["action"] for h in absent["hooks"]] == ["absent", "absent"]
     assert (hooks / "post-checkout").read_text(encoding="utf-8") == "#!/bin/sh\necho theirs\n"
     ContextMemory.install_hooks(repo, "/bin/memcore")
     (hooks / "post-checkout").write_text("#!/bin/sh\necho another\n", encoding="utf-8")
     with pytest.raises(memory_core.ConflictError, match="already kept") as kept:
         ContextMemory.install_hooks(repo, "/bin/memcore")
     assert kept.value.code == "ERR_MEMORY_CONFLICT"
+    # A foreign hook in ours' place over a kept one: refused, nothing changed.
+    with pytest.raises(memory_core.ConflictError, match="not memory-core's hook") as conflict:
+        ContextMemory.uninstall_hooks(repo)
+    assert conflict.value.path == hooks / "post-checkout"
+    assert (hooks / "post-checkout").read_text(encoding="utf-8") == "#!/bin/sh\necho another\n"
 
     with pytest.raises(memory_core.InvalidInputError, match="trigger"):
         cm.record_changes(repo, "pre-commit")  # type: ignore[arg-type]

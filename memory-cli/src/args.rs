@@ -301,18 +301,24 @@ pub struct RefreshArgs {
     /// The hook that runs the recording: post-merge, post-checkout or manual.
     #[arg(long, value_name = "HOOK")]
     pub trigger: Option<String>,
+    /// With --record: say why nothing was recorded (a hook is quiet otherwise).
+    #[arg(long, requires = "record")]
+    pub verbose: bool,
 }
 
 /// `context hook`.
 #[derive(Debug, Subcommand)]
 pub enum HookCommand {
-    /// Write post-merge and post-checkout hooks (an existing hook is kept and chained).
+    /// Write post-merge and post-checkout hooks (an existing hook is kept and chained; one
+    /// that is not executable is kept but not run). The hooks record into the root this
+    /// command uses (--root, else $MEMCORE_CONTEXT_ROOT, else ~/.cursor/memory), written
+    /// into them as an absolute path.
     Install {
         /// The repository [default: the current directory].
         #[arg(long, value_name = "DIR")]
         repo: Option<PathBuf>,
     },
-    /// Remove memory-core's hooks and put back what was there.
+    /// Remove memory-core's hooks and put back what was there (again: nothing to do).
     Uninstall {
         /// The repository [default: the current directory].
         #[arg(long, value_name = "DIR")]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use memory_core::context_memory::{
     Category, ClearReport, ContextMemory, Diagram, DriftReport, EndSession, EntityName, Entry,
     EntryPatch, EntryStatus, HealReport, Hit, HooksReport, MigrationReport, Namespace,
-    NamespaceInfo, NewEntry, PendingMatch, Query, RecordOutcome, RefreshTrigger, SplitPlan,
+    NamespaceInfo, NewEntry, PendingReport, Query, RecordOutcome, RefreshTrigger, SplitPlan,
     SplitReport, Superseded, WriteOutcome, install_hooks, project_namespace, uninstall_hooks,
 };
 use memory_core::{Error, Result};
@@ -39,12 +39,14 @@ pub enum ContextReply {
     Healed(Vec<HealReport>),
     /// `namespaces`: the namespaces under the root.
     Namespaces(Vec<NamespaceInfo>),
-    /// `refresh`: the pending changes with the entries citing them.
-    Pending(Vec<PendingMatch>),
+    /// `refresh`: the pending changes with the entries citing them, and the lines of
+    /// the pending file that were not understood (printed as warnings on stderr).
+    Pending(PendingReport),
     /// `refresh --done`: what was cleared.
     Cleared(ClearReport),
-    /// `refresh --record`: what the hook recorded (or why nothing).
-    Recorded(RecordOutcome),
+    /// `refresh --record`: what the hook recorded (or why nothing), and whether
+    /// `--verbose` asked for the reason when nothing was recorded.
+    Recorded(RecordOutcome, bool),
     /// `hook install|uninstall`.
     Hooks(HooksReport),
 }
@@ -113,7 +115,12 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
                 syscall: "readlink",
                 source,
             })?;
-            ContextReply::Hooks(install_hooks(&repo_dir(repo)?, &memcore)?)
+            // The hooks record into the root this install was run with, always.
+            ContextReply::Hooks(install_hooks(
+                &repo_dir(repo)?,
+                &memcore,
+                Some(memory.root()),
+            )?)
         }
         ContextCommand::Hook(HookCommand::Uninstall { repo }) => {
             ContextReply::Hooks(uninstall_hooks(&repo_dir(repo)?)?)
@@ -279,6 +286,7 @@ fn refresh(memory: &ContextMemory, args: RefreshArgs) -> Result<ContextReply> {
         })?;
         return Ok(ContextReply::Recorded(
             memory.record_changes(&repo, trigger)?,
+            args.verbose,
         ));
     }
     let namespace = match args.namespace {
@@ -286,7 +294,9 @@ fn refresh(memory: &ContextMemory, args: RefreshArgs) -> Result<ContextReply> {
         None => project_namespace(&repo)?,
     };
     if args.done.is_empty() {
-        Ok(ContextReply::Pending(memory.pending_refresh(&namespace)?))
+        Ok(ContextReply::Pending(
+            memory.pending_refresh_report(&namespace)?,
+        ))
     } else {
         Ok(ContextReply::Cleared(
             memory.clear_refresh(&namespace, &args.done)?,

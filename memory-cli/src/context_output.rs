@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use memory_core::context_memory::{
-    DriftReport, Entry, HealReport, Hit, NamespaceInfo, PendingMatch,
+    DriftReport, Entry, HealReport, Hit, NamespaceInfo, PendingMatch, SkipReason,
 };
 
 use crate::context::ContextReply;
@@ -44,6 +44,13 @@ pub fn human(reply: &ContextReply) -> String {
             );
             for n in &report.not_imported {
                 let _ = write!(out, "\n  not imported: {}: {}", n.file.display(), n.reason);
+            }
+            for d in &report.dangling_links {
+                let _ = write!(
+                    out,
+                    "\n  dangling link: {} {} {} (neither in the memory nor imported)",
+                    d.entity, d.field, d.target
+                );
             }
             out
         }
@@ -102,8 +109,10 @@ pub fn human(reply: &ContextReply) -> String {
         ContextReply::Healed(reports) => lines(reports.iter().map(heal_text)),
         ContextReply::Namespaces(infos) if infos.is_empty() => "No namespaces.".to_string(),
         ContextReply::Namespaces(infos) => lines(infos.iter().map(namespace_line)),
-        ContextReply::Pending(pending) if pending.is_empty() => "No pending changes.".to_string(),
-        ContextReply::Pending(pending) => lines(pending.iter().map(pending_line)),
+        ContextReply::Pending(report) if report.matches.is_empty() => {
+            "No pending changes.".to_string()
+        }
+        ContextReply::Pending(report) => lines(report.matches.iter().map(pending_line)),
         ContextReply::Cleared(report) => format!(
             "Cleared {} path(s); {} still pending{}",
             report.cleared.len(),
@@ -114,8 +123,12 @@ pub fn human(reply: &ContextReply) -> String {
                 format!(" (not pending: {})", report.not_pending.join(", "))
             }
         ),
-        ContextReply::Recorded(outcome) => match &outcome.skipped {
-            Some(reason) => format!("Nothing recorded: {reason:?}"),
+        // A hook is quiet when it records nothing: the reason only with --verbose.
+        ContextReply::Recorded(outcome, false) if outcome.skipped.is_some() => {
+            return String::new();
+        }
+        ContextReply::Recorded(outcome, _) => match &outcome.skipped {
+            Some(reason) => format!("Nothing recorded: {}", skip_text(reason)),
             None => format!(
                 "Recorded {} changed file(s) in {}",
                 outcome.recorded.len(),
@@ -126,7 +139,7 @@ pub fn human(reply: &ContextReply) -> String {
             report
                 .hooks
                 .iter()
-                .map(|h| format!("{}: {:?} ({})", h.hook, h.action, h.path.display())),
+                .map(|h| format!("{}: {} ({})", h.hook, h.action.as_str(), h.path.display())),
         ),
     };
     out.push('\n');
@@ -146,10 +159,23 @@ pub fn json(reply: &ContextReply) -> serde_json::Result<String> {
         ContextReply::Drift(reports) => json::to_line(reports),
         ContextReply::Healed(reports) => json::to_line(reports),
         ContextReply::Namespaces(infos) => json::to_line(infos),
-        ContextReply::Pending(pending) => json::to_line(pending),
+        ContextReply::Pending(report) => json::to_line(&report.matches),
         ContextReply::Cleared(report) => json::to_line(report),
-        ContextReply::Recorded(outcome) => json::to_line(outcome),
+        ContextReply::Recorded(outcome, _) => json::to_line(outcome),
         ContextReply::Hooks(report) => json::to_line(report),
+    }
+}
+
+/// Why nothing was recorded, in words.
+fn skip_text(reason: &SkipReason) -> String {
+    match reason {
+        SkipReason::OtherBranch(branch) => {
+            format!("branch {branch} is checked out (only main and master record)")
+        }
+        SkipReason::DetachedHead => "HEAD is detached (only main and master record)".to_string(),
+        SkipReason::NoPreviousHead => "HEAD has no previous position to compare with".to_string(),
+        SkipReason::NothingChanged => "no file changed".to_string(),
+        other => other.as_str().replace('_', " "),
     }
 }
 

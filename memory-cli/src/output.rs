@@ -7,6 +7,7 @@ use memory_core::{Error, ErrorKind, SessionId, SessionRow, Snapshot, Warning};
 use serde::Serialize;
 
 use crate::agent::AgentReply;
+use crate::context::ContextReply;
 use crate::reply::Reply;
 use crate::{context_output, human, json};
 
@@ -30,6 +31,9 @@ pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
         // A warning that cannot be shown must not undo a verified write.
         let _ = io::stderr().lock().write_all(lines.as_bytes());
     }
+    if let Reply::Context(ContextReply::Pending(report)) = reply {
+        print_warnings(&report.warnings);
+    }
     let text = match (reply, as_json) {
         (Reply::Agent(reply), true) => json_line(reply_json(reply))?,
         (Reply::Agent(reply), false) => human::render(reply),
@@ -38,6 +42,9 @@ pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
         (Reply::Topics(reply), true) => json_line(crate::topics_output::json(reply))?,
         (Reply::Topics(reply), false) => crate::topics_output::human(reply),
     };
+    if text.is_empty() {
+        return Ok(());
+    }
     let mut stdout = io::stdout().lock();
     stdout
         .write_all(text.as_bytes())

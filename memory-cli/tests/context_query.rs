@@ -651,3 +651,188 @@ fn the_rest_of_the_context_verbs_on_the_command_line() {
     );
     assert!(source.join("org/global/decision-002-y.md").exists());
 }
+
+/// Runs `git args…` in `repo` with no memory root in the environment, and returns its
+/// output (what the hooks print included).
+fn git_output(repo: &Path, args: &[&str]) -> std::process::Output {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .env_remove("MEMCORE_CONTEXT_ROOT")
+        .env("HOME", repo.parent().unwrap().join("home"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "git {args:?}: {output:?}");
+    output
+}
+
+/// `hook install --root DIR` makes the hooks record into DIR (not the environment's or
+/// the home directory's root); a hand note in `_pending_refresh.md` never stops the
+/// recording; `refresh` lists every path and warns about the note's line on stderr;
+/// the hook says nothing when it records nothing.
+#[test]
+fn the_hooks_record_into_the_install_root_past_a_hand_note_and_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("shop");
+    std::fs::create_dir_all(&repo).unwrap();
+    git_output(&repo, &["init", "-q", "-b", "main"]);
+    std::fs::write(repo.join("README.md"), "hello\n").unwrap();
+    git_output(&repo, &["add", "."]);
+    git_output(&repo, &["commit", "-q", "-m", "first"]);
+    let memory = dir.path().join("my memory");
+    let root = memory.to_str().unwrap();
+    run(command(&repo)
+        .env_remove("MEMCORE_CONTEXT_ROOT")
+        .args(["--root", root, "context", "hook", "install"]))
+    .ok();
+    // Work on a branch: the checkout prints nothing on stdout or stderr.
+    let out = git_output(&repo, &["checkout", "-q", "-b", "feature"]);
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    std::fs::write(repo.join("a.rs"), "fn a() {}\n").unwrap();
+    git_output(&repo, &["add", "."]);
+    git_output(&repo, &["commit", "-q", "-m", "a"]);
+    git_output(&repo, &["checkout", "-q", "main"]);
+    let file = memory.join("projects/shop/_pending_refresh.md");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("- a.rs"), "{text}");
+    assert!(!dir.path().join("home/.cursor").exists());
+    // A hand note at the end, then a merge: it is recorded after the note.
+    std::fs::write(&file, format!("{text}Note: reviewed.\n")).unwrap();
+    git_output(&repo, &["checkout", "-q", "feature"]);
+    std::fs::write(repo.join("b.rs"), "fn b() {}\n").unwrap();
+    git_output(&repo, &["add", "."]);
+    git_output(&repo, &["commit", "-q", "-m", "b"]);
+    git_output(&repo, &["checkout", "-q", "main"]);
+    let out = git_output(&repo, &["merge", "-q", "--no-ff", "-m", "m", "feature"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("could not record"), "{stderr}");
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        after.starts_with(&format!("{text}Note: reviewed.\n")),
+        "{after}"
+    );
+    assert!(after.ends_with("- b.rs\n"), "{after}");
+    let listed = run(command(&repo).args(["--root", root, "--json", "context", "refresh"]));
+    assert_eq!(listed.code, 0, "{listed:?}");
+    let note_line = text.lines().count() + 1;
+    assert_eq!(
+        listed.stderr,
+        format!(
+            "warning: {}:{note_line}: expected a `- path` line or an `## Additional changes (<trigger> at <timestamp>)` heading; hand-written text is not part of a pending refresh file\n",
+            file.display()
+        )
+    );
+    let pending: serde_json::Value = serde_json::from_str(&listed.stdout).unwrap();
+    let paths: Vec<&str> = pending
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["change"]["path"].as_str().unwrap())
+        .collect();
+    // The checkout before the note, then the checkout onto main and the merge after it.
+    assert_eq!(paths, ["a.rs", "a.rs", "b.rs", "a.rs", "b.rs"]);
+    // Clearing keeps the note.
+    let cleared = run(command(&repo).args([
+        "--root", root, "--json", "context", "refresh", "--done", "a.rs",
+    ]))
+    .json();
+    assert_eq!(cleared["cleared"][0], "a.rs");
+    assert_eq!(cleared["remaining"], 2);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("\nNote: reviewed.\n") && !text.contains("- a.rs"),
+        "{text}"
+    );
+}
+
+/// `refresh --record` on another branch prints nothing; `--verbose` says why in words,
+/// `--json` gives the reason as data.
+#[test]
+fn a_recording_that_records_nothing_is_quiet_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("shop");
+    std::fs::create_dir_all(&repo).unwrap();
+    git_output(&repo, &["init", "-q", "-b", "feat"]);
+    let record = [
+        "--root",
+        ".",
+        "context",
+        "refresh",
+        "--record",
+        "--trigger",
+        "post-checkout",
+    ];
+    assert_eq!(run(command(&repo).args(record)).ok(), "");
+    let verbose = run(command(&repo).args(record).arg("--verbose")).ok();
+    assert_eq!(
+        verbose,
+        "Nothing recorded: branch feat is checked out (only main and master record)\n"
+    );
+    assert!(!verbose.contains("OtherBranch"));
+    let json = run(command(&repo).arg("--json").args(record)).json();
+    assert_eq!(json["skipped"]["reason"], "other_branch");
+    assert_eq!(json["skipped"]["branch"], "feat");
+    let hooks = run(command(&repo).args(["--root", ".", "context", "hook", "install"])).ok();
+    assert!(hooks.starts_with("post-merge: installed ("), "{hooks}");
+    let hooks = run(command(&repo).args(["--root", ".", "context", "hook", "uninstall"])).ok();
+    assert!(hooks.contains("post-checkout: removed ("), "{hooks}");
+    let hooks = run(command(&repo).args(["--root", ".", "context", "hook", "uninstall"])).ok();
+    assert!(hooks.contains("post-merge: absent ("), "{hooks}");
+}
+
+/// `migrate` on the command line: an entity carrying a secret is listed as not imported
+/// (the kind and field, never the secret), a dangling link is listed, exit 0.
+#[test]
+fn migrate_reports_secrets_and_dangling_links_without_the_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old");
+    std::fs::create_dir_all(&old).unwrap();
+    let head = |n: &str| {
+        format!(
+            "---\nentity_name: org.global.decision.{n}\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [a, b]\ncreated_at: 2025-01-01\n"
+        )
+    };
+    std::fs::write(
+        old.join("secret.md"),
+        format!("{}---\n\nAKIAZ7QX3RT5WVB2KMNP\n", head("001")),
+    )
+    .unwrap();
+    std::fs::write(
+        old.join("linked.md"),
+        format!(
+            "{}supersedes: [org.global.decision.404]\n---\n\nLinked.\n",
+            head("002")
+        ),
+    )
+    .unwrap();
+    let out = run(command(dir.path()).args([
+        "--root",
+        "memory",
+        "context",
+        "migrate",
+        "--from",
+        old.to_str().unwrap(),
+    ]))
+    .ok();
+    assert!(out.contains("imported 1 entry"), "{out}");
+    assert!(
+        out.contains(
+            "not imported: secret.md: body holds a secret (aws-access-key) on line 10 of the file"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("dangling link: org.global.decision.002 supersedes org.global.decision.404"),
+        "{out}"
+    );
+    assert!(!out.contains("AKIA"), "{out}");
+}

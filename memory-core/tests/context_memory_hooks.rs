@@ -111,7 +111,7 @@ impl Setup {
     fn stand_in_at(&self, path: &Path) -> PathBuf {
         let exe = std::env::current_exe().unwrap();
         let script = format!(
-            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> {log}\ntrigger=; repo=\nwhile [ $# -gt 0 ]; do\n    case \"$1\" in\n        --trigger) trigger=$2; shift ;;\n        --repo) repo=$2; shift ;;\n    esac\n    shift\ndone\nMEMCORE_TEST_CHILD=record MEMCORE_TEST_ROOT={root} MEMCORE_TEST_ARGS=\"$trigger $repo\" exec {exe} --exact worker --nocapture --test-threads=1\n",
+            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> {log}\ntrigger=; repo=; root={root}\nwhile [ $# -gt 0 ]; do\n    case \"$1\" in\n        --trigger) trigger=$2; shift ;;\n        --repo) repo=$2; shift ;;\n        --root) root=$2; shift ;;\n    esac\n    shift\ndone\nMEMCORE_TEST_CHILD=record MEMCORE_TEST_ROOT=\"$root\" MEMCORE_TEST_ARGS=\"$trigger $repo\" exec {exe} --exact worker --nocapture --test-threads=1\n",
             log = sh(&self.log),
             root = sh(&self.root),
             exe = sh(&exe),
@@ -127,7 +127,7 @@ impl Setup {
     }
 
     fn install(&self) {
-        let report = install_hooks(&self.repo, &self.stand_in()).unwrap();
+        let report = install_hooks(&self.repo, &self.stand_in(), None).unwrap();
         assert_eq!(report.hooks.len(), 2);
     }
 
@@ -365,14 +365,14 @@ fn an_existing_hook_is_kept_runs_first_and_is_restored() {
     let hook = hooks.join("post-merge");
     fs::write(&hook, &foreign).unwrap();
     make_executable(&hook, 0o750);
-    let report = install_hooks(&s.repo, &s.stand_in()).unwrap();
+    let report = install_hooks(&s.repo, &s.stand_in(), None).unwrap();
     assert_eq!(report.hooks[0].action, HookAction::Chained);
     assert_eq!(report.hooks[1].action, HookAction::Installed);
     assert!(is_our_hook(&fs::read_to_string(&hook).unwrap()));
     assert_eq!(mode_of(&hook) & 0o111, 0o111, "ours is executable");
     // Installing again changes nothing.
     let ours = fs::read(&hook).unwrap();
-    let again = install_hooks(&s.repo, &s.stand_in()).unwrap();
+    let again = install_hooks(&s.repo, &s.stand_in(), None).unwrap();
     assert!(
         again
             .hooks
@@ -419,43 +419,149 @@ fn an_existing_hook_is_kept_runs_first_and_is_restored() {
     assert_eq!(mode_of(&hook), 0o750);
     assert!(!hooks.join("post-checkout").exists());
     assert!(!hooks.join(CHAINED_DIR).exists());
-    // Nothing of ours is left: a second uninstall refuses to touch the foreign hook,
-    // and once it is gone finds nothing to do.
-    let err = uninstall_hooks(&s.repo).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Conflict);
+    // Nothing of ours is left: a second uninstall is a no-op that says so, leaving the
+    // restored hook (the user's) exactly as it is, and so is a third once it is gone.
+    let report = uninstall_hooks(&s.repo).unwrap();
+    assert!(report.hooks.iter().all(|h| h.action == HookAction::Absent));
     assert_eq!(fs::read_to_string(&hook).unwrap(), foreign);
+    assert_eq!(mode_of(&hook), 0o750);
     fs::remove_file(&hook).unwrap();
     let report = uninstall_hooks(&s.repo).unwrap();
     assert!(report.hooks.iter().all(|h| h.action == HookAction::Absent));
 }
 
 #[test]
-fn uninstall_refuses_a_hook_that_is_not_ours_and_install_keeps_a_kept_one() {
+fn uninstall_leaves_a_users_hook_and_refuses_one_that_replaced_ours_over_a_kept_one() {
     let s = Setup::new("app");
     s.install();
     let hooks = s.repo.join(".git/hooks");
-    let merge_hook = fs::read(hooks.join("post-merge")).unwrap();
+    // The user replaced our post-checkout (nothing kept): it is theirs, left alone.
     fs::write(hooks.join("post-checkout"), "#!/bin/sh\necho mine\n").unwrap();
-    let err = uninstall_hooks(&s.repo).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Conflict);
-    assert_eq!(err.path(), Some(hooks.join("post-checkout").as_path()));
-    assert!(matches!(err, Error::ForeignHook { .. }));
-    // Nothing was changed, for either hook.
-    assert_eq!(fs::read(hooks.join("post-merge")).unwrap(), merge_hook);
+    let report = uninstall_hooks(&s.repo).unwrap();
+    assert_eq!(report.hooks[0].action, HookAction::Removed);
+    assert_eq!(report.hooks[1].action, HookAction::Absent);
+    assert!(!hooks.join("post-merge").exists());
     assert_eq!(
         fs::read_to_string(hooks.join("post-checkout")).unwrap(),
         "#!/bin/sh\necho mine\n"
     );
     // Chain it, then put another foreign hook in ours' place: the kept one is not
-    // overwritten.
-    install_hooks(&s.repo, &s.stand_in()).unwrap();
+    // overwritten by install, and uninstall refuses, changing nothing for any hook.
+    install_hooks(&s.repo, &s.stand_in(), None).unwrap();
+    let merge_hook = fs::read(hooks.join("post-merge")).unwrap();
     fs::write(hooks.join("post-checkout"), "#!/bin/sh\necho other\n").unwrap();
-    let err = install_hooks(&s.repo, &s.stand_in()).unwrap_err();
+    let err = install_hooks(&s.repo, &s.stand_in(), None).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Conflict);
     assert_eq!(
         fs::read_to_string(hooks.join(CHAINED_DIR).join("post-checkout")).unwrap(),
         "#!/bin/sh\necho mine\n"
     );
+    let err = uninstall_hooks(&s.repo).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict);
+    assert_eq!(err.path(), Some(hooks.join("post-checkout").as_path()));
+    assert!(matches!(err, Error::ForeignHook { .. }));
+    assert_eq!(fs::read(hooks.join("post-merge")).unwrap(), merge_hook);
+    assert_eq!(
+        fs::read_to_string(hooks.join("post-checkout")).unwrap(),
+        "#!/bin/sh\necho other\n"
+    );
+    assert_eq!(
+        fs::read_to_string(hooks.join(CHAINED_DIR).join("post-checkout")).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+}
+
+/// A hook disabled by its mode (not executable) is kept aside but never run, as git
+/// itself never runs it: `git checkout` works, and uninstall puts it back disabled.
+#[test]
+fn a_disabled_hook_stays_disabled() {
+    let s = Setup::new("app");
+    feature_branch(&s.repo);
+    let hooks = s.repo.join(".git/hooks");
+    let marker = s.base.join("ran");
+    let disabled = format!("#!/bin/sh\ntouch {}\nexit 1\n", sh(&marker));
+    for hook in ["post-checkout", "post-merge"] {
+        fs::write(hooks.join(hook), &disabled).unwrap();
+        make_executable(&hooks.join(hook), 0o644);
+    }
+    // git ignores it before install…
+    git_in(&s.repo, &["checkout", "-q", "feature"]);
+    git_in(&s.repo, &["checkout", "-q", "main"]);
+    assert!(!marker.exists());
+    let report = install_hooks(&s.repo, &s.stand_in(), None).unwrap();
+    assert!(report.hooks.iter().all(|h| h.action == HookAction::Chained));
+    // …and after: the checkout succeeds, quietly, and records; the hook never ran.
+    git_in(&s.repo, &["checkout", "-q", "feature"]);
+    let output = git_command(&s.repo, &["checkout", "-q", "main"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("Permission denied"), "{stderr}");
+    git_in(&s.repo, &["merge", "-q", "--no-ff", "-m", "m", "feature"]);
+    assert!(!marker.exists(), "a disabled hook was run");
+    // The checkout onto main and the merge both recorded.
+    assert_eq!(
+        paths_of(&s.pending("app")),
+        ["b.txt", "docs/c d.md", "b.txt", "docs/c d.md"]
+    );
+    // Enabled again by its owner (in its kept place), it runs (and its status is the
+    // checkout's).
+    make_executable(&hooks.join(CHAINED_DIR).join("post-checkout"), 0o755);
+    let status = git_command(&s.repo, &["checkout", "-q", "feature"])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    assert!(marker.exists());
+    fs::remove_file(&marker).unwrap();
+    make_executable(&hooks.join(CHAINED_DIR).join("post-checkout"), 0o644);
+    let report = uninstall_hooks(&s.repo).unwrap();
+    assert!(
+        report
+            .hooks
+            .iter()
+            .all(|h| h.action == HookAction::Restored)
+    );
+    for hook in ["post-checkout", "post-merge"] {
+        assert_eq!(fs::read_to_string(hooks.join(hook)).unwrap(), disabled);
+        assert_eq!(mode_of(&hooks.join(hook)), 0o644);
+    }
+    git_in(&s.repo, &["checkout", "-q", "main"]);
+    assert!(!marker.exists());
+}
+
+/// Installed with a root, the hooks record into it (`--root` is written into the
+/// scripts), whatever the environment of the git command.
+#[test]
+fn the_hooks_record_into_the_root_they_were_installed_for() {
+    let s = Setup::new("app");
+    feature_branch(&s.repo);
+    let other = s.base.join("other memory's root");
+    let report = install_hooks(&s.repo, &s.stand_in(), Some(&other)).unwrap();
+    assert!(
+        report
+            .hooks
+            .iter()
+            .all(|h| h.action == HookAction::Installed)
+    );
+    let script = fs::read_to_string(s.repo.join(".git/hooks/post-merge")).unwrap();
+    assert!(
+        script.contains(&format!("--root {} context refresh", sh(&other))),
+        "{script}"
+    );
+    git_in(&s.repo, &["merge", "-q", "--no-ff", "-m", "m", "feature"]);
+    let file = other.join("projects/app/_pending_refresh.md");
+    assert_eq!(
+        paths_of(&load_pending_refresh(&file).unwrap()),
+        ["b.txt", "docs/c d.md"]
+    );
+    assert!(!s.pending_file("app").exists());
+    // A relative root is made absolute; another root updates the scripts.
+    let report = install_hooks(&s.repo, &s.stand_in(), Some(Path::new("rel"))).unwrap();
+    assert!(report.hooks.iter().all(|h| h.action == HookAction::Updated));
+    let script = fs::read_to_string(s.repo.join(".git/hooks/post-merge")).unwrap();
+    let abs = std::env::current_dir().unwrap().join("rel");
+    assert!(script.contains(&sh(&abs)), "{script}");
 }
 
 #[test]
@@ -463,7 +569,7 @@ fn a_new_memcore_path_updates_ours_and_a_missing_one_falls_back_to_path() {
     let s = Setup::new("app");
     feature_branch(&s.repo);
     let gone = s.base.join("old/memcore");
-    let report = install_hooks(&s.repo, &gone).unwrap();
+    let report = install_hooks(&s.repo, &gone, None).unwrap();
     assert!(
         report
             .hooks
@@ -480,7 +586,7 @@ fn a_new_memcore_path_updates_ours_and_a_missing_one_falls_back_to_path() {
     assert!(output.status.success(), "{output:?}");
     assert_eq!(s.calls().len(), 1, "the memcore on PATH ran");
     assert_eq!(paths_of(&s.pending("app")), ["b.txt", "docs/c d.md"]);
-    let report = install_hooks(&s.repo, &s.stand_in()).unwrap();
+    let report = install_hooks(&s.repo, &s.stand_in(), None).unwrap();
     assert!(report.hooks.iter().all(|h| h.action == HookAction::Updated));
 }
 
@@ -503,7 +609,7 @@ fn worktrees_share_the_hooks_and_record_their_own_tree() {
             wt.to_str().unwrap(),
         ],
     );
-    let report = install_hooks(&wt, &s.stand_in()).unwrap();
+    let report = install_hooks(&wt, &s.stand_in(), None).unwrap();
     assert_eq!(report.hooks_dir, s.repo.join(".git/hooks"));
     assert_eq!(git::hooks_dir(&s.repo).unwrap(), report.hooks_dir);
     git_in(&wt, &["checkout", "-q", "-b", "side"]);
@@ -526,7 +632,7 @@ fn core_hooks_path_is_honoured() {
     feature_branch(&s.repo);
     git_in(&s.repo, &["config", "core.hooksPath", ".githooks"]);
     fs::create_dir(s.repo.join("sub")).unwrap();
-    let report = install_hooks(&s.repo.join("sub"), &s.stand_in()).unwrap();
+    let report = install_hooks(&s.repo.join("sub"), &s.stand_in(), None).unwrap();
     assert_eq!(report.hooks_dir, s.repo.join(".githooks"));
     assert!(s.repo.join(".githooks/post-merge").is_file());
     assert!(!s.repo.join(".git/hooks/post-merge").exists());
@@ -584,7 +690,7 @@ fn git_errors_are_typed_and_plain() {
         "{err}"
     );
     let missing = dir.path().join("nope");
-    let err = install_hooks(&missing, Path::new("/bin/memcore")).unwrap_err();
+    let err = install_hooks(&missing, Path::new("/bin/memcore"), None).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput);
     let memory = ContextMemory::open(dir.path().join("memory")).unwrap();
     let err = memory
@@ -690,7 +796,7 @@ fn a_relative_link_hook_is_kept_working_and_put_back_as_it_was() {
     make_executable(&target, 0o755);
     let hook = s.repo.join(".git/hooks/post-merge");
     std::os::unix::fs::symlink("../../tools/hook.sh", &hook).unwrap();
-    let report = install_hooks(&s.repo, &s.stand_in()).unwrap();
+    let report = install_hooks(&s.repo, &s.stand_in(), None).unwrap();
     assert_eq!(report.hooks[0].action, HookAction::Chained);
     git_in(&s.repo, &["merge", "-q", "--no-ff", "-m", "m", "feature"]);
     assert_eq!(fs::read_to_string(&marker).unwrap(), "post-merge\n");
@@ -733,9 +839,9 @@ proptest::proptest! {
             })
             .collect();
         let others: Vec<_> = fs::read_dir(&hooks).unwrap().map(|e| e.unwrap().file_name()).collect();
-        install_hooks(&s.repo, Path::new("/usr/bin/memcore")).unwrap();
+        install_hooks(&s.repo, Path::new("/usr/bin/memcore"), None).unwrap();
         if twice {
-            install_hooks(&s.repo, Path::new("/usr/bin/memcore")).unwrap();
+            install_hooks(&s.repo, Path::new("/usr/bin/memcore"), None).unwrap();
         }
         uninstall_hooks(&s.repo).unwrap();
         for (path, state) in before {
@@ -768,7 +874,7 @@ fn paths_with_spaces_and_quotes_reach_memcore_intact() {
     )
     .unwrap();
     make_executable(&memcore, 0o755);
-    install_hooks(&s.repo, &memcore).unwrap();
+    install_hooks(&s.repo, &memcore, None).unwrap();
     git_in(&s.repo, &["merge", "-q", "feature"]);
     assert_eq!(
         fs::read_to_string(&s.log).unwrap(),
@@ -806,7 +912,7 @@ fn a_failing_recorder_does_not_fail_the_git_command() {
     let memcore = s.base.join("failing-memcore");
     fs::write(&memcore, "#!/bin/sh\necho 'memcore: broken' >&2\nexit 7\n").unwrap();
     make_executable(&memcore, 0o755);
-    install_hooks(&s.repo, &memcore).unwrap();
+    install_hooks(&s.repo, &memcore, None).unwrap();
     let output = git_command(&s.repo, &["checkout", "-q", "feature"])
         .output()
         .unwrap();

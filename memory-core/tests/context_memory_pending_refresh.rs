@@ -9,6 +9,7 @@ use std::time::Duration;
 use memory_core::ErrorKind;
 use memory_core::context_memory::{
     RefreshTrigger, append_pending_refresh, clear_pending_refresh, load_pending_refresh,
+    read_pending_refresh,
 };
 use memory_core::durable::MemoryLock;
 
@@ -104,11 +105,139 @@ fn a_new_or_blank_file_is_written_whole_and_private() {
     assert_eq!(fs::read_to_string(&file).unwrap(), SEED_FILE);
 }
 
+/// A hand-written note in the file (the seed's own script appends to such a file too)
+/// never stops recording: the section goes after it, every byte before it untouched,
+/// and the listing reads every path and names the note's line.
 #[test]
-fn a_file_that_does_not_read_is_never_written() {
+fn a_hand_note_never_stops_an_append_and_never_hides_a_path() {
     let (_dir, lock, file) = setup();
-    let bad = format!("{SEED_FILE}\nmy own note\n");
-    write(&file, &bad);
+    for before in [
+        format!("{SEED_FILE}\nNote: reviewed.\n"),
+        format!("{SEED_FILE}Note: reviewed."),
+        format!("{SEED_FILE}\nNote: reviewed.\n").replace('\n', "\r\n"),
+        format!("\u{feff}{SEED_FILE}\n> ✓ vérifié — 確認済み\n"),
+        "Note: reviewed.\n".to_string(),
+        format!("{SEED_FILE}\n```\nfenced\n```\n\n## Additional changes (rebase at now)\n"),
+    ] {
+        write(&file, &before);
+        append_pending_refresh(
+            &lock,
+            &file,
+            RefreshTrigger::PostMerge,
+            "2026-04-04T00:00:00Z",
+            &strings(&["x.rs", "ü/y z.md"]),
+        )
+        .unwrap();
+        let after = fs::read_to_string(&file).unwrap();
+        assert!(after.starts_with(&before), "{after:?}");
+        let nl = if before.contains("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        let lead = if before.ends_with('\n') { "" } else { nl };
+        assert_eq!(
+            &after[before.len()..],
+            format!(
+                "{lead}{nl}## Additional changes (post-merge at 2026-04-04T00:00:00Z){nl}{nl}- x.rs{nl}- ü/y z.md{nl}"
+            )
+        );
+        let (doc, warnings) = read_pending_refresh(&file).unwrap();
+        let paths: Vec<String> = doc.changes().into_iter().map(|c| c.path).collect();
+        let want: &[&str] = if before.starts_with("Note") {
+            &["x.rs", "ü/y z.md"]
+        } else {
+            &["src/auth.rs", "x.rs", "ü/y z.md"]
+        };
+        assert_eq!(paths, want, "{before:?}");
+        assert!(!warnings.is_empty());
+        assert!(warnings.iter().all(|w| w.path == file && w.line > 0));
+        // Appending twice keeps the first append too.
+        append_pending_refresh(
+            &lock,
+            &file,
+            RefreshTrigger::Manual,
+            "2026-04-05T00:00:00Z",
+            &strings(&["x.rs"]),
+        )
+        .unwrap();
+        assert!(fs::read_to_string(&file).unwrap().starts_with(&after));
+        assert_eq!(
+            read_pending_refresh(&file).unwrap().0.changes().len(),
+            want.len() + 1
+        );
+        fs::remove_file(&file).unwrap();
+    }
+}
+
+/// Clearing a file with a hand note edits it line by line: only the done `- path` lines
+/// (and the heading of a section left empty) go, the note and every other byte stay,
+/// and the file stays when no path is left. A file that does not read even leniently is
+/// never written.
+#[test]
+fn clearing_around_a_hand_note_keeps_every_other_line() {
+    let (_dir, lock, file) = setup();
+    let section = "\n## Additional changes (manual at 2026-04-04T00:00:00Z)\n\n- x.rs\n";
+    for (nl, bom) in [("\n", ""), ("\r\n", "\u{feff}")] {
+        let text = format!("{bom}{SEED_FILE}\nNote: reviewed — ✓.\n{section}  trailing note  \n")
+            .replace('\n', nl);
+        write(&file, &text);
+        let report = clear_pending_refresh(&lock, &file, &strings(&["x.rs", "nope"])).unwrap();
+        assert_eq!(report.cleared, ["x.rs"]);
+        assert_eq!(report.not_pending, ["nope"]);
+        assert_eq!(report.remaining, 1);
+        let want = format!("{bom}{SEED_FILE}\nNote: reviewed — ✓.\n\n  trailing note  \n")
+            .replace('\n', nl);
+        assert_eq!(fs::read_to_string(&file).unwrap(), want);
+        let report = clear_pending_refresh(&lock, &file, &strings(&["src/auth.rs"])).unwrap();
+        assert_eq!((report.remaining, report.removed_file), (0, false));
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(
+            !text.contains("- src/auth.rs") && text.contains("Note: reviewed — ✓."),
+            "{text:?}"
+        );
+        let (doc, warnings) = read_pending_refresh(&file).unwrap();
+        assert!(doc.is_empty());
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        // Nothing to clear: nothing written.
+        let before = fs::read(&file).unwrap();
+        let report = clear_pending_refresh(&lock, &file, &strings(&["src/auth.rs"])).unwrap();
+        assert!(report.cleared.is_empty());
+        assert_eq!(fs::read(&file).unwrap(), before);
+    }
+    // A frontmatter without a readable trigger is refused by both readers.
+    let bad = "---\ntrigger: sometimes\ntimestamp: 2026-04-03T10:00:00Z\n---\n\n- a\n";
+    write(&file, bad);
+    let err = clear_pending_refresh(&lock, &file, &strings(&["a"])).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Malformed);
+    assert_eq!(err.line(), Some(2));
+    assert_eq!(err.path(), Some(file.as_path()));
+    assert_eq!(fs::read_to_string(&file).unwrap(), bad);
+    // The hooks still record into it (after every byte), as the seed's script would;
+    // the listing keeps naming the broken line until it is fixed.
+    append_pending_refresh(
+        &lock,
+        &file,
+        RefreshTrigger::PostMerge,
+        "2026-04-04T00:00:00Z",
+        &strings(&["y"]),
+    )
+    .unwrap();
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        format!("{bad}\n## Additional changes (post-merge at 2026-04-04T00:00:00Z)\n\n- y\n")
+    );
+    assert_eq!(read_pending_refresh(&file).unwrap_err().line(), Some(2));
+    // Binary junk is neither read nor appended to.
+    fs::write(&file, b"---\n\xff\x00\n").unwrap();
+    assert_eq!(
+        load_pending_refresh(&file).unwrap_err().kind(),
+        ErrorKind::Malformed
+    );
+    assert_eq!(
+        read_pending_refresh(&file).unwrap_err().kind(),
+        ErrorKind::Malformed
+    );
     let err = append_pending_refresh(
         &lock,
         &file,
@@ -118,17 +247,7 @@ fn a_file_that_does_not_read_is_never_written() {
     )
     .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Malformed);
-    assert_eq!(err.line(), Some(14));
-    assert_eq!(err.path(), Some(file.as_path()));
-    let err = clear_pending_refresh(&lock, &file, &strings(&["src/auth.rs"])).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Malformed);
-    assert_eq!(fs::read_to_string(&file).unwrap(), bad);
-    // Binary junk too.
-    fs::write(&file, b"---\n\xff\x00\n").unwrap();
-    assert_eq!(
-        load_pending_refresh(&file).unwrap_err().kind(),
-        ErrorKind::Malformed
-    );
+    assert_eq!(fs::read(&file).unwrap(), b"---\n\xff\x00\n");
 }
 
 #[test]

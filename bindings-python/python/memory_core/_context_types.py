@@ -190,6 +190,14 @@ class PendingMatchDict(TypedDict):
     entries: List[str]
 
 
+class PendingReportDict(TypedDict):
+    """``pending_refresh_report``: every pending change with the entries citing it, and
+    the lines of ``_pending_refresh.md`` that were not understood (left as they are)."""
+
+    matches: List[PendingMatchDict]
+    warnings: List[WarningRecordDict]
+
+
 SkipReasonLiteral = Literal["other_branch", "detached_head", "no_previous_head", "nothing_changed"]
 """``SkipReasonDict.reason``: why ``record_changes`` recorded nothing."""
 HookActionLiteral = Literal[
@@ -253,12 +261,24 @@ class NotImportedDict(TypedDict):
     reason: str
 
 
+class DanglingLinkDict(TypedDict):
+    """A link of an imported entry (``field``: ``supersedes`` or ``related_entities``) to
+    an entity that is neither in the memory nor imported in the same run."""
+
+    entity: str
+    field: Literal["supersedes", "related_entities"]
+    target: str
+
+
 class MigrationReportDict(TypedDict):
     """``migrate``: the backup (relative to the root), each imported entry as an
     ``[entity_name, file]`` pair (``file`` relative to the root), the Markdown files not
-    imported, and how many other files were only backed up."""
+    imported (an entity carrying a secret among them, with the kind, field and line,
+    never the secret), how many other files were only backed up, and the links of
+    imported entries to entities that are not there (those entries were imported)."""
 
     backup: str
     imported: List[List[str]]
     not_imported: List[NotImportedDict]
     other_files: int
+    dangling_links: List[DanglingLinkDict]

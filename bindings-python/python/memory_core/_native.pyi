@@ -44,6 +44,7 @@ from memory_core._context_types import (
     MigrationReportDict,
     NamespaceInfoDict,
     PendingMatchDict,
+    PendingReportDict,
     RecordOutcomeDict,
     RefreshTriggerLiteral,
     SplitReportDict,
@@ -411,6 +412,12 @@ class ContextMemory:
         with the entries whose ``source_path`` cites the file, as ``PendingMatchDict``
         values."""
 
+    def pending_refresh_report(self, namespace: str) -> PendingReportDict:
+        """``pending_refresh`` with the lines of ``_pending_refresh.md`` the reader did not
+        understand (a hand-written note, a malformed heading), as a ``PendingReportDict``:
+        ``matches`` lists every ``- path`` line of every section, ``warnings`` names the
+        file and line of each other line (left in the file as it is)."""
+
     def record_changes(
         self, repo: str | os.PathLike[str], trigger: RefreshTriggerLiteral = "manual"
     ) -> RecordOutcomeDict:
@@ -439,7 +446,9 @@ class ContextMemory:
 
     @staticmethod
     def install_hooks(
-        repo: str | os.PathLike[str], memcore: str | os.PathLike[str] | None = None
+        repo: str | os.PathLike[str],
+        memcore: str | os.PathLike[str] | None = None,
+        root: str | os.PathLike[str] | None = None,
     ) -> HooksReportDict:
         """Installs the ``post-merge`` and ``post-checkout`` hooks in the git repository
         ``repo`` (where ``git rev-parse --git-path hooks`` points: worktrees and
@@ -448,14 +457,20 @@ class ContextMemory:
         installing again changes nothing. The hooks call the ``memcore`` executable at
         ``memcore``; None means the ``memcore`` found on ``PATH`` now (as
         ``shutil.which("memcore")``, relative ``PATH`` entries skipped), and
-        InvalidInputError when there is none. ConflictError when a hook is already kept."""
+        InvalidInputError when there is none. They record into the memory root ``root``
+        (made absolute and written into the scripts); None means the default root of the
+        ``memcore`` they run (``$MEMCORE_CONTEXT_ROOT``, else ``~/.cursor/memory``) when
+        git runs them. A hook already there that is not executable is kept but, as git
+        does, never run. ConflictError when a hook is already kept."""
 
     @staticmethod
     def uninstall_hooks(repo: str | os.PathLike[str]) -> HooksReportDict:
         """Removes the hooks ``install_hooks`` wrote from the git repository ``repo``,
         putting back byte-identical the hooks that were there before; returns a
-        ``HooksReportDict``. ConflictError (nothing changed) when a hook there is not
-        memory-core's."""
+        ``HooksReportDict``. A hook that is not ours with nothing kept aside (the user's,
+        as after a first uninstall) is left alone and reported ``absent``: uninstalling
+        twice is a no-op. ConflictError (nothing changed) when a hook that is not
+        memory-core's replaced ours over a kept one."""
 
     @staticmethod
     def project_namespace(repo: str | os.PathLike[str]) -> str:

@@ -4,8 +4,8 @@
 //! [`install_hooks`] writes `post-merge` and `post-checkout` in the directory git runs
 //! hooks from (`git rev-parse --git-path hooks`: the common `.git/hooks` of every
 //! worktree, or `core.hooksPath`). Each is a small POSIX `sh` script carrying the marker
-//! line [`HOOK_MARKER`]; it runs `<memcore> context refresh --record --trigger <hook>
-//! --repo "$PWD"` (git runs hooks at the top of the work tree, so a hooks directory
+//! line [`HOOK_MARKER`]; it runs `<memcore> --root <root> context refresh --record
+//! --trigger <hook> --repo "$PWD"` (quiet when nothing is recorded) (git runs hooks at the top of the work tree, so a hooks directory
 //! shared by worktrees or by `core.hooksPath` records the repository that ran it). The
 //! `memcore` path is a parameter: the command line passes its own executable
 //! (`std::env::current_exe`); the script falls back to `memcore` on `PATH` when that
@@ -19,8 +19,9 @@
 //! that fails prints why on standard error but does not fail the git command (the
 //! status of `post-checkout` becomes that of `git checkout`). Installing again changes
 //! nothing. [`uninstall_hooks`]
-//! puts the kept hook back (or removes ours when there was none) and refuses, with
-//! [`Error::ForeignHook`], to remove a hook that is not ours.
+//! puts the kept hook back with its mode (or removes ours when there was none), leaves
+//! a hook that is not ours alone (`absent`: uninstalling twice is a no-op), and
+//! refuses, with [`Error::ForeignHook`], a hook that is not ours while one is kept.
 
 use std::fs;
 use std::io;
@@ -115,7 +116,7 @@ pub struct HooksReport {
 ///
 /// ```
 /// use memory_core::context_memory::{hook_script, is_our_hook};
-/// assert!(is_our_hook(&hook_script("post-merge", "/usr/bin/memcore".as_ref())));
+/// assert!(is_our_hook(&hook_script("post-merge", "/usr/bin/memcore".as_ref(), None)));
 /// assert!(!is_our_hook("#!/bin/sh\nexit 0\n"));
 /// ```
 pub fn is_our_hook(text: &str) -> bool {
@@ -127,14 +128,21 @@ fn sh_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
 }
 
-/// The script installed as `hook`, calling the `memcore` at `memcore`.
+/// The script installed as `hook`, calling the `memcore` at `memcore` and recording
+/// into the memory root `root` (`--root`; without one, `memcore` picks its default
+/// root when the hook runs).
 ///
 /// ```
-/// let script = memory_core::context_memory::hook_script("post-checkout", "/opt/memcore".as_ref());
+/// use memory_core::context_memory::hook_script;
+/// let script = hook_script("post-checkout", "/opt/memcore".as_ref(), Some("/srv/memory".as_ref()));
 /// assert!(script.starts_with("#!/bin/sh\n"));
-/// assert!(script.contains("--trigger post-checkout"));
+/// assert!(script.contains("--root '/srv/memory' context refresh --record --trigger post-checkout"));
+/// assert!(!hook_script("post-merge", "/opt/memcore".as_ref(), None).contains("--root"));
 /// ```
-pub fn hook_script(hook: &str, memcore: &Path) -> String {
+pub fn hook_script(hook: &str, memcore: &Path, root: Option<&Path>) -> String {
+    let root = root
+        .map(|r| format!("--root {} ", sh_quote(&r.to_string_lossy())))
+        .unwrap_or_default();
     let memcore = sh_quote(&memcore.to_string_lossy());
     let chained = sh_quote(&format!("{CHAINED_DIR}/{hook}"));
     let file_checkout = if hook == "post-checkout" {
@@ -150,16 +158,17 @@ pub fn hook_script(hook: &str, memcore: &Path) -> String {
 # the hook that was here before (kept in {CHAINED_DIR}/).
 status=0
 chained="$(dirname -- "$0")"/{chained}
-if [ -f "$chained" ]; then
+# Run as git would: a hook that is not executable is disabled, and stays so.
+if [ -f "$chained" ] && [ -x "$chained" ]; then
     "$chained" "$@" || status=$?
 fi
 {file_checkout}memcore={memcore}
 if [ ! -x "$memcore" ]; then
     memcore=memcore
 fi
-# A failed recording is reported but does not fail the git command (post-checkout's
-# status becomes the status of `git checkout`).
-"$memcore" context refresh --record --trigger {hook} --repo "$PWD" </dev/null ||
+# Quiet when nothing is recorded. A failed recording is reported but does not fail
+# the git command (post-checkout's status becomes the status of `git checkout`).
+"$memcore" {root}context refresh --record --trigger {hook} --repo "$PWD" </dev/null ||
     echo "memory-core: could not record the changed files in _pending_refresh.md (exit $?)" >&2
 exit "$status"
 "#
@@ -224,26 +233,36 @@ fn is_executable_file(path: &Path) -> bool {
 
 /// Installs the hooks in the repository at `repo` (any directory of its work tree),
 /// calling the `memcore` executable at `memcore` (absolute; the command line passes its
-/// own). See the module documentation.
+/// own) and recording into the memory root `root`, made absolute and written into the
+/// scripts as `--root` (the command line always passes the root it was run with, so
+/// that the hooks record where `hook install --root DIR` was pointed, whatever the
+/// environment of a later `git` command). Without a root the hooks record into the
+/// default root of the `memcore` they run (`$MEMCORE_CONTEXT_ROOT`, else
+/// `~/.cursor/memory`). Installing again with another root updates the scripts. See
+/// the module documentation.
 ///
 /// ```
 /// # let dir = tempfile::tempdir().unwrap();
 /// # std::process::Command::new("git").arg("init").arg("-q").arg(dir.path()).status().unwrap();
 /// use memory_core::context_memory::{install_hooks, HookAction};
-/// let report = install_hooks(dir.path(), "/usr/local/bin/memcore".as_ref()).unwrap();
+/// let root = dir.path().join("memory");
+/// let report = install_hooks(dir.path(), "/usr/local/bin/memcore".as_ref(), Some(&root)).unwrap();
 /// assert!(report.hooks.iter().all(|h| h.action == HookAction::Installed));
-/// let again = install_hooks(dir.path(), "/usr/local/bin/memcore".as_ref()).unwrap();
+/// let again = install_hooks(dir.path(), "/usr/local/bin/memcore".as_ref(), Some(&root)).unwrap();
 /// assert!(again.hooks.iter().all(|h| h.action == HookAction::Unchanged));
 /// ```
-pub fn install_hooks(repo: &Path, memcore: &Path) -> Result<HooksReport> {
+pub fn install_hooks(repo: &Path, memcore: &Path, root: Option<&Path>) -> Result<HooksReport> {
     let hooks_dir = git::hooks_dir(repo)?;
     let memcore = std::path::absolute(memcore).map_err(|e| Error::io_op(memcore, "getcwd", e))?;
+    let root = root
+        .map(|r| std::path::absolute(r).map_err(|e| Error::io_op(r, "getcwd", e)))
+        .transpose()?;
     create_private_dir_all(&hooks_dir)?;
     let mut hooks = Vec::new();
     for hook in HOOK_NAMES {
         let path = hooks_dir.join(hook);
         let kept = hooks_dir.join(CHAINED_DIR).join(hook);
-        let script = hook_script(hook, &memcore);
+        let script = hook_script(hook, &memcore, root.as_deref());
         let action = match current(&path)? {
             Current::Ours(text) if text == script => HookAction::Unchanged,
             Current::Ours(_) => {
@@ -284,8 +303,11 @@ pub fn install_hooks(repo: &Path, memcore: &Path) -> Result<HooksReport> {
 }
 
 /// Removes the hooks from the repository at `repo`, putting back the hooks that were
-/// there before (byte-identical, with their mode). A hook that is not ours is left
-/// alone with [`Error::ForeignHook`] (nothing is changed for any hook then).
+/// there before (byte-identical, with their mode). A hook that is not ours with
+/// nothing kept aside is the user's (a hook uninstall put back, or one never chained):
+/// it is left alone and reported [`HookAction::Absent`], so uninstalling twice is a
+/// no-op. A hook that is not ours while one is kept aside (ours was replaced by hand)
+/// is refused with [`Error::ForeignHook`] (nothing is changed for any hook then).
 ///
 /// ```
 /// # let dir = tempfile::tempdir().unwrap();
@@ -293,11 +315,13 @@ pub fn install_hooks(repo: &Path, memcore: &Path) -> Result<HooksReport> {
 /// use memory_core::context_memory::{install_hooks, uninstall_hooks, HookAction};
 /// let hooks = dir.path().join(".git/hooks");
 /// std::fs::write(hooks.join("post-merge"), "#!/bin/sh\necho mine\n").unwrap();
-/// install_hooks(dir.path(), "/usr/local/bin/memcore".as_ref()).unwrap();
+/// install_hooks(dir.path(), "/usr/local/bin/memcore".as_ref(), None).unwrap();
 /// let report = uninstall_hooks(dir.path()).unwrap();
 /// assert_eq!(report.hooks[0].action, HookAction::Restored);
 /// assert_eq!(report.hooks[1].action, HookAction::Removed);
 /// assert_eq!(std::fs::read_to_string(hooks.join("post-merge")).unwrap(), "#!/bin/sh\necho mine\n");
+/// let again = uninstall_hooks(dir.path()).unwrap();
+/// assert!(again.hooks.iter().all(|h| h.action == HookAction::Absent));
 /// ```
 pub fn uninstall_hooks(repo: &Path) -> Result<HooksReport> {
     let hooks_dir = git::hooks_dir(repo)?;
@@ -307,10 +331,13 @@ pub fn uninstall_hooks(repo: &Path) -> Result<HooksReport> {
         let kept = hooks_dir.join(CHAINED_DIR).join(hook);
         let has_kept = fs::symlink_metadata(&kept).is_ok();
         let current = current(&path)?;
-        if let Current::Foreign = current {
+        if let (Current::Foreign, true) = (&current, has_kept) {
             return Err(Error::ForeignHook {
                 path,
-                message: "is not memory-core's hook (it has no memory-core marker line); it was left alone".to_string(),
+                message: format!(
+                    "is not memory-core's hook (it has no memory-core marker line) while a hook is kept at {}; both were left alone",
+                    kept.display()
+                ),
             });
         }
         plan.push((
@@ -460,8 +487,12 @@ mod tests {
     #[test]
     fn the_hook_scripts_snapshot() {
         let memcore = Path::new("/home/o'neil/.cargo/bin/memcore");
-        insta::assert_snapshot!("hook_post_merge", hook_script("post-merge", memcore));
-        insta::assert_snapshot!("hook_post_checkout", hook_script("post-checkout", memcore));
+        let root = Some(Path::new("/home/o'neil/.cursor/memory"));
+        insta::assert_snapshot!("hook_post_merge", hook_script("post-merge", memcore, root));
+        insta::assert_snapshot!(
+            "hook_post_checkout",
+            hook_script("post-checkout", memcore, root)
+        );
     }
 
     #[cfg(unix)]
@@ -503,7 +534,7 @@ mod tests {
 
     #[test]
     fn the_marker_is_a_whole_line() {
-        let script = hook_script("post-merge", Path::new("/bin/memcore"));
+        let script = hook_script("post-merge", Path::new("/bin/memcore"), None);
         assert!(is_our_hook(&script.replace('\n', "\r\n")));
         assert!(!is_our_hook(&format!("#!/bin/sh\necho '{HOOK_MARKER}'\n")));
         assert!(!is_our_hook(""));

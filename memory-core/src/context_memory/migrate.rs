@@ -38,7 +38,35 @@ pub struct NotImported {
     pub reason: String,
 }
 
+/// A link of an imported entry (`supersedes` or `related_entities`) to an entity that is
+/// neither in the memory nor imported by the same migration.
+///
+/// ```
+/// # use memory_core::context_memory::DanglingLink;
+/// fn line(d: &DanglingLink) -> String { format!("{} {} {}", d.entity, d.field, d.target) }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct DanglingLink {
+    /// The imported entry holding the link.
+    pub entity: EntityName,
+    /// The field: `supersedes` or `related_entities`.
+    pub field: &'static str,
+    /// The entity it names, which is not there.
+    pub target: EntityName,
+}
+
 /// What [`ContextMemory::migrate`] did.
+///
+/// An old file whose body or frontmatter (any field, comments included) carries a
+/// secret is not imported: it is listed in `not_imported` with the secret's kind, the
+/// field and the line within it, never the secret, and the source is left untouched (as
+/// ever; the backup copy under `archive/` is verbatim). A body past the hard size limit
+/// is not imported either. An imported entry whose `supersedes` or `related_entities`
+/// names an entity that is neither in the memory nor imported in the same run is still
+/// imported — the knowledge is kept, and the link stays as written, since its target may
+/// arrive in a later migration — and each such link is listed in `dangling_links`
+/// (`verify` keeps reporting it until it is fixed).
 ///
 /// ```
 /// # use memory_core::context_memory::MigrationReport;
@@ -55,6 +83,9 @@ pub struct MigrationReport {
     pub not_imported: Vec<NotImported>,
     /// Files of the old directory that are not Markdown (kept in the backup only).
     pub other_files: usize,
+    /// Links of imported entries to entities that are not there (the entries were
+    /// imported; see the type's documentation).
+    pub dangling_links: Vec<DanglingLink>,
 }
 
 impl ContextMemory {
@@ -121,7 +152,9 @@ impl ContextMemory {
             imported: Vec::new(),
             not_imported: Vec::new(),
             other_files: 0,
+            dangling_links: Vec::new(),
         };
+        let mut links: Vec<(EntityName, &'static str, EntityName)> = Vec::new();
         let mut per_namespace: BTreeMap<Namespace, Vec<(String, String, IndexRow)>> =
             BTreeMap::new();
         for rel in &files {
@@ -138,7 +171,8 @@ impl ContextMemory {
                 continue;
             }
             match self.importable(&backup.join(rel), rel, &per_namespace) {
-                Ok((namespace, file_name, text, row)) => {
+                Ok((namespace, file_name, text, row, entry_links)) => {
+                    links.extend(entry_links);
                     per_namespace
                         .entry(namespace)
                         .or_default()
@@ -148,6 +182,20 @@ impl ContextMemory {
                     file: rel.clone(),
                     reason,
                 }),
+            }
+        }
+        let imported: Vec<&EntityName> = per_namespace
+            .values()
+            .flatten()
+            .map(|(_, _, row)| &row.entity)
+            .collect();
+        for (entity, field, target) in links {
+            if !imported.contains(&&target) && !self.entity_exists(&target) {
+                report.dangling_links.push(DanglingLink {
+                    entity,
+                    field,
+                    target,
+                });
             }
         }
         let now = self.utc_now();
@@ -173,18 +221,25 @@ impl ContextMemory {
         Ok(report)
     }
 
+    /// Whether the entity `name` is in the memory (its namespace's index lists it).
+    fn entity_exists(&self, name: &EntityName) -> bool {
+        self.load_index(name.namespace())
+            .is_ok_and(|index| index.rows.iter().any(|r| &r.entity == name))
+    }
+
     /// Whether the file at `path` can be imported: its entity, the file name it gets in
-    /// its namespace, its text (unchanged) and its row; else the reason.
+    /// its namespace, its text (unchanged), its row and its links; else the reason.
     fn importable(
         &self,
         path: &Path,
         rel: &Path,
         pending: &BTreeMap<Namespace, Vec<(String, String, IndexRow)>>,
-    ) -> std::result::Result<(Namespace, String, String, IndexRow), String> {
+    ) -> std::result::Result<Imported, String> {
         let text = crate::durable::read_text(path).map_err(|e| e.to_string())?;
         let keys = FrontmatterKeys::read(&text)
             .map_err(|i| format!("line {}: {}", i.line, i.message))?
             .ok_or_else(|| "no YAML frontmatter: not an entity file".to_string())?;
+        screen(&text, &keys)?;
         let map = keys
             .fields(&text)
             .map_err(|i| format!("line {}: {}", i.line, i.message))?;
@@ -241,8 +296,58 @@ impl ContextMemory {
             fresh
         };
         let row = row_of(&entry, &file_name, None);
-        Ok((namespace, file_name, text, row))
+        let links = entry
+            .supersedes
+            .iter()
+            .map(|t| ("supersedes", t))
+            .chain(
+                entry
+                    .related_entities
+                    .iter()
+                    .map(|t| ("related_entities", t)),
+            )
+            .map(|(field, t)| (entry.entity_name.clone(), field, t.clone()))
+            .collect();
+        Ok((namespace, file_name, text, row, links))
     }
+}
+
+/// What [`ContextMemory::importable`] gives for a file it can import: its namespace,
+/// file name, text, row, and links as `(entity, field, target)`.
+type Imported = (
+    Namespace,
+    String,
+    String,
+    IndexRow,
+    Vec<(EntityName, &'static str, EntityName)>,
+);
+
+/// The checks a write makes on an entry's text, made on an old file before it is
+/// imported: each frontmatter key's value and the frontmatter as a whole (comments,
+/// keys memory-core does not know) must carry no secret, and the body must carry none
+/// and be within the hard size limit. The reason names the kind, the field and the
+/// line, never the secret.
+fn screen(text: &str, keys: &FrontmatterKeys) -> std::result::Result<(), String> {
+    // `first` is the file line the checked text starts on.
+    let why = |first: usize| {
+        move |error: Error| match &error {
+            Error::SecretRefused { field, kind, line } => format!(
+                "{field} holds a secret ({kind}) on line {} of the file; memory never stores secrets, so it was not imported (the source is untouched)",
+                first + line - 1
+            ),
+            _ => format!("{error}; not imported"),
+        }
+    };
+    for entry in &keys.entries {
+        let name = entry.name(text);
+        crate::hygiene::refuse_secrets(&name, &text[entry.entry.clone()])
+            .map_err(why(entry.line))?;
+    }
+    let fm = &keys.frontmatter;
+    crate::hygiene::refuse_secrets("frontmatter", fm.yaml(text)).map_err(why(fm.yaml_line))?;
+    let body_line = text[..fm.body_start].matches('\n').count() + 1;
+    crate::hygiene::screen_body("body", fm.body(text)).map_err(why(body_line))?;
+    Ok(())
 }
 
 /// Copies `files` (relative to `from`) into `to`, byte for byte, each flushed.

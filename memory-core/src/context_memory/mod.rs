@@ -47,7 +47,7 @@ pub use hooks::{
 };
 pub use index_file::{INDEX_COLUMNS, IndexRow, MAX_SUMMARY_CHARS};
 pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
-pub use migrate::{MAX_MIGRATED_FILES, MigrationReport, NotImported};
+pub use migrate::{DanglingLink, MAX_MIGRATED_FILES, MigrationReport, NotImported};
 pub use names::{
     EntityName, INDEX_FILE_NAME, PENDING_REFRESH_FILE_NAME, entity_file_name, is_entity_file_name,
     next_short_id, slug_of,
@@ -59,9 +59,10 @@ pub use record::{RecordOutcome, SkipReason, project_namespace};
 pub use refresh::{
     PendingChange, PendingRefresh, PendingSection, RefreshTrigger, refresh_timestamp,
 };
-pub use refresh_match::{PendingMatch, source_cites};
+pub use refresh_match::{PendingMatch, PendingReport, source_cites};
 pub use refresh_store::{
     ClearReport, append_pending_refresh, clear_pending_refresh, load_pending_refresh,
+    read_pending_refresh,
 };
 pub use revise::{EntryPatch, Superseded};
 pub use schema::{Category, EntryStatus};

@@ -170,11 +170,14 @@ impl ContextMemory {
         clear_pending_refresh(&lock, &self.pending_file(namespace)?, done)
     }
 
-    /// The `_pending_refresh.md` of `namespace`, read under the read guard (empty when
-    /// there is none).
-    pub(super) fn pending_doc(&self, namespace: &Namespace) -> Result<PendingRefresh> {
+    /// The `_pending_refresh.md` of `namespace`, read leniently under the read guard
+    /// (empty when there is none), with a warning for each line not understood.
+    pub(super) fn pending_doc(
+        &self,
+        namespace: &Namespace,
+    ) -> Result<(PendingRefresh, Vec<crate::agent_memory::Warning>)> {
         let _guard = self.handle.read_guard()?;
-        super::refresh_store::load_pending_refresh(&self.pending_file(namespace)?)
+        super::refresh_store::read_pending_refresh(&self.pending_file(namespace)?)
     }
 
     /// The pending file's path in `namespace`'s directory (refusing links on the way).

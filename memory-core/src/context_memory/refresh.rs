@@ -27,8 +27,13 @@
 //! sentences, `- path` lines (`*` and `+` markers too), `## Additional changes (<trigger>
 //! at <timestamp>)` sections, and blank lines; CRLF line ends and a BOM are accepted. A
 //! file of only `## Additional changes` sections (what the seed's script appends to a
-//! file an agent emptied) and a file of only blank lines are read too. Any other text —
-//! hand-written notes included — is refused, so that no path is ever silently skipped.
+//! file an agent emptied) and a file of only blank lines are read too. The strict reader
+//! ([`PendingRefresh::parse`], used before a rewrite) refuses any other text —
+//! hand-written notes included — so that a rewrite never drops a line. The lenient
+//! reader ([`PendingRefresh::parse_lenient`], used to list and to append) reads every
+//! `- path` line of every section and reports each line it does not understand as a
+//! warning naming the file and line: a note added by hand never stops the hooks from
+//! recording (the seed's own script appends to such a file too) and never hides a path.
 //!
 //! A path with a line break, a control character, a leading `"` or leading or trailing
 //! spaces is written in git's C-quoted form (`- "a\nb.md"`), and a quoted path is read
@@ -39,6 +44,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::agent_memory::Warning;
 use crate::error::{Error, Result};
 use crate::markdown::{LineEnding, lines};
 
@@ -190,6 +196,23 @@ pub struct PendingRefresh {
 struct Frontmatter {
     trigger: String,
     timestamp: String,
+}
+
+/// The frontmatter as the lenient reader takes it: the two keys, others ignored (and
+/// reported by the caller).
+#[derive(Deserialize)]
+struct LooseFrontmatter {
+    trigger: String,
+    timestamp: String,
+}
+
+/// [`read_frontmatter`] without refusing other keys.
+fn read_loose_frontmatter(yaml: &str) -> std::result::Result<Frontmatter, ()> {
+    let loose: LooseFrontmatter = serde_yaml::from_str(yaml).map_err(|_| ())?;
+    Ok(Frontmatter {
+        trigger: loose.trigger,
+        timestamp: loose.timestamp,
+    })
 }
 
 /// Reads the frontmatter's YAML (the text between the `---` lines, which this file's
@@ -362,8 +385,90 @@ impl PendingRefresh {
     /// The one reader (see the module documentation): every line is understood, or the
     /// error names `path` and the line.
     pub fn parse(path: &Path, text: &str) -> Result<PendingRefresh> {
-        Parser::new(path).parse(text)
+        Parser::new(path, false).parse(text, None)
     }
+
+    /// The lenient reader, for listing and appending: every `- path` line of every
+    /// section is read, and each line it does not understand (a hand-written note, a
+    /// missing or changed fixed sentence, a malformed heading or quoted path, a path
+    /// before any heading, a frontmatter key added by hand) is returned as a [`Warning`]
+    /// naming `path` and the line, instead of refusing the file. A frontmatter without a
+    /// readable `trigger` and `timestamp` is still an error (the first section's trigger
+    /// and time would be unknown).
+    ///
+    /// ```
+    /// use memory_core::context_memory::PendingRefresh;
+    /// let text = "## Additional changes (manual at 2026-04-03T10:00:00Z)\n\n- a.rs\nNote: reviewed.\n";
+    /// let (doc, warnings) = PendingRefresh::parse_lenient("_pending_refresh.md".as_ref(), text).unwrap();
+    /// assert_eq!(doc.changes()[0].path, "a.rs");
+    /// assert_eq!((warnings.len(), warnings[0].line), (1, 4));
+    /// assert!(PendingRefresh::parse("_pending_refresh.md".as_ref(), text).is_err());
+    /// ```
+    pub fn parse_lenient(path: &Path, text: &str) -> Result<(PendingRefresh, Vec<Warning>)> {
+        let mut warnings = Vec::new();
+        let doc = Parser::new(path, true).parse(text, Some(&mut warnings))?;
+        Ok((doc, warnings))
+    }
+
+    /// Clears `done` from `text` (a file the lenient reader takes) line by line, for a
+    /// file holding lines the strict reader refuses, which a canonical rewrite would
+    /// drop: each `- path` line of a done path is removed, and so is the heading of an
+    /// `## Additional changes` section left empty (with the blank line before it); every
+    /// other line — notes included — stays byte for byte. Returns the new text, what it
+    /// lists, and the done paths that were listed.
+    pub(crate) fn clear_in_place<S: AsRef<str>>(
+        path: &Path,
+        text: &str,
+        done: &[S],
+    ) -> Result<(String, PendingRefresh, Vec<String>)> {
+        let parser = Parser::new(path, true);
+        let mut warnings = Vec::new();
+        let mut doc = parser.parse(text, Some(&mut warnings))?;
+        let items = parser.items.into_inner();
+        let headings = parser.headings.into_inner();
+        let is_done = |p: &str| done.iter().any(|d| d.as_ref() == p);
+        // Item lines in file order match the sections' paths in order.
+        let mut drop = std::collections::BTreeSet::new();
+        let mut left = vec![0usize; doc.sections.len()];
+        let mut at = vec![0usize; doc.sections.len()];
+        for &(line, section) in &items {
+            let p = &doc.sections[section].paths[at[section]];
+            at[section] += 1;
+            if is_done(p) {
+                drop.insert(line);
+            } else {
+                left[section] += 1;
+            }
+        }
+        for &(line, section) in &headings {
+            if left[section] == 0 {
+                drop.insert(line);
+                if let Some(before) = line.checked_sub(1).filter(|&b| b > 0)
+                    && text_line_is_blank(text, before)
+                {
+                    drop.insert(before);
+                }
+            }
+        }
+        let cleared = doc.clear(done);
+        let mut out = String::with_capacity(text.len());
+        let mut start = 0;
+        for line in lines(text) {
+            if !drop.contains(&line.number) {
+                out.push_str(&text[start..line.end]);
+            }
+            start = line.end;
+        }
+        out.push_str(&text[start..]);
+        Ok((out, doc, cleared))
+    }
+}
+
+/// Whether line `number` (1-based) of `text` is blank.
+fn text_line_is_blank(text: &str, number: usize) -> bool {
+    lines(text)
+        .nth(number - 1)
+        .is_some_and(|l| l.text.trim().is_empty())
 }
 
 /// An appended section's text, LF line ends, starting with the blank line.
@@ -477,6 +582,12 @@ fn unquote_path(quoted: &str) -> std::result::Result<String, String> {
 /// The reader's state while it walks the lines.
 struct Parser<'p> {
     path: &'p Path,
+    /// Whether lines that are not understood become warnings instead of errors.
+    lenient: bool,
+    /// The line of each `- path` item read, with its section's index.
+    items: std::cell::RefCell<Vec<(usize, usize)>>,
+    /// The line of each `## Additional changes` heading read, with its section's index.
+    headings: std::cell::RefCell<Vec<(usize, usize)>>,
 }
 
 /// Where the reader is in the file.
@@ -493,15 +604,21 @@ enum Stage {
 }
 
 impl<'p> Parser<'p> {
-    fn new(path: &'p Path) -> Self {
-        Parser { path }
+    fn new(path: &'p Path, lenient: bool) -> Self {
+        Parser {
+            path,
+            lenient,
+            items: Default::default(),
+            headings: Default::default(),
+        }
     }
 
     fn err(&self, line: usize, message: impl Into<String>) -> Error {
         Error::malformed(self.path, line, message)
     }
 
-    fn parse(&self, text: &str) -> Result<PendingRefresh> {
+    /// Reads `text`; with `warnings`, leniently (see [`PendingRefresh::parse_lenient`]).
+    fn parse(&self, text: &str, mut warnings: Option<&mut Vec<Warning>>) -> Result<PendingRefresh> {
         let bom = text.starts_with('\u{feff}');
         let crlf = LineEnding::detect(text) == LineEnding::CrLf;
         let mut doc = PendingRefresh {
@@ -515,74 +632,112 @@ impl<'p> Parser<'p> {
         let mut stage = match first {
             None => return Ok(doc),
             Some((1, "---")) => {
-                let (head, next) = self.frontmatter(&all)?;
+                let (head, next) = self.frontmatter(&all, &mut warnings)?;
                 doc.sections.push(head);
                 at = next;
                 Stage::Title
             }
             Some((_, t)) if t.starts_with(SECTION_PREFIX) => Stage::Sections,
             Some(&(n, _)) => {
-                return Err(self.err(
+                let error = self.err(
                     n,
                     "a pending refresh file starts with its frontmatter (--- on line 1, trigger and timestamp)",
-                ));
+                );
+                self.warn_or(&mut warnings, error)?;
+                // Lenient: the text before the first heading is reported line by line.
+                at = all.iter().position(|&(m, _)| m == n).map_or(0, |i| i + 1);
+                Stage::Sections
             }
         };
         for &(n, line) in &all[at..] {
             if line.is_empty() {
                 continue;
             }
-            stage = match stage {
-                Stage::Title if line == TITLE => Stage::Intro,
-                Stage::Title => return Err(self.err(n, format!("expected the title {TITLE:?}"))),
-                Stage::Intro if line == INTRO => Stage::HeadItems,
-                Stage::Intro => return Err(self.err(n, format!("expected {INTRO:?}"))),
-                Stage::HeadItems if line == OUTRO => Stage::Sections,
-                Stage::HeadItems | Stage::Sections => {
-                    if let Some(path) = self.item(n, line)? {
-                        match doc.sections.last_mut() {
-                            Some(section) => section.paths.push(path),
-                            None => {
-                                return Err(self.err(
-                                    n,
-                                    "a changed file is listed before any section heading",
-                                ));
-                            }
-                        }
-                        stage
-                    } else if stage == Stage::Sections && line.starts_with(SECTION_PREFIX) {
-                        doc.sections.push(self.heading(n, line)?);
-                        stage
-                    } else if stage == Stage::HeadItems {
-                        return Err(self.err(
-                            n,
-                            format!(
-                                "expected a `- path` line or {OUTRO:?}; hand-written text is not part of a pending refresh file"
-                            ),
-                        ));
-                    } else {
-                        return Err(self.err(
-                            n,
-                            "expected a `- path` line or an `## Additional changes (<trigger> at <timestamp>)` heading; hand-written text is not part of a pending refresh file",
-                        ));
-                    }
-                }
-            };
+            match self.line(&mut doc, stage, n, line) {
+                Ok(next) => stage = next,
+                Err(error) => self.warn_or(&mut warnings, error)?,
+            }
         }
         let last = all.last().map_or(1, |(n, _)| *n);
-        match stage {
-            Stage::Sections => Ok(doc),
-            Stage::Title => {
-                Err(self.err(last, format!("the file ends before the title {TITLE:?}")))
+        let unfinished = match stage {
+            Stage::Sections => return Ok(doc),
+            Stage::Title => format!("the file ends before the title {TITLE:?}"),
+            Stage::Intro => format!("the file ends before {INTRO:?}"),
+            Stage::HeadItems => format!("the file ends before {OUTRO:?}"),
+        };
+        self.warn_or(&mut warnings, self.err(last, unfinished))?;
+        Ok(doc)
+    }
+
+    /// In the lenient reader, `error` becomes a warning (the line is left as it is);
+    /// in the strict one it is returned.
+    fn warn_or(&self, warnings: &mut Option<&mut Vec<Warning>>, error: Error) -> Result<()> {
+        match warnings {
+            Some(list) => {
+                let line = error.line().unwrap_or(0);
+                list.push(Warning::from_error(&error, line));
+                Ok(())
             }
-            Stage::Intro => Err(self.err(last, format!("the file ends before {INTRO:?}"))),
-            Stage::HeadItems => Err(self.err(last, format!("the file ends before {OUTRO:?}"))),
+            None => Err(error),
         }
+    }
+
+    /// Reads one non-blank line after the frontmatter at `stage`; returns the next
+    /// stage. The lenient reader also takes `- path` lines and section headings where
+    /// the strict one expects a fixed sentence, so that no listed path is lost to a
+    /// missing or hand-edited sentence.
+    fn line(&self, doc: &mut PendingRefresh, stage: Stage, n: usize, line: &str) -> Result<Stage> {
+        match stage {
+            Stage::Title if line == TITLE => return Ok(Stage::Intro),
+            Stage::Intro if line == INTRO => return Ok(Stage::HeadItems),
+            Stage::HeadItems if line == OUTRO => return Ok(Stage::Sections),
+            _ => {}
+        }
+        let in_lists = matches!(stage, Stage::HeadItems | Stage::Sections) || self.lenient;
+        if in_lists {
+            if let Some(path) = self.item(n, line)? {
+                let index = doc.sections.len().checked_sub(1);
+                return match doc.sections.last_mut().zip(index) {
+                    Some((section, index)) => {
+                        section.paths.push(path);
+                        self.items.borrow_mut().push((n, index));
+                        Ok(stage)
+                    }
+                    None => Err(self.err(
+                        n,
+                        format!("the changed file {path:?} is listed before any section heading"),
+                    )),
+                };
+            }
+            if (stage == Stage::Sections || self.lenient) && line.starts_with(SECTION_PREFIX) {
+                doc.sections.push(self.heading(n, line)?);
+                self.headings.borrow_mut().push((n, doc.sections.len() - 1));
+                return Ok(Stage::Sections);
+            }
+        }
+        Err(match stage {
+            Stage::Title => self.err(n, format!("expected the title {TITLE:?}")),
+            Stage::Intro => self.err(n, format!("expected {INTRO:?}")),
+            Stage::HeadItems => self.err(
+                n,
+                format!(
+                    "expected a `- path` line or {OUTRO:?}; hand-written text is not part of a pending refresh file"
+                ),
+            ),
+            Stage::Sections => self.err(
+                n,
+                "expected a `- path` line or an `## Additional changes (<trigger> at <timestamp>)` heading; hand-written text is not part of a pending refresh file",
+            ),
+        })
     }
 
     /// Reads the frontmatter starting on line 1; returns the head section (no paths yet)
     /// and the index in `all` of the line after the closing `---`.
-    fn frontmatter(&self, all: &[(usize, &str)]) -> Result<(PendingSection, usize)> {
+    fn frontmatter(
+        &self,
+        all: &[(usize, &str)],
+        warnings: &mut Option<&mut Vec<Warning>>,
+    ) -> Result<(PendingSection, usize)> {
         let close = all
             .iter()
             .skip(1)
@@ -593,7 +748,7 @@ impl<'p> Parser<'p> {
             .iter()
             .map(|(_, t)| format!("{t}\n"))
             .collect();
-        let front = read_frontmatter(&yaml).map_err(|(line, message)| {
+        let to_error = |(line, message): (usize, String)| {
             // A missing key is the frontmatter's fault as a whole: its first line.
             let line = if line == 0 || message.starts_with("missing field") {
                 1
@@ -601,7 +756,18 @@ impl<'p> Parser<'p> {
                 line + 1
             };
             self.err(line, format!("frontmatter: {message}"))
-        })?;
+        };
+        let front = match read_frontmatter(&yaml) {
+            Ok(front) => front,
+            // Lenient: a key added by hand is reported, the two keys are still read.
+            Err(strict) => match (warnings.is_some(), read_loose_frontmatter(&yaml)) {
+                (true, Ok(front)) => {
+                    self.warn_or(warnings, to_error(strict))?;
+                    front
+                }
+                _ => return Err(to_error(strict)),
+            },
+        };
         let key_line = |key: &str| {
             all[1..close]
                 .iter()

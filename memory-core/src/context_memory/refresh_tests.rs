@@ -1,6 +1,8 @@
 use super::*;
 use proptest::prelude::*;
 
+use crate::agent_memory::Warning;
+
 const FILE: &str = "projects/app/_pending_refresh.md";
 
 /// What the seed author's `cursor-memory-hook` writes for a first merge.
@@ -304,6 +306,106 @@ fn every_other_shape_is_malformed_with_its_line() {
     }
 }
 
+fn lenient(text: &str) -> (PendingRefresh, Vec<Warning>) {
+    PendingRefresh::parse_lenient(Path::new(FILE), text).unwrap()
+}
+
+#[test]
+fn the_lenient_reader_lists_every_path_and_names_every_other_line() {
+    let head = "---\ntrigger: post-merge\ntimestamp: 2026-04-03T10:00:00Z\n---\n";
+    let body = "\n# Pending Knowledge Refresh\n\nFiles changed since last knowledge sync:\n\n- a\n\nReview and update memory entries as needed.\n";
+    let section = "\n## Additional changes (manual at 2026-04-05T00:00:00Z)\n\n- b\n";
+    // (text, the paths, the lines warned about)
+    let cases: Vec<(String, Vec<&str>, Vec<usize>)> = vec![
+        (
+            format!("{head}{body}{section}Note: reviewed.\n"),
+            vec!["a", "b"],
+            vec![17],
+        ),
+        (
+            format!("{head}{body}Note: reviewed.\n{section}"),
+            vec!["a", "b"],
+            vec![13],
+        ),
+        (
+            format!("{head}{body}{section}Note: reviewed."),
+            vec!["a", "b"],
+            vec![17],
+        ),
+        (
+            format!("{head}{body}{section}").replace('\n', "\r\n") + "Note: reviewed.\r\n",
+            vec!["a", "b"],
+            vec![17],
+        ),
+        (
+            format!("\u{feff}{head}{body}{section}Заметка: проверено ✓\n"),
+            vec!["a", "b"],
+            vec![17],
+        ),
+        // A note inside the head list, a list without its closing sentence.
+        (
+            format!(
+                "{head}\n# Pending Knowledge Refresh\n\nFiles changed since last knowledge sync:\n\n- a\nmy note\n- c\n{section}"
+            ),
+            vec!["a", "c", "b"],
+            vec![11],
+        ),
+        // The title and first sentence edited by hand.
+        (
+            format!("{head}\n# Pending refresh\n\nChanged:\n\n- a\n{section}"),
+            vec!["a", "b"],
+            vec![6, 8],
+        ),
+        // Notes before the first heading of a headless file; a path before any heading.
+        (
+            format!("My notes\n- lost?\n{section}"),
+            vec!["b"],
+            vec![1, 2],
+        ),
+        // A malformed heading and quoted path; a fenced block.
+        (
+            format!(
+                "{head}{body}\n## Additional changes (rebase at 2026-04-04T00:00:00Z)\n- \"bad\n```\n- d\n```\n"
+            ),
+            vec!["a", "d"],
+            vec![14, 15, 16, 18],
+        ),
+        // A key added to the frontmatter by hand.
+        (
+            format!(
+                "---\ntrigger: post-merge\nreviewed: yes\ntimestamp: 2026-04-03T10:00:00Z\n---\n{body}"
+            ),
+            vec!["a"],
+            vec![3],
+        ),
+        // The file ends before the closing sentence.
+        (
+            format!(
+                "{head}\n# Pending Knowledge Refresh\n\nFiles changed since last knowledge sync:\n\n- a\n"
+            ),
+            vec!["a"],
+            vec![10],
+        ),
+    ];
+    for (text, want, lines) in cases {
+        let (doc, warnings) = lenient(&text);
+        assert_eq!(paths(&doc), want, "{text:?}");
+        let got: Vec<usize> = warnings.iter().map(|w| w.line).collect();
+        assert_eq!(got, lines, "{text:?}: {warnings:?}");
+        assert!(warnings.iter().all(|w| w.path == Path::new(FILE)));
+        assert!(parse(&text).is_err(), "the strict reader refuses {text:?}");
+    }
+    // What the strict reader takes, the lenient one takes the same way, without warnings.
+    for text in [SEED_FRESH, SEED_APPENDED, "", "\n\n", section] {
+        let (doc, warnings) = lenient(text);
+        assert_eq!(doc, parse(text).unwrap());
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+    // A frontmatter that does not read is still refused: the first list's trigger and
+    // time would be unknown.
+    assert!(PendingRefresh::parse_lenient(Path::new(FILE), "---\ntrigger: merge\n---\n").is_err());
+}
+
 #[test]
 fn hostile_values_are_refused_before_writing() {
     let mut doc = PendingRefresh::default();
@@ -423,10 +525,54 @@ proptest! {
         }
     }
 
-    /// No input makes the reader panic.
+    /// No input makes either reader panic.
     #[test]
     fn the_reader_never_panics(text in "\\PC{0,200}", head in any::<bool>()) {
         let text = if head { format!("{SEED_FRESH}{text}") } else { text };
         let _ = parse(&text);
+        let _ = PendingRefresh::parse_lenient(Path::new(FILE), &text);
+    }
+
+    /// Hand-written lines anywhere after the frontmatter never hide a path: the lenient
+    /// reader lists exactly what was rendered, with one warning per note, on its line.
+    #[test]
+    fn notes_never_hide_a_path(
+        sections in sections(),
+        notes in prop::collection::vec((any::<prop::sample::Index>(), "Note[^\n\r]{0,30}"), 1..5),
+        crlf in any::<bool>(),
+    ) {
+        let doc = build(&sections);
+        let mut lines: Vec<String> = doc.render().lines().map(str::to_string).collect();
+        let mut at: Vec<usize> = Vec::new();
+        for (index, note) in &notes {
+            // After the frontmatter's closing `---` (line 4).
+            let i = 4 + index.index(lines.len() - 3);
+            lines.insert(i, note.clone());
+            for a in &mut at {
+                if *a > i {
+                    *a += 1;
+                }
+            }
+            at.push(i + 1);
+        }
+        at.sort_unstable();
+        let ending = if crlf { "\r\n" } else { "\n" };
+        let text = lines.join(ending) + ending;
+        let (back, warnings) = PendingRefresh::parse_lenient(Path::new(FILE), &text).unwrap();
+        prop_assert_eq!(back.changes(), doc.changes());
+        let got: Vec<usize> = warnings.iter().map(|w| w.line).collect();
+        prop_assert_eq!(got, at);
+        // Clearing around the notes keeps every note and exactly the other paths.
+        let all = doc.changes();
+        let done: Vec<String> = notes.iter().map(|(i, _)| all[i.index(all.len())].path.clone()).collect();
+        let (cleared_text, left, _) = PendingRefresh::clear_in_place(Path::new(FILE), &text, &done).unwrap();
+        let kept: Vec<PendingChange> = all.into_iter().filter(|c| !done.contains(&c.path)).collect();
+        prop_assert_eq!(left.changes(), kept.clone());
+        let (again, warnings) = PendingRefresh::parse_lenient(Path::new(FILE), &cleared_text).unwrap();
+        prop_assert_eq!(again.changes(), kept);
+        prop_assert_eq!(warnings.len(), notes.len());
+        for (_, note) in &notes {
+            prop_assert!(cleared_text.contains(note.as_str()));
+        }
     }
 }
