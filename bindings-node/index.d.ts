@@ -242,7 +242,11 @@ export interface SplitReport {
 /** What `endSession` did. */
 export interface EndSession {
   promoted: Superseded[]
+  /** Entries an interrupted earlier endSession already promoted (not promoted twice). */
+  already_promoted: string[]
   cleared: string[]
+  /** Session entries kept: the promoted ones (now superseded) and those they link to. */
+  kept: string[]
   /** The archive directory, when entries were archived. */
   archive: string | null
 }

@@ -221,11 +221,13 @@ test('endSession promotes and clears session.current, in both forms', async () =
   memory.write({ namespace: 'session.current', category: 'todo', tags: ['scratch', 'notes'], body: 'Try the other port.' })
   const report = memory.endSession([[keep, 'project.app']])
   assert.equal(report.promoted[0].new.entity_name, 'project.app.decision.001')
-  assert.equal(report.cleared.length, 2)
+  assert.equal(report.cleared.length, 1)
+  assert.deepEqual(report.kept, [keep])
   assert.equal(typeof report.archive, 'string')
   assert.deepEqual(memory.query({ namespaces: ['session.current'] }), [])
+  assert.equal(memory.get(keep).status, 'superseded')
   const empty = await memory.endSessionAsync()
-  assert.deepEqual(empty, { promoted: [], cleared: [], archive: null })
+  assert.deepEqual(empty, { promoted: [], already_promoted: [], cleared: [], kept: [keep], archive: null })
 })
 
 test('pendingRefresh matches the listed changes to the entries citing them, in both forms', async () => {

@@ -133,7 +133,7 @@ def test_a_diagram_entry_takes_its_fields_as_a_mapping(cm: ContextMemory) -> Non
         "language": "mermaid",
         "diagram_type": "flowchart",
         "subject": "memory-write-flow",
-        "code": code + "\n",  # a YAML block scalar ends its last line
+        "code": code,  # read back exactly (a `|-` block keeps no final line break)
     }
     assert cm.get(entry["entity_name"])["diagram"] == entry["diagram"]
     with pytest.raises(memory_core.InvalidInputError, match='unknown key "colour"'):
@@ -305,10 +305,15 @@ def test_end_session_promotes_and_archives(cm: ContextMemory, root: pathlib.Path
     cm.write("session.current", "todo", ["scratch", "notes"], "Try the other port.")
     report = cm.end_session({keep: "project.app"})
     assert report["promoted"][0]["new"]["entity_name"] == "project.app.decision.001"
-    assert len(report["cleared"]) == 2
+    assert len(report["cleared"]) == 1
+    assert report["kept"] == [keep]  # superseded, so the new entry's link resolves
+    assert report["already_promoted"] == []
     assert report["archive"] is not None and (root / report["archive"]).is_dir()
     assert cm.query(namespaces=["session.current"]) == []
-    assert cm.end_session() == {"promoted": [], "cleared": [], "archive": None}
+    assert cm.get(keep)["status"] == "superseded"
+    empty = cm.end_session()
+    assert (empty["promoted"], empty["already_promoted"], empty["cleared"]) == ([], [], [])
+    assert (empty["kept"], empty["archive"]) == ([keep], None)
 
 
 def test_pending_refresh_matches_entries_by_source_path(cm: ContextMemory, root: pathlib.Path) -> None:
@@ -362,10 +367,18 @@ def test_every_result_has_the_shape_of_its_typed_dict(cm: ContextMemory, root: p
     )
     for match in cm.pending_refresh("project.app"):
         check(match, shapes.PendingMatchDict, "pending_refresh", seen)
+    check(cm.pending_refresh_report("project.app"), shapes.PendingReportDict, "pending_refresh_report", seen)
     check(cm.clear_refresh("project.app", ["src/a.rs"]), shapes.ClearReportDict, "clear_refresh", seen)
     old_memory = root.parent / "old-memory"
     old_memory.mkdir()
     (old_memory / "broken.md").write_text("---\nnamespace: [\n---\n", encoding="utf-8")
+    (old_memory / "org" / "global").mkdir(parents=True)
+    (old_memory / "org/global/decision-007-linked.md").write_text(
+        "---\nentity_name: org.global.decision.007\nnamespace: org.global\ncategory: decision\n"
+        "status: accepted\ntags: [a, b]\ncreated_at: 2026-04-03T10:00:00Z\n"
+        "supersedes: [org.global.decision.404]\n---\n\nImported with a dangling link.\n",
+        encoding="utf-8",
+    )
     check(cm.migrate(old_memory), shapes.MigrationReportDict, "migrate", seen)
     repo = root.parent / "repo"
     git = ["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.com"]

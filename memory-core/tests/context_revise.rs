@@ -616,3 +616,31 @@ fn a_new_body_takes_the_file_s_line_ending_on_every_line() {
         "{text:?}"
     );
 }
+
+#[test]
+fn a_later_end_session_keeps_what_an_earlier_promotion_links_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path(), "2026-05-01T08:00:00Z");
+    let keep = m
+        .write(
+            NewEntry::new(
+                "session.current",
+                Category::Decision,
+                ["api", "auth"],
+                "Tokens live one hour.",
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .entry
+        .entity_name;
+    let first = m
+        .end_session(&[(keep.to_string(), "project.app".into())])
+        .unwrap();
+    let promoted = first.promoted[0].new.entity_name.clone();
+    let second = m.end_session(&[]).unwrap();
+    assert!(second.cleared.is_empty(), "{second:?}");
+    assert_eq!(second.kept, std::slice::from_ref(&keep));
+    let link = &m.get(promoted.as_str()).unwrap().supersedes[0];
+    assert!(m.get(link.as_str()).is_ok(), "{link} dangles");
+}

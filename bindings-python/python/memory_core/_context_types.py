@@ -168,10 +168,12 @@ class SplitReportDict(TypedDict):
 
 
 class EndSessionDict(TypedDict):
-    """``end_session``: the promotions, and the session entries archived."""
+    """``end_session``: the promotions, the session entries archived, and those kept."""
 
     promoted: List[SupersededDict]
+    already_promoted: List[str]
     cleared: List[str]
+    kept: List[str]
     archive: Optional[str]
 
 

@@ -31,8 +31,8 @@ pub struct EndSession {
     pub already_promoted: Vec<EntityName>,
     /// The session entries cleared, now in `archive`.
     pub cleared: Vec<EntityName>,
-    /// The session entries kept in `session.current`: the promoted ones (now
-    /// `superseded`, so that the new entries' `supersedes` links resolve) and those they
+    /// The session entries kept in `session.current`: the promoted ones and every other
+    /// superseded one (so that the `supersedes` links naming them resolve), and those they
     /// link to.
     pub kept: Vec<EntityName>,
     /// Where the cleared files went, relative to the root (`None` when there were none).
@@ -113,8 +113,20 @@ impl ContextMemory {
         }
         let lock = self.handle.lock()?;
         let index = self.settled_index(&session, &lock)?;
-        let kept =
-            self.kept_with_links(&session, targets.iter().map(|(n, _)| n.clone()).collect())?;
+        // Kept: the promoted entries and every superseded one (an entry elsewhere names
+        // it in `supersedes`: an earlier session's promotion), with what they link to.
+        let seeds = targets
+            .iter()
+            .map(|(n, _)| n.clone())
+            .chain(
+                index
+                    .rows
+                    .iter()
+                    .filter(|r| r.status == EntryStatus::Superseded)
+                    .map(|r| r.entity.clone()),
+            )
+            .collect();
+        let kept = self.kept_with_links(&session, seeds)?;
         let rest: Vec<_> = index
             .rows
             .iter()
