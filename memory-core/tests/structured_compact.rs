@@ -365,3 +365,79 @@ proptest! {
         prop_assert!(!found.iter().any(|v| v.kind.as_str() == "orphan_topic" || v.kind.as_str() == "dangling_index_line"), "{found:?}");
     }
 }
+
+/// Routes every content line of the index to the first topic, and merges `b` into `a`.
+struct IndexJudge;
+
+impl Compactor for IndexJudge {
+    fn route_content(
+        &self,
+        index: &memory_core::structured_memory::MemoryIndex,
+    ) -> Result<Vec<(usize, String)>, CompactorError> {
+        Ok((0..index.content.len())
+            .map(|i| (i, "memory-a.md".to_string()))
+            .collect())
+    }
+    fn merge_topics(
+        &self,
+        _index: &memory_core::structured_memory::MemoryIndex,
+    ) -> Result<Vec<(String, String)>, CompactorError> {
+        Ok(vec![("memory-b.md".into(), "memory-a.md".into())])
+    }
+}
+
+#[test]
+fn an_index_over_budget_moves_content_and_merges_topics_with_a_compactor_and_reports_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [A](memory-a.md) — deploys\n- [B](memory-b.md) — deploy notes\nThe deploy hook runs first.\nStaging needs the VPN.\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory-a.md"), "# A\n\n- 2026-06-01: a fact\n").unwrap();
+    std::fs::write(
+        d.join("memory-b.md"),
+        "---\nname: B\n---\n# B\n\n- 2026-06-02: b fact\n",
+    )
+    .unwrap();
+    let m = StructuredMemory::builder(d)
+        .budgets(Budgets::default().index_lines(2))
+        .open()
+        .unwrap();
+    // The default judges nothing: the exact overage and the content lines are reported.
+    let report = m.compact(None, &DefaultCompactor, false).unwrap();
+    let n = report.files[0].needs_judgment.clone().unwrap();
+    assert_eq!(
+        (n.file.as_str(), n.over_by_lines, n.unparsed_lines.clone()),
+        ("MEMORY.md", 2, vec![3, 4])
+    );
+    // A compactor that routes the content and merges B into A brings it to one line.
+    let report = m.compact(Some("MEMORY.md"), &IndexJudge, false).unwrap();
+    let f = &report.files[0];
+    assert_eq!(f.after.lines, 1, "{f:?}");
+    assert!(f.needs_judgment.is_none());
+    assert!(!d.join("memory-b.md").exists());
+    let a = m.topic("memory-a.md").unwrap();
+    assert!(
+        a.text
+            .contains("The deploy hook runs first.\nStaging needs the VPN.\n"),
+        "{}",
+        a.text
+    );
+    assert_eq!(a.entries.len(), 2, "{}", a.text);
+    let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
+    assert!(
+        archive.contains("· index-content · MEMORY.md ·"),
+        "{archive}"
+    );
+    assert!(
+        archive.contains("· merge-topics · memory-b.md ·") && archive.contains("name: B"),
+        "{archive}"
+    );
+    let found = m.check().unwrap();
+    assert!(
+        !found.iter().any(|v| v.kind.as_str() != "undated_entry"),
+        "{found:?}"
+    );
+}

@@ -46,17 +46,20 @@ pub enum ArchivePass {
     SplitOvergrown,
     /// Content lines moved out of `MEMORY.md` into a topic file.
     IndexContent,
+    /// A near-duplicate topic merged into another (its whole file, as it was).
+    MergeTopics,
 }
 
 impl ArchivePass {
     /// Every pass, in the order the seed runs them (merge first).
-    pub const ALL: [ArchivePass; 6] = [
+    pub const ALL: [ArchivePass; 7] = [
         ArchivePass::Merge,
         ArchivePass::EvictDead,
         ArchivePass::CollapseSuperseded,
         ArchivePass::SummarizeEpisodic,
         ArchivePass::SplitOvergrown,
         ArchivePass::IndexContent,
+        ArchivePass::MergeTopics,
     ];
 
     /// The stable kebab-case name written in the archive.
@@ -68,6 +71,7 @@ impl ArchivePass {
             ArchivePass::SummarizeEpisodic => "summarize-episodic",
             ArchivePass::SplitOvergrown => "split-overgrown",
             ArchivePass::IndexContent => "index-content",
+            ArchivePass::MergeTopics => "merge-topics",
         }
     }
 

@@ -161,7 +161,13 @@ impl StructuredMemory {
         dry_run: bool,
     ) -> Result<CompactionReport> {
         let index = self.load_index()?;
+        let index_named = file.is_some_and(|f| {
+            f.strip_prefix("./")
+                .unwrap_or(f)
+                .eq_ignore_ascii_case(super::index_file::INDEX_FILE_NAME)
+        });
         let files: Vec<String> = match file {
+            Some(_) if index_named => Vec::new(),
             Some(f) => vec![f.strip_prefix("./").unwrap_or(f).to_string()],
             None => index
                 .as_ref()
@@ -187,7 +193,8 @@ impl StructuredMemory {
             }
             works.push(self.compact_file(f, path, topic, compactor, &index)?);
         }
-        self.finish(lock, works, index, dry_run)
+        let index_pass = (file.is_none() || index_named).then_some(compactor);
+        self.finish(lock, works, index, dry_run, index_pass)
     }
 
     fn usage_of(&self, topic: &Topic) -> BudgetUse {
@@ -538,18 +545,18 @@ impl StructuredMemory {
         works: Vec<Work>,
         index: Option<MemoryIndex>,
         dry_run: bool,
+        index_pass: Option<&dyn Compactor>,
     ) -> Result<CompactionReport> {
         let now = self.handle.clock.now().with_timezone(&Utc);
         let archive_path = self.archive_path()?;
         let archive_text = read_text_if_exists(&archive_path)?;
+        let sections = archive_text
+            .as_deref()
+            .map(parse_archive)
+            .unwrap_or_default();
+        let candidate = next_id(&sections, &now.format("%Y%m%d").to_string());
         let any_archived = works.iter().any(|w| !w.archived.is_empty());
-        let id = any_archived.then(|| {
-            let sections = archive_text
-                .as_deref()
-                .map(parse_archive)
-                .unwrap_or_default();
-            next_id(&sections, &now.format("%Y%m%d").to_string())
-        });
+        let id = any_archived.then(|| candidate.clone());
         let at = now.format("%Y-%m-%dT%H:%M:%SZ").to_string();
         let originals = works
             .iter()
@@ -563,9 +570,45 @@ impl StructuredMemory {
             &at,
             dry_run,
         )?;
+        let mut staged = staged;
+        let mut removals = Vec::new();
+        if let (Some(compactor), Some(text)) = (index_pass, staged.index_text.clone()) {
+            let writes = staged.writes.clone();
+            let current = |file: &str| -> Result<Option<String>> {
+                let p = self.topic_path(file)?;
+                match writes.iter().rev().find(|(w, _)| *w == p) {
+                    Some((_, t)) => Ok(Some(t.clone())),
+                    None => Ok(self.load_topic(file)?.map(|t| t.text)),
+                }
+            };
+            if let Some(work) = self.compact_index(&text, &current, compactor)? {
+                for (path, text) in work.writes {
+                    staged.writes.retain(|(p, _)| *p != path);
+                    staged.writes.push((path, text));
+                }
+                for path in &work.removals {
+                    staged.writes.retain(|(p, _)| p != path);
+                }
+                removals = work.removals;
+                for (pass, from, lines) in &work.archived {
+                    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+                    staged
+                        .archive_add
+                        .push_str(&render_section(&candidate, *pass, from, &at, &refs));
+                }
+                if !work.archived.is_empty() {
+                    staged.report.id = Some(candidate.clone());
+                }
+                staged.index_text = Some(work.index_text);
+                staged.report.files.push(work.report);
+            }
+        }
         let mut tx = Transaction::new(lock);
         for (path, text) in &staged.writes {
             tx.write(path, text.clone().into_bytes());
+        }
+        for path in &removals {
+            tx.remove(path);
         }
         let index_changed = match (&staged.index_text, &index) {
             (Some(new), Some(old)) => new != &old.text,

@@ -2,6 +2,7 @@
 //! lesson, how to cut a topic in two — is the caller's: a [`Compactor`]. The library
 //! enforces the invariants whatever it returns (see [`compact`](super::StructuredMemory::compact)).
 
+use super::index_file::MemoryIndex;
 use super::topic_file::{Entry, Topic};
 
 /// What a compactor raises to abandon a compaction (nothing is written).
@@ -133,6 +134,22 @@ pub trait Compactor {
     /// own index line. The default cuts by `##` headings, else by subject.
     fn split(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
         Ok(default_split(topic, entries))
+    }
+
+    /// `MEMORY.md` over budget, first: for content lines of the index (indexes into
+    /// [`MemoryIndex::content`]), the linked topic file each moves to. The default moves
+    /// nothing (where a line belongs is judgment).
+    fn route_content(&self, index: &MemoryIndex) -> Result<Vec<(usize, String)>, CompactorError> {
+        let _ = index;
+        Ok(Vec::new())
+    }
+
+    /// `MEMORY.md` over budget, then: near-duplicate topics, as `(from, into)` pairs of
+    /// linked topic files; `from`'s text is appended to `into` and its line and file go
+    /// (the file archived whole). The default merges nothing.
+    fn merge_topics(&self, index: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {
+        let _ = index;
+        Ok(Vec::new())
     }
 }
 

@@ -21,6 +21,7 @@ mod archive;
 mod budget;
 mod check;
 mod compact;
+mod compact_index;
 mod compactor;
 mod dates;
 mod index_file;

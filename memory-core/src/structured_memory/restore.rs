@@ -53,8 +53,9 @@ impl StructuredMemory {
     /// Puts back every entry archived under `id` (a compaction's or a merge's), at the end
     /// of the file it came from, in one step under the lock: lines already live in that
     /// file are not added twice; a file that no longer exists is created with an index line.
-    /// The archive is left byte for byte as it is (append-only). Entries a split moved are
-    /// live in their new file and are not part of the archive.
+    /// The archive is left byte for byte as it is (append-only). What a compaction moved —
+    /// entries a split put in a new file, content lines moved out of `MEMORY.md`, a topic
+    /// merged into another — is live where it went and is not put back.
     /// [`Error::InvalidInput`] when the archive has no section with `id`.
     ///
     /// ```
@@ -71,10 +72,25 @@ impl StructuredMemory {
         let lock = self.handle.lock()?;
         let archive_path = self.archive_path()?;
         let archive = read_text_if_exists(&archive_path)?.unwrap_or_default();
-        let sections: Vec<_> = parse_archive(&archive)
+        let all: Vec<_> = parse_archive(&archive)
             .into_iter()
             .filter(|s| s.id == id)
             .collect();
+        // What was moved (content lines into topics, a merged topic's text) is live where
+        // it went: only what passes removed or condensed comes back.
+        let moved = |p: ArchivePass| {
+            matches!(
+                p,
+                ArchivePass::IndexContent | ArchivePass::MergeTopics | ArchivePass::SplitOvergrown
+            )
+        };
+        let sections: Vec<_> = all.iter().filter(|s| !moved(s.pass)).cloned().collect();
+        if sections.is_empty() && !all.is_empty() {
+            return Ok(RestoreReport {
+                id: id.to_string(),
+                restored: Vec::new(),
+            });
+        }
         if sections.is_empty() {
             return Err(Error::invalid(
                 "archive id",

@@ -1,0 +1,238 @@
+//! `MEMORY.md` over its budget (the seed: "index lines only; move any content into topic
+//! files; merge near-duplicate topics"): content lines move to the topic files the
+//! compactor routes them to, near-duplicate topics it names are merged, each move recorded
+//! in the archive; what is left over the budget is reported as needing judgment.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use super::archive::ArchivePass;
+use super::budget::BudgetState;
+use super::compact::{FileCompaction, NeedsJudgment, PassReport};
+use super::compactor::Compactor;
+use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
+use super::memory::StructuredMemory;
+use super::topic_file::Topic;
+use crate::error::{Error, Result};
+use crate::markdown::{Edit, LineEnding, apply_edits};
+
+/// What the index pass changes.
+pub(super) struct IndexWork {
+    /// The index's new text.
+    pub index_text: String,
+    /// Topic files' new texts (overriding any earlier write of the same path).
+    pub writes: Vec<(PathBuf, String)>,
+    /// Topic files merged away.
+    pub removals: Vec<PathBuf>,
+    /// Archive sections: pass, source file, lines.
+    pub archived: Vec<(ArchivePass, String, Vec<String>)>,
+    /// The report.
+    pub report: FileCompaction,
+}
+
+impl StructuredMemory {
+    /// Runs the index pass on `index_text` (the index as the topic passes left it), with
+    /// `current` giving a topic file's text as the step so far leaves it.
+    pub(super) fn compact_index(
+        &self,
+        index_text: &str,
+        current: &dyn Fn(&str) -> Result<Option<String>>,
+        compactor: &dyn Compactor,
+    ) -> Result<Option<IndexWork>> {
+        let path = self.index_path()?;
+        let index = MemoryIndex::parse(&path, index_text.to_string())?;
+        let usage = |i: &MemoryIndex| {
+            self.budgets
+                .usage(INDEX_FILE_NAME, true, i.line_count, i.byte_count)
+        };
+        let before = usage(&index);
+        if before.state != BudgetState::Over {
+            return Ok(None);
+        }
+        let failed = |pass: ArchivePass, why: String| Error::CompactorFailed {
+            pass: pass.as_str(),
+            file: INDEX_FILE_NAME.to_string(),
+            source: why.into(),
+        };
+        let mut edits: Vec<Edit> = Vec::new();
+        let mut writes: Vec<(PathBuf, String)> = Vec::new();
+        let mut removals = Vec::new();
+        let mut archived = Vec::new();
+        let mut passes = Vec::new();
+        let text_of = |file: &str, writes: &[(PathBuf, String)]| -> Result<String> {
+            let p = self.topic_path(file)?;
+            match writes.iter().rev().find(|(w, _)| *w == p) {
+                Some((_, t)) => Ok(t.clone()),
+                None => current(file)?.ok_or_else(|| Error::TopicNotFound {
+                    file: file.to_string(),
+                    path: p,
+                }),
+            }
+        };
+
+        // Content lines to the topics they are routed to.
+        let routes = compactor
+            .route_content(&index)
+            .map_err(|e| failed(ArchivePass::IndexContent, e.to_string()))?;
+        let mut moved_lines = BTreeSet::new();
+        let mut moved_text = Vec::new();
+        for (i, file) in routes {
+            let Some(line) = index.content.get(i) else {
+                return Err(failed(
+                    ArchivePass::IndexContent,
+                    format!("content line {i} does not exist"),
+                ));
+            };
+            if !moved_lines.insert(i) {
+                return Err(failed(
+                    ArchivePass::IndexContent,
+                    format!("content line {i} was routed twice"),
+                ));
+            }
+            if index.line_for(&file).is_none() {
+                return Err(failed(
+                    ArchivePass::IndexContent,
+                    format!("{file} has no index line"),
+                ));
+            }
+            let p = self.topic_path(&file)?;
+            let mut t = text_of(&file, &writes)?;
+            let tle = LineEnding::detect(&t).as_str();
+            if !t.is_empty() && !t.ends_with('\n') {
+                t.push_str(tle);
+            }
+            t.push_str(&line.text);
+            t.push_str(tle);
+            Topic::read(&p, file.clone(), t.clone())
+                .map_err(|e| Error::unreadable_result(&p, e))?;
+            writes.push((p, t));
+            edits.push(line_edit(&index.text, line.line));
+            moved_text.push(line.text.clone());
+        }
+        if !moved_text.is_empty() {
+            archived.push((
+                ArchivePass::IndexContent,
+                INDEX_FILE_NAME.to_string(),
+                moved_text.clone(),
+            ));
+            passes.push(PassReport {
+                pass: ArchivePass::IndexContent,
+                entries: Vec::new(),
+                to: "topic files".to_string(),
+                written: moved_text,
+            });
+        }
+
+        // Near-duplicate topics merged.
+        let merges = compactor
+            .merge_topics(&index)
+            .map_err(|e| failed(ArchivePass::MergeTopics, e.to_string()))?;
+        let mut gone = BTreeSet::new();
+        let mut merged = Vec::new();
+        for (from, into) in merges {
+            let (Some(from_line), Some(_)) = (index.line_for(&from), index.line_for(&into)) else {
+                return Err(failed(
+                    ArchivePass::MergeTopics,
+                    format!("{from} and {into} must both have index lines"),
+                ));
+            };
+            if from.eq_ignore_ascii_case(&into)
+                || !gone.insert(from.to_lowercase())
+                || gone.contains(&into.to_lowercase())
+            {
+                return Err(failed(
+                    ArchivePass::MergeTopics,
+                    format!("{from} cannot be merged into {into}"),
+                ));
+            }
+            let from_text = text_of(&from, &writes)?;
+            let from_path = self.topic_path(&from)?;
+            let into_path = self.topic_path(&into)?;
+            let from_topic = Topic::read(&from_path, from.clone(), from_text.clone())?;
+            let body = &from_text[body_start(&from_text)..];
+            let mut t = text_of(&into, &writes)?;
+            let tle = LineEnding::detect(&t).as_str();
+            if !t.is_empty() && !t.ends_with('\n') {
+                t.push_str(tle);
+            }
+            t.push_str(tle);
+            t.push_str(&format!("## {}{tle}{tle}", from_line.title));
+            t.push_str(body.trim_start_matches(['\r', '\n']));
+            if !t.ends_with('\n') {
+                t.push_str(tle);
+            }
+            Topic::read(&into_path, into.clone(), t.clone())
+                .map_err(|e| Error::unreadable_result(&into_path, e))?;
+            writes.retain(|(p, _)| *p != from_path);
+            writes.push((into_path, t));
+            removals.push(from_path);
+            edits.push(line_edit(&index.text, from_line.line));
+            archived.push((
+                ArchivePass::MergeTopics,
+                from.clone(),
+                from_text.lines().map(str::to_string).collect(),
+            ));
+            passes.push(PassReport {
+                pass: ArchivePass::MergeTopics,
+                entries: from_topic.entries.clone(),
+                to: into.clone(),
+                written: Vec::new(),
+            });
+            merged.push(from);
+        }
+
+        let new_text = apply_edits(&index.text, edits);
+        let new_index = MemoryIndex::parse(&path, new_text.clone())
+            .map_err(|e| Error::unreadable_result(&path, e))?;
+        let after = usage(&new_index);
+        let needs_judgment = (after.state == BudgetState::Over).then(|| NeedsJudgment {
+            file: INDEX_FILE_NAME.to_string(),
+            over_by_lines: after.over_by_lines,
+            over_by_bytes: after.over_by_bytes,
+            unparsed_lines: new_index.content.iter().map(|c| c.line).collect(),
+            message: format!(
+                "MEMORY.md is still over its budget: a compactor must route its content lines ({}) to topic files or merge near-duplicate topics",
+                new_index.content.len()
+            ),
+        });
+        Ok(Some(IndexWork {
+            index_text: new_text,
+            writes,
+            removals,
+            archived,
+            report: FileCompaction {
+                file: INDEX_FILE_NAME.to_string(),
+                before,
+                after,
+                passes,
+                needs_judgment,
+            },
+        }))
+    }
+}
+
+/// The edit removing line `number` (1-based) of `text`, terminator included.
+fn line_edit(text: &str, number: usize) -> Edit {
+    let mut start = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == number {
+            return Edit {
+                range: start..start + line.len(),
+                replacement: String::new(),
+            };
+        }
+        start += line.len();
+    }
+    Edit {
+        range: text.len()..text.len(),
+        replacement: String::new(),
+    }
+}
+
+/// Where a topic's body starts (after its frontmatter, if any).
+fn body_start(text: &str) -> usize {
+    match crate::markdown::Frontmatter::locate(text) {
+        Ok(Some(fm)) => fm.body_start,
+        _ => 0,
+    }
+}
