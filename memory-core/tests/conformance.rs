@@ -1,6 +1,7 @@
 //! Runs the cross-language conformance corpus in `tests/corpus/` against the Rust core:
-//! the Agent Memory cases (`tests/corpus/<case>/`) and the context-memory cases
-//! (`tests/corpus/context/<case>/`). The Python and Node suites run the same cases; see
+//! the Agent Memory cases (`tests/corpus/<case>/`), the context-memory cases
+//! (`tests/corpus/context/<case>/`) and the structured-memory cases
+//! (`tests/corpus/structured/<case>/`). The Python and Node suites run the same cases; see
 //! `tests/corpus/README.md`. `MEMCORE_BLESS=1` rewrites each case's `expected/` tree
 //! from the run (review the diff).
 
@@ -13,6 +14,9 @@ use std::sync::Arc;
 use corpus_ops::{arg, string, strings, to_json};
 use memory_core::context_memory::ContextMemory;
 use memory_core::durable::FixedClock;
+use memory_core::structured_memory::{
+    Budgets, INDEX_LINE_BUDGET, StructuredMemory, TOPIC_LINE_BUDGET,
+};
 use memory_core::{AgentMemory, ManualRegistration, OrganizeOptions, SessionUpdate};
 use serde_json::{Value, json};
 use support::tree_of;
@@ -103,15 +107,18 @@ fn copy_tree(from: &Path, to: &Path) {
 enum Model {
     Agent,
     Context,
+    Structured,
 }
 
-/// Opens the case's root with a clock stopped at `clock` and runs one step.
+/// Opens the case's root with a clock stopped at `clock` and runs one step; `budgets`
+/// is the case's `budgets` object (structured-memory cases).
 fn run_step(
     model: Model,
     root: &Path,
     clock: Arc<FixedClock>,
     op: &str,
     args: &Value,
+    budgets: &Value,
 ) -> Result<memory_core::Result<Value>, String> {
     Ok(match model {
         Model::Agent => {
@@ -127,6 +134,24 @@ fn run_step(
                 .open()
                 .map_err(|e| e.to_string())?;
             corpus_ops::context::run_op(&memory, op, args)
+        }
+        Model::Structured => {
+            let n = |key: &str, default: usize| {
+                budgets
+                    .get(key)
+                    .and_then(Value::as_u64)
+                    .map_or(default, |v| usize::try_from(v).expect("fits"))
+            };
+            let memory = StructuredMemory::builder(root)
+                .clock(clock)
+                .budgets(
+                    Budgets::default()
+                        .index_lines(n("index_lines", INDEX_LINE_BUDGET))
+                        .topic_lines(n("topic_lines", TOPIC_LINE_BUDGET)),
+                )
+                .open()
+                .map_err(|e| e.to_string())?;
+            corpus_ops::structured::run_op(&memory, op, args)
         }
     })
 }
@@ -165,7 +190,7 @@ fn run_case(model: Model, case: &Path) -> Result<(), String> {
             Arc::new(FixedClock::parse(&now).ok_or_else(|| format!("step {i}: bad now {now}"))?);
         let before = tree_of(&root);
         let op = arg(step, "op");
-        let result = run_step(model, &root, clock, &op, &step["args"])?;
+        let result = run_step(model, &root, clock, &op, &step["args"], &spec["budgets"])?;
         let expect = &step["expect"];
         let at = format!("step {i} ({op})");
         match (result, expect.get("error")) {
@@ -275,6 +300,11 @@ fn run_cases(model: Model, dir: &Path, at_least: usize) {
 #[test]
 fn the_whole_corpus_passes() {
     run_cases(Model::Agent, &corpus_dir(), 5);
+}
+
+#[test]
+fn the_whole_structured_corpus_passes() {
+    run_cases(Model::Structured, &corpus_dir().join("structured"), 4);
 }
 
 #[test]

@@ -171,10 +171,20 @@ impl Compactor for DefaultCompactor {}
 /// by subject (each subject group, largest first, all but the largest).
 fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
     let stem = stem_of(&topic.file);
+    // The topic's own name: its frontmatter `name`, else its first `# ` heading, else
+    // its file name.
     let title = topic
         .meta
         .as_ref()
         .and_then(|m| m.name.clone())
+        .or_else(|| {
+            topic
+                .text
+                .lines()
+                .find_map(|l| l.trim_start_matches('\u{feff}').strip_prefix("# "))
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+        })
         .unwrap_or_else(|| stem.trim_start_matches("memory-").replace(['-', '_'], " "));
     // Sections: the last `##` heading above each entry.
     let headings: Vec<(usize, &str)> = topic

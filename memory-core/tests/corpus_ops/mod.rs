@@ -2,6 +2,7 @@
 //! arguments of a step, by the names the Python binding takes, read into core types.
 
 pub mod context;
+pub mod structured;
 
 use serde_json::Value;
 
