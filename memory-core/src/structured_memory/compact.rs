@@ -14,7 +14,7 @@ use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, parse_archive, render
 use super::budget::{BudgetState, BudgetUse};
 use super::compactor::{Compactor, CompactorError};
 use super::index_file::MemoryIndex;
-use super::memory::StructuredMemory;
+use super::memory::{ARCHIVE_FILE_NAME, StructuredMemory};
 use super::pointer::render_pointer;
 use super::remember::{INDEX_HEADER, check_fact_text, render_entry};
 use super::topic_file::{Entry, Topic, subject_key};
@@ -245,9 +245,6 @@ impl StructuredMemory {
             .dead(&w.topic, &entries)
             .map_err(|e| failed(pass, &w.file, e))?;
         let dead = checked_indexes(pass, &w.file, &dead, entries.len(), false)?;
-        if dead.is_empty() {
-            return Ok(());
-        }
         let removed: Vec<Entry> = dead.iter().map(|&i| entries[i].clone()).collect();
         let edits = removed.iter().map(cut).collect();
         self.apply(
@@ -256,7 +253,7 @@ impl StructuredMemory {
             edits,
             removed,
             Vec::new(),
-            super::memory::ARCHIVE_FILE_NAME.into(),
+            ARCHIVE_FILE_NAME.into(),
         )
     }
 
@@ -306,17 +303,7 @@ impl StructuredMemory {
                 written.push(text);
             }
         }
-        if removed.is_empty() {
-            return Ok(());
-        }
-        self.apply(
-            w,
-            pass,
-            edits,
-            removed,
-            written,
-            super::memory::ARCHIVE_FILE_NAME.into(),
-        )
+        self.apply(w, pass, edits, removed, written, ARCHIVE_FILE_NAME.into())
     }
 
     fn summarize(&self, w: &mut Work, compactor: &dyn Compactor) -> Result<()> {
@@ -375,17 +362,7 @@ impl StructuredMemory {
             }
             written.push(text);
         }
-        if removed.is_empty() {
-            return Ok(());
-        }
-        self.apply(
-            w,
-            pass,
-            edits,
-            removed,
-            written,
-            super::memory::ARCHIVE_FILE_NAME.into(),
-        )
+        self.apply(w, pass, edits, removed, written, ARCHIVE_FILE_NAME.into())
     }
 
     fn split(
@@ -501,6 +478,9 @@ impl StructuredMemory {
         written: Vec<String>,
         to: String,
     ) -> Result<()> {
+        if removed.is_empty() {
+            return Ok(());
+        }
         let text = apply_edits(&w.topic.text, edits);
         let new = Topic::read(&w.path, w.file.clone(), text)
             .map_err(|e| Error::unreadable_result(&w.path, e))?;
