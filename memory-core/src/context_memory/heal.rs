@@ -91,8 +91,8 @@ pub struct HealReport {
     /// Whether `_index.md` was written.
     pub written: bool,
     /// When the old `_index.md` did not read and was rebuilt from the files: where its
-    /// text was moved, verbatim (`_index.md.bak-<UTC time>` beside it), and why it did
-    /// not read.
+    /// text was moved, verbatim (`_index.md.bak-<UTC time>` beside it), relative to the
+    /// root (`org/global/_index.md.bak-20260403T100000Z`).
     pub backup: Option<PathBuf>,
     /// Why the old index did not read (with its line), when it was rebuilt.
     pub unreadable_index: Option<Warning>,
@@ -329,12 +329,15 @@ impl ContextMemory {
         }));
         let new = IndexFile::rebuilt(&path, namespace, &rows, &now)?;
         let backup = self.backup_path(namespace, &now)?;
+        let relative = backup
+            .file_name()
+            .map_or_else(|| backup.clone(), |name| namespace.dir().join(name));
         let report = HealReport {
             namespace: Some(namespace.clone()),
             added: rows.iter().map(|r| r.entity.clone()).collect(),
             unreadable: scan.unreadable,
             written: true,
-            backup: Some(backup.clone()),
+            backup: Some(relative),
             unreadable_index: Some(Warning::from_error(error, error.line().unwrap_or(0))),
             ..HealReport::default()
         };
