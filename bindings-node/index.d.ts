@@ -183,6 +183,12 @@ export interface ContextHit {
   status: EntryStatus
   tags: string[]
   summary: string
+  /** From the entity file; `null` when the file does not read. */
+  created_at: string | null
+  /** From the entity file; `null` when it has none or the file does not read. */
+  updated_at: string | null
+  /** From the entity file; `null` when the file does not read. */
+  supersedes: string[] | null
   /** The entity file, relative to the root. */
   file: string
   /** How many of the query's tags it carries. */
@@ -202,6 +208,8 @@ export interface DriftReport {
   unindexed_files: string[]
   mismatched: string[]
   unreadable: WarningRecord[]
+  /** Entities with more than one row (every row after the first). */
+  repeated: string[]
   unreadable_index: WarningRecord | null
   last_updated: string | null
   rows: number
@@ -216,6 +224,10 @@ export interface HealReport {
   updated: string[]
   unreadable: WarningRecord[]
   written: boolean
+  /** Where the old index was moved, verbatim, when it did not read and was rebuilt. */
+  backup: string | null
+  /** Why the old index did not read, when it was rebuilt. */
+  unreadable_index: WarningRecord | null
 }
 
 /** One namespace directory. */

@@ -90,6 +90,9 @@ test('write returns the entry as the core serializes it, and get/query read it b
       status: 'accepted',
       tags: ['auth', 'security'],
       summary: 'Auth uses JWT.',
+      created_at: FIXED,
+      updated_at: FIXED,
+      supersedes: [],
       file: 'projects/app/decision-001-auth-uses-jwt.md',
       tag_overlap: 1,
     },
@@ -161,6 +164,7 @@ test('verify, heal and namespaces in both forms', async () => {
     unindexed_files: [],
     mismatched: [],
     unreadable: [],
+    repeated: [],
     unreadable_index: null,
     last_updated: FIXED,
     rows: 1,
@@ -365,4 +369,25 @@ test('the constructor options, fixedTime and lockTimeoutMs, and an aborted signa
     return true
   })
   assert.equal(memory.query().length, 1, 'the aborted write wrote nothing')
+})
+
+test('a broken index is refused by query and kept verbatim by heal, in both forms', async () => {
+  const memory = open()
+  const { entry } = memory.write(jwt)
+  assert.equal(memory.query()[0].created_at, entry.created_at)
+  const index = join(memory.root, 'projects/app/_index.md')
+  const broken = readFileSync(index, 'utf8').replace('| Auth uses JWT. |', '| Curated |').replace('| accepted |', '| accpeted |')
+  writeFileSync(index, broken)
+  await failsBoth(
+    (form) => memory[`query${form}`](),
+    (err) => {
+      assert.equal(err.code, 'ERR_MEMORY_MALFORMED')
+      assert.equal(err.line, 7)
+    },
+  )
+  assert.equal(readFileSync(index, 'utf8'), broken)
+  const report = await memory.healAsync('project.app')
+  assert.equal(readFileSync(join(memory.root, report.backup), 'utf8'), broken)
+  assert.equal(report.unreadable_index.line, 7)
+  assert.equal(memory.query()[0].summary, 'Curated')
 })

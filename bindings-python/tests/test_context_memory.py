@@ -17,7 +17,7 @@ import typing
 import pytest
 
 import memory_core
-from memory_core import ContextMemory
+from memory_core import ContextMemory, MalformedFileError
 
 from _support import lock_held_by_other_process, release
 
@@ -469,7 +469,7 @@ def test_a_held_lock_times_out_and_the_wait_releases_the_gil(root: pathlib.Path)
 # Writes ENTRIES entries into one namespace from another interpreter; prints their names.
 _WRITER = """
 import json, sys
-from memory_core import ContextMemory
+from memory_core import ContextMemory, MalformedFileError
 memory = ContextMemory(sys.argv[1], lock_timeout=120)
 names = [memory.write("project.app", "todo", ["load", sys.argv[2]], f"{sys.argv[2]} item {n}.",
                       force_new=True)["entry"]["entity_name"] for n in range(int(sys.argv[3]))]
@@ -503,3 +503,21 @@ def test_a_second_process_writing_at_the_same_time_loses_nothing(root: pathlib.P
         assert entry["body"].endswith(".") and entry["tags"][0] == "load"
     drift = memory.verify("project.app")
     assert drift["rows"] == drift["files"] == 2 * ENTRIES and drift["missing_files"] == []
+
+
+def test_hits_carry_file_fields_and_heal_keeps_a_broken_index(cm: ContextMemory, root: pathlib.Path) -> None:
+    entry = cm.write("org.global", "decision", ["auth", "security"], "Auth uses JWT.")["entry"]
+    hit = cm.query()[0]
+    assert hit["created_at"] == entry["created_at"] and hit["supersedes"] == []
+    index = root / "org" / "global" / "_index.md"
+    broken = index.read_text(encoding="utf-8").replace("| Auth uses JWT. |", "| Curated |").replace(
+        "| accepted |", "| accpeted |"
+    )
+    index.write_text(broken, encoding="utf-8")
+    with pytest.raises(MalformedFileError) as err:
+        cm.query()
+    assert err.value.line == 7 and index.read_text(encoding="utf-8") == broken
+    report = cm.heal("org.global")
+    assert report["backup"] is not None and report["unreadable_index"] is not None
+    assert (root / report["backup"]).read_text(encoding="utf-8") == broken
+    assert cm.query()[0]["summary"] == "Curated"

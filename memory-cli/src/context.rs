@@ -10,7 +10,7 @@ use memory_core::context_memory::{
     NamespaceInfo, NewEntry, PendingReport, Query, RecordOutcome, RefreshTrigger, SplitPlan,
     SplitReport, Superseded, WriteOutcome, install_hooks, project_namespace, uninstall_hooks,
 };
-use memory_core::{Error, Result};
+use memory_core::{Error, Result, Warning};
 
 use crate::args::{
     ContextCommand, HookCommand, QueryArgs, RefreshArgs, UpdateEntryArgs, WriteArgs,
@@ -31,8 +31,9 @@ pub enum ContextReply {
     Ended(Box<EndSession>),
     /// `supersede`, `promote --to`: the new entry and the old one, now superseded.
     Superseded(Box<Superseded>),
-    /// `query`: the entries found, best first.
-    Hits(Vec<Hit>),
+    /// `query`: the entries found, best first, and what was left out (warnings on
+    /// stderr).
+    Hits(Vec<Hit>, Vec<Warning>),
     /// `verify`: one report per namespace.
     Drift(Vec<DriftReport>),
     /// `heal`: one report per namespace.
@@ -98,7 +99,10 @@ pub fn run(memory: &ContextMemory, command: ContextCommand) -> Result<ContextRep
                 memory.supersede(&old, new_entry(new, Some(&replaced))?)?,
             ))
         }
-        ContextCommand::Query(args) => ContextReply::Hits(memory.query(&query(args)?)?),
+        ContextCommand::Query(args) => {
+            let answer = memory.query_answer(&query(args)?)?;
+            ContextReply::Hits(answer.hits, answer.warnings)
+        }
         ContextCommand::Verify { namespace } => ContextReply::Drift(match namespace {
             Some(ns) => vec![memory.verify(&Namespace::parse(&ns)?)?],
             None => memory.verify_all()?,

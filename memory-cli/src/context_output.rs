@@ -101,8 +101,8 @@ pub fn human(reply: &ContextReply) -> String {
             done.new.file.display(),
             done.old.entity_name
         ),
-        ContextReply::Hits(hits) if hits.is_empty() => "No entries.".to_string(),
-        ContextReply::Hits(hits) => lines(hits.iter().map(hit_line)),
+        ContextReply::Hits(hits, _) if hits.is_empty() => "No entries.".to_string(),
+        ContextReply::Hits(hits, _) => lines(hits.iter().map(hit_line)),
         ContextReply::Drift(reports) if reports.is_empty() => "No namespaces.".to_string(),
         ContextReply::Drift(reports) => lines(reports.iter().map(drift_text)),
         ContextReply::Healed(reports) if reports.is_empty() => "No namespaces.".to_string(),
@@ -155,7 +155,7 @@ pub fn json(reply: &ContextReply) -> serde_json::Result<String> {
         ContextReply::Ended(report) => json::to_line(report),
         ContextReply::Split(report) => json::to_line(report),
         ContextReply::Migrated(report) => json::to_line(report),
-        ContextReply::Hits(hits) => json::to_line(hits),
+        ContextReply::Hits(hits, _) => json::to_line(hits),
         ContextReply::Drift(reports) => json::to_line(reports),
         ContextReply::Healed(reports) => json::to_line(reports),
         ContextReply::Namespaces(infos) => json::to_line(infos),
@@ -225,6 +225,9 @@ fn drift_text(report: &DriftReport) -> String {
     for name in &report.mismatched {
         let _ = write!(out, "\n  row disagrees with its file: {name}");
     }
+    for name in &report.repeated {
+        let _ = write!(out, "\n  repeated row: {name}");
+    }
     for w in &report.unreadable {
         let _ = write!(out, "\n  unreadable: {w}");
     }
@@ -246,8 +249,14 @@ fn heal_text(report: &HealReport) -> String {
     } else {
         format!("{ns}: nothing to heal")
     };
+    if let Some(w) = &report.unreadable_index {
+        let _ = write!(out, "\n  index did not read: {w}");
+    }
+    if let Some(backup) = &report.backup {
+        let _ = write!(out, "\n  old index kept verbatim in {}", backup.display());
+    }
     for w in &report.unreadable {
-        let _ = write!(out, "\n  unreadable, kept out: {w}");
+        let _ = write!(out, "\n  unreadable, left as is (its row kept): {w}");
     }
     out
 }

@@ -23,6 +23,9 @@ pub fn print_reply(reply: &Reply, as_json: bool) -> Result<(), Error> {
             _ => {}
         }
     }
+    if let Reply::Context(crate::context::ContextReply::Hits(_, warnings)) = reply {
+        print_warnings(warnings);
+    }
     if let Reply::Topics(reply) = reply {
         let lines: String = crate::topics_output::warnings(reply)
             .iter()

@@ -836,3 +836,205 @@ fn migrate_reports_secrets_and_dangling_links_without_the_secret() {
     );
     assert!(!out.contains("AKIA"), "{out}");
 }
+
+fn org_entry(dir: &Path) {
+    write(
+        dir,
+        &[
+            "--namespace",
+            "org.global",
+            "--category",
+            "decision",
+            "--tags",
+            "auth,security",
+            "--body",
+            "Auth uses JWT.",
+        ],
+    );
+}
+
+/// A leftover journal (any crash leaves one) plus drift: the query finishes the change
+/// and heals under the one lock it took, instead of timing out waiting for itself.
+#[test]
+fn query_with_a_leftover_journal_and_drift_answers_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    org_entry(dir.path());
+    let gone = write(
+        dir.path(),
+        &[
+            "--namespace",
+            "project.app",
+            "--category",
+            "decision",
+            "--tags",
+            "api,rest",
+            "--body",
+            "REST over gRPC.",
+        ],
+    );
+    std::fs::remove_file(dir.path().join(gone["entry"]["file"].as_str().unwrap())).unwrap();
+    std::fs::write(
+        dir.path().join(".memcore.journal"),
+        r#"{"version":1,"state":"apply","steps":[]}"#,
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let hits = run(command(dir.path())
+        .env("MEMCORE_LOCK_TIMEOUT_MS", "3000")
+        .args(["--root", ".", "--json", "context", "query"]))
+    .json();
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    assert_eq!(hits.as_array().unwrap().len(), 1, "{hits}");
+    assert!(!dir.path().join(".memcore.journal").exists());
+}
+
+/// An index that does not read: query and write fail naming its line (exit 5), nothing
+/// written; heal keeps the old text beside it and says so.
+#[test]
+fn a_broken_index_is_refused_then_heal_moves_it_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    org_entry(dir.path());
+    let index = dir.path().join("org/global/_index.md");
+    let broken = std::fs::read_to_string(&index)
+        .unwrap()
+        .replace("| Auth uses JWT. |", "| Curated by hand |")
+        .replace("| accepted |", "| accpeted |");
+    std::fs::write(&index, &broken).unwrap();
+    let err =
+        run(command(dir.path()).args(["--root", ".", "--json", "context", "query"])).fails_json(5);
+    assert_eq!(err["kind"], "malformed", "{err}");
+    assert_eq!(err["line"], 7, "{err}");
+    let err = run(command(dir.path()).args([
+        "--root",
+        ".",
+        "context",
+        "write",
+        "--namespace",
+        "org.global",
+        "--category",
+        "risk",
+        "--tags",
+        "ops,pager",
+        "--body",
+        "Thin rota.",
+    ]))
+    .fails(5);
+    assert!(err.contains("_index.md:7"), "{err}");
+    assert_eq!(std::fs::read_to_string(&index).unwrap(), broken);
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("org/global"))
+            .unwrap()
+            .count(),
+        2
+    );
+    let healed = run(command(dir.path()).args(["--root", ".", "context", "heal"])).ok();
+    assert!(healed.contains("old index kept verbatim in "), "{healed}");
+    assert!(healed.contains("_index.md:7"), "{healed}");
+    let healed_json =
+        run(command(dir.path()).args(["--root", ".", "--json", "context", "heal"])).json();
+    assert_eq!(healed_json[0]["written"], false, "{healed_json}");
+    let backups: Vec<_> = std::fs::read_dir(dir.path().join("org/global"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".bak-"))
+        .collect();
+    assert_eq!(backups.len(), 1);
+    assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), broken);
+    let out = run(command(dir.path()).args(["--root", ".", "context", "query"])).ok();
+    assert!(out.contains("Curated by hand"), "{out}");
+}
+
+/// JSON hits carry every key the issue lists, `created_at` from the file.
+#[test]
+fn json_hits_carry_the_file_only_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    org_entry(dir.path());
+    let hits = run(command(dir.path()).args(["--root", ".", "--json", "context", "query"])).json();
+    let hit = &hits[0];
+    for key in [
+        "entity_name",
+        "namespace",
+        "category",
+        "status",
+        "tags",
+        "summary",
+        "created_at",
+        "updated_at",
+        "supersedes",
+        "file",
+    ] {
+        assert!(hit.get(key).is_some(), "{key} missing: {hit}");
+    }
+    assert!(hit["created_at"].is_string(), "{hit}");
+    assert_eq!(hit["supersedes"], serde_json::json!([]));
+}
+
+/// An unreadable file is drift: verify prints its path and line and exits 4 (a file
+/// with no row that does not read, which a row count alone does not see).
+#[test]
+fn verify_reports_an_unreadable_file_with_its_line_and_exits_4() {
+    let dir = tempfile::tempdir().unwrap();
+    org_entry(dir.path());
+    let file = dir.path().join("org/global/decision-001-auth-uses-jwt.md");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        dir.path().join("org/global/risk-001-draft.md"),
+        text.replace("decision", "risk")
+            .replace("status: accepted", "status: accpeted"),
+    )
+    .unwrap();
+    let drift = run(command(dir.path()).args(["--root", ".", "context", "verify"]));
+    assert_eq!(drift.code, 4, "{drift:?}");
+    assert!(!drift.stdout.contains("agree"), "{drift:?}");
+    assert!(
+        drift.stdout.contains("unreadable: ") && drift.stdout.contains("risk-001-draft.md:5"),
+        "{drift:?}"
+    );
+    // heal cannot fix it (a person must): verify still says so.
+    run(command(dir.path()).args(["--root", ".", "context", "heal"])).ok();
+    let again = run(command(dir.path()).args(["--root", ".", "context", "verify"]));
+    assert_eq!(again.code, 4, "{again:?}");
+}
+
+/// One linked `_index.md`: an unscoped query warns (naming the link) and answers from
+/// the other namespaces; a query naming that namespace fails.
+#[test]
+fn a_linked_index_is_a_warning_for_an_unscoped_query() {
+    let dir = tempfile::tempdir().unwrap();
+    org_entry(dir.path());
+    write(
+        dir.path(),
+        &[
+            "--namespace",
+            "project.app",
+            "--category",
+            "decision",
+            "--tags",
+            "api,rest",
+            "--body",
+            "REST over gRPC.",
+        ],
+    );
+    let index = dir.path().join("projects/app/_index.md");
+    std::fs::rename(&index, dir.path().join("elsewhere.md")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("elsewhere.md"), &index).unwrap();
+    let out = run(command(dir.path()).args(["--root", ".", "context", "query"]));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("org.global.decision.001"), "{out:?}");
+    assert!(!out.stdout.contains("project.app"), "{out:?}");
+    assert!(
+        out.stderr.starts_with("warning: ") && out.stderr.contains("projects/app/_index.md"),
+        "{out:?}"
+    );
+    let json = run(command(dir.path()).args(["--root", ".", "--json", "context", "query"]));
+    assert_eq!(json.stdout.lines().count(), 1, "{json:?}");
+    run(command(dir.path()).args([
+        "--root",
+        ".",
+        "context",
+        "query",
+        "--namespace",
+        "project.app",
+    ]))
+    .fails(2);
+}

@@ -111,6 +111,9 @@ class HitDict(TypedDict):
     status: EntryStatusLiteral
     tags: List[str]
     summary: str
+    created_at: Optional[str]
+    updated_at: Optional[str]
+    supersedes: Optional[List[str]]
     file: str
     tag_overlap: int
 
@@ -130,6 +133,7 @@ class DriftReportDict(TypedDict):
     unindexed_files: List[str]
     mismatched: List[str]
     unreadable: List[WarningRecordDict]
+    repeated: List[str]
     unreadable_index: Optional[WarningRecordDict]
     last_updated: Optional[str]
     rows: int
@@ -145,6 +149,8 @@ class HealReportDict(TypedDict):
     updated: List[str]
     unreadable: List[WarningRecordDict]
     written: bool
+    backup: Optional[str]
+    unreadable_index: Optional[WarningRecordDict]
 
 
 class NamespaceInfoDict(TypedDict):

@@ -1,11 +1,14 @@
 //! Index self-healing (the seed's "Index Self-Healing"): listing a namespace's entity
 //! files, comparing them with `_index.md`, reporting drift (`verify`), and regenerating
 //! the rows from the files (`heal`). A file that does not read is reported with its
-//! path and line, kept out of the index, and never touched.
+//! path and line and never touched; its row, when it has one, is kept (with the summary
+//! only the index holds). An index that does not read is never overwritten by a reader
+//! or a writer; only an explicit `heal` rebuilds it, after moving the old text aside.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::io;
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -36,8 +39,11 @@ pub struct DriftReport {
     pub unindexed_files: Vec<String>,
     /// Rows that disagree with their file (category, status, tags or file name).
     pub mismatched: Vec<EntityName>,
-    /// Entity files that do not read, with the line and the reason: kept out of the index.
+    /// Entity files that do not read, with the line and the reason: drift to report
+    /// (a person must fix them; heal keeps their rows and never touches them).
     pub unreadable: Vec<Warning>,
+    /// Entities with more than one row (every row after the first).
+    pub repeated: Vec<EntityName>,
     /// The index itself does not read (the reason), or `None`.
     pub unreadable_index: Option<Warning>,
     /// The index's `> Last updated:` time, as written.
@@ -49,13 +55,16 @@ pub struct DriftReport {
 }
 
 impl DriftReport {
-    /// Whether anything needs healing.
+    /// Whether the index and the files disagree or anything does not read (`verify`
+    /// then exits 4): an unreadable entity file is drift too, since neither the index
+    /// nor a reader can vouch for it until it is fixed by hand.
     pub fn has_drift(&self) -> bool {
         !self.missing_files.is_empty()
             || !self.unindexed_files.is_empty()
             || !self.mismatched.is_empty()
+            || !self.repeated.is_empty()
+            || !self.unreadable.is_empty()
             || self.unreadable_index.is_some()
-            || self.rows + self.unreadable.len() != self.files
     }
 }
 
@@ -72,16 +81,26 @@ pub struct HealReport {
     pub namespace: Option<Namespace>,
     /// Rows added for files that had none.
     pub added: Vec<EntityName>,
-    /// Rows removed because their file is gone (or no longer reads), or because they
-    /// repeat an earlier row of the same entity.
+    /// Rows removed because their file is gone, or because they repeat an earlier row
+    /// of the same entity. The row of a file that exists but does not read is kept.
     pub removed: Vec<EntityName>,
     /// Rows rewritten to agree with their file.
     pub updated: Vec<EntityName>,
-    /// Entity files that do not read: reported, kept out, untouched.
+    /// Entity files that do not read: reported, untouched, their rows kept.
     pub unreadable: Vec<Warning>,
     /// Whether `_index.md` was written.
     pub written: bool,
+    /// When the old `_index.md` did not read and was rebuilt from the files: where its
+    /// text was moved, verbatim (`_index.md.bak-<UTC time>` beside it), relative to the
+    /// root (`org/global/_index.md.bak-20260403T100000Z`).
+    pub backup: Option<PathBuf>,
+    /// Why the old index did not read (with its line), when it was rebuilt.
+    pub unreadable_index: Option<Warning>,
 }
+
+/// What heal writes for an index that does not read: the report, the new index, and
+/// the backup (its path and the old bytes) written in the same transaction.
+type Rebuilt = (HealReport, Option<IndexFile>, Option<(PathBuf, Vec<u8>)>);
 
 /// Every entity file of a namespace, read (`T`: what is kept of each, the whole file or
 /// only its entry).
@@ -121,7 +140,11 @@ impl ContextMemory {
         };
         report.rows = index.rows.len();
         report.last_updated = index.last_updated().map(str::to_string);
+        let mut seen = HashSet::new();
         for row in &index.rows {
+            if !seen.insert(&row.entity) {
+                report.repeated.push(row.entity.clone());
+            }
             if !scan.names.contains(&row.file) {
                 report.missing_files.push(row.entity.clone());
             }
@@ -154,9 +177,16 @@ impl ContextMemory {
     /// Regenerates `namespace`'s index rows from its entity files, under the lock: rows
     /// for files without one are added, rows whose file is gone are removed, rows that
     /// disagree with their file are rewritten (keeping their summary, which only the
-    /// index holds), and a repeated row of an entity is removed (one file, one row). Rows
-    /// are kept in their order, new ones appended by name. An index that does not read is
-    /// rebuilt from the files.
+    /// index holds), and a repeated row of an entity is removed (one file, one row). The
+    /// row of a file that exists but does not read is kept as it is (the file is
+    /// reported in [`HealReport::unreadable`]). Rows are kept in their order, new ones
+    /// appended by name.
+    ///
+    /// An index that does not read is rebuilt from the files, but only after its text
+    /// is moved aside verbatim to `_index.md.bak-<UTC time>` in the same directory (in
+    /// the same transaction as the new index, named in [`HealReport::backup`]); every
+    /// row of the old text whose entity name still reads gives its summary to the new
+    /// row of that entity.
     ///
     /// ```
     /// use memory_core::context_memory::{ContextMemory, Namespace};
@@ -167,9 +197,21 @@ impl ContextMemory {
     /// ```
     pub fn heal(&self, namespace: &Namespace) -> Result<HealReport> {
         let lock = self.handle.lock()?;
-        let (report, index) = self.healed_index(namespace)?;
+        let (report, index, backup) = match self.load_index(namespace) {
+            Ok(index) => {
+                let (report, new) = self.healed_index(namespace, &index)?;
+                (report, new, None)
+            }
+            Err(error) if error.kind() == crate::ErrorKind::Malformed => {
+                self.rebuilt_index(namespace, &error)?
+            }
+            Err(error) => return Err(error),
+        };
         if let Some(index) = index {
             let mut tx = Transaction::new(&lock);
+            if let Some((path, old)) = backup {
+                tx.write(path, old);
+            }
             tx.write(index.path.clone(), index.text.into_bytes());
             tx.commit()?;
         }
@@ -177,19 +219,20 @@ impl ContextMemory {
     }
 
     /// `namespace`'s index as it reads, healed first (under `lock`) when the directory
-    /// listing shows the seed's lazy triggers: a row whose file is gone, a file with no
-    /// row, a row count that is not the file count.
+    /// listing shows the seed's lazy triggers ([`ContextMemory::needs_heal`]) and the
+    /// heal would change it. An index that does not read is never healed here: the
+    /// error (naming its file and line) is returned, and nothing is written.
     pub(super) fn settled_index(
         &self,
         namespace: &Namespace,
         lock: &MemoryLock,
     ) -> Result<IndexFile> {
-        let index = self.load_index(namespace);
+        let index = self.load_index(namespace)?;
         let listing = self.list_dir(namespace)?;
-        if !drifted(&index, &listing) {
-            return index;
+        if !self.needs_heal(namespace, &index, &listing)? {
+            return Ok(index);
         }
-        let (_, healed) = self.healed_index(namespace)?;
+        let (_, healed) = self.healed_index(namespace, &index)?;
         match healed {
             Some(new) => {
                 let mut tx = Transaction::new(lock);
@@ -197,14 +240,15 @@ impl ContextMemory {
                 tx.commit()?;
                 Ok(new)
             }
-            None => self.load_index(namespace),
+            None => Ok(index),
         }
     }
 
-    /// The healed index text (`None` when nothing changes) and what changed.
+    /// The healed text of `index` (`None` when nothing changes) and what changed.
     pub(super) fn healed_index(
         &self,
         namespace: &Namespace,
+        index: &IndexFile,
     ) -> Result<(HealReport, Option<IndexFile>)> {
         let scan = self.scan_entries(namespace)?;
         let mut report = HealReport {
@@ -215,17 +259,7 @@ impl ContextMemory {
         let now = self.utc_now();
         let wanted: Vec<IndexRow> =
             crate::parallel::map_light(&scan.entries, |f| row_of(f, file_name(f), None));
-        let path = self.file_in(namespace, super::names::INDEX_FILE_NAME)?;
-        let index = match self.load_index(namespace) {
-            Ok(index) => index,
-            Err(_) => {
-                let rows = sorted(wanted);
-                report.added = rows.iter().map(|r| r.entity.clone()).collect();
-                let new = IndexFile::rebuilt(&path, namespace, &rows, &now)?;
-                report.written = true;
-                return Ok((report, Some(new)));
-            }
-        };
+        let unreadable = unreadable_names(&scan.unreadable);
         let mut edits = Vec::new();
         let by_entity = first_by_entity(&wanted);
         let mut seen = HashSet::new();
@@ -238,6 +272,9 @@ impl ContextMemory {
                 continue;
             }
             match by_entity.get(&row.entity) {
+                // The file is there but does not read: its row (and the summary only
+                // the index holds) stays until the file is fixed or deleted.
+                None if unreadable.contains(row.file.as_str()) => {}
                 None => {
                     report.removed.push(row.entity.clone());
                     edits.push(index.remove(i));
@@ -278,6 +315,88 @@ impl ContextMemory {
         Ok((report, Some(new)))
     }
 
+    /// A fresh index of `namespace` from its files, for an index that does not read
+    /// (`error`): the report, the new index, and the backup to write first (its path
+    /// and the old bytes, verbatim).
+    fn rebuilt_index(&self, namespace: &Namespace, error: &Error) -> Result<Rebuilt> {
+        let path = self.file_in(namespace, super::names::INDEX_FILE_NAME)?;
+        let old = crate::durable::read_text_no_follow(&path)?;
+        let summaries = super::index_salvage::summaries(&old);
+        let scan = self.scan_entries(namespace)?;
+        let now = self.utc_now();
+        let rows = sorted(crate::parallel::map_light(&scan.entries, |f| {
+            row_of(f, file_name(f), summaries.get(&f.entity_name).cloned())
+        }));
+        let new = IndexFile::rebuilt(&path, namespace, &rows, &now)?;
+        let backup = self.backup_path(namespace, &now)?;
+        let relative = backup
+            .file_name()
+            .map_or_else(|| backup.clone(), |name| namespace.dir().join(name));
+        let report = HealReport {
+            namespace: Some(namespace.clone()),
+            added: rows.iter().map(|r| r.entity.clone()).collect(),
+            unreadable: scan.unreadable,
+            written: true,
+            backup: Some(relative),
+            unreadable_index: Some(Warning::from_error(error, error.line().unwrap_or(0))),
+            ..HealReport::default()
+        };
+        Ok((report, Some(new), Some((backup, old.into_bytes()))))
+    }
+
+    /// A free `_index.md.bak-<UTC time>` name beside `namespace`'s index (`-2`, `-3`, …
+    /// appended when one of that second exists).
+    fn backup_path(&self, namespace: &Namespace, now: &str) -> Result<PathBuf> {
+        let stamp: String = now.chars().filter(|c| *c != ':' && *c != '-').collect();
+        let base = format!("{}.bak-{stamp}", super::names::INDEX_FILE_NAME);
+        let mut name = base.clone();
+        let mut n = 1u64;
+        loop {
+            let path = self.file_in(namespace, &name)?;
+            if fs::symlink_metadata(&path).is_err() {
+                return Ok(path);
+            }
+            n += 1;
+            name = format!("{base}-{n}");
+        }
+    }
+
+    /// The seed's lazy triggers, from the directory listing and the index: a row whose
+    /// file is gone, an entity with two rows, an entity file (`{category}-….md`) with no
+    /// row that reads (a file with no row that does not read is already known: it is
+    /// reported by `verify` and changes nothing, so it triggers nothing). Only the
+    /// unindexed files are opened; a `.md` that is not named like an entity file
+    /// (`README.md`) triggers nothing.
+    pub(super) fn needs_heal(
+        &self,
+        namespace: &Namespace,
+        index: &IndexFile,
+        listing: &BTreeSet<String>,
+    ) -> Result<bool> {
+        let mut entities = HashSet::with_capacity(index.rows.len());
+        let mut files = HashSet::with_capacity(index.rows.len());
+        for row in &index.rows {
+            if !listing.contains(&row.file)
+                || !entities.insert(&row.entity)
+                || !files.insert(row.file.as_str())
+            {
+                return Ok(true);
+            }
+        }
+        for name in listing {
+            if files.contains(name.as_str()) || !looks_like_entity_file(name) {
+                continue;
+            }
+            // A readable copy of an indexed entity is kept out by heal anyway.
+            if self
+                .entity_of_file(namespace, name)?
+                .is_some_and(|entity| !entities.contains(&entity))
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
     /// The entity file names in `namespace`'s directory (empty when it does not exist).
     pub(super) fn list_dir(&self, namespace: &Namespace) -> Result<BTreeSet<String>> {
         let dir = self.namespace_dir(namespace);
@@ -315,17 +434,22 @@ impl ContextMemory {
     }
 }
 
-/// The seed's lazy triggers, from the directory listing alone: a row whose file is gone,
-/// a file with no row, a row count that is not the file count (or an index that does
-/// not read).
-pub(super) fn drifted(index: &Result<IndexFile>, listing: &BTreeSet<String>) -> bool {
-    match index {
-        Ok(index) => {
-            index.rows.len() != listing.len()
-                || index.rows.iter().any(|r| !listing.contains(&r.file))
-        }
-        Err(_) => true,
-    }
+/// Whether `name` follows the seed's file naming, `{category}-{short_id}[-{slug}].md`.
+pub(super) fn looks_like_entity_file(name: &str) -> bool {
+    is_entity_file_name(name)
+        && super::schema::Category::ALL.iter().any(|c| {
+            name.strip_prefix(c.as_str())
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|rest| rest.len() > ".md".len())
+        })
+}
+
+/// The file names of unreadable entity files.
+fn unreadable_names(unreadable: &[Warning]) -> HashSet<&str> {
+    unreadable
+        .iter()
+        .filter_map(|w| w.path.file_name().and_then(|n| n.to_str()))
+        .collect()
 }
 
 fn file_name(entry: &Entry) -> &str {

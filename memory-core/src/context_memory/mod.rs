@@ -18,6 +18,7 @@ pub mod git;
 mod heal;
 mod hooks;
 mod index_file;
+mod index_salvage;
 mod memory;
 mod migrate;
 mod names;
@@ -54,7 +55,7 @@ pub use names::{
 };
 pub use namespace::{MAX_DOMAIN_DEPTH, MAX_SEGMENT_LEN, Namespace, NamespaceKind, project_segment};
 pub use namespaces::{NamespaceInfo, SPLIT_THRESHOLD};
-pub use query::{DEFAULT_QUERY_LIMIT, Hit, Query};
+pub use query::{DEFAULT_QUERY_LIMIT, Hit, Query, QueryAnswer};
 pub use record::{RecordOutcome, SkipReason, project_namespace};
 pub use refresh::{
     PendingChange, PendingRefresh, PendingSection, RefreshTrigger, refresh_timestamp,

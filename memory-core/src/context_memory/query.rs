@@ -4,13 +4,15 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use super::entity_file::EntityFile;
 use super::index_file::IndexRow;
 use super::memory::ContextMemory;
 use super::names::EntityName;
 use super::namespace::{Namespace, NamespaceKind};
 use super::namespaces::Listing;
 use super::schema::{Category, EntryStatus};
-use crate::error::Result;
+use crate::agent_memory::Warning;
+use crate::error::{Error, Result};
 
 /// How many hits a query returns by default (the seed: "max 5 per query").
 pub const DEFAULT_QUERY_LIMIT: usize = 5;
@@ -104,7 +106,25 @@ impl Query {
     }
 }
 
-/// One entry a query found, as its index row gives it.
+/// One entry a query found, as its index row gives it, with the three fields only its
+/// file holds (`created_at`, `updated_at`, `supersedes`).
+///
+/// The seed's read protocol ranks and filters from `_index.md` alone, then "read[s]
+/// individual .md files only for matches; max 5 per query": those three fields are read
+/// from each hit's file after the ranking and the limit, so a query opens at most
+/// `limit` entity files. When a hit's file does not read, they are `None` (`null` in
+/// JSON: the index does not know) and the query's warnings name the file and line; the
+/// hit itself is still answered from its row.
+///
+/// ```
+/// use memory_core::context_memory::{Category, ContextMemory, NewEntry, Query};
+/// let dir = tempfile::tempdir().unwrap();
+/// let memory = ContextMemory::builder(dir.path()).fixed_time("2026-04-03T10:00:00Z").unwrap().open().unwrap();
+/// memory.write(NewEntry::new("org.global", Category::Decision, ["auth", "security"], "Auth uses JWT.").unwrap()).unwrap();
+/// let hit = &memory.query(&Query::new()).unwrap()[0];
+/// assert_eq!(hit.created_at.as_deref(), Some("2026-04-03T10:00:00Z"));
+/// assert_eq!(hit.supersedes.as_deref(), Some(&[][..]));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Hit {
@@ -120,23 +140,64 @@ pub struct Hit {
     pub tags: Vec<String>,
     /// The index summary.
     pub summary: String,
+    /// When the entry was created (from its file; `None` when the file does not read).
+    pub created_at: Option<String>,
+    /// When the entry was last updated (from its file; `None` when the file does not
+    /// read or has none).
+    pub updated_at: Option<String>,
+    /// What the entry supersedes (from its file; `None` when the file does not read).
+    pub supersedes: Option<Vec<EntityName>>,
     /// The entity file, relative to the root.
     pub file: PathBuf,
     /// How many of the query's tags it carries.
     pub tag_overlap: usize,
+    /// How many rows of its namespace's index come after its row (0: the newest of its
+    /// namespace): the index's record of creation order, rows being appended as
+    /// entries are written.
+    #[serde(skip)]
+    pub(super) age: usize,
+}
+
+/// What a query found and what it could not read.
+///
+/// ```
+/// use memory_core::context_memory::{ContextMemory, Query};
+/// let dir = tempfile::tempdir().unwrap();
+/// let answer = ContextMemory::open(dir.path()).unwrap().query_answer(&Query::new()).unwrap();
+/// assert!(answer.hits.is_empty() && answer.warnings.is_empty());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct QueryAnswer {
+    /// The entries found, best first.
+    pub hits: Vec<Hit>,
+    /// What was left out, each with its path: a namespace whose `_index.md` is a
+    /// symbolic link (an unscoped query skips it; a query naming it fails), a hit's file
+    /// that does not read (its three file-only fields are `None`).
+    pub warnings: Vec<Warning>,
 }
 
 impl ContextMemory {
-    /// Answers `query` from the `_index.md` files alone (no entity file is opened), in
-    /// the seed's order of preference: accepted before experimental (then deprecated and
-    /// superseded, when history is asked for), more shared tags first, then the most
-    /// recent first — by the sequential short id, the index's only record of order
-    /// (`…decision.012` before `…decision.003`; descriptive ids after numbered ones) —
-    /// then by name. A namespace whose directory does not exist has no memory.
+    /// Answers `query` from the `_index.md` files, in the seed's order of preference:
+    /// accepted before experimental (then deprecated and superseded, when history is
+    /// asked for), more shared tags first, then the most recent first, then by name.
+    /// See [`ContextMemory::query_answer`] for the warnings.
+    ///
+    /// "Recent" is the index's row order: rows are appended as entries are written, so
+    /// a later row is a later `created_at` (the index has no `created_at` column, and the
+    /// seed's six columns are kept). Within a namespace the last row is the newest,
+    /// whatever its short id (`…decision.002` written after `…decision.010`, or a
+    /// descriptive id written last, ranks first); across namespaces, hits are compared
+    /// by how many rows of their own index come after them (each namespace's newest
+    /// first), then by entity name. A namespace whose directory does not exist has
+    /// no memory.
     ///
     /// Indexes are read without the lock; one whose directory listing shows drift (a row
-    /// whose file is gone, a file without a row, a count that differs) is healed under
-    /// the lock first, as the seed's "Index Self-Healing" asks.
+    /// whose file is gone, a file without a row, a repeated row) is healed under the
+    /// lock first, as the seed's "Index Self-Healing" asks. An index that does not read
+    /// fails the query, naming its file and line, and is not rewritten (only `heal`
+    /// rebuilds it, keeping the old text). Only the hits' files are opened, at most
+    /// `limit` (see [`Hit`]).
     ///
     /// ```
     /// use memory_core::context_memory::{Category, ContextMemory, NewEntry, Query};
@@ -148,7 +209,28 @@ impl ContextMemory {
     /// assert_eq!(hits[0].file, std::path::Path::new("org/global/decision-001-auth-uses-jwt.md"));
     /// ```
     pub fn query(&self, query: &Query) -> Result<Vec<Hit>> {
-        let _guard = self.handle.read_guard()?;
+        self.query_answer(query).map(|answer| answer.hits)
+    }
+
+    /// [`ContextMemory::query`] with what it could not read: a namespace whose
+    /// `_index.md` is a symbolic link is left out of a query that does not name it (with
+    /// a warning naming the link), while a query naming it fails with
+    /// [`Error::LinkRefused`]; a hit whose file does not read keeps `None` in its
+    /// file-only fields, with a warning naming the file and line.
+    ///
+    /// ```
+    /// use memory_core::context_memory::{Category, ContextMemory, NewEntry, Query};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = ContextMemory::open(dir.path()).unwrap();
+    /// memory.write(NewEntry::new("org.global", Category::Decision, ["auth", "security"], "Auth uses JWT.").unwrap()).unwrap();
+    /// let answer = memory.query_answer(&Query::new()).unwrap();
+    /// assert_eq!(answer.hits.len(), 1);
+    /// assert!(answer.warnings.is_empty());
+    /// ```
+    pub fn query_answer(&self, query: &Query) -> Result<QueryAnswer> {
+        // Held for the whole query when it finished an interrupted change: a heal on the
+        // way then runs under it rather than waiting for it.
+        let guard = self.handle.read_guard()?;
         let namespaces: Vec<(Namespace, Listing)> = self
             .namespace_listings()?
             .into_iter()
@@ -168,30 +250,78 @@ impl ContextMemory {
             .split_whitespace()
             .map(str::to_lowercase)
             .collect();
-        let mut hits = Vec::new();
+        let mut answer = QueryAnswer::default();
         for (namespace, listing) in namespaces {
-            let index = self.index_for_listing(&namespace, &listing.files)?;
-            for row in index.rows {
-                if let Some(hit) = matching(&namespace, row, query, &tags, &words) {
-                    hits.push(hit);
+            let index = match self.index_for_listing(&namespace, &listing.files, guard.as_ref()) {
+                Ok(index) => index,
+                Err(error @ Error::LinkRefused { .. })
+                    if !query.namespaces.contains(&namespace) =>
+                {
+                    answer.warnings.push(Warning::from_error(&error, 0));
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            let rows = index.rows.len();
+            for (i, row) in index.rows.into_iter().enumerate() {
+                if let Some(hit) = matching(&namespace, row, rows - 1 - i, query, &tags, &words) {
+                    answer.hits.push(hit);
                 }
             }
         }
-        hits.sort_by(|a, b| {
+        answer.hits.sort_by(|a, b| {
             status_rank(a.status)
                 .cmp(&status_rank(b.status))
                 .then(b.tag_overlap.cmp(&a.tag_overlap))
-                .then_with(|| recency(b).cmp(&recency(a)))
+                .then(a.age.cmp(&b.age))
                 .then_with(|| a.entity_name.cmp(&b.entity_name))
         });
-        hits.truncate(query.limit);
-        Ok(hits)
+        answer.hits.truncate(query.limit);
+        for hit in &mut answer.hits {
+            if let Err(error) = self.fill_from_file(hit) {
+                if !super::scan::is_file_problem(&error) {
+                    return Err(error);
+                }
+                answer
+                    .warnings
+                    .push(Warning::from_error(&error, error.line().unwrap_or(0)));
+            }
+        }
+        Ok(answer)
+    }
+
+    /// Reads `hit`'s file for the fields the index does not hold.
+    fn fill_from_file(&self, hit: &mut Hit) -> Result<()> {
+        let name = hit
+            .file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let path = self.file_in(&hit.namespace, name)?;
+        let file = EntityFile::load(&path, hit.file.clone(), &hit.namespace, None)?;
+        if file.entry.entity_name != hit.entity_name {
+            return Err(Error::malformed(
+                &path,
+                file.keys
+                    .get(&file.text, "entity_name")
+                    .map_or(1, |e| e.line),
+                format!(
+                    "the index row of {} points at this file, which is {}; run heal",
+                    hit.entity_name, file.entry.entity_name
+                ),
+            ));
+        }
+        hit.created_at = Some(file.entry.created_at);
+        hit.updated_at = file.entry.updated_at;
+        hit.supersedes = Some(file.entry.supersedes);
+        Ok(())
     }
 }
 
 fn matching(
     namespace: &Namespace,
     row: IndexRow,
+    age: usize,
     query: &Query,
     tags: &[String],
     words: &[String],
@@ -220,7 +350,11 @@ fn matching(
         status: row.status,
         tags: row.tags,
         summary: row.summary,
+        created_at: None,
+        updated_at: None,
+        supersedes: None,
         tag_overlap,
+        age,
     })
 }
 
@@ -279,14 +413,6 @@ fn status_rank(status: EntryStatus) -> u8 {
         EntryStatus::Experimental => 1,
         EntryStatus::Deprecated => 2,
         EntryStatus::Superseded => 3,
-    }
-}
-
-/// Newer first: numbered ids by number, descriptive ids after them.
-fn recency(hit: &Hit) -> (bool, u64) {
-    match hit.entity_name.sequence() {
-        Some(n) => (true, n),
-        None => (false, 0),
     }
 }
 

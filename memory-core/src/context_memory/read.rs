@@ -1,40 +1,41 @@
 //! Reading with lazy self-healing: an index whose directory listing shows drift is
-//! healed under the lock before it answers; `get` opens the one entity file asked for
-//! and heals the index when its row disagrees with the file.
+//! healed under the lock before it answers (an index that does not read is refused,
+//! naming its file and line, and never rewritten by a reader); `get` opens the one
+//! entity file asked for and heals the index when its row disagrees with the file.
 
 use std::collections::BTreeSet;
 
 use super::entity::Entry;
 use super::entity_file::EntityFile;
-use super::heal::{drifted, row_of};
+use super::heal::row_of;
 use super::index_file::IndexFile;
 use super::memory::ContextMemory;
 use super::names::EntityName;
 use super::namespace::Namespace;
+use crate::durable::MemoryLock;
 use crate::error::{Error, Result};
 
 impl ContextMemory {
     /// `namespace`'s index for a reader: read without the lock, and when the directory
-    /// listing shows one of the seed's lazy triggers, healed under the lock first.
-    pub(super) fn index_for_read(&self, namespace: &Namespace) -> Result<IndexFile> {
-        let listing = self.list_dir(namespace)?;
-        self.index_for_listing(namespace, &listing)
-    }
-
-    /// [`ContextMemory::index_for_read`] with the directory's entity files already
-    /// listed (`listing`): a query lists each directory once, for its namespaces and
-    /// their files alike.
+    /// listing (`listing`, its entity files: a query lists each directory once) shows
+    /// one of the seed's lazy triggers, healed under the lock first. An index that does
+    /// not read is the error, naming its file and line; nothing is written. `held` is the lock when the caller already holds it (its read
+    /// guard finished an interrupted change): the heal then runs under it, since taking
+    /// the lock a second time would wait for ourselves.
     pub(super) fn index_for_listing(
         &self,
         namespace: &Namespace,
         listing: &BTreeSet<String>,
+        held: Option<&MemoryLock>,
     ) -> Result<IndexFile> {
-        let index = self.load_index(namespace);
-        if !drifted(&index, listing) {
-            return index;
+        let index = self.load_index(namespace)?;
+        if !self.needs_heal(namespace, &index, listing)? {
+            return Ok(index);
         }
-        let lock = self.handle.lock()?;
-        self.settled_index(namespace, &lock)
+        match held {
+            Some(lock) => self.settled_index(namespace, lock),
+            None => self.settled_index(namespace, &self.handle.lock()?),
+        }
     }
 
     /// The entry named `entity_name`, read from its file (the only operation that opens
@@ -54,7 +55,9 @@ impl ContextMemory {
     pub fn get(&self, entity_name: &str) -> Result<Entry> {
         let name = EntityName::parse(entity_name)?;
         let namespace = name.namespace().clone();
-        let index = self.index_for_read(&namespace)?;
+        let guard = self.handle.read_guard()?;
+        let listing = self.list_dir(&namespace)?;
+        let index = self.index_for_listing(&namespace, &listing, guard.as_ref())?;
         let Some(row) = index.rows.iter().find(|r| r.entity == name) else {
             return Err(self.not_found(&name));
         };
@@ -76,10 +79,19 @@ impl ContextMemory {
         let agrees = row_of(&file.entry, &row.file, Some(row.summary.clone()));
         if agrees.category != row.category || agrees.status != row.status || agrees.tags != row.tags
         {
-            let lock = self.handle.lock()?;
-            let (_, healed) = self.healed_index(&namespace)?;
+            let taken;
+            let lock = match guard.as_ref() {
+                Some(lock) => lock,
+                None => {
+                    taken = self.handle.lock()?;
+                    &taken
+                }
+            };
+            // Re-read under the lock: a writer may have changed the index meanwhile.
+            let index = self.load_index(&namespace)?;
+            let (_, healed) = self.healed_index(&namespace, &index)?;
             if let Some(new) = healed {
-                let mut tx = crate::durable::Transaction::new(&lock);
+                let mut tx = crate::durable::Transaction::new(lock);
                 tx.write(new.path.clone(), new.text.into_bytes());
                 tx.commit()?;
             }

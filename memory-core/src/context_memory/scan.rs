@@ -184,6 +184,23 @@ impl Claim {
     }
 }
 
+impl ContextMemory {
+    /// The entity that file `name` of `namespace`'s directory holds, or `None` when its
+    /// content does not read (an I/O error fails).
+    pub(super) fn entity_of_file(
+        &self,
+        namespace: &Namespace,
+        name: &str,
+    ) -> Result<Option<super::names::EntityName>> {
+        let path = self.file_in(namespace, name)?;
+        match load_listed(&path, namespace.dir().join(name), namespace) {
+            Ok(file) => Ok(Some(file.entry.entity_name)),
+            Err(error) if is_file_problem(&error) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+}
+
 /// An entity file named by a listing, opened without following a link.
 fn load_listed(path: &Path, rel: PathBuf, namespace: &Namespace) -> Result<EntityFile> {
     let text = read_text_no_follow(path)?;

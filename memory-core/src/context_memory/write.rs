@@ -40,9 +40,10 @@ pub struct WriteOutcome {
 
 impl ContextMemory {
     /// Writes a new entry (the seed's write protocol, steps 1–6): under the lock, the
-    /// namespace's directory and `_index.md` are made when missing (and a drifted index
-    /// healed first), an entry of the same category with a similar summary refuses the
-    /// write with [`Error::SimilarEntry`] naming it (unless `force_new`), the short id is
+    /// namespace's directory and `_index.md` are made when missing (a drifted index is
+    /// healed first; one that does not read refuses the write, naming its line, and
+    /// nothing is written), an entry of the same category with a similar summary refuses
+    /// the write with [`Error::SimilarEntry`] naming it (unless `force_new`), the short id is
     /// the next number of the category (or the given slug), and the entity file and its
     /// row are written as one step, both read back.
     ///

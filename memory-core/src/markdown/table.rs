@@ -275,7 +275,7 @@ pub(crate) fn trim_bounds(s: &str) -> Range<usize> {
 }
 
 /// Splits a table line into unescaped, trimmed cells (the outer pipes are not cells).
-pub(super) fn split_cells(line: &str) -> Vec<String> {
+pub(crate) fn split_cells(line: &str) -> Vec<String> {
     cell_ranges(line, 0)
         .iter()
         .map(|r| unescape_cell(&line[r]))
