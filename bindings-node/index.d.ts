@@ -349,6 +349,14 @@ export type ViolationKind =
   | 'contradicting_generations'
   | 'unreadable_topic'
 
+/** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
+export interface Budgets {
+  index_lines: number
+  topic_lines: number
+  index_bytes: number | null
+  topic_bytes: number | null
+}
+
 /** What one file uses of its budget. */
 export interface BudgetUse {
   file: string
@@ -813,6 +821,8 @@ export declare class StructuredMemory {
   get root(): string
   /** The longest wait for the lock, in milliseconds (`lockTimeoutMs`, default 10000). */
   get lockTimeoutMs(): number
+  /** The budgets the directory is held to (a new object on every read). */
+  get budgets(): Budgets
   /**
    * Writes one fact (see `StructuredFact`): an entry about the same subject is
    * replaced and archived, a new topic file is linked from `MEMORY.md`, and a write

@@ -143,6 +143,7 @@ test('the index is read whole with its budget; recall reads only it', async () =
   assert.deepEqual(index.lines[0], { title: 'T0', file: 'memory-t0.md', hook: 'hook 0', line: 2 })
   assert.deepEqual(index.content.map((c) => c.text), ['Deploy first.'])
   assert.deepEqual([index.budget.state, index.budget.line_budget, index.budget.over_by_lines], ['over', 60, 4])
+  assert.deepEqual(open(root, { indexLines: 100, indexBytes: 10 }).budgets, { index_lines: 100, topic_lines: 150, index_bytes: 10, topic_bytes: null })
   const wide = await open(root, { indexLines: 100, indexBytes: 10 }).indexAsync()
   assert.equal(wide.budget.line_budget, 100)
   assert.ok(wide.budget.over_by_bytes > 0)
@@ -195,6 +196,11 @@ test('a JS compactor evicts and summarizes; a dry run says exactly that; everyth
   const report = memory.compact('memory-infra.md', { compactor: judge })
   assert.deepEqual(report.files, dry.files)
   assert.equal(judge.calls[0], 'dead memory-infra.md 6', 'called with the object as this')
+  let shown
+  const other = dir()
+  seed(other)
+  open(other, { topicLines: 6 }).compact('memory-infra.md', { dryRun: true, compactor: { dead: (topic) => ((shown = topic.budget), []) } })
+  assert.deepEqual([shown.line_budget, shown.over_by_lines, shown.state], [6, 3, 'over'], "the handle's budget")
   const f = report.files[0]
   assert.deepEqual(f.passes.map((p) => p.pass), ['evict-dead', 'collapse-superseded', 'summarize-episodic'])
   assert.deepEqual([f.before.lines, f.after.lines, f.needs_judgment], [9, 5, null])

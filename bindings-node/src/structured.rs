@@ -15,7 +15,7 @@ use napi_derive::napi;
 
 use crate::args::{self, Arg};
 use crate::structured_compactor::{JsCompactor, refuse_in_async};
-use crate::types::{self, JsonText, json};
+use crate::types::{self, JsonText, ParsedJson, json};
 use crate::{Call, Failure, Op, op, path_text, queue_attempt};
 
 type Handle = Core;
@@ -261,6 +261,12 @@ impl StructuredMemory {
     #[napi(getter)]
     pub fn lock_timeout_ms(&self) -> f64 {
         self.inner.lock_timeout().as_secs_f64() * 1000.0
+    }
+
+    /// The budgets the directory is held to (a new object on every read).
+    #[napi(getter, ts_return_type = "Budgets")]
+    pub fn budgets(&self, env: Env) -> Result<ParsedJson> {
+        self.sync(&env, |m| Ok(ParsedJson(json(&m.budgets())?)))
     }
 
     /// Writes one fact (see `StructuredFact`): an entry about the same subject is

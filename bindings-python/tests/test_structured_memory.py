@@ -333,6 +333,16 @@ def test_a_python_compactor_evicts_and_summarizes_and_everything_is_archived(roo
     assert (f["before"]["lines"], f["after"]["lines"]) == (9, 5)
     assert f["needs_judgment"] is None
     assert judge.calls[0] == "dead memory-infra.md 6"
+    shown: list[memory_core.BudgetUseDict] = []
+
+    class Recorder:
+        def dead(self, topic: memory_core.TopicDict, entries: object) -> list[int]:
+            shown.append(topic["budget"])
+            return []
+
+    seed(root / "other")
+    StructuredMemory(root / "other", topic_lines=6).compact("memory-infra.md", compactor=Recorder(), dry_run=True)
+    assert (shown[0]["line_budget"], shown[0]["over_by_lines"]) == (6, 3), "the handle's budget"
     topic = m.topic("memory-infra.md")
     assert [e["text"] for e in topic["entries"]] == ["Postgres 16", "staging deploys need the VPN up first"]
     assert "- a hand note\n" in (root / "memory-infra.md").read_text(encoding="utf-8")
