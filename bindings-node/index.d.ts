@@ -372,6 +372,192 @@ export interface DanglingLink {
   target: string
 }
 
+/** How much of its budget a file uses: `near` from 90%, `over` past it. */
+export type BudgetState = 'within' | 'near' | 'over'
+/** What moved lines to `memory-archive.md`: a merge on write, or a compaction pass. */
+export type ArchivePass =
+  | 'merge'
+  | 'evict-dead'
+  | 'collapse-superseded'
+  | 'summarize-episodic'
+  | 'split-overgrown'
+  | 'index-content'
+/** The kinds of `Violation` `check` reports. */
+export type ViolationKind =
+  | 'content_in_index'
+  | 'dangling_index_line'
+  | 'orphan_topic'
+  | 'duplicate_index_line'
+  | 'unusable_link'
+  | 'empty_hook'
+  | 'over_budget'
+  | 'undated_entry'
+  | 'relative_date'
+  | 'misc_topic'
+  | 'contradicting_generations'
+  | 'unreadable_topic'
+
+/** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
+export interface Budgets {
+  index_lines: number
+  topic_lines: number
+  index_bytes: number | null
+  topic_bytes: number | null
+}
+
+/** What one file uses of its budget. */
+export interface BudgetUse {
+  file: string
+  lines: number
+  line_budget: number
+  lines_left: number
+  over_by_lines: number
+  bytes: number
+  byte_budget: number | null
+  over_by_bytes: number
+  state: BudgetState
+}
+
+/** One pointer line of `MEMORY.md`: `- [title](file) — hook`. */
+export interface IndexLine {
+  title: string
+  /** The topic file, relative to the directory. */
+  file: string
+  hook: string
+  line: number
+}
+
+/** `index()`: `MEMORY.md` read whole. */
+export interface MemoryIndex {
+  lines: IndexLine[]
+  /** Lines that are content, not pointers. */
+  content: Array<{ line: number; text: string }>
+  /** Index lines whose link leaves the directory or is not a plain path. */
+  unusable: Array<{ line: number; target: string; reason: string }>
+  line_count: number
+  byte_count: number
+  budget: BudgetUse
+}
+
+/** One dated entry of a topic file (`- 2026-07-10 [subject]: text`), on lines `line`..`end_line`. */
+export interface StructuredEntry {
+  /** `YYYY-MM-DD`. */
+  date: string
+  subject: string | null
+  text: string
+  line: number
+  end_line: number
+}
+
+/** `topic(file)`: a topic file read whole. */
+export interface Topic {
+  file: string
+  /** Its YAML frontmatter, when it has one. */
+  meta: { name: string | null; description: string | null; type: string | null } | null
+  entries: StructuredEntry[]
+  /** List items without a leading date (hand notes), never compacted. */
+  undated: Array<{ line: number; text: string }>
+  line_count: number
+  byte_count: number
+  budget: BudgetUse
+}
+
+/** One `recall` hit: an index line and how well it matches (0 to 1). */
+export interface RecallHit extends IndexLine {
+  score: number
+}
+
+/** One way the directory breaks the protocol (`line` 0: the whole file). */
+export interface Violation {
+  kind: ViolationKind
+  file: string
+  line: number
+  message: string
+}
+
+/** One compaction pass: what it took out, where it went (the archive or a new topic file), what it wrote instead. */
+export interface PassReport {
+  pass: ArchivePass
+  entries: StructuredEntry[]
+  to: string
+  written: string[]
+}
+
+/** A file still over budget after the four passes: the exact overage and the hand lines left alone. */
+export interface NeedsJudgment {
+  file: string
+  over_by_lines: number
+  over_by_bytes: number
+  unparsed_lines: number[]
+  message: string
+}
+
+/** What compaction did to one file. */
+export interface FileCompaction {
+  file: string
+  before: BudgetUse
+  after: BudgetUse
+  passes: PassReport[]
+  needs_judgment: NeedsJudgment | null
+}
+
+/** `compact()`: `id` names the archive sections (for `restore`; `null` when nothing was archived). */
+export interface CompactionReport {
+  id: string | null
+  dry_run: boolean
+  files: FileCompaction[]
+  /** Topic files splits created, each with its index line. */
+  created: string[]
+}
+
+/** What `remember` did. */
+export interface RememberOutcome {
+  file: string
+  entry: StructuredEntry
+  created_topic: boolean
+  linked: boolean
+  created_index: boolean
+  /** Entries about the same subject it replaced (archived). */
+  replaced: StructuredEntry[]
+  archived_as_older: boolean
+  archive_id: string | null
+  budgets: BudgetUse[]
+  warnings: string[]
+  /** The compaction the write triggered by taking the topic over its budget. */
+  compaction: CompactionReport | null
+}
+
+/** `restore(id)`. */
+export interface RestoreReport {
+  id: string
+  restored: Array<{ file: string; pass: ArchivePass; lines: string[]; already_live: string[]; created: boolean }>
+}
+
+/**
+ * The judgment calls of compaction (sync `remember` / `compact` only). Each function is
+ * optional (a missing one is the default: evict nothing, keep the newest generation,
+ * summarize nothing, split by `##` heading or subject) and gets the topic and its
+ * readable entries; indexes are into that array. A function that throws aborts the
+ * compaction (nothing written) and its error is thrown again as it is; an unusable result
+ * is `ERR_MEMORY_ABORTED`.
+ */
+export interface Compactor {
+  /** The entries about systems, projects or constraints that no longer exist. */
+  dead?(topic: Topic, entries: StructuredEntry[]): number[]
+  /** The newest generation's new text (folding in what is still true), or `null` to keep it. */
+  collapse?(topic: Topic, subject: string, generations: StructuredEntry[]): string | null | undefined
+  /** Groups of at least two entries narrating one story, each with the lesson that replaces them. */
+  summarize?(topic: Topic, entries: StructuredEntry[]): Array<{ entries: number[]; text: string; subject?: string | null }>
+  /** Parts to move into new topic files, each with its index line's title and hook. */
+  split?(topic: Topic, entries: StructuredEntry[]): Array<{ file: string; title: string; hook: string; entries: number[] }>
+}
+
+/** Options of `remember`. */
+export interface RememberOptions {
+  /** Sync form only; `rememberAsync` rejects one with a TypeError. */
+  compactor?: Compactor
+}
+
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
@@ -676,6 +862,83 @@ export declare class ContextMemory {
 }
 
 /**
+ * A structured-memory directory (`./memory` by convention): `MEMORY.md`, an
+ * always-loaded index of one-line pointers (`- [Title](file.md) — hook`, 60 lines), topic
+ * files of dated entries (`- 2026-07-10 [subject]: text`, 150 lines each) loaded on
+ * demand, and the append-only `memory-archive.md`. A write that takes a topic over its
+ * budget compacts it; compaction archives before it rewrites and never truncates. Every
+ * write holds the directory's cross-process lock and reads back what it wrote.
+ *
+ * Results are plain objects in the shape `memcore topics --json` prints (snake_case
+ * keys, `null` for absent values). Every operation has a sync form and a Promise form
+ * (`…Async`, last argument `{ signal?: AbortSignal }`); a compactor is taken by the sync
+ * forms only (the Promise forms reject one with a TypeError). Errors are
+ * `MemoryCoreError`s; a value a compactor function throws is thrown again as it is.
+ */
+export declare class StructuredMemory {
+  /**
+   * Opens the directory `dir`, made absolute against the current directory now.
+   * Nothing is created until the first write.
+   */
+  constructor(dir: string, options?: StructuredMemoryOptions)
+  /** The directory (absolute). */
+  get root(): string
+  /** The longest wait for the lock, in milliseconds (`lockTimeoutMs`, default 10000). */
+  get lockTimeoutMs(): number
+  /** The budgets the directory is held to (a new object on every read). */
+  get budgets(): Budgets
+  /**
+   * Writes one fact (see `StructuredFact`): an entry about the same subject is
+   * replaced and archived, a new topic file is linked from `MEMORY.md`, and a write
+   * that takes the topic over its budget compacts it with `options.compactor`.
+   * `ERR_MEMORY_INVALID_INPUT` for a vague date, an empty text, a `misc` topic, a
+   * reserved file, a new topic without a hook, or a secret (`field`, `secretKind`).
+   */
+  remember(fact: StructuredFact, options?: RememberOptions): RememberOutcome
+  /** Promise form of `remember`, without a compactor (the default one decides). */
+  rememberAsync(fact: StructuredFact, options?: RememberOptions, asyncOptions?: AsyncOptions): Promise<RememberOutcome>
+  /**
+   * Compacts topic file `file` (or, when `null`/`undefined`, every linked topic file
+   * over its budget) with `options.compactor` for the judgment calls. Every entry a
+   * pass removes is in `memory-archive.md` (under the report's `id`, for `restore`) in
+   * the same step as the rewrite; with `dryRun` nothing is written. A compactor
+   * function that throws aborts it (nothing written) and its error is thrown again as
+   * it is; an unusable result (an entry it was not given, one twice, a wrong type) is
+   * `ERR_MEMORY_ABORTED`.
+   */
+  compact(file?: string | null, options?: CompactOptions): CompactionReport
+  /** Promise form of `compact`, without a compactor (the default one decides). */
+  compactAsync(file?: string | null, options?: CompactOptions, asyncOptions?: AsyncOptions): Promise<CompactionReport>
+  /**
+   * `MEMORY.md` read whole: its pointer lines, the content lines that are not
+   * pointers, the unusable links, its size and budget use (empty before the first write).
+   */
+  index(): MemoryIndex
+  /** Promise form of `index`. */
+  indexAsync(options?: AsyncOptions): Promise<MemoryIndex>
+  /** Topic file `file` read whole (`ERR_MEMORY_NOT_FOUND` when it does not exist). */
+  topic(file: string): Topic
+  /** Promise form of `topic`. */
+  topicAsync(file: string, options?: AsyncOptions): Promise<Topic>
+  /** The index lines whose title or hook match `query`, best first (only `MEMORY.md` is read). */
+  recall(query: string): Array<RecallHit>
+  /** Promise form of `recall`. */
+  recallAsync(query: string, options?: AsyncOptions): Promise<Array<RecallHit>>
+  /** Every way the directory breaks the protocol, in file and line order; writes nothing. */
+  check(): Array<Violation>
+  /** Promise form of `check`. */
+  checkAsync(options?: AsyncOptions): Promise<Array<Violation>>
+  /**
+   * Puts back every entry archived under `id` (a compaction's `id`, a write's
+   * `archive_id`) at the end of its file; lines already there are not added twice.
+   * `ERR_MEMORY_INVALID_INPUT` when the archive has no section `id`.
+   */
+  restore(id: string): RestoreReport
+  /** Promise form of `restore`. */
+  restoreAsync(id: string, options?: AsyncOptions): Promise<RestoreReport>
+}
+
+/**
  * Options of `new AgentMemory(root, options)`.
  *
  * A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `options.lockTimeout: unknown
@@ -734,6 +997,18 @@ export interface AsyncOptions {
    * nothing is written. A write already running when it fires completes.
    */
   signal?: AbortSignal
+}
+
+/** Options of `remember` (`{ compactor? }`) and `compact` (`{ compactor?, dryRun? }`). */
+export interface CompactOptions {
+  /**
+   * The judgment calls: an object with any of `dead`, `collapse`, `summarize`, `split`
+   * (see `Compactor`); the others are the defaults. Sync form only: `compactAsync`
+   * rejects one with a TypeError (a worker thread cannot call JavaScript).
+   */
+  compactor?: Compactor
+  /** `compact` only: report what would move where, and write nothing. */
+  dryRun?: boolean
 }
 
 /** The result of `continueFrom`: both rows after the verified write. */
@@ -958,6 +1233,49 @@ export interface SnapshotItem {
 
 /** A session's lifecycle status. */
 export type Status = 'idle' | 'active' | 'stale'
+
+/** A fact to write: `{ topic, text, subject?, date?, title?, hook? }`. */
+export interface StructuredFact {
+  /** The topic file, relative to the directory (`memory-infra.md`). */
+  topic: string
+  /** The fact (one paragraph). */
+  text: string
+  /** What it is about: an entry about the same subject is replaced (merge on write). */
+  subject?: string
+  /**
+   * `YYYY-MM-DD` or a relative day (`today`, `yesterday`, `last monday`…), converted
+   * to an absolute date now; today when not given. A vague time is refused.
+   */
+  date?: string
+  /** The title of a new topic's index line (from the file name when not given). */
+  title?: string
+  /** The hook of a new topic's index line (required then), or a new hook. */
+  hook?: string
+}
+
+/**
+ * Options of `new StructuredMemory(dir, options)`.
+ *
+ * A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`); a key whose value is
+ * `undefined` is ignored.
+ */
+export interface StructuredMemoryOptions {
+  /** The line budget of `MEMORY.md` (default 60). */
+  indexLines?: number
+  /** The line budget of each topic file (default 150). */
+  topicLines?: number
+  /** A byte budget for `MEMORY.md` (default none: lines only). */
+  indexBytes?: number
+  /** A byte budget for each topic file (default none: lines only). */
+  topicBytes?: number
+  /** How long a write waits for the lock, in milliseconds (default 10000). */
+  lockTimeoutMs?: number
+  /**
+   * An RFC 3339 time: the clock stands still there ("today" and the relative dates a
+   * write converts are taken from it). Default: the system clock.
+   */
+  fixedTime?: string
+}
 
 /** A problem in a file that did not stop the call (`path:line: message` as text). */
 export interface WarningRecord {

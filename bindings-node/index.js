@@ -12,6 +12,11 @@
 // - `ContextMemory` (context-memory) is wrapped the same way; its results are the core
 //   types' serde JSON, keys snake_case as `memcore --json` prints them (its static
 //   functions, `installHooks`… , return objects already: napi makes statics read-only);
+// - `StructuredMemory` (structured-memory) likewise; the compactor of its sync `remember`
+//   and `compact` is handed to the native module with each function wrapped to take and
+//   return JSON text (`compactorFor`; what it throws is thrown again as it is), and the
+//   Promise forms reject a compactor with a TypeError (a worker thread cannot call
+//   JavaScript);
 // - `AgentMemory` called without `new` throws a TypeError, as a JS class does;
 // - `MemoryCoreError` / `isMemoryCoreError` recognise the errors, and
 //   `util.inspect(memory)` shows the root.
@@ -22,6 +27,7 @@ const native = require('./native.js')
 
 const NativeAgentMemory = native.AgentMemory
 const NativeContextMemory = native.ContextMemory
+const NativeStructuredMemory = native.StructuredMemory
 
 /**
  * An exported class: the native one behind a Proxy whose only trap is `apply`, so that
@@ -39,6 +45,7 @@ function guarded(Native) {
 
 const AgentMemory = guarded(NativeAgentMemory)
 const ContextMemory = guarded(NativeContextMemory)
+const StructuredMemory = guarded(NativeStructuredMemory)
 
 /** Whether `value` is an error memory-core threw or rejected with. */
 function isMemoryCoreError(value) {
@@ -157,6 +164,77 @@ const CONTEXT_METHODS = {
   migrate: [1, JSON.parse],
 }
 
+// StructuredMemory: serde JSON as for ContextMemory; `remember` and `compact` take a
+// compactor in their options (second argument), sync forms only.
+const COMPACTOR_METHODS = ['dead', 'collapse', 'summarize', 'split']
+
+/**
+ * The compactor the native module calls: each of the four functions `compactor` has
+ * (own or inherited) wrapped as `(topicJson, argsJson) => resultJson`, called with
+ * `compactor` as `this`. What a function throws passes through unchanged (the native
+ * side throws it again); a result JSON cannot represent (`undefined` aside, which is
+ * `null`) reaches the native side as `undefined`, refused there. A value that is not a
+ * function is handed over as it is, for the native side to refuse by name.
+ */
+function compactorFor(compactor) {
+  if (compactor === null || typeof compactor !== 'object') return compactor
+  const wrapped = {}
+  for (const name of COMPACTOR_METHODS) {
+    const fn = compactor[name]
+    if (typeof fn !== 'function') {
+      wrapped[name] = fn
+      continue
+    }
+    wrapped[name] = (topic, rest) => {
+      let result
+      try {
+        result = fn.call(compactor, JSON.parse(topic), ...JSON.parse(rest))
+      } catch (thrown) {
+        // napi can hold (and throw again) only an object; a thrown primitive travels boxed.
+        if ((typeof thrown === 'object' && thrown !== null) || typeof thrown === 'function') throw thrown
+        throw new ThrownValue(thrown)
+      }
+      return JSON.stringify(result === undefined ? null : result) ?? 'undefined'
+    }
+  }
+  return wrapped
+}
+
+/** A primitive a compactor function threw (a string, a number…), boxed on its way through napi. */
+class ThrownValue extends Error {
+  constructor(value) {
+    super('a compactor function threw a value that is not an object')
+    this.value = value
+  }
+}
+
+/** `options` with its compactor wrapped (the sync forms). */
+function withCompactor(options) {
+  if (options === null || typeof options !== 'object' || options.compactor == null) return options
+  return { ...options, compactor: compactorFor(options.compactor) }
+}
+
+/** Refuses a compactor in a Promise form's options: a TypeError, with the binding's code. */
+function noCompactor(name, options) {
+  if (options !== null && typeof options === 'object' && options.compactor != null) {
+    const err = new TypeError(
+      `options.compactor: ${name}Async takes no compactor; a JavaScript compactor runs only in the sync form ${name}()`,
+    )
+    err.code = 'ERR_MEMORY_INVALID_INPUT'
+    throw err
+  }
+}
+
+const STRUCTURED_METHODS = {
+  index: [0, JSON.parse],
+  topic: [1, JSON.parse],
+  recall: [1, JSON.parse],
+  check: [0, JSON.parse],
+  remember: [2, JSON.parse, 1],
+  compact: [2, JSON.parse, 1],
+  restore: [1, JSON.parse],
+}
+
 const FIRST_DELAY_MS = 1
 const MAX_DELAY_MS = 50
 
@@ -165,18 +243,39 @@ function install(Native, Exported, methods) {
   const proto = Native.prototype
   // `memory.constructor === Exported`, and `new memory.constructor(root)` is guarded too.
   Object.defineProperty(proto, 'constructor', { value: Exported, writable: true, configurable: true })
-  for (const [name, [arity, parse]] of Object.entries(methods)) {
+  for (const [name, [arity, parse, compactorAt]] of Object.entries(methods)) {
     const sync = proto[name]
-    const attempt = proto[`${name}Async`]
+    const nativeAttempt = proto[`${name}Async`]
+    // `compactorAt`: the index of the options argument that may hold a compactor.
+    const attempt =
+      compactorAt === undefined
+        ? nativeAttempt
+        : function (...args) {
+            noCompactor(name, args[compactorAt])
+            return nativeAttempt.apply(this, args)
+          }
     Object.defineProperty(proto, name, {
       value:
         parse === same
           ? sync
-          : {
-              [name](...args) {
-                return parse(sync.apply(this, args))
-              },
-            }[name],
+          : compactorAt === undefined
+            ? {
+                [name](...args) {
+                  return parse(sync.apply(this, args))
+                },
+              }[name]
+            : {
+                [name](...args) {
+                  if (args.length > compactorAt) args[compactorAt] = withCompactor(args[compactorAt])
+                  let result
+                  try {
+                    result = sync.apply(this, args)
+                  } catch (err) {
+                    throw err instanceof ThrownValue ? err.value : err
+                  }
+                  return parse(result)
+                },
+              }[name],
       writable: true,
       configurable: true,
     })
@@ -201,6 +300,7 @@ function install(Native, Exported, methods) {
 
 install(NativeAgentMemory, AgentMemory, METHODS)
 install(NativeContextMemory, ContextMemory, CONTEXT_METHODS)
+install(NativeStructuredMemory, StructuredMemory, STRUCTURED_METHODS)
 
 function withCause(err, signal) {
   if (err && err.code === 'ERR_MEMORY_ABORTED' && signal) err.cause = signal.reason
@@ -277,4 +377,5 @@ exports.ContextMemory = ContextMemory
 exports.Mark = native.Mark
 exports.MemoryCoreError = MemoryCoreError
 exports.Status = native.Status
+exports.StructuredMemory = StructuredMemory
 exports.isMemoryCoreError = isMemoryCoreError

@@ -837,6 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.AgentMemory = nativeBinding.AgentMemory
 module.exports.ContextMemory = nativeBinding.ContextMemory
+module.exports.StructuredMemory = nativeBinding.StructuredMemory
 module.exports.ArchiveKind = nativeBinding.ArchiveKind
 module.exports.Mark = nativeBinding.Mark
 module.exports.Status = nativeBinding.Status

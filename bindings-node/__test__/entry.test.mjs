@@ -65,8 +65,13 @@ test('every example of the package README runs as written', () => {
   const blocks = readme.split('```js\n').slice(1).map((part) => part.split('```')[0])
   assert.ok(blocks.length > 0)
   const entry = new URL('../index.js', import.meta.url)
-  // What each example prints: the Agent Memory quick start, then the context-memory one.
-  const printed = [[/active/], [/^project\.app\.decision\.001 projects\/app\/decision-001-/m, /^project\.app$/m, /no_previous_head/]]
+  // What each example prints: the Agent Memory quick start, the context-memory one, the
+  // structured-memory one.
+  const printed = [
+    [/active/],
+    [/^project\.app\.decision\.001 projects\/app\/decision-001-/m, /^project\.app$/m, /no_previous_head/],
+    [/^memory-infra\.md$/m, /\[ 'Postgres 16' \]/, /\[ 'over_budget' \]/],
+  ]
   assert.equal(blocks.length, printed.length)
   for (const [i, code] of blocks.entries()) {
     const dir = tempDir()

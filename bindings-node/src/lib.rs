@@ -24,6 +24,8 @@ mod context;
 mod context_args;
 mod context_hooks;
 mod error;
+mod structured;
+mod structured_compactor;
 mod types;
 
 use std::time::Duration;

@@ -19,7 +19,7 @@ use crate::memory::{detached, lock_wait, signal_check};
 /// Any serializable core result as plain Python builtins (`dict`, `list`, `str`, `int`,
 /// `float`, `bool`, None), keys in the order the core declares them: the JSON text
 /// `memcore --json` prints, read by `json.loads`.
-fn plain<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAny>> {
+pub(crate) fn plain<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAny>> {
     static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let text = serde_json::to_string(value).map_err(|e| {
         to_py_err(

@@ -310,9 +310,27 @@ pub(crate) fn to_py_err(py: Python<'_>, err: Error) -> PyErr {
                 source: Some(source),
             },
         },
+        Error::CompactorFailed { pass, file, source } => match source.downcast::<PyErr>() {
+            Ok(raised) => return compactor_raised(py, *raised, pass, &file),
+            Err(source) => Error::CompactorFailed { pass, file, source },
+        },
         other => other,
     };
     build(py, &err).unwrap_or_else(|failure| failure)
+}
+
+/// The exception a Python compactor raised, re-raised itself, with a note (PEP 678, on
+/// Python 3.11 and later) naming the pass and file whose compaction it abandoned.
+fn compactor_raised(py: Python<'_>, raised: PyErr, pass: &str, file: &str) -> PyErr {
+    let value = raised.value(py);
+    if value.hasattr("add_note").unwrap_or(false) {
+        let note = format!(
+            "{file}: the compactor's {pass} pass raised this; the compaction wrote nothing"
+        );
+        // A failing note (a frozen exception class) must not hide the exception itself.
+        let _ = value.call_method1("add_note", (note,));
+    }
+    raised
 }
 
 fn io_kind(err: &Error) -> Option<std::io::ErrorKind> {

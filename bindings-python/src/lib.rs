@@ -11,6 +11,8 @@ mod context;
 mod errors;
 mod memory;
 mod results;
+mod structured;
+mod structured_compactor;
 mod warnings;
 
 use pyo3::prelude::*;
@@ -21,6 +23,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<memory::AgentMemory>()?;
     m.add_class::<context::ContextMemory>()?;
+    m.add_class::<structured::StructuredMemory>()?;
     m.add_class::<results::SessionRow>()?;
     m.add_class::<results::Snapshot>()?;
     m.add_class::<results::SnapshotItem>()?;

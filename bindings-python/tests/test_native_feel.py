@@ -735,8 +735,12 @@ def test_the_readme_quick_start_runs(tmp_path: pathlib.Path) -> None:
 def test_every_example_of_the_package_readme_runs(tmp_path: pathlib.Path) -> None:
     readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     blocks = [part.split("```", 1)[0] for part in readme.split("```python\n")[1:]]
-    # What each prints: the Agent Memory example, then the context-memory one.
-    printed = [["ERR_MEMORY_NOT_FOUND"], ["project.app.decision.001 projects/app/decision-001-", "no_previous_head"]]
+    # What each prints: the Agent Memory example, the context-memory one, the structured one.
+    printed = [
+        ["ERR_MEMORY_NOT_FOUND"],
+        ["project.app.decision.001 projects/app/decision-001-", "no_previous_head"],
+        ["memory-infra.md", "['evict-dead']", "['Postgres 16']", "['over_budget']"],
+    ]
     assert len(blocks) == len(printed)
     for code, expected in zip(blocks, printed):
         done = subprocess.run(

@@ -441,3 +441,29 @@ fn an_index_over_budget_moves_content_and_merges_topics_with_a_compactor_and_rep
         "{found:?}"
     );
 }
+
+/// Records the budget use the compactor is shown.
+struct Seen(std::cell::RefCell<Vec<(usize, usize)>>);
+
+impl Compactor for Seen {
+    fn dead(&self, t: &Topic, _e: &[Entry]) -> Result<Vec<usize>, CompactorError> {
+        self.0
+            .borrow_mut()
+            .push((t.budget.line_budget, t.budget.over_by_lines));
+        Ok(Vec::new())
+    }
+}
+
+#[test]
+fn the_compactor_is_shown_the_handles_budget_not_the_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    seed(d, INFRA_FOR_BUDGET);
+    let seen = Seen(std::cell::RefCell::new(Vec::new()));
+    memory(d, 2)
+        .compact(Some("memory-infra.md"), &seen, true)
+        .unwrap();
+    assert_eq!(seen.0.borrow().as_slice(), [(2, 1)]);
+}
+
+const INFRA_FOR_BUDGET: &str = "- 2026-06-01: a\n- 2026-06-02: b\n- 2026-06-03: c\n";

@@ -30,6 +30,16 @@ import pathlib
 from collections.abc import Mapping, Sequence
 from typing import Literal, final
 
+from memory_core._structured_types import (
+    BudgetsDict,
+    CompactionReportDict,
+    MemoryIndexDict,
+    RecallHitDict,
+    RememberOutcomeDict,
+    RestoreReportDict,
+    TopicDict,
+    ViolationDict,
+)
 from memory_core._context_types import (
     CategoryLiteral,
     ClearReportDict,
@@ -73,6 +83,7 @@ __all__ = [
     "__version__",
     "AgentMemory",
     "ContextMemory",
+    "StructuredMemory",
     "SessionRow",
     "Snapshot",
     "SnapshotItem",
@@ -484,6 +495,124 @@ class ContextMemory:
         """The seed's root, ``~/.cursor/memory`` (from ``$HOME``, else ``%USERPROFILE%``),
         as a ``pathlib.Path``; None when the home directory is not known. It is not
         created. (``memcore`` reads ``$MEMCORE_CONTEXT_ROOT`` before it.)"""
+
+@final
+class StructuredMemory:
+    """A structured-memory directory (``./memory`` in the seed): ``MEMORY.md``, an
+    always-loaded index of one-line pointers (``- [Title](file.md) — hook``), topic files
+    of dated entries (``- 2026-07-10 [subject]: text``) loaded on demand, and the
+    append-only ``memory-archive.md``. The index is held to ``index_lines`` (60) lines and
+    each topic file to ``topic_lines`` (150); a write that takes a topic over its budget
+    compacts it, and compaction archives before it rewrites, never truncating.
+
+    Every write holds the directory's cross-process lock (``.memcore.lock``, shared with
+    every model, language and the ``memcore`` command line), changes every file it
+    touches as one step and reads them back. Results are plain ``dict``/``list`` values
+    with the keys ``memcore topics --json`` prints (``MemoryIndexDict``, ``TopicDict``,
+    ..., importable from ``memory_core``). Errors: InvalidInputError for a refused value
+    (a vague date, a ``misc`` topic, a reserved file; a secret sets ``field`` and
+    ``secret_kind``), NotFoundError for a topic file that does not exist, AbortedError for
+    a compaction abandoned because the compactor returned something unusable (an
+    exception the compactor raises is re-raised itself; the compaction writes nothing
+    either way).
+
+    ``StructuredMemory(dir, *, index_lines=60, topic_lines=150, index_bytes=None,
+    topic_bytes=None, lock_timeout=None, fixed_time=None)`` opens ``dir`` (a ``str`` or
+    ``os.PathLike``, made absolute now; nothing is created until the first write). The
+    byte budgets are off unless given. ``lock_timeout`` (seconds, default 10) bounds the
+    wait for the lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an
+    RFC 3339 string or an aware ``datetime``) stops this handle's clock: "today" and the
+    relative dates a write converts are taken from it. Handles pickle and copy.
+
+    A compactor (``compactor=`` of ``remember`` and ``compact``) is any object with some
+    of these methods (a missing one is the default: evict nothing, keep the newest
+    generation, summarize nothing, split by ``##`` heading or subject), each given the
+    topic as a ``TopicDict`` and its readable entries as ``StructuredEntryDict`` values,
+    and answering with indexes into that list: ``dead(topic, entries) -> list[int]``,
+    ``collapse(topic, subject, generations) -> str | None``, ``summarize(topic, entries)
+    -> list[{"entries": [...], "text": ..., "subject": None}]``, ``split(topic, entries)
+    -> list[{"file": ..., "title": ..., "hook": ..., "entries": [...]}]``."""
+    def __new__(
+        cls,
+        dir: str | os.PathLike[str],
+        *,
+        index_lines: int = 60,
+        topic_lines: int = 150,
+        index_bytes: int | None = None,
+        topic_bytes: int | None = None,
+        lock_timeout: float | None = None,
+        fixed_time: str | datetime.datetime | None = None,
+    ) -> StructuredMemory: ...
+    def __getnewargs_ex__(self) -> tuple[tuple[pathlib.Path], dict[str, int | float | str | None]]: ...
+    @property
+    def root(self) -> pathlib.Path:
+        """The directory (absolute)."""
+    @property
+    def budgets(self) -> BudgetsDict:
+        """The budgets, as a ``BudgetsDict`` (``index_lines``, ``topic_lines``,
+        ``index_bytes``, ``topic_bytes``)."""
+    def index(self) -> MemoryIndexDict:
+        """``MEMORY.md`` read whole, as a ``MemoryIndexDict``: its pointer ``lines``, the
+        ``content`` lines that are not pointers, the ``unusable`` links, its size and
+        ``budget`` use. An empty index when there is no ``MEMORY.md`` yet."""
+    def topic(self, file: str) -> TopicDict:
+        """Topic file ``file`` (relative to the directory, such as ``memory-infra.md``) read
+        whole, as a ``TopicDict``: its frontmatter ``meta``, dated ``entries``, ``undated``
+        hand notes, size and ``budget`` use. NotFoundError when it does not exist;
+        InvalidInputError for a path outside the directory or a reserved file."""
+    def recall(self, query: str) -> list[RecallHitDict]:
+        """The index lines whose title or hook match ``query``, best first, as
+        ``RecallHitDict`` values (an index line with its ``score``): the index is the
+        recall key, and only ``MEMORY.md`` is read."""
+    def remember(
+        self,
+        topic: str,
+        text: str,
+        *,
+        subject: str | None = None,
+        date: str | None = None,
+        title: str | None = None,
+        hook: str | None = None,
+        compactor: object | None = None,
+    ) -> RememberOutcomeDict:
+        """Writes one fact to topic file ``topic`` and returns a ``RememberOutcomeDict``.
+        An entry about the same ``subject`` is replaced (merge on write; the old one goes
+        to the archive). ``date`` is ``YYYY-MM-DD`` or a relative day (``today``,
+        ``yesterday``, ``last monday``, ...) converted to an absolute date now; today when
+        None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
+        name when None) and ``hook`` (required then). A write that takes the topic over
+        its budget compacts it with ``compactor`` (see the class documentation) in the same
+        step; when that compaction fails (an exception the compactor raises is re-raised,
+        an unusable result is AbortedError) nothing is written, the fact included.
+        InvalidInputError for a vague date, an empty text, a ``misc`` topic, a reserved
+        file, a new topic without a hook, or a secret in any field (``field`` and
+        ``secret_kind`` set)."""
+    def check(self) -> list[ViolationDict]:
+        """Every way the directory breaks the protocol, writing nothing, as ``ViolationDict``
+        values (``kind``, ``file``, ``line``, ``message``) in file and line order; an empty
+        list for a sound directory."""
+    def compact(
+        self,
+        file: str | None = None,
+        *,
+        compactor: object | None = None,
+        dry_run: bool = False,
+    ) -> CompactionReportDict:
+        """Compacts topic file ``file`` (or, when None, every linked topic file over its
+        budget) with ``compactor`` (see the class documentation) and returns a
+        ``CompactionReportDict``: per file the budget use ``before`` and ``after``, each
+        pass's entries and where they went, and ``needs_judgment`` when it is still over
+        budget. Every entry a pass removes is in ``memory-archive.md`` (under the report's
+        ``id``, for ``restore``) in the same step as the rewrite. With ``dry_run=True``
+        nothing is written. An exception the compactor raises aborts the compaction and
+        is re-raised; an unusable result (an entry it was not given, the same one twice, a
+        wrong type) is AbortedError; nothing is written either way."""
+    def restore(self, id: str) -> RestoreReportDict:
+        """Puts back every entry archived under ``id`` (a compaction report's ``id``, or a
+        write's ``archive_id``) at the end of the file it came from, in one step: lines
+        already live there are not added twice, and a file that is gone is recreated with
+        an index line. The archive stays as it is (append-only). Returns a
+        ``RestoreReportDict``; InvalidInputError when the archive has no section ``id``."""
 
 @final
 class SessionRow:

@@ -144,12 +144,18 @@ impl StructuredMemory {
         self.handle.root.join(&components)
     }
 
-    /// `MEMORY.md`, read whole (`None` when there is none yet).
+    /// `MEMORY.md`, read whole (`None` when there is none yet), its budget use against
+    /// this handle's budgets.
     pub(super) fn load_index(&self) -> Result<Option<MemoryIndex>> {
         let path = self.index_path()?;
-        read_text_if_exists(&path)?
-            .map(|text| MemoryIndex::parse(&path, text))
-            .transpose()
+        let Some(text) = read_text_if_exists(&path)? else {
+            return Ok(None);
+        };
+        let mut index = MemoryIndex::parse(&path, text)?;
+        index.budget =
+            self.budgets
+                .usage(INDEX_FILE_NAME, true, index.line_count, index.byte_count);
+        Ok(Some(index))
     }
 
     /// Topic file `file`, read whole (`None` when it does not exist).
@@ -159,7 +165,13 @@ impl StructuredMemory {
             return Ok(None);
         };
         let file = file.strip_prefix("./").unwrap_or(file).to_string();
-        Topic::read(&path, file, text).map(Some)
+        // The budget use against this handle's budgets (what a compactor is shown), not
+        // the seed's defaults `Topic::read` assumes.
+        let mut topic = Topic::read(&path, file, text)?;
+        topic.budget = self
+            .budgets
+            .usage(&topic.file, false, topic.line_count, topic.byte_count);
+        Ok(Some(topic))
     }
 }
 

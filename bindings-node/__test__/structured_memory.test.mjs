@@ -1,0 +1,352 @@
+// StructuredMemory (structured-memory): writes (merge on write, a new topic linked,
+// relative dates, refusals with their codes), the index read whole with its budget,
+// recall, topics, every kind of check, compaction with JS compactors (one that throws:
+// the very error back and the tree byte-identical; hostile ones refused), dry runs,
+// restore, the Promise forms (which take no compactor) and a lock held by another process.
+import assert from 'node:assert/strict'
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+
+import { MemoryCoreError, StructuredMemory } from '../index.js'
+import { holdLock, tempDir } from './helpers.mjs'
+
+const FIXED = '2026-07-10T09:00:00Z'
+const SECRET = 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
+const INFRA =
+  '# Infra\n\n' +
+  '- 2026-06-01: the legacy FTP box runs backups\n' +
+  '- 2026-06-02 [db]: Postgres 15\n' +
+  '- 2026-06-03 [db]: Postgres 16\n' +
+  '- 2026-06-04: deploy failed on staging\n' +
+  '- 2026-06-05: deploy on staging timed out\n' +
+  '- 2026-06-06: deploy on staging worked with VPN\n' +
+  '- a hand note\n'
+
+function dir() {
+  return join(tempDir(), 'memory')
+}
+
+function open(root, options = {}) {
+  return new StructuredMemory(root, { fixedTime: FIXED, ...options })
+}
+
+function seed(root, topic = INFRA) {
+  mkdirSync(root, { recursive: true })
+  writeFileSync(join(root, 'memory-infra.md'), topic)
+  writeFileSync(join(root, 'MEMORY.md'), '- [Infra](memory-infra.md) — hosts, databases\n')
+}
+
+/** Every file but the lock, with its bytes. */
+function tree(root) {
+  if (!existsSync(root)) return {}
+  const out = {}
+  for (const name of readdirSync(root).sort()) {
+    if (name !== '.memcore.lock') out[name] = readFileSync(join(root, name)).toString('base64')
+  }
+  return out
+}
+
+/** Evicts entries mentioning FTP; condenses the staging story. `this` is the object. */
+const judge = {
+  calls: [],
+  dead(topic, entries) {
+    this.calls.push(`dead ${topic.file} ${entries.length}`)
+    return entries.flatMap((e, i) => (e.text.includes('FTP') ? [i] : []))
+  },
+  summarize(topic, entries) {
+    const story = entries.flatMap((e, i) => (e.text.includes('staging') ? [i] : []))
+    return story.length < 2 ? [] : [{ entries: story, text: 'staging deploys need the VPN up first' }]
+  },
+}
+
+test('a first write creates the topic and links it; a second about the subject merges', async () => {
+  const root = dir()
+  const memory = open(root)
+  const first = memory.remember({ topic: 'memory-infra.md', text: 'Postgres 15', subject: 'db', date: '2026-06-01', hook: 'hosts, databases', title: 'Infra' })
+  assert.deepEqual([first.created_topic, first.linked, first.created_index], [true, true, true])
+  assert.deepEqual(first.entry, { date: '2026-06-01', subject: 'db', text: 'Postgres 15', line: 3, end_line: 3 })
+  assert.match(readFileSync(join(root, 'MEMORY.md'), 'utf8'), /^- \[Infra\]\(memory-infra\.md\) — hosts, databases$/m)
+  const second = await memory.rememberAsync({ topic: 'memory-infra.md', text: 'Postgres 16', subject: 'DB' })
+  assert.deepEqual(second.replaced.map((e) => e.text), ['Postgres 15'])
+  assert.equal(second.entry.date, '2026-07-10')
+  assert.deepEqual(memory.topic('memory-infra.md').entries.map((e) => e.text), ['Postgres 16'])
+  assert.match(readFileSync(join(root, 'memory-archive.md'), 'utf8'), /- 2026-06-01 \[db\]: Postgres 15/)
+  const back = memory.restore(second.archive_id)
+  assert.deepEqual(back.restored[0].lines, ['- 2026-06-01 [db]: Postgres 15'])
+  assert.equal((await memory.topicAsync('memory-infra.md')).entries.length, 2)
+  const other = memory.remember({ topic: 'memory-user.md', text: 'prefers terse answers', hook: 'role, preferences' })
+  assert.ok(other.linked && !other.created_index)
+  assert.deepEqual(memory.index().lines.map((l) => l.file), ['memory-infra.md', 'memory-user.md'])
+})
+
+test('relative dates become absolute from the fixed clock', () => {
+  for (const [given, day] of [['today', '2026-07-10'], ['yesterday', '2026-07-09'], ['3 days ago', '2026-07-07'], ['2026-01-31', '2026-01-31']]) {
+    const root = dir()
+    const out = open(root).remember({ topic: 'memory-d.md', text: 'the deploy hook fired', date: given, hook: 'deploys' })
+    assert.equal(out.entry.date, day, given)
+    assert.ok(readFileSync(join(root, 'memory-d.md'), 'utf8').includes(`- ${day}: the deploy hook fired\n`))
+  }
+})
+
+test('vague dates, secrets, catch-all and reserved topics are refused in both forms and nothing is written', async () => {
+  const root = dir()
+  const memory = open(root)
+  const refused = async (fact, check) => {
+    assert.throws(() => memory.remember(fact), (err) => err instanceof MemoryCoreError && check(err))
+    await assert.rejects(memory.rememberAsync(fact), (err) => err instanceof MemoryCoreError && check(err))
+    assert.ok(!existsSync(join(root, 'MEMORY.md')))
+  }
+  const invalid = (err) => err.code === 'ERR_MEMORY_INVALID_INPUT'
+  for (const vague of ['last week', 'recently', 'last month']) {
+    await refused({ topic: 'memory-infra.md', text: 'the deploy broke', date: vague, hook: 'deploys' }, invalid)
+  }
+  for (const field of ['text', 'subject', 'title', 'hook']) {
+    const fact = { topic: 'memory-infra.md', text: 'fine', subject: 'ok', title: 'Infra', hook: 'hosts', [field]: `token ${SECRET}` }
+    await refused(fact, (err) => invalid(err) && err.field === field && err.secretKind === 'github-token' && !err.message.includes(SECRET))
+  }
+  for (const topic of ['memory-misc.md', 'MEMORY.md', 'memory-archive.md', 'index.md', '../outside.md']) {
+    await refused({ topic, text: 'a fact', hook: 'x' }, invalid)
+  }
+  await refused({ topic: 'memory-new.md', text: 'a fact without a hook' }, invalid)
+  await refused({ topic: 'memory-new.md', text: '', hook: 'x' }, invalid)
+  await refused({ topic: 'memory-new.md', text: 'x'.repeat(20_000), hook: 'x' }, invalid)
+  await refused({ topic: 'memory-new.md', text: 'x', hook: 'x', extra: 1 }, (err) => invalid(err) && /fact\.extra: unknown option/.test(err.message))
+  await refused({ topic: 5, text: 'x', hook: 'x' }, (err) => invalid(err) && /fact\.topic: expected a string, got number 5/.test(err.message))
+  assert.throws(() => new StructuredMemory(root, { topicLines: -1 }), (err) => invalid(err) && /options\.topicLines/.test(err.message))
+  assert.throws(() => new StructuredMemory(root, { indexLines: 1.5 }), invalid)
+  assert.throws(() => memory.compact(null, { dryRun: 'yes' }), (err) => invalid(err) && /options\.dryRun/.test(err.message))
+})
+
+test('unicode and CRLF hand-written files read back', () => {
+  const root = dir()
+  const memory = open(root)
+  const text = 'Zürich → 東京 deploy ✅ ' + 'x'.repeat(15_000)
+  memory.remember({ topic: 'memory-ünïcode.md', text, subject: 'règle', hook: 'café, naïve' })
+  assert.equal(memory.topic('memory-ünïcode.md').entries[0].text, text)
+  assert.equal(memory.index().lines[0].hook, 'café, naïve')
+  writeFileSync(join(root, 'USER.md'), "---\r\nname: User\r\ndescription: 'role: lead'\r\ntype: user\r\n---\r\n\r\n- 2026-07-01: prefers terse answers\r\n- a hand note\r\n")
+  const topic = memory.topic('USER.md')
+  assert.deepEqual(topic.meta, { name: 'User', description: 'role: lead', type: 'user' })
+  assert.deepEqual(topic.entries.map((e) => e.text), ['prefers terse answers'])
+  assert.deepEqual(topic.undated, [{ line: 8, text: '- a hand note' }])
+  assert.throws(() => memory.topic('memory-none.md'), (err) => err.code === 'ERR_MEMORY_NOT_FOUND')
+})
+
+test('the index is read whole with its budget; recall reads only it', async () => {
+  const root = dir()
+  mkdirSync(root)
+  const lines = Array.from({ length: 62 }, (_, i) => `- [T${i}](memory-t${i}.md) — hook ${i}\r\n`).join('')
+  writeFileSync(join(root, 'MEMORY.md'), '\ufeff<!-- index -->\r\n' + lines + 'Deploy first.\r\n')
+  const index = open(root).index()
+  assert.equal(index.lines.length, 62)
+  assert.deepEqual(index.lines[0], { title: 'T0', file: 'memory-t0.md', hook: 'hook 0', line: 2 })
+  assert.deepEqual(index.content.map((c) => c.text), ['Deploy first.'])
+  assert.deepEqual([index.budget.state, index.budget.line_budget, index.budget.over_by_lines], ['over', 60, 4])
+  assert.deepEqual(open(root, { indexLines: 100, indexBytes: 10 }).budgets, { index_lines: 100, topic_lines: 150, index_bytes: 10, topic_bytes: null })
+  const wide = await open(root, { indexLines: 100, indexBytes: 10 }).indexAsync()
+  assert.equal(wide.budget.line_budget, 100)
+  assert.ok(wide.budget.over_by_bytes > 0)
+  writeFileSync(join(root, 'MEMORY.md'), '- [Project X](memory-project-x.md) — build quirks, deploy pipeline\n- [User](USER.md) — role, preferences\n')
+  const hits = await open(root).recallAsync('the deploy script')
+  assert.deepEqual(hits.map((h) => h.file), ['memory-project-x.md'])
+  assert.ok(hits[0].score > 0 && hits[0].score <= 1)
+  assert.deepEqual(open(root).recall('nothing matches'), [])
+  assert.deepEqual(open(dir()).index().lines, [])
+})
+
+test('check finds every kind, with file and line', async () => {
+  const root = dir()
+  mkdirSync(root)
+  writeFileSync(join(root, 'MEMORY.md'),
+    '# Memory\n\n- [Infra](memory-infra.md) — hosts, deploys\n- [Gone](memory-gone.md) — was here\n' +
+    '- [Misc](memory-misc.md) — things\n- [Empty](memory-empty.md)\n- [Again](memory-infra.md) — twice\n' +
+    '- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n- [Bad](memory-bad.md) — broken yaml\n')
+  writeFileSync(join(root, 'memory-infra.md'),
+    '# Infra\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-07-01 [db]: Postgres 16\n- a note without a date\n- 2026-07-02: fixed the pipeline yesterday\n')
+  writeFileSync(join(root, 'memory-misc.md'), '- 2026-07-01: a thing\n')
+  writeFileSync(join(root, 'memory-empty.md'), '- 2026-07-01: ok\n')
+  writeFileSync(join(root, 'memory-orphan.md'), '- 2026-07-01: nobody links me\n')
+  writeFileSync(join(root, 'memory-big.md'), Array.from({ length: 12 }, (_, i) => `- 2026-07-${String(i + 1).padStart(2, '0')}: fact ${i}\n`).join(''))
+  writeFileSync(join(root, 'memory-bad.md'), '---\nname: [unclosed\n---\n- 2026-07-01: x\n')
+  const found = open(root, { topicLines: 10 }).check()
+  assert.deepEqual(found, await open(root, { topicLines: 10 }).checkAsync())
+  const got = new Set(found.map((v) => `${v.kind} ${v.file}:${v.line}`))
+  for (const expected of [
+    'dangling_index_line MEMORY.md:4', 'empty_hook MEMORY.md:6', 'duplicate_index_line MEMORY.md:7',
+    'unusable_link MEMORY.md:8', 'content_in_index MEMORY.md:9', 'contradicting_generations memory-infra.md:3',
+    'undated_entry memory-infra.md:5', 'relative_date memory-infra.md:6', 'misc_topic memory-misc.md:0',
+    'orphan_topic memory-orphan.md:0', 'over_budget memory-big.md:11', 'unreadable_topic memory-bad.md:2',
+  ]) {
+    assert.ok(got.has(expected), `${expected} missing from ${[...got].join(', ')}`)
+  }
+  assert.equal(new Set(found.map((v) => v.kind)).size, 12)
+  assert.ok(found.every((v) => v.message.length > 0))
+})
+
+test('a JS compactor evicts and summarizes; a dry run says exactly that; everything is archived; restore', () => {
+  const root = dir()
+  seed(root)
+  const memory = open(root, { topicLines: 6 })
+  judge.calls.length = 0
+  const before = tree(root)
+  const dry = memory.compact('memory-infra.md', { compactor: judge, dryRun: true })
+  assert.equal(dry.dry_run, true)
+  assert.deepEqual(tree(root), before, 'a dry run writes nothing')
+  const report = memory.compact('memory-infra.md', { compactor: judge })
+  assert.deepEqual(report.files, dry.files)
+  assert.equal(judge.calls[0], 'dead memory-infra.md 6', 'called with the object as this')
+  let shown
+  const other = dir()
+  seed(other)
+  open(other, { topicLines: 6 }).compact('memory-infra.md', { dryRun: true, compactor: { dead: (topic) => ((shown = topic.budget), []) } })
+  assert.deepEqual([shown.line_budget, shown.over_by_lines, shown.state], [6, 3, 'over'], "the handle's budget")
+  const f = report.files[0]
+  assert.deepEqual(f.passes.map((p) => p.pass), ['evict-dead', 'collapse-superseded', 'summarize-episodic'])
+  assert.deepEqual([f.before.lines, f.after.lines, f.needs_judgment], [9, 5, null])
+  assert.deepEqual(memory.topic('memory-infra.md').entries.map((e) => e.text), ['Postgres 16', 'staging deploys need the VPN up first'])
+  assert.ok(readFileSync(join(root, 'memory-infra.md'), 'utf8').includes('- a hand note\n'))
+  const archive = readFileSync(join(root, 'memory-archive.md'), 'utf8')
+  for (const [pass, line] of [
+    ['evict-dead', '- 2026-06-01: the legacy FTP box runs backups'],
+    ['collapse-superseded', '- 2026-06-02 [db]: Postgres 15'],
+    ['summarize-episodic', '- 2026-06-05: deploy on staging timed out'],
+  ]) {
+    assert.ok(archive.includes(`## ${report.id} · ${pass} · memory-infra.md · ${FIXED}`), archive)
+    assert.ok(archive.includes(line), line)
+  }
+  const restored = memory.restore(report.id)
+  assert.equal(restored.restored.length, 3)
+  assert.equal(readFileSync(join(root, 'memory-archive.md'), 'utf8'), archive, 'append-only')
+  assert.equal(memory.topic('memory-infra.md').entries.length, 7)
+  assert.throws(() => memory.restore('c-19990101-001'), (err) => err.code === 'ERR_MEMORY_INVALID_INPUT')
+})
+
+test('collapse and split callbacks, class instances, and missing functions are the defaults', async () => {
+  const root = dir()
+  seed(root, '# Infra\n\n- 2026-06-02 [db]: Postgres 15\n- 2026-06-03 [db]: Postgres 16\n- 2026-06-04 [dns]: CoreDNS\n- 2026-06-05 [dns]: CoreDNS 1.11\n- 2026-06-06 [cdn]: Fastly\n')
+  class Folder {
+    collapse(topic, subject, generations) {
+      return subject === 'db' ? `${generations.at(-1).text} (was ${generations[0].text})` : undefined
+    }
+    split(topic, entries) {
+      return [{ file: 'memory-cdn.md', title: 'CDN', hook: 'Fastly, caching', entries: entries.flatMap((e, i) => (e.subject === 'cdn' ? [i] : [])) }]
+    }
+  }
+  const memory = open(root, { topicLines: 4 })
+  const report = memory.compact('memory-infra.md', { compactor: new Folder() })
+  assert.deepEqual(report.created, ['memory-cdn.md'])
+  assert.deepEqual(memory.topic('memory-infra.md').entries.map((e) => e.text), ['Postgres 16 (was Postgres 15)', 'CoreDNS 1.11'])
+  assert.deepEqual(memory.topic('memory-cdn.md').entries.map((e) => e.text), ['Fastly'])
+  assert.ok(readFileSync(join(root, 'MEMORY.md'), 'utf8').includes('- [CDN](memory-cdn.md) — Fastly, caching'))
+  assert.deepEqual(memory.compact(null, { compactor: {} }), memory.compact())
+  assert.deepEqual(await memory.compactAsync(), memory.compact(undefined, {}))
+})
+
+test('a write over budget compacts with the given compactor', () => {
+  const root = dir()
+  const memory = open(root, { topicLines: 3 })
+  memory.remember({ topic: 'memory-infra.md', text: 'the legacy FTP box runs backups', date: '2026-06-01', hook: 'hosts' })
+  memory.remember({ topic: 'memory-infra.md', text: 'Postgres 16', subject: 'db', date: '2026-06-02' })
+  memory.remember({ topic: 'memory-infra.md', text: 'CoreDNS', subject: 'dns', date: '2026-06-03' })
+  const out = memory.remember({ topic: 'memory-infra.md', text: 'Fastly', subject: 'cdn' }, { compactor: judge })
+  assert.equal(out.compaction.files[0].passes[0].pass, 'evict-dead')
+  assert.ok(readFileSync(join(root, 'memory-archive.md'), 'utf8').includes('FTP'))
+  assert.ok(out.budgets[0].lines <= 3)
+})
+
+test('what a compactor function throws is thrown again as it is, and the tree is byte-identical', () => {
+  for (const name of ['dead', 'collapse', 'summarize', 'split']) {
+    const root = dir()
+    seed(root, INFRA.replace('- 2026-06-06: deploy on staging worked with VPN\n', '- 2026-06-06 [cdn]: Fastly\n'))
+    const memory = open(root, { topicLines: 2 })
+    const thrown = new RangeError(`${name} is unavailable`)
+    const before = tree(root)
+    assert.throws(
+      () => memory.compact('memory-infra.md', { compactor: { [name]() { throw thrown } } }),
+      (err) => err === thrown,
+    )
+    assert.deepEqual(tree(root), before, name)
+    // Not only Error objects: any thrown value comes back.
+    assert.throws(() => memory.compact('memory-infra.md', { compactor: { [name]() { throw 'plain string' } } }), (err) => err === 'plain string')
+    assert.deepEqual(tree(root), before, name)
+    // Through a write's budget trigger: the write and its compaction are one step, so
+    // the fact is not written either.
+    assert.throws(() => memory.remember({ topic: 'memory-infra.md', text: 'one more', subject: 'x' }, { compactor: { [name]() { throw thrown } } }), (err) => err === thrown)
+    assert.deepEqual(tree(root), before, name)
+  }
+})
+
+test('a hostile compactor is refused by name and nothing changes', () => {
+  const cases = [
+    ['dead', () => [99], /99/],
+    ['dead', () => [0, 0], /twice/],
+    ['dead', () => '0', /dead\(\) returned "0"/],
+    ['dead', () => [true], /dead\(\)/],
+    ['dead', () => [-1], /dead\(\)/],
+    ['dead', () => [0.5], /dead\(\)/],
+    ['dead', () => undefined, /dead\(\) returned null/],
+    ['dead', () => () => 1, /JSON cannot represent/],
+    ['collapse', () => 5, /collapse\(\) returned 5/],
+    ['summarize', () => [{ entries: [3, 4], txt: 'x' }], /unknown key "txt"/],
+    ['summarize', () => [{ entries: [3, 4] }], /without "text"/],
+    ['summarize', () => [{ entries: [3, 4], text: `token ${SECRET}` }], /summarize/],
+    ['summarize', () => ({ entries: [3, 4], text: 'x' }), /summarize\(\)/],
+    ['split', () => [{ file: 'memory-x.md', title: 'X', hook: 'x' }], /entries/],
+    ['split', () => [{ file: '../x.md', title: 'X', hook: 'x', entries: [0] }], /split/],
+  ]
+  for (const [name, result, message] of cases) {
+    const root = dir()
+    seed(root)
+    const before = tree(root)
+    assert.throws(
+      () => open(root, { topicLines: 1 }).compact('memory-infra.md', { compactor: { [name]: result } }),
+      (err) => err instanceof MemoryCoreError && ['ERR_MEMORY_ABORTED', 'ERR_MEMORY_INVALID_INPUT'].includes(err.code) && message.test(err.message) && !err.message.includes(SECRET),
+      `${name} ${result}`,
+    )
+    assert.deepEqual(tree(root), before)
+  }
+  const root = dir()
+  seed(root)
+  assert.throws(() => open(root).compact(null, { compactor: { dead: 5 } }), (err) => err.code === 'ERR_MEMORY_INVALID_INPUT' && /options\.compactor\.dead: expected a function/.test(err.message))
+  assert.throws(() => open(root).compact(null, { compactor: 'judge' }), (err) => err.code === 'ERR_MEMORY_INVALID_INPUT' && /options\.compactor/.test(err.message))
+  assert.throws(() => open(root).compact('memory-none.md'), (err) => err.code === 'ERR_MEMORY_NOT_FOUND')
+})
+
+test('the Promise forms reject a compactor with a TypeError and never throw', async () => {
+  const root = dir()
+  seed(root)
+  const memory = open(root, { topicLines: 1 })
+  const before = tree(root)
+  for (const call of [
+    () => memory.compactAsync('memory-infra.md', { compactor: judge }),
+    () => memory.rememberAsync({ topic: 'memory-infra.md', text: 'x' }, { compactor: judge }),
+  ]) {
+    let pending
+    assert.doesNotThrow(() => { pending = call() })
+    await assert.rejects(pending, (err) => err instanceof TypeError && err.code === 'ERR_MEMORY_INVALID_INPUT' && /sync form/.test(err.message))
+  }
+  assert.deepEqual(tree(root), before)
+  const dry = await memory.compactAsync('memory-infra.md', { dryRun: true })
+  assert.equal(dry.dry_run, true)
+  assert.deepEqual(tree(root), before)
+})
+
+test('a held lock times out in both forms; the Promise form waits without blocking', async () => {
+  const root = dir()
+  seed(root)
+  const quick = open(root, { lockTimeoutMs: 200 })
+  const holder = await holdLock(join(root, '.memcore.lock'))
+  let pending
+  try {
+    const before = tree(root)
+    assert.throws(() => quick.remember({ topic: 'memory-infra.md', text: 'blocked' }), (err) => err.code === 'ERR_MEMORY_LOCK_TIMEOUT' && err.path === join(quick.root, '.memcore.lock'))
+    await assert.rejects(quick.compactAsync('memory-infra.md'), (err) => err.code === 'ERR_MEMORY_LOCK_TIMEOUT')
+    assert.deepEqual(tree(root), before)
+    pending = open(root, { lockTimeoutMs: 30_000 }).rememberAsync({ topic: 'memory-infra.md', text: 'waited', subject: 'w' })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  } finally {
+    await holder.release()
+  }
+  assert.equal((await pending).entry.text, 'waited')
+})

@@ -1,0 +1,254 @@
+"""The ``Literal`` aliases and ``TypedDict`` shapes of ``StructuredMemory`` results.
+
+Every ``StructuredMemory`` method returns plain ``dict``/``list`` values built from the
+core's serde serialization: the keys (in the same order) that ``memcore topics --json``
+prints. Files are ``str`` paths relative to the memory directory, dates ``YYYY-MM-DD``
+strings, lines 1-based.
+"""
+
+from typing import List, Literal, Optional, TypedDict
+
+BudgetStateLiteral = Literal["within", "near", "over"]
+"""``BudgetUseDict.state``: within budget, near it (90% or more), or over it."""
+ArchivePassLiteral = Literal[
+    "merge",
+    "evict-dead",
+    "collapse-superseded",
+    "summarize-episodic",
+    "split-overgrown",
+    "index-content",
+]
+"""What moved lines to the archive: a merge on write, or one of the compaction passes."""
+ViolationKindLiteral = Literal[
+    "content_in_index",
+    "dangling_index_line",
+    "orphan_topic",
+    "duplicate_index_line",
+    "unusable_link",
+    "empty_hook",
+    "over_budget",
+    "undated_entry",
+    "relative_date",
+    "misc_topic",
+    "contradicting_generations",
+    "unreadable_topic",
+]
+"""``ViolationDict.kind``."""
+
+
+class BudgetsDict(TypedDict):
+    """``StructuredMemory.budgets``: the line budgets and the optional byte budgets."""
+
+    index_lines: int
+    topic_lines: int
+    index_bytes: Optional[int]
+    topic_bytes: Optional[int]
+
+
+class BudgetUseDict(TypedDict):
+    """What one file uses of its budget."""
+
+    file: str
+    lines: int
+    line_budget: int
+    lines_left: int
+    over_by_lines: int
+    bytes: int
+    byte_budget: Optional[int]
+    over_by_bytes: int
+    state: BudgetStateLiteral
+
+
+class IndexLineDict(TypedDict):
+    """One pointer line of ``MEMORY.md``: ``- [title](file) — hook``."""
+
+    title: str
+    file: str
+    hook: str
+    line: int
+
+
+class ContentLineDict(TypedDict):
+    """A line of ``MEMORY.md`` that is content, not a pointer."""
+
+    line: int
+    text: str
+
+
+class UnusableLinkDict(TypedDict):
+    """An index line whose link leaves the directory or is not a plain path."""
+
+    line: int
+    target: str
+    reason: str
+
+
+class MemoryIndexDict(TypedDict):
+    """``StructuredMemory.index()``: ``MEMORY.md`` read whole."""
+
+    lines: List[IndexLineDict]
+    content: List[ContentLineDict]
+    unusable: List[UnusableLinkDict]
+    line_count: int
+    byte_count: int
+    budget: BudgetUseDict
+
+
+class TopicMetaDict(TypedDict):
+    """A topic file's YAML frontmatter (``name``, ``description``, ``type``)."""
+
+    name: Optional[str]
+    description: Optional[str]
+    type: Optional[str]
+
+
+class StructuredEntryDict(TypedDict):
+    """One dated entry of a topic file: ``- date [subject]: text`` on lines
+    ``line``..``end_line``."""
+
+    date: str
+    subject: Optional[str]
+    text: str
+    line: int
+    end_line: int
+
+
+class UndatedItemDict(TypedDict):
+    """A list item of a topic file without a leading date (a hand note)."""
+
+    line: int
+    text: str
+
+
+class TopicDict(TypedDict):
+    """``StructuredMemory.topic(file)``: a topic file read whole."""
+
+    file: str
+    meta: Optional[TopicMetaDict]
+    entries: List[StructuredEntryDict]
+    undated: List[UndatedItemDict]
+    line_count: int
+    byte_count: int
+    budget: BudgetUseDict
+
+
+class RecallHitDict(TypedDict):
+    """``StructuredMemory.recall(query)``: an index line and how well it matches (0 to 1)."""
+
+    title: str
+    file: str
+    hook: str
+    line: int
+    score: float
+
+
+class ViolationDict(TypedDict):
+    """``StructuredMemory.check()``: one way the directory breaks the protocol."""
+
+    kind: ViolationKindLiteral
+    file: str
+    line: int
+    message: str
+
+
+# ``pass`` is a Python keyword, so these two use the functional form.
+PassReportDict = TypedDict(
+    "PassReportDict",
+    {
+        "pass": ArchivePassLiteral,
+        "entries": List[StructuredEntryDict],
+        "to": str,
+        "written": List[str],
+    },
+)
+PassReportDict.__doc__ = """One compaction pass: the entries it took out, where they went (``to``: the
+archive or a new topic file), and the lines it wrote in their place."""
+
+
+class NeedsJudgmentDict(TypedDict):
+    """A file still over budget after the four passes: the exact overage, and the hand
+    lines the library could not compact."""
+
+    file: str
+    over_by_lines: int
+    over_by_bytes: int
+    unparsed_lines: List[int]
+    message: str
+
+
+class FileCompactionDict(TypedDict):
+    """What compaction did to one file."""
+
+    file: str
+    before: BudgetUseDict
+    after: BudgetUseDict
+    passes: List[PassReportDict]
+    needs_judgment: Optional[NeedsJudgmentDict]
+
+
+class CompactionReportDict(TypedDict):
+    """``StructuredMemory.compact()``: ``id`` names the archive sections (for ``restore``;
+    None when nothing was archived), ``created`` the topic files splits made."""
+
+    id: Optional[str]
+    dry_run: bool
+    files: List[FileCompactionDict]
+    created: List[str]
+
+
+class RememberOutcomeDict(TypedDict):
+    """``StructuredMemory.remember()``: the entry as written, what it replaced (merge on
+    write), whether it created the topic, the index line or ``MEMORY.md``, the archive id
+    of what it moved, the budgets after it, and the compaction it triggered."""
+
+    file: str
+    entry: StructuredEntryDict
+    created_topic: bool
+    linked: bool
+    created_index: bool
+    replaced: List[StructuredEntryDict]
+    archived_as_older: bool
+    archive_id: Optional[str]
+    budgets: List[BudgetUseDict]
+    warnings: List[str]
+    compaction: Optional[CompactionReportDict]
+
+
+RestoredDict = TypedDict(
+    "RestoredDict",
+    {
+        "file": str,
+        "pass": ArchivePassLiteral,
+        "lines": List[str],
+        "already_live": List[str],
+        "created": bool,
+    },
+)
+RestoredDict.__doc__ = """The lines one archive section put back into ``file`` (``already_live``: those
+that were there already and were not added twice; ``created``: the file was recreated)."""
+
+
+class RestoreReportDict(TypedDict):
+    """``StructuredMemory.restore(id)``."""
+
+    id: str
+    restored: List[RestoredDict]
+
+
+class CondensedDict(TypedDict, total=False):
+    """What a compactor's ``summarize`` returns per story: the entries (indexes into the
+    list it was given, at least two), the lesson that replaces them, and its subject."""
+
+    entries: List[int]
+    text: str
+    subject: Optional[str]
+
+
+class SplitPartDict(TypedDict):
+    """What a compactor's ``split`` returns per part: the new topic file, its index line's
+    title and hook, and the entries (indexes) that move there."""
+
+    file: str
+    title: str
+    hook: str
+    entries: List[int]

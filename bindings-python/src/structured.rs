@@ -1,0 +1,291 @@
+//! `memory_core.StructuredMemory`: converts plain Python arguments, calls
+//! `memory_core::structured_memory` with the GIL released, and returns each result as
+//! plain builtins from the core type's serde serialization (as `ContextMemory` does), so
+//! the keys are those `memcore topics --json` prints. A Python compactor is a
+//! [`PyCompactor`].
+
+use memory_core::structured_memory::{Budgets, DefaultCompactor, Fact, StructuredMemory as Core};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::args;
+use crate::context::plain;
+use crate::errors::to_py_err;
+use crate::memory::{detached, lock_wait, signal_check};
+use crate::structured_compactor::PyCompactor;
+
+/// A budget: an `int` from 0 (not `bool`).
+fn budget(py: Python<'_>, obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<usize> {
+    let value = args::integer(obj, name)?;
+    usize::try_from(value).map_err(|_| {
+        crate::errors::invalid(py, name, value.to_string(), "must be a whole number from 0")
+    })
+}
+
+fn opt_budget(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+) -> PyResult<Option<usize>> {
+    match obj {
+        Some(obj) if !obj.is_none() => budget(py, obj, name).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// The compactor argument: None for the default.
+fn compactor(obj: Option<&Bound<'_, PyAny>>) -> Option<PyCompactor> {
+    obj.filter(|o| !o.is_none())
+        .map(|o| PyCompactor::new(o.clone().unbind()))
+}
+
+/// A structured-memory directory (``./memory`` in the seed): ``MEMORY.md``, an
+/// always-loaded index of one-line pointers (``- [Title](file.md) — hook``), topic files
+/// of dated entries (``- 2026-07-10 [subject]: text``) loaded on demand, and the
+/// append-only ``memory-archive.md``. The index is held to ``index_lines`` (60) lines and
+/// each topic file to ``topic_lines`` (150); a write that takes a topic over its budget
+/// compacts it, and compaction archives before it rewrites, never truncating.
+///
+/// Every write holds the directory's cross-process lock (``.memcore.lock``, shared with
+/// every model, language and the ``memcore`` command line), changes every file it
+/// touches as one step and reads them back. Results are plain ``dict``/``list`` values
+/// with the keys ``memcore topics --json`` prints (``MemoryIndexDict``, ``TopicDict``,
+/// ..., importable from ``memory_core``). Errors: InvalidInputError for a refused value
+/// (a vague date, a ``misc`` topic, a reserved file; a secret sets ``field`` and
+/// ``secret_kind``), NotFoundError for a topic file that does not exist, AbortedError for
+/// a compaction abandoned because the compactor returned something unusable (an
+/// exception the compactor raises is re-raised itself; the compaction writes nothing
+/// either way).
+///
+/// ``StructuredMemory(dir, *, index_lines=60, topic_lines=150, index_bytes=None,
+/// topic_bytes=None, lock_timeout=None, fixed_time=None)`` opens ``dir`` (a ``str`` or
+/// ``os.PathLike``, made absolute now; nothing is created until the first write). The
+/// byte budgets are off unless given. ``lock_timeout`` (seconds, default 10) bounds the
+/// wait for the lock; Ctrl-C interrupts a wait with KeyboardInterrupt. ``fixed_time`` (an
+/// RFC 3339 string or an aware ``datetime``) stops this handle's clock: "today" and the
+/// relative dates a write converts are taken from it. Handles pickle and copy.
+///
+/// A compactor (``compactor=`` of ``remember`` and ``compact``) is any object with some
+/// of these methods (a missing one is the default: evict nothing, keep the newest
+/// generation, summarize nothing, split by ``##`` heading or subject), each given the
+/// topic as a ``TopicDict`` and its readable entries as ``StructuredEntryDict`` values,
+/// and answering with indexes into that list: ``dead(topic, entries) -> list[int]``,
+/// ``collapse(topic, subject, generations) -> str | None``, ``summarize(topic, entries)
+/// -> list[{"entries": [...], "text": ..., "subject": None}]``, ``split(topic, entries)
+/// -> list[{"file": ..., "title": ..., "hook": ..., "entries": [...]}]``.
+#[pyclass(frozen, module = "memory_core")]
+pub struct StructuredMemory {
+    inner: Core,
+    lock_timeout: Option<f64>,
+    fixed_time: Option<String>,
+}
+
+#[pymethods]
+impl StructuredMemory {
+    /// Opens ``dir``; see the class documentation.
+    #[new]
+    #[pyo3(signature = (dir, *, index_lines = None, topic_lines = None, index_bytes = None,
+                        topic_bytes = None, lock_timeout = None, fixed_time = None),
+           text_signature = "(dir, *, index_lines=60, topic_lines=150, index_bytes=None, \
+                             topic_bytes=None, lock_timeout=None, fixed_time=None)")]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        dir: &Bound<'_, PyAny>,
+        index_lines: Option<Bound<'_, PyAny>>,
+        topic_lines: Option<Bound<'_, PyAny>>,
+        index_bytes: Option<Bound<'_, PyAny>>,
+        topic_bytes: Option<Bound<'_, PyAny>>,
+        lock_timeout: Option<Bound<'_, PyAny>>,
+        fixed_time: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let dir = args::path(dir, "dir")?;
+        let mut budgets = Budgets::default();
+        if let Some(lines) = opt_budget(py, index_lines.as_ref(), "index_lines")? {
+            budgets = budgets.index_lines(lines);
+        }
+        if let Some(lines) = opt_budget(py, topic_lines.as_ref(), "topic_lines")? {
+            budgets = budgets.topic_lines(lines);
+        }
+        budgets = budgets
+            .index_bytes(opt_budget(py, index_bytes.as_ref(), "index_bytes")?)
+            .topic_bytes(opt_budget(py, topic_bytes.as_ref(), "topic_bytes")?);
+        let mut builder = Core::builder(dir)
+            .budgets(budgets)
+            .wait_check(signal_check());
+        let lock_timeout = args::opt_number(lock_timeout.as_ref(), "lock_timeout")?;
+        if let Some(seconds) = lock_timeout {
+            builder = builder.lock_timeout(lock_wait(py, seconds)?);
+        }
+        let fixed_time = args::opt_time(fixed_time.as_ref(), "fixed_time")?;
+        if let Some(text) = &fixed_time {
+            builder = builder.fixed_time(text).map_err(|e| to_py_err(py, e))?;
+        }
+        let inner = detached(py, || builder.open())?;
+        Ok(StructuredMemory {
+            inner,
+            lock_timeout,
+            fixed_time,
+        })
+    }
+
+    /// The directory (absolute).
+    #[getter]
+    fn root(&self) -> std::path::PathBuf {
+        self.inner.root().to_path_buf()
+    }
+
+    /// The budgets, as a ``BudgetsDict`` (``index_lines``, ``topic_lines``,
+    /// ``index_bytes``, ``topic_bytes``).
+    #[getter]
+    fn budgets(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        plain(py, &self.inner.budgets())
+    }
+
+    /// ``MEMORY.md`` read whole, as a ``MemoryIndexDict``: its pointer ``lines``, the
+    /// ``content`` lines that are not pointers, the ``unusable`` links, its size and
+    /// ``budget`` use. An empty index when there is no ``MEMORY.md`` yet.
+    fn index(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let index = detached(py, || self.inner.index())?;
+        plain(py, &index)
+    }
+
+    /// Topic file ``file`` (relative to the directory, such as ``memory-infra.md``) read
+    /// whole, as a ``TopicDict``: its frontmatter ``meta``, dated ``entries``, ``undated``
+    /// hand notes, size and ``budget`` use. NotFoundError when it does not exist;
+    /// InvalidInputError for a path outside the directory or a reserved file.
+    fn topic(&self, py: Python<'_>, file: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let file = args::text(file, "file")?;
+        let topic = detached(py, || self.inner.topic(&file))?;
+        plain(py, &topic)
+    }
+
+    /// The index lines whose title or hook match ``query``, best first, as
+    /// ``RecallHitDict`` values (an index line with its ``score``): the index is the
+    /// recall key, and only ``MEMORY.md`` is read.
+    fn recall(&self, py: Python<'_>, query: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let query = args::text(query, "query")?;
+        let hits = detached(py, || self.inner.recall(&query))?;
+        plain(py, &hits)
+    }
+
+    /// Writes one fact to topic file ``topic`` and returns a ``RememberOutcomeDict``.
+    /// An entry about the same ``subject`` is replaced (merge on write; the old one goes
+    /// to the archive). ``date`` is ``YYYY-MM-DD`` or a relative day (``today``,
+    /// ``yesterday``, ``last monday``, ...) converted to an absolute date now; today when
+    /// None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
+    /// name when None) and ``hook`` (required then). A write that takes the topic over
+    /// its budget compacts it with ``compactor`` (see the class documentation) in the same
+    /// step; when that compaction fails (an exception the compactor raises is re-raised,
+    /// an unusable result is AbortedError) nothing is written, the fact included.
+    /// InvalidInputError for a vague date, an empty text, a ``misc`` topic, a reserved
+    /// file, a new topic without a hook, or a secret in any field (``field`` and
+    /// ``secret_kind`` set).
+    #[pyo3(signature = (topic, text, *, subject = None, date = None, title = None,
+                        hook = None, compactor = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn remember(
+        &self,
+        py: Python<'_>,
+        topic: &Bound<'_, PyAny>,
+        text: &Bound<'_, PyAny>,
+        subject: Option<Bound<'_, PyAny>>,
+        date: Option<Bound<'_, PyAny>>,
+        title: Option<Bound<'_, PyAny>>,
+        hook: Option<Bound<'_, PyAny>>,
+        compactor: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut fact = Fact::new(args::text(topic, "topic")?, args::text(text, "text")?);
+        if let Some(subject) = args::opt_text(subject.as_ref(), "subject")? {
+            fact = fact.subject(subject);
+        }
+        if let Some(date) = args::opt_text(date.as_ref(), "date")? {
+            fact = fact.date(date);
+        }
+        if let Some(title) = args::opt_text(title.as_ref(), "title")? {
+            fact = fact.title(title);
+        }
+        if let Some(hook) = args::opt_text(hook.as_ref(), "hook")? {
+            fact = fact.hook(hook);
+        }
+        let compactor = self::compactor(compactor.as_ref());
+        let outcome = detached(py, || match &compactor {
+            Some(c) => self.inner.remember_with(fact, c),
+            None => self.inner.remember_with(fact, &DefaultCompactor),
+        })?;
+        plain(py, &outcome)
+    }
+
+    /// Every way the directory breaks the protocol, writing nothing, as ``ViolationDict``
+    /// values (``kind``, ``file``, ``line``, ``message``) in file and line order; an empty
+    /// list for a sound directory.
+    fn check(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let violations = detached(py, || self.inner.check())?;
+        plain(py, &violations)
+    }
+
+    /// Compacts topic file ``file`` (or, when None, every linked topic file over its
+    /// budget) with ``compactor`` (see the class documentation) and returns a
+    /// ``CompactionReportDict``: per file the budget use ``before`` and ``after``, each
+    /// pass's entries and where they went, and ``needs_judgment`` when it is still over
+    /// budget. Every entry a pass removes is in ``memory-archive.md`` (under the report's
+    /// ``id``, for ``restore``) in the same step as the rewrite. With ``dry_run=True``
+    /// nothing is written. An exception the compactor raises aborts the compaction and
+    /// is re-raised; an unusable result (an entry it was not given, the same one twice, a
+    /// wrong type) is AbortedError; nothing is written either way.
+    #[pyo3(signature = (file = None, *, compactor = None, dry_run = None),
+           text_signature = "($self, file=None, *, compactor=None, dry_run=False)")]
+    fn compact(
+        &self,
+        py: Python<'_>,
+        file: Option<Bound<'_, PyAny>>,
+        compactor: Option<Bound<'_, PyAny>>,
+        dry_run: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let file = args::opt_text(file.as_ref(), "file")?;
+        let dry_run = match dry_run.as_ref().filter(|d| !d.is_none()) {
+            Some(d) => args::boolean(d, "dry_run")?,
+            None => false,
+        };
+        let compactor = self::compactor(compactor.as_ref());
+        let report = detached(py, || match &compactor {
+            Some(c) => self.inner.compact(file.as_deref(), c, dry_run),
+            None => self
+                .inner
+                .compact(file.as_deref(), &DefaultCompactor, dry_run),
+        })?;
+        plain(py, &report)
+    }
+
+    /// Puts back every entry archived under ``id`` (a compaction report's ``id``, or a
+    /// write's ``archive_id``) at the end of the file it came from, in one step: lines
+    /// already live there are not added twice, and a file that is gone is recreated with
+    /// an index line. The archive stays as it is (append-only). Returns a
+    /// ``RestoreReportDict``; InvalidInputError when the archive has no section ``id``.
+    fn restore(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let id = args::text(id, "id")?;
+        let report = detached(py, || self.inner.restore(&id))?;
+        plain(py, &report)
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Ok(format!(
+            "StructuredMemory({})",
+            slf.getattr("root")?.repr()?
+        ))
+    }
+
+    /// Pickle and copy: the same directory, budgets and options.
+    fn __getnewargs_ex__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let budgets = self.inner.budgets();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("index_lines", budgets.index_lines)?;
+        kwargs.set_item("topic_lines", budgets.topic_lines)?;
+        kwargs.set_item("index_bytes", budgets.index_bytes)?;
+        kwargs.set_item("topic_bytes", budgets.topic_bytes)?;
+        kwargs.set_item("lock_timeout", self.lock_timeout)?;
+        kwargs.set_item("fixed_time", self.fixed_time.as_deref())?;
+        let args = PyTuple::new(py, [self.inner.root()])?;
+        PyTuple::new(py, [args.into_any(), kwargs.into_any()])
+    }
+}

@@ -1,0 +1,277 @@
+//! A Python compactor as a [`Compactor`] of the core: any object with some of the methods
+//! `dead(topic, entries)`, `collapse(topic, subject, generations)`,
+//! `summarize(topic, entries)` and `split(topic, entries)`; a missing method (or one set
+//! to None) is the core's default. `topic` and the entries are the plain dicts of
+//! `StructuredMemory.topic` (`TopicDict`, `StructuredEntryDict`).
+//!
+//! The core calls a compactor synchronously under the directory's lock, with the GIL
+//! released (the lock wait must not block other threads); each call takes the GIL back.
+//! An exception the method raises is boxed as the [`PyErr`] itself into the core's
+//! `CompactorFailed`, which [`crate::errors::to_py_err`] unboxes to raise that very
+//! exception. A result of the wrong shape is refused here with a message naming the
+//! method (the core's `CompactorFailed`: AbortedError); indexes out of range or repeated
+//! are the core's own refusal.
+
+use memory_core::structured_memory::{
+    Compactor, CompactorError, Condensed, Entry, SplitPart, Topic,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyMapping, PyString};
+
+use crate::context::plain;
+
+/// The Python object behind a compaction (see the module docs).
+pub(crate) struct PyCompactor {
+    object: Py<PyAny>,
+}
+
+impl PyCompactor {
+    /// Wraps `object` (any object: its methods are looked up at each call).
+    pub(crate) fn new(object: Py<PyAny>) -> PyCompactor {
+        PyCompactor { object }
+    }
+
+    /// `object.<method>(topic, *rest)` with the GIL held, or None when the object has no
+    /// such method (or it is None); the result goes through `convert`.
+    fn call<T>(
+        &self,
+        method: &'static str,
+        topic: &Topic,
+        rest: impl for<'py> FnOnce(Python<'py>) -> PyResult<Vec<Py<PyAny>>>,
+        convert: impl for<'py> FnOnce(&Bound<'py, PyAny>) -> Result<T, String>,
+    ) -> Result<Option<T>, CompactorError> {
+        Python::attach(|py| {
+            let run = || -> PyResult<Option<Result<T, String>>> {
+                let object = self.object.bind(py);
+                let Some(function) = object.getattr_opt(method)? else {
+                    return Ok(None);
+                };
+                if function.is_none() {
+                    return Ok(None);
+                }
+                let mut args = vec![plain(py, topic)?];
+                args.extend(rest(py)?);
+                let args = pyo3::types::PyTuple::new(py, args)?;
+                let result = function.call1(args)?;
+                Ok(Some(convert(&result)))
+            };
+            match run() {
+                Ok(None) => Ok(None),
+                Ok(Some(Ok(value))) => Ok(Some(value)),
+                Ok(Some(Err(message))) => Err(format!("{method}() {message}").into()),
+                Err(raised) => Err(Box::new(raised) as CompactorError),
+            }
+        })
+    }
+}
+
+/// `returned <type> <repr>, expected <what>`.
+fn wrong(value: &Bound<'_, PyAny>, expected: &str) -> String {
+    format!(
+        "returned {}, expected {expected}",
+        crate::args::described(value)
+    )
+}
+
+/// An entry index: an `int` (not `bool`) from 0.
+fn index(value: &Bound<'_, PyAny>, what: &str) -> Result<usize, String> {
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(format!(
+            "returned {} in {what}, expected an int entry index",
+            crate::args::described(value)
+        ));
+    }
+    value.extract::<usize>().map_err(|_| {
+        format!(
+            "returned {} in {what}, expected an entry index from 0",
+            crate::args::described(value)
+        )
+    })
+}
+
+/// A list (or tuple) of entry indexes.
+fn indexes(value: &Bound<'_, PyAny>, what: &str) -> Result<Vec<usize>, String> {
+    items(value, "a list of int entry indexes")?
+        .iter()
+        .map(|item| index(item, what))
+        .collect()
+}
+
+/// The items of a `list` or `tuple` (no other iterable: a `str` or a dict is a mistake).
+fn items<'py>(value: &Bound<'py, PyAny>, expected: &str) -> Result<Vec<Bound<'py, PyAny>>, String> {
+    if let Ok(list) = value.cast::<pyo3::types::PyList>() {
+        return Ok(list.iter().collect());
+    }
+    if let Ok(tuple) = value.cast::<pyo3::types::PyTuple>() {
+        return Ok(tuple.iter().collect());
+    }
+    Err(wrong(value, expected))
+}
+
+/// A `str`.
+fn text(value: &Bound<'_, PyAny>, what: &str) -> Result<String, String> {
+    match value.cast::<PyString>() {
+        Ok(s) => s
+            .extract::<String>()
+            .map_err(|_| format!("returned a {what} that is not valid Unicode text")),
+        Err(_) => Err(format!(
+            "returned {} as {what}, expected a str",
+            crate::args::described(value)
+        )),
+    }
+}
+
+/// The keys of a mapping a method returned, each looked up once; a key not in `known` is
+/// refused (a misspelt key would otherwise be silently dropped).
+fn fields<'py, const N: usize>(
+    value: &Bound<'py, PyAny>,
+    known: [&'static str; N],
+    expected: &str,
+) -> Result<[Option<Bound<'py, PyAny>>; N], String> {
+    let mapping = value
+        .cast::<PyMapping>()
+        .map_err(|_| wrong(value, expected))?;
+    let pairs = mapping
+        .items()
+        .map_err(|e| format!("returned a mapping whose items fail: {e}"))?;
+    let mut out: [Option<Bound<'py, PyAny>>; N] = std::array::from_fn(|_| None);
+    for pair in pairs.iter() {
+        let (key, item) = pair
+            .extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>()
+            .map_err(|e| format!("returned a mapping whose items fail: {e}"))?;
+        let key = text(&key, "a key")?;
+        let Some(slot) = known.iter().position(|k| *k == key) else {
+            return Err(format!(
+                "returned the unknown key {key:?} (the keys are {})",
+                known.join(", ")
+            ));
+        };
+        out[slot] = Some(item).filter(|v| !v.is_none());
+    }
+    Ok(out)
+}
+
+fn required<'a, 'py>(
+    field: &'a Option<Bound<'py, PyAny>>,
+    key: &str,
+) -> Result<&'a Bound<'py, PyAny>, String> {
+    field
+        .as_ref()
+        .ok_or_else(|| format!("returned a mapping without {key:?}"))
+}
+
+fn condensed(value: &Bound<'_, PyAny>) -> Result<Condensed, String> {
+    let [entries, lesson, subject] = fields(
+        value,
+        ["entries", "text", "subject"],
+        "a dict with entries, text and subject",
+    )?;
+    let entries = indexes(required(&entries, "entries")?, "entries")?;
+    let mut out = Condensed::new(entries, text(required(&lesson, "text")?, "text")?);
+    if let Some(subject) = &subject {
+        out = out.subject(text(subject, "subject")?);
+    }
+    Ok(out)
+}
+
+fn split_part(value: &Bound<'_, PyAny>) -> Result<SplitPart, String> {
+    let [file, title, hook, entries] = fields(
+        value,
+        ["file", "title", "hook", "entries"],
+        "a dict with file, title, hook and entries",
+    )?;
+    Ok(SplitPart::new(
+        text(required(&file, "file")?, "file")?,
+        text(required(&title, "title")?, "title")?,
+        text(required(&hook, "hook")?, "hook")?,
+        indexes(required(&entries, "entries")?, "entries")?,
+    ))
+}
+
+impl Compactor for PyCompactor {
+    fn dead(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<usize>, CompactorError> {
+        let found = self.call(
+            "dead",
+            topic,
+            |py| Ok(vec![plain(py, &entries)?]),
+            |value| indexes(value, "the list"),
+        )?;
+        match found {
+            Some(list) => Ok(list),
+            None => memory_core::structured_memory::DefaultCompactor.dead(topic, entries),
+        }
+    }
+
+    fn collapse(
+        &self,
+        topic: &Topic,
+        subject: &str,
+        generations: &[Entry],
+    ) -> Result<Option<String>, CompactorError> {
+        let found = self.call(
+            "collapse",
+            topic,
+            |py| {
+                Ok(vec![
+                    PyString::new(py, subject).into_any().unbind(),
+                    plain(py, &generations)?,
+                ])
+            },
+            |value| {
+                if value.is_none() {
+                    Ok(None)
+                } else {
+                    text(value, "the new text").map(Some)
+                }
+            },
+        )?;
+        match found {
+            Some(text) => Ok(text),
+            None => memory_core::structured_memory::DefaultCompactor.collapse(
+                topic,
+                subject,
+                generations,
+            ),
+        }
+    }
+
+    fn summarize(
+        &self,
+        topic: &Topic,
+        entries: &[Entry],
+    ) -> Result<Vec<Condensed>, CompactorError> {
+        let found = self.call(
+            "summarize",
+            topic,
+            |py| Ok(vec![plain(py, &entries)?]),
+            |value| {
+                items(value, "a list of dicts (entries, text, subject)")?
+                    .iter()
+                    .map(condensed)
+                    .collect()
+            },
+        )?;
+        match found {
+            Some(list) => Ok(list),
+            None => memory_core::structured_memory::DefaultCompactor.summarize(topic, entries),
+        }
+    }
+
+    fn split(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
+        let found = self.call(
+            "split",
+            topic,
+            |py| Ok(vec![plain(py, &entries)?]),
+            |value| {
+                items(value, "a list of dicts (file, title, hook, entries)")?
+                    .iter()
+                    .map(split_part)
+                    .collect()
+            },
+        )?;
+        match found {
+            Some(list) => Ok(list),
+            None => memory_core::structured_memory::DefaultCompactor.split(topic, entries),
+        }
+    }
+}

@@ -1,0 +1,527 @@
+"""memory_core.StructuredMemory on real files: writes (merge on write, a new topic
+linked, relative dates, refusals), the index read whole against its budget, recall,
+topics, every kind of check, compaction with Python compactors (one that raises, hostile
+ones), dry runs, restore, the plain-dict results against their TypedDicts, and a lock
+held by another process."""
+
+from __future__ import annotations
+
+import copy
+import pathlib
+import pickle
+import threading
+import time
+import typing
+
+import pytest
+
+import memory_core
+from memory_core import StructuredMemory
+
+from _support import lock_held_by_other_process, release
+from test_context_memory import check
+
+FIXED = "2026-07-10T09:00:00Z"
+SECRET = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+INFRA = (
+    "# Infra\n\n"
+    "- 2026-06-01: the legacy FTP box runs backups\n"
+    "- 2026-06-02 [db]: Postgres 15\n"
+    "- 2026-06-03 [db]: Postgres 16\n"
+    "- 2026-06-04: deploy failed on staging\n"
+    "- 2026-06-05: deploy on staging timed out\n"
+    "- 2026-06-06: deploy on staging worked with VPN\n"
+    "- a hand note\n"
+)
+
+
+def tree(root: pathlib.Path) -> dict[str, bytes]:
+    """Every file of the directory but the lock, with its bytes."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != ".memcore.lock"
+    }
+
+
+def seed(root: pathlib.Path, topic: str = INFRA) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "memory-infra.md").write_text(topic, encoding="utf-8")
+    (root / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts, databases\n", encoding="utf-8")
+
+
+def shape(value: object, annotation: object) -> set[str]:
+    seen: set[str] = set()
+    check(value, annotation, "result", seen)
+    return seen
+
+
+class Judge:
+    """Evicts entries mentioning FTP; condenses the staging story into its lesson."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def dead(self, topic: memory_core.TopicDict, entries: list[memory_core.StructuredEntryDict]) -> list[int]:
+        self.calls.append(f"dead {topic['file']} {len(entries)}")
+        return [i for i, e in enumerate(entries) if "FTP" in e["text"]]
+
+    def summarize(
+        self, topic: memory_core.TopicDict, entries: list[memory_core.StructuredEntryDict]
+    ) -> list[memory_core.CondensedDict]:
+        self.calls.append("summarize")
+        story = [i for i, e in enumerate(entries) if "staging" in e["text"]]
+        if len(story) < 2:
+            return []
+        return [{"entries": story, "text": "staging deploys need the VPN up first", "subject": None}]
+
+
+# -- remember ---------------------------------------------------------------------------
+
+
+def test_a_first_write_creates_the_topic_and_links_it(root: pathlib.Path) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    assert not root.exists() or not (root / "MEMORY.md").exists()
+    out = m.remember("memory-infra.md", "Postgres 15", subject="db", hook="hosts, databases", title="Infra")
+    assert (out["created_topic"], out["linked"], out["created_index"]) == (True, True, True)
+    assert out["file"] == "memory-infra.md"
+    assert out["entry"]["date"] == "2026-07-10"
+    assert out["entry"]["subject"] == "db"
+    index = (root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "- [Infra](memory-infra.md) — hosts, databases\n" in index
+    assert "- 2026-07-10 [db]: Postgres 15\n" in (root / "memory-infra.md").read_text(encoding="utf-8")
+    assert "RememberOutcomeDict" in shape(out, memory_core.RememberOutcomeDict)
+    # A second topic gets its own index line; the first stays.
+    second = m.remember("memory-user.md", "prefers terse answers", hook="role, preferences")
+    assert second["linked"] and not second["created_index"]
+    assert [line["file"] for line in m.index()["lines"]] == ["memory-infra.md", "memory-user.md"]
+
+
+def test_a_write_about_the_same_subject_merges_and_archives_the_old(root: pathlib.Path) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    m.remember("memory-infra.md", "Postgres 15", subject="db", date="2026-06-01", hook="databases")
+    out = m.remember("memory-infra.md", "Postgres 16", subject="DB", date="2026-07-01")
+    assert [e["text"] for e in out["replaced"]] == ["Postgres 15"]
+    assert not out["created_topic"] and not out["linked"]
+    topic = m.topic("memory-infra.md")
+    assert [e["text"] for e in topic["entries"]] == ["Postgres 16"]
+    archive = (root / "memory-archive.md").read_text(encoding="utf-8")
+    assert "- 2026-06-01 [db]: Postgres 15" in archive
+    assert out["archive_id"] is not None and out["archive_id"] in archive
+    # The archived generation comes back by its id.
+    back = m.restore(out["archive_id"])
+    assert back["restored"][0]["lines"] == ["- 2026-06-01 [db]: Postgres 15"]
+    assert "RestoreReportDict" in shape(back, memory_core.RestoreReportDict)
+    assert len(m.topic("memory-infra.md")["entries"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("given", "day"),
+    [("today", "2026-07-10"), ("yesterday", "2026-07-09"), ("Yesterday", "2026-07-09"),
+     ("3 days ago", "2026-07-07"), ("2026-01-31", "2026-01-31")],
+)
+def test_relative_dates_become_absolute_from_the_fixed_clock(root: pathlib.Path, given: str, day: str) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    out = m.remember("memory-infra.md", "the deploy hook fired", date=given, hook="deploys")
+    assert out["entry"]["date"] == day
+    assert f"- {day}: the deploy hook fired\n" in (root / "memory-infra.md").read_text(encoding="utf-8")
+
+
+def test_fixed_time_takes_an_aware_datetime(root: pathlib.Path) -> None:
+    import datetime
+
+    when = datetime.datetime(2026, 2, 28, 23, 0, tzinfo=datetime.timezone.utc)
+    m = StructuredMemory(root, fixed_time=when)
+    assert m.remember("memory-t.md", "x happened", date="tomorrow", hook="t")["entry"]["date"] == "2026-03-01"
+
+
+@pytest.mark.parametrize("vague", ["last week", "recently", "a while ago", "last month"])
+def test_a_vague_date_is_refused_and_nothing_is_written(root: pathlib.Path, vague: str) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    with pytest.raises(memory_core.InvalidInputError) as caught:
+        m.remember("memory-infra.md", "the deploy broke", date=vague, hook="deploys")
+    assert isinstance(caught.value, ValueError)
+    assert caught.value.code == "ERR_MEMORY_INVALID_INPUT"
+    assert not (root / "MEMORY.md").exists()
+
+
+@pytest.mark.parametrize("field", ["text", "subject", "title", "hook"])
+def test_a_secret_in_any_field_is_refused_with_its_kind(root: pathlib.Path, field: str) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    fields = {"text": "fine", "subject": "ok", "title": "Infra", "hook": "hosts"}
+    fields[field] = f"token {SECRET}"
+    with pytest.raises(memory_core.InvalidInputError) as caught:
+        m.remember("memory-infra.md", fields["text"], subject=fields["subject"],
+                   title=fields["title"], hook=fields["hook"])
+    assert caught.value.field == field
+    assert caught.value.secret_kind == "github-token"
+    assert SECRET not in str(caught.value)
+    assert tree(root) == {} if root.exists() else True
+
+
+@pytest.mark.parametrize(
+    ("topic", "hook"),
+    [("memory-misc.md", "things"), ("MEMORY.md", "x"), ("memory-archive.md", "x"), ("index.md", "x"),
+     ("../outside.md", "x"), ("memory-new.md", None)],
+)
+def test_refused_topics(root: pathlib.Path, topic: str, hook: str | None) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    with pytest.raises(memory_core.InvalidInputError):
+        m.remember(topic, "a fact", hook=hook)
+    assert not (root / "MEMORY.md").exists()
+
+
+@pytest.mark.parametrize("text", ["", "   ", "one\n\ntwo paragraphs"])
+def test_an_empty_or_multi_paragraph_text_is_refused(root: pathlib.Path, text: str) -> None:
+    with pytest.raises(memory_core.InvalidInputError):
+        StructuredMemory(root).remember("memory-t.md", text, hook="t")
+
+
+def test_wrong_argument_types_name_the_parameter(root: pathlib.Path) -> None:
+    m = StructuredMemory(root)
+    with pytest.raises(memory_core.InvalidInputError, match="topic"):
+        m.remember(5, "x", hook="t")  # type: ignore[arg-type]
+    with pytest.raises(memory_core.InvalidInputError, match="topic_lines"):
+        StructuredMemory(root, topic_lines=True)
+    with pytest.raises(memory_core.InvalidInputError, match="index_lines"):
+        StructuredMemory(root, index_lines=-1)
+    with pytest.raises(memory_core.InvalidInputError, match="dry_run"):
+        m.compact(dry_run="yes")  # type: ignore[arg-type]
+
+
+def test_unicode_and_a_huge_value_round_trip(root: pathlib.Path) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    with pytest.raises(memory_core.InvalidInputError, match="16 KiB"):
+        m.remember("memory-t.md", "x" * 20_000, hook="t")
+    text = "Zürich → 東京 deploy ✅ " + "x" * 15_000
+    out = m.remember("memory-ünïcode.md", text, subject="règle", hook="café, naïve")
+    assert m.topic("memory-ünïcode.md")["entries"][0]["text"] == text
+    assert out["entry"]["subject"] == "règle"
+    assert m.index()["lines"][0]["hook"] == "café, naïve"
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def test_the_index_is_read_whole_with_its_budget(root: pathlib.Path) -> None:
+    root.mkdir()
+    lines = "".join(f"- [T{i}](memory-t{i}.md) — hook {i}\r\n" for i in range(62))
+    (root / "MEMORY.md").write_bytes(("\ufeff<!-- index -->\r\n" + lines + "Deploy first.\r\n").encode())
+    index = StructuredMemory(root).index()
+    assert len(index["lines"]) == 62
+    assert index["lines"][0] == {"title": "T0", "file": "memory-t0.md", "hook": "hook 0", "line": 2}
+    assert [c["text"] for c in index["content"]] == ["Deploy first."]
+    assert index["line_count"] == 64
+    assert index["budget"]["state"] == "over" and index["budget"]["line_budget"] == 60
+    assert index["budget"]["over_by_lines"] == 4
+    assert "MemoryIndexDict" in shape(index, memory_core.MemoryIndexDict)
+    wide = StructuredMemory(root, index_lines=100, index_bytes=10)
+    assert wide.index()["budget"]["line_budget"] == 100
+    assert wide.budgets == {"index_lines": 100, "topic_lines": 150, "index_bytes": 10, "topic_bytes": None}
+    assert wide.index()["budget"]["over_by_bytes"] > 0
+
+
+def test_an_empty_directory_has_an_empty_index_and_creates_nothing(root: pathlib.Path) -> None:
+    index = StructuredMemory(root).index()
+    assert index["lines"] == [] and index["line_count"] == 0
+    assert not root.exists()
+
+
+def test_recall_reads_the_index_and_ranks_by_title_and_hook(root: pathlib.Path) -> None:
+    root.mkdir()
+    (root / "MEMORY.md").write_text(
+        "- [Project X](memory-project-x.md) — build quirks, deploy pipeline\n"
+        "- [User](USER.md) — role, preferences\n"
+        "- [Deploys](memory-deploys.md) — rollbacks\n",
+        encoding="utf-8",
+    )
+    hits = StructuredMemory(root).recall("the deploy script")
+    assert {h["file"] for h in hits} == {"memory-deploys.md", "memory-project-x.md"}
+    assert hits[0]["score"] >= hits[1]["score"]
+    assert all(0 < h["score"] <= 1 for h in hits)
+    assert StructuredMemory(root).recall("nothing matches this") == []
+    shape(hits, list[memory_core.RecallHitDict])
+
+
+def test_a_topic_file_by_hand(root: pathlib.Path) -> None:
+    root.mkdir()
+    (root / "USER.md").write_bytes(
+        b"---\r\nname: User\r\ndescription: 'role: lead'\r\ntype: user\r\n---\r\n\r\n"
+        b"- 2026-07-01: prefers terse answers\r\n- a hand note\r\n- 2026-07-02 [tz]: works in UTC+2\r\n"
+    )
+    topic = StructuredMemory(root).topic("USER.md")
+    assert topic["meta"] == {"name": "User", "description": "role: lead", "type": "user"}
+    assert [(e["date"], e["subject"], e["text"]) for e in topic["entries"]] == [
+        ("2026-07-01", None, "prefers terse answers"),
+        ("2026-07-02", "tz", "works in UTC+2"),
+    ]
+    assert topic["undated"] == [{"line": 8, "text": "- a hand note"}]
+    assert "TopicDict" in shape(topic, memory_core.TopicDict)
+    with pytest.raises(memory_core.NotFoundError):
+        StructuredMemory(root).topic("memory-none.md")
+    with pytest.raises(memory_core.InvalidInputError):
+        StructuredMemory(root).topic("MEMORY.md")
+
+
+# -- check ------------------------------------------------------------------------------
+
+
+def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
+    root.mkdir()
+    (root / "MEMORY.md").write_text(
+        "# Memory\n\n- [Infra](memory-infra.md) — hosts, deploys\n- [Gone](memory-gone.md) — was here\n"
+        "- [Misc](memory-misc.md) — things\n- [Empty](memory-empty.md)\n- [Again](memory-infra.md) — twice\n"
+        "- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n"
+        "- [Bad](memory-bad.md) — broken yaml\n",
+        encoding="utf-8",
+    )
+    (root / "memory-infra.md").write_text(
+        "# Infra\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-07-01 [db]: Postgres 16\n- a note without a date\n"
+        "- 2026-07-02: fixed the pipeline yesterday\n",
+        encoding="utf-8",
+    )
+    (root / "memory-misc.md").write_text("- 2026-07-01: a thing\n", encoding="utf-8")
+    (root / "memory-empty.md").write_text("- 2026-07-01: ok\n", encoding="utf-8")
+    (root / "memory-orphan.md").write_text("- 2026-07-01: nobody links me\n", encoding="utf-8")
+    (root / "memory-big.md").write_text("".join(f"- 2026-07-{d:02}: fact {d}\n" for d in range(1, 13)), encoding="utf-8")
+    (root / "memory-bad.md").write_text("---\nname: [unclosed\n---\n- 2026-07-01: x\n", encoding="utf-8")
+    found = StructuredMemory(root, topic_lines=10).check()
+    kinds = {v["kind"] for v in found}
+    assert kinds == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
+    got = {(v["kind"], v["file"], v["line"]) for v in found}
+    for expected in [
+        ("dangling_index_line", "MEMORY.md", 4),
+        ("empty_hook", "MEMORY.md", 6),
+        ("duplicate_index_line", "MEMORY.md", 7),
+        ("unusable_link", "MEMORY.md", 8),
+        ("content_in_index", "MEMORY.md", 9),
+        ("contradicting_generations", "memory-infra.md", 3),
+        ("undated_entry", "memory-infra.md", 5),
+        ("relative_date", "memory-infra.md", 6),
+        ("misc_topic", "memory-misc.md", 0),
+        ("orphan_topic", "memory-orphan.md", 0),
+        ("over_budget", "memory-big.md", 11),
+        ("unreadable_topic", "memory-bad.md", 2),
+    ]:
+        assert expected in got, (expected, sorted(got))
+    assert all(v["message"] for v in found)
+    shape(found, list[memory_core.ViolationDict])
+
+
+def test_a_tidy_directory_has_no_violation(root: pathlib.Path) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    m.remember("memory-infra.md", "Postgres 16", subject="db", hook="databases")
+    assert m.check() == []
+
+
+# -- compact ----------------------------------------------------------------------------
+
+
+def test_a_python_compactor_evicts_and_summarizes_and_everything_is_archived(root: pathlib.Path) -> None:
+    seed(root)
+    m = StructuredMemory(root, topic_lines=6, fixed_time=FIXED)
+    judge = Judge()
+    before = tree(root)
+    dry = m.compact("memory-infra.md", compactor=judge, dry_run=True)
+    assert dry["dry_run"] is True
+    assert tree(root) == before, "a dry run writes nothing"
+    report = m.compact("memory-infra.md", compactor=judge)
+    assert report["files"] == dry["files"], "a dry run says exactly what happens"
+    assert "CompactionReportDict" in shape(report, memory_core.CompactionReportDict)
+    f = report["files"][0]
+    assert [p["pass"] for p in f["passes"]] == ["evict-dead", "collapse-superseded", "summarize-episodic"]
+    assert (f["before"]["lines"], f["after"]["lines"]) == (9, 5)
+    assert f["needs_judgment"] is None
+    assert judge.calls[0] == "dead memory-infra.md 6"
+    shown: list[memory_core.BudgetUseDict] = []
+
+    class Recorder:
+        def dead(self, topic: memory_core.TopicDict, entries: object) -> list[int]:
+            shown.append(topic["budget"])
+            return []
+
+    seed(root / "other")
+    StructuredMemory(root / "other", topic_lines=6).compact("memory-infra.md", compactor=Recorder(), dry_run=True)
+    assert (shown[0]["line_budget"], shown[0]["over_by_lines"]) == (6, 3), "the handle's budget"
+    topic = m.topic("memory-infra.md")
+    assert [e["text"] for e in topic["entries"]] == ["Postgres 16", "staging deploys need the VPN up first"]
+    assert "- a hand note\n" in (root / "memory-infra.md").read_text(encoding="utf-8")
+    archive = (root / "memory-archive.md").read_text(encoding="utf-8")
+    rid = report["id"]
+    assert rid is not None
+    for pass_name, line in [
+        ("evict-dead", "- 2026-06-01: the legacy FTP box runs backups"),
+        ("collapse-superseded", "- 2026-06-02 [db]: Postgres 15"),
+        ("summarize-episodic", "- 2026-06-04: deploy failed on staging"),
+        ("summarize-episodic", "- 2026-06-06: deploy on staging worked with VPN"),
+    ]:
+        assert f"## {rid} · {pass_name} · memory-infra.md · 2026-07-10T09:00:00Z" in archive
+        assert line in archive
+    restored = m.restore(rid)
+    assert len(restored["restored"]) == 3
+    assert (root / "memory-archive.md").read_text(encoding="utf-8") == archive, "the archive is append-only"
+    assert len(m.topic("memory-infra.md")["entries"]) == 7
+    with pytest.raises(memory_core.InvalidInputError):
+        m.restore("c-19990101-001")
+
+
+def test_collapse_and_split_callbacks_and_missing_methods_are_defaults(root: pathlib.Path) -> None:
+    seed(root, "# Infra\n\n- 2026-06-02 [db]: Postgres 15\n- 2026-06-03 [db]: Postgres 16\n"
+               "- 2026-06-04 [dns]: CoreDNS\n- 2026-06-05 [dns]: CoreDNS 1.11\n- 2026-06-06 [cdn]: Fastly\n")
+
+    class Folder:
+        def collapse(self, topic: object, subject: str, generations: list[memory_core.StructuredEntryDict]) -> str | None:
+            return f"{generations[-1]['text']} (was {generations[0]['text']})" if subject == "db" else None
+
+        def split(self, topic: object, entries: list[memory_core.StructuredEntryDict]) -> list[memory_core.SplitPartDict]:
+            cdn = [i for i, e in enumerate(entries) if e["subject"] == "cdn"]
+            return [{"file": "memory-cdn.md", "title": "CDN", "hook": "Fastly, caching", "entries": cdn}]
+
+    m = StructuredMemory(root, topic_lines=4, fixed_time=FIXED)
+    report = m.compact("memory-infra.md", compactor=Folder())
+    assert report["created"] == ["memory-cdn.md"]
+    texts = [e["text"] for e in m.topic("memory-infra.md")["entries"]]
+    assert texts == ["Postgres 16 (was Postgres 15)", "CoreDNS 1.11"]
+    assert [e["text"] for e in m.topic("memory-cdn.md")["entries"]] == ["Fastly"]
+    assert "- [CDN](memory-cdn.md) — Fastly, caching" in (root / "MEMORY.md").read_text(encoding="utf-8")
+    # An object with none of the methods is the default compactor; so is None.
+    assert m.compact(compactor=object())["files"] == m.compact()["files"]
+
+
+def test_a_write_over_budget_compacts_with_the_given_compactor(root: pathlib.Path) -> None:
+    m = StructuredMemory(root, topic_lines=3, fixed_time=FIXED)
+    m.remember("memory-infra.md", "the legacy FTP box runs backups", date="2026-06-01", hook="hosts")
+    m.remember("memory-infra.md", "Postgres 16", subject="db", date="2026-06-02")
+    m.remember("memory-infra.md", "CoreDNS", subject="dns", date="2026-06-03")
+    out = m.remember("memory-infra.md", "Fastly", subject="cdn", compactor=Judge())
+    assert out["compaction"] is not None
+    assert out["compaction"]["files"][0]["passes"][0]["pass"] == "evict-dead"
+    assert "FTP" in (root / "memory-archive.md").read_text(encoding="utf-8")
+    assert out["budgets"][0]["lines"] <= 3
+
+
+class Boom(Exception):
+    pass
+
+
+@pytest.mark.parametrize("method", ["dead", "collapse", "summarize", "split"])
+def test_an_exception_the_compactor_raises_comes_back_itself_and_nothing_changes(
+    root: pathlib.Path, method: str
+) -> None:
+    seed(root, INFRA.replace("- 2026-06-06: deploy on staging worked with VPN\n",
+                             "- 2026-06-06 [cdn]: Fastly\n"))
+    raised = Boom(f"{method} is unavailable")
+
+    class Raising:
+        pass
+
+    def fail(*args: object) -> typing.NoReturn:
+        raise raised
+
+    setattr(Raising, method, lambda self, *args: fail(*args))
+    m = StructuredMemory(root, topic_lines=2, fixed_time=FIXED)
+    before = tree(root)
+    with pytest.raises(Boom) as caught:
+        m.compact("memory-infra.md", compactor=Raising())
+    assert caught.value is raised, "the original exception, not a copy or a wrapper"
+    notes = getattr(caught.value, "__notes__", [])
+    assert any("memory-infra.md" in n and "the compaction wrote nothing" in n for n in notes), notes
+    assert tree(root) == before, "byte-identical"
+    # The same through a write's budget trigger: the write and its compaction are one
+    # step, so the fact is not written either.
+    with pytest.raises(Boom) as again:
+        m.remember("memory-infra.md", "one more", subject="x", compactor=Raising())
+    assert again.value is raised
+    assert tree(root) == before, "a write whose compaction fails writes nothing"
+
+
+def test_a_keyboard_interrupt_in_a_compactor_propagates(root: pathlib.Path) -> None:
+    seed(root)
+
+    class Interrupted:
+        def dead(self, topic: object, entries: object) -> list[int]:
+            raise KeyboardInterrupt
+
+    before = tree(root)
+    with pytest.raises(KeyboardInterrupt):
+        StructuredMemory(root, topic_lines=2).compact("memory-infra.md", compactor=Interrupted())
+    assert tree(root) == before
+
+
+@pytest.mark.parametrize(
+    ("method", "result", "message"),
+    [
+        ("dead", [99], "99"),
+        ("dead", [0, 0], "twice"),
+        ("dead", "0", "dead()"),
+        ("dead", [True], "dead()"),
+        ("dead", [-1], "dead()"),
+        ("dead", None, "dead()"),
+        ("collapse", 5, "collapse()"),
+        ("summarize", [{"entries": [3, 4], "txt": "x"}], "txt"),
+        ("summarize", [{"entries": [3, 4]}], "text"),
+        ("summarize", [{"entries": [3, 4], "text": f"token {SECRET}"}], ""),
+        ("summarize", {"entries": [3, 4], "text": "x"}, "summarize()"),
+        ("split", [{"file": "memory-x.md", "title": "X", "hook": "x"}], "entries"),
+        ("split", [{"file": "../x.md", "title": "X", "hook": "x", "entries": [0]}], ""),
+    ],
+)
+def test_a_hostile_compactor_is_refused_and_nothing_changes(
+    root: pathlib.Path, method: str, result: object, message: str
+) -> None:
+    seed(root)
+    hostile = type("Hostile", (), {method: lambda self, *args: result})()
+    before = tree(root)
+    with pytest.raises(memory_core.MemoryCoreError) as caught:
+        StructuredMemory(root, topic_lines=1, fixed_time=FIXED).compact("memory-infra.md", compactor=hostile)
+    assert isinstance(caught.value, (memory_core.AbortedError, memory_core.InvalidInputError))
+    assert message in str(caught.value)
+    assert SECRET not in str(caught.value)
+    assert tree(root) == before
+
+
+def test_compact_of_a_missing_topic_is_not_found(root: pathlib.Path) -> None:
+    seed(root)
+    with pytest.raises(memory_core.NotFoundError):
+        StructuredMemory(root).compact("memory-none.md")
+
+
+def test_compact_without_a_file_does_only_what_is_over_budget(root: pathlib.Path) -> None:
+    seed(root)
+    m = StructuredMemory(root, fixed_time=FIXED)
+    report = m.compact()
+    assert report == {"id": None, "dry_run": False, "files": [], "created": []}
+
+
+# -- handles and the lock ---------------------------------------------------------------
+
+
+def test_handles_pickle_and_copy_with_their_budgets(root: pathlib.Path) -> None:
+    m = StructuredMemory(root, topic_lines=7, index_bytes=500, lock_timeout=3, fixed_time=FIXED)
+    for other in (pickle.loads(pickle.dumps(m)), copy.copy(m), copy.deepcopy(m)):
+        assert other.root == m.root
+        assert other.budgets == m.budgets
+    assert repr(m) == f"StructuredMemory({m.root!r})"
+    assert m.root.is_absolute()
+
+
+def test_a_held_lock_times_out_and_the_wait_releases_the_gil(root: pathlib.Path) -> None:
+    quick = StructuredMemory(root, lock_timeout=0.2, fixed_time=FIXED)
+    with lock_held_by_other_process(root):
+        with pytest.raises(memory_core.LockTimeoutError) as caught:
+            quick.remember("memory-infra.md", "Postgres 16", hook="databases")
+        assert isinstance(caught.value, TimeoutError)
+        assert not (root / "MEMORY.md").exists()
+    seed(root)
+    patient = StructuredMemory(root, lock_timeout=30, topic_lines=6, fixed_time=FIXED)
+    results: list[str | None] = []
+    with lock_held_by_other_process(root) as holder:
+        worker = threading.Thread(
+            target=lambda: results.append(patient.compact("memory-infra.md", compactor=Judge())["id"])
+        )
+        worker.start()
+        time.sleep(0.3)
+        assert worker.is_alive()  # waiting inside the core, without the GIL
+        release(holder)
+        worker.join(timeout=60)
+    assert results and results[0] is not None
