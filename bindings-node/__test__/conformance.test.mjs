@@ -1,18 +1,20 @@
 // Runs the cross-language conformance corpus (tests/corpus/, see its README) through the
 // Node binding: the same cases the Rust and Python suites run, so no surface can drift
 // from the core. One test per case, so a failure names its case. The Agent Memory cases
-// run with AgentMemory, the context-memory cases (tests/corpus/context/) with ContextMemory.
+// run with AgentMemory, the context-memory cases (tests/corpus/context/) with ContextMemory,
+// the structured-memory cases (tests/corpus/structured/) with StructuredMemory.
 import assert from 'node:assert/strict'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test } from 'node:test'
 
-import { ContextMemory } from '../index.js'
+import { ContextMemory, StructuredMemory } from '../index.js'
 import { AgentMemory, memoryRoot } from './helpers.mjs'
 
 const CORPUS = fileURLToPath(new URL('../../tests/corpus/', import.meta.url))
 const CONTEXT_CORPUS = join(CORPUS, 'context')
+const STRUCTURED_CORPUS = join(CORPUS, 'structured')
 
 /** The case directories under `dir` (those holding a `case.json`), sorted. */
 function casesIn(dir) {
@@ -24,6 +26,7 @@ function casesIn(dir) {
 
 const CASES = casesIn(CORPUS)
 const CONTEXT_CASES = casesIn(CONTEXT_CORPUS)
+const STRUCTURED_CASES = casesIn(STRUCTURED_CORPUS)
 
 /**
  * How each corpus op is called in Node: the names of its positional arguments (corpus
@@ -129,6 +132,38 @@ function callContext(memory, op, args) {
   return memory[method](...positional)
 }
 
+/** The arguments each structured-memory corpus op takes (corpus names). */
+const STRUCTURED_ARGS = {
+  remember: ['topic', 'text', 'subject', 'date', 'title', 'hook'],
+  index: [],
+  topic: ['file'],
+  recall: ['query'],
+  check: [],
+  compact: ['file', 'dry_run'],
+  restore: ['id'],
+}
+
+/** Calls structured-memory corpus op `op` with corpus `args` on `memory` (camelCase API). */
+function callStructured(memory, op, args) {
+  const allowed = STRUCTURED_ARGS[op]
+  assert.ok(allowed, `unknown structured corpus op ${op}`)
+  assert.deepEqual(Object.keys(args).filter((k) => !allowed.includes(k)), [], `arguments ${op} does not take`)
+  switch (op) {
+    case 'remember':
+      return memory.remember({ ...args })
+    case 'topic':
+      return memory.topic(args.file)
+    case 'recall':
+      return memory.recall(args.query)
+    case 'compact':
+      return memory.compact(args.file ?? null, { dryRun: args.dry_run ?? false })
+    case 'restore':
+      return memory.restore(args.id)
+    default:
+      return memory[op]()
+  }
+}
+
 /**
  * `value` with every string that is a path under `root` made relative to it (POSIX
  * separators), as the corpus writes the paths in results.
@@ -226,6 +261,16 @@ const MODELS = {
     // supersede of history) carry the name as `sessionId`.
     id: (err) => err.entityName ?? err.sessionId,
   },
+  structured: {
+    open: (root, fixedTime, budgets = {}) =>
+      new StructuredMemory(root, {
+        fixedTime,
+        indexLines: budgets.index_lines ?? 60,
+        topicLines: budgets.topic_lines ?? 150,
+      }),
+    call: (memory, op, args) => relativeTo(memory.root, callStructured(memory, op, args)),
+    id: (err) => err.sessionId,
+  },
 }
 
 function runCase(dir, model) {
@@ -238,7 +283,7 @@ function runCase(dir, model) {
   let now = spec.now
   spec.steps.forEach((step, i) => {
     now = step.now ?? now
-    const memory = open(root, now)
+    const memory = open(root, now, spec.budgets)
     const { op, args = {}, expect } = step
     const at = `step ${i} (${op} ${JSON.stringify(args)})`
     const before = treeOf(root)
@@ -284,6 +329,7 @@ function runCase(dir, model) {
 test('the corpus is there', () => {
   assert.ok(CASES.length >= 9, `expected the corpus under ${CORPUS}, found ${CASES}`)
   assert.ok(CONTEXT_CASES.length >= 12, `expected the context corpus under ${CONTEXT_CORPUS}, found ${CONTEXT_CASES}`)
+  assert.ok(STRUCTURED_CASES.length >= 4, `expected the structured corpus under ${STRUCTURED_CORPUS}, found ${STRUCTURED_CASES}`)
 })
 
 for (const name of CASES) {
@@ -292,4 +338,8 @@ for (const name of CASES) {
 
 for (const name of CONTEXT_CASES) {
   test(`context corpus ${name}`, () => runCase(join(CONTEXT_CORPUS, name), 'context'))
+}
+
+for (const name of STRUCTURED_CASES) {
+  test(`structured corpus ${name}`, () => runCase(join(STRUCTURED_CORPUS, name), 'structured'))
 }

@@ -1,7 +1,8 @@
 """Runs the cross-language conformance corpus (tests/corpus/, see its README) through the
 Python binding: the same cases the Rust and Node suites run, so no surface can drift. The
 Agent Memory cases run with AgentMemory, the context-memory cases (tests/corpus/context/)
-with ContextMemory."""
+with ContextMemory, the structured-memory cases (tests/corpus/structured/) with
+StructuredMemory."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ import os
 import pathlib
 import shutil
 import warnings
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
 import memory_core
-from memory_core import AgentMemory, ContextMemory
+from memory_core import AgentMemory, ContextMemory, StructuredMemory
 
 # Corpus argument names that the Python API spells differently.
 RENAMED = {"agent": "agent_name"}
@@ -23,6 +24,7 @@ RENAMED = {"agent": "agent_name"}
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / "tests" / "corpus"
 CASES = sorted(p.parent for p in CORPUS.glob("*/case.json"))
 CONTEXT_CASES = sorted(p.parent for p in (CORPUS / "context").glob("*/case.json"))
+STRUCTURED_CASES = sorted(p.parent for p in (CORPUS / "structured").glob("*/case.json"))
 
 # The arguments each context-memory op takes (corpus names are the Python names): an
 # argument a case gives that its op does not take fails the case, not silently dropped.
@@ -44,6 +46,15 @@ CONTEXT_ARGS: dict[str, set[str]] = {
     "namespaces": set(),
     "split": {"namespace", "mapping"},
     "end_session": {"promote"},
+}
+STRUCTURED_ARGS: dict[str, set[str]] = {
+    "remember": {"topic", "text", "subject", "date", "title", "hook"},
+    "index": set(),
+    "topic": {"file"},
+    "recall": {"query"},
+    "check": set(),
+    "compact": {"file", "dry_run"},
+    "restore": {"id"},
 }
 
 
@@ -90,6 +101,7 @@ def relative_to(root: pathlib.Path, value: Any) -> Any:
 def test_corpus_is_there() -> None:
     assert len(CASES) >= 5, f"no corpus under {CORPUS}"
     assert len(CONTEXT_CASES) >= 12, f"no context-memory corpus under {CORPUS / 'context'}"
+    assert len(STRUCTURED_CASES) >= 4, f"no structured-memory corpus under {CORPUS / 'structured'}"
 
 
 def call_context(memory: ContextMemory, op: str, args: dict[str, Any]) -> Any:
@@ -103,8 +115,34 @@ def call_context(memory: ContextMemory, op: str, args: dict[str, Any]) -> Any:
     return getattr(memory, op)(**args)
 
 
-@pytest.mark.parametrize("case", CONTEXT_CASES, ids=[c.name for c in CONTEXT_CASES])
-def test_context_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
+def call_structured(memory: StructuredMemory, op: str, args: dict[str, Any]) -> Any:
+    """Calls structured-memory corpus op `op` with `args` (Python names) on `memory`."""
+    assert op in STRUCTURED_ARGS, f"unknown structured corpus op {op}"
+    unknown = set(args) - STRUCTURED_ARGS[op]
+    assert not unknown, f"{op} takes no argument {sorted(unknown)}"
+    if op == "remember":
+        args = dict(args)
+        return memory.remember(args.pop("topic"), args.pop("text"), **args)
+    if op == "compact":
+        args = dict(args)
+        return memory.compact(args.pop("file", None), **args)
+    if op == "topic":
+        return memory.topic(args["file"])
+    if op == "recall":
+        return memory.recall(args["query"])
+    if op == "restore":
+        return memory.restore(args["id"])
+    return getattr(memory, op)()
+
+
+def run_model_case(
+    case: pathlib.Path,
+    tmp_path: pathlib.Path,
+    open_memory: Callable[[pathlib.Path, str, dict[str, Any]], Any],
+    call: Callable[[Any, str, dict[str, Any]], Any],
+) -> None:
+    """Runs a context- or structured-memory case: each step on a memory opened at the
+    step's time, its result or error checked, then the tree against `expected/`."""
     spec = json.loads((case / "case.json").read_text(encoding="utf-8"))
     root = tmp_path / "memory"
     if (case / "before").is_dir():
@@ -113,12 +151,12 @@ def test_context_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
     now = spec["now"]
     for i, step in enumerate(spec["steps"]):
         now = step.get("now", now)
-        memory = ContextMemory(root, fixed_time=now)
+        memory = open_memory(root, now, spec.get("budgets", {}))
         op, args, expect = step["op"], step.get("args", {}), step["expect"]
         at = f"step {i} ({op} {args})"
         before = tree_of(root)
         try:
-            value = relative_to(memory.root, call_context(memory, op, args))
+            value = relative_to(memory.root, call(memory, op, args))
         except memory_core.MemoryCoreError as error:
             wanted = expect.get("error")
             assert wanted is not None, f"{at}: unexpected {error!r}"
@@ -144,6 +182,26 @@ def test_context_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
     for path, content in expected.items():
         assert actual[path].decode("utf-8", "replace") == content.decode("utf-8", "replace"), path
         assert actual[path] == content, path
+
+
+@pytest.mark.parametrize("case", CONTEXT_CASES, ids=[c.name for c in CONTEXT_CASES])
+def test_context_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    run_model_case(
+        case, tmp_path, lambda root, now, _budgets: ContextMemory(root, fixed_time=now), call_context
+    )
+
+
+@pytest.mark.parametrize("case", STRUCTURED_CASES, ids=[c.name for c in STRUCTURED_CASES])
+def test_structured_case(case: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    def open_memory(root: pathlib.Path, now: str, budgets: dict[str, Any]) -> StructuredMemory:
+        return StructuredMemory(
+            root,
+            index_lines=budgets.get("index_lines", 60),
+            topic_lines=budgets.get("topic_lines", 150),
+            fixed_time=now,
+        )
+
+    run_model_case(case, tmp_path, open_memory, call_structured)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
