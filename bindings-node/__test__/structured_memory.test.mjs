@@ -252,7 +252,11 @@ test('a write over budget compacts with the given compactor', () => {
   const out = memory.remember({ topic: 'memory-infra.md', text: 'Fastly', subject: 'cdn' }, { compactor: judge })
   assert.equal(out.compaction.files[0].passes[0].pass, 'evict-dead')
   assert.ok(readFileSync(join(root, 'memory-archive.md'), 'utf8').includes('FTP'))
-  assert.ok(out.budgets[0].lines <= 3)
+  // Single facts of three subjects are not cut into files of their own: what is left over
+  // needs judgment, with the exact overage, and a warning says so.
+  const judgment = out.compaction.files[0].needs_judgment
+  assert.equal(judgment.over_by_lines, out.budgets[0].lines - 3)
+  assert.match(out.warnings[0], /over its budget/)
 })
 
 test('what a compactor function throws is thrown again as it is, and the tree is byte-identical', () => {

@@ -397,7 +397,11 @@ def test_a_write_over_budget_compacts_with_the_given_compactor(root: pathlib.Pat
     assert out["compaction"] is not None
     assert out["compaction"]["files"][0]["passes"][0]["pass"] == "evict-dead"
     assert "FTP" in (root / "memory-archive.md").read_text(encoding="utf-8")
-    assert out["budgets"][0]["lines"] <= 3
+    # Single facts of three subjects are not cut into files of their own: what is left
+    # over needs judgment, with the exact overage, and a warning says so.
+    judgment = out["compaction"]["files"][0]["needs_judgment"]
+    assert judgment is not None and judgment["over_by_lines"] == out["budgets"][0]["lines"] - 3
+    assert out["warnings"] and "over its budget" in out["warnings"][0]
 
 
 class Boom(Exception):

@@ -63,13 +63,12 @@ const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "remember-that-splits",
-        setup: |m| {
-            m.remember(fact("CoreDNS", "dns", "2026-06-01"))
-                .expect("setup");
-            m.remember(fact("Postgres 16", "db", "2026-06-02"))
-                .expect("setup");
+        // A hand-kept topic of two sections at its budget: the write splits one out.
+        setup: |_| {},
+        op: |m| {
+            m.remember(fact("backups run nightly", "backups", "2026-06-03"))
+                .map(drop)
         },
-        op: |m| m.remember(fact("Fastly", "cdn", "2026-06-03")).map(drop),
     },
 ];
 
@@ -85,6 +84,19 @@ fn open(root: &Path, at: &str) -> StructuredMemory {
 
 /// The collapse scenario starts from a hand-kept file with generations.
 fn seed_files(name: &str, root: &Path) {
+    if name == "remember-that-splits" {
+        std::fs::create_dir_all(root).unwrap();
+        std::fs::write(
+            root.join("memory-infra.md"),
+            "# Infra\n## Hosts\n- 2026-06-01: web1\n## Databases\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("MEMORY.md"),
+            "- [Infra](memory-infra.md) — hosts, databases\n",
+        )
+        .unwrap();
+    }
     if name == "compact-collapsing-generations" {
         std::fs::create_dir_all(root).unwrap();
         let entries: String = (1..=6)

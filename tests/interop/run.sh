@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cross-language stress test in two phases: memcore, Python and Node processes registering
+# Cross-language stress test in three phases: memcore, Python and Node processes registering
 # and updating on one Agent Memory root at the same time (stress.py), then writing,
 # promoting and superseding in one context-memory namespace at the same time
 # (stress_context.py); each checks that every acknowledged write is there exactly once.
@@ -39,7 +39,7 @@ if ! compgen -G "$repo/bindings-node/*.node" >/dev/null \
 fi
 
 status=0
-for phase in stress.py stress_context.py; do
+for phase in stress.py stress_context.py stress_structured.py; do
   echo "== tests/interop/$phase"
   "$python" -u "tests/interop/$phase" --memcore "$memcore" --node-package "$repo/bindings-node" \
     --python "$python" "$@" || status=1

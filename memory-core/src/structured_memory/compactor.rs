@@ -168,7 +168,7 @@ pub struct DefaultCompactor;
 impl Compactor for DefaultCompactor {}
 
 /// Parts by `##` headings (each heading with entries under it, all but the first), else
-/// by subject (each subject group, largest first, all but the largest).
+/// by subject (each subject with two entries or more, largest first, all but the largest).
 fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
     let stem = stem_of(&topic.file);
     // The topic's own name: its frontmatter `name`, else its first `# ` heading, else
@@ -231,6 +231,10 @@ fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
             }
         }
     }
+    // A subject of one entry is no group: cutting single facts into files of their own
+    // would only move the overage into MEMORY.md. Two groups at least, else nothing (the
+    // file needs judgment).
+    by_subject.retain(|(_, list)| list.len() >= 2);
     if by_subject.len() < 2 {
         return Vec::new();
     }
@@ -290,12 +294,20 @@ mod tests {
         assert_eq!(parts[0].entries, [1, 2]);
         let topic = Topic::parse(
             "memory-infra.md",
-            "- 2026-07-01 [db]: a\n- 2026-07-02 [dns]: b\n- 2026-07-03 [db]: c\n",
+            "- 2026-07-01 [db]: a\n- 2026-07-02 [dns]: b\n- 2026-07-03 [db]: c\n- 2026-07-04 [dns]: d\n- 2026-07-05 [db]: e\n- 2026-07-06 [cdn]: f\n",
         )
         .unwrap();
         let parts = DefaultCompactor.split(&topic, &topic.entries).unwrap();
         assert_eq!(parts.len(), 1);
         assert_eq!(parts[0].file, "memory-infra-dns.md");
-        assert_eq!(parts[0].entries, [1]);
+        assert_eq!(parts[0].entries, [1, 3]);
+        // Single facts are not cut into files of their own.
+        let topic = Topic::parse("t.md", "- 2026-07-01 [a]: a\n- 2026-07-02 [b]: b\n").unwrap();
+        assert!(
+            DefaultCompactor
+                .split(&topic, &topic.entries)
+                .unwrap()
+                .is_empty()
+        );
     }
 }

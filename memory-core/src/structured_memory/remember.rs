@@ -155,14 +155,15 @@ impl StructuredMemory {
     /// ```
     /// use memory_core::structured_memory::{Budgets, DefaultCompactor, Fact, StructuredMemory};
     /// let dir = tempfile::tempdir().unwrap();
-    /// let memory = StructuredMemory::builder(dir.path()).budgets(Budgets::default().topic_lines(4)).open().unwrap();
-    /// memory.remember(Fact::new("memory-infra.md", "Postgres 16").subject("db").hook("hosts, databases")).unwrap();
-    /// memory.remember(Fact::new("memory-infra.md", "CoreDNS").subject("dns")).unwrap();
-    /// // The third entry takes the file to 5 lines: the default splits it by subject.
-    /// let third = memory.remember_with(Fact::new("memory-infra.md", "Fastly").subject("cdn"), &DefaultCompactor).unwrap();
-    /// let compaction = third.compaction.unwrap();
-    /// assert_eq!(compaction.created, ["memory-infra-db.md"]);
-    /// assert_eq!(third.budgets[0].lines, 4);
+    /// std::fs::write(dir.path().join("MEMORY.md"), "- [Infra](memory-infra.md) — hosts, databases\n").unwrap();
+    /// std::fs::write(dir.path().join("memory-infra.md"),
+    ///     "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n\n## Databases\n- 2026-06-02: db1 runs Postgres\n").unwrap();
+    /// let memory = StructuredMemory::builder(dir.path()).budgets(Budgets::default().topic_lines(7)).open().unwrap();
+    /// // The entry takes the file to 8 lines: the default splits the last section out.
+    /// let out = memory.remember_with(Fact::new("memory-infra.md", "backups run nightly"), &DefaultCompactor).unwrap();
+    /// let compaction = out.compaction.unwrap();
+    /// assert_eq!(compaction.created, ["memory-infra-databases.md"]);
+    /// assert!(out.budgets[0].lines <= 7);
     /// assert_eq!(memory.index().unwrap().lines.len(), 2);
     /// ```
     pub fn remember_with(&self, fact: Fact, compactor: &dyn Compactor) -> Result<RememberOutcome> {
