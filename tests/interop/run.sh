@@ -2,12 +2,13 @@
 # Cross-language stress test in three phases: memcore, Python and Node processes registering
 # and updating on one Agent Memory root at the same time (stress.py), then writing,
 # promoting and superseding in one context-memory namespace at the same time
-# (stress_context.py); each checks that every acknowledged write is there exactly once.
+# (stress_context.py), then remembering facts in one structured-memory directory
+# (stress_structured.py); each checks that every acknowledged write is there exactly once.
 # Assumes the three surfaces are built: it builds memcore
 # itself (cheap when up to date) but needs the .venv of bindings-python/scripts/test.sh
 # and the .node of bindings-node/scripts/test.sh. Each phase ends with `interop…: N passed,
-# M failed`; the script fails when either phase does (both always run). Arguments (such as
-# --keep) go to both phases.
+# M failed`; the script fails when any phase does (all always run). Arguments (such as
+# --keep) go to every phase.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
