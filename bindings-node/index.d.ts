@@ -550,6 +550,10 @@ export interface Compactor {
   summarize?(topic: Topic, entries: StructuredEntry[]): Array<{ entries: number[]; text: string; subject?: string | null }>
   /** Parts to move into new topic files, each with its index line's title and hook. */
   split?(topic: Topic, entries: StructuredEntry[]): Array<{ file: string; title: string; hook: string; entries: number[] }>
+  /** `MEMORY.md` over its budget: `[contentIndex, topicFile]` for content lines to move (default none). */
+  routeContent?(index: MemoryIndex): Array<[number, string]>
+  /** `MEMORY.md` over its budget: `[fromFile, intoFile]` near-duplicate topics to merge (default none). */
+  mergeTopics?(index: MemoryIndex): Array<[string, string]>
 }
 
 /** Options of `remember`. */

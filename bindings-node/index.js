@@ -166,10 +166,10 @@ const CONTEXT_METHODS = {
 
 // StructuredMemory: serde JSON as for ContextMemory; `remember` and `compact` take a
 // compactor in their options (second argument), sync forms only.
-const COMPACTOR_METHODS = ['dead', 'collapse', 'summarize', 'split']
+const COMPACTOR_METHODS = ['dead', 'collapse', 'summarize', 'split', 'routeContent', 'mergeTopics']
 
 /**
- * The compactor the native module calls: each of the four functions `compactor` has
+ * The compactor the native module calls: each of the functions `compactor` has
  * (own or inherited) wrapped as `(topicJson, argsJson) => resultJson`, called with
  * `compactor` as `this`. What a function throws passes through unchanged (the native
  * side throws it again); a result JSON cannot represent (`undefined` aside, which is

@@ -354,3 +354,26 @@ test('a held lock times out in both forms; the Promise form waits without blocki
   }
   assert.equal((await pending).entry.text, 'waited')
 })
+
+test('an index over budget is compacted by a JS compactor (routeContent, mergeTopics)', () => {
+  const root = dir()
+  mkdirSync(root, { recursive: true })
+  writeFileSync(join(root, 'MEMORY.md'), '- [A](memory-a.md) — deploys\n- [B](memory-b.md) — deploy notes\nThe deploy hook runs first.\n')
+  writeFileSync(join(root, 'memory-a.md'), '# A\n\n- 2026-06-01: a fact\n')
+  writeFileSync(join(root, 'memory-b.md'), '# B\n\n- 2026-06-02: b fact\n')
+  const memory = open(root, { indexLines: 1 })
+  const judge = {
+    routeContent(index) { return index.content.map((_, i) => [i, 'memory-a.md']) },
+    mergeTopics() { return [['memory-b.md', 'memory-a.md']] },
+  }
+  const report = memory.compact('MEMORY.md', { compactor: judge })
+  assert.equal(report.files[0].file, 'MEMORY.md')
+  assert.equal(report.files[0].after.lines, 1)
+  assert.ok(!existsSync(join(root, 'memory-b.md')))
+  const text = readFileSync(join(root, 'memory-a.md'), 'utf8')
+  assert.ok(text.includes('The deploy hook runs first.') && text.includes('b fact'), text)
+  writeFileSync(join(root, 'MEMORY.md'), '- [A](memory-a.md) — deploys\nstray content\n')
+  const before = tree(root)
+  assert.throws(() => memory.compact('MEMORY.md', { compactor: { routeContent: () => [[0]] } }), /routeContent/)
+  assert.deepEqual(tree(root), before)
+})

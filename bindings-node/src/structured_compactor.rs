@@ -1,7 +1,8 @@
 //! A JavaScript compactor as a [`Compactor`] of the core, for the sync forms of
 //! `StructuredMemory.remember` and `compact` (they run on the JS thread, where the core
 //! calls the compactor synchronously under the lock). `index.js` hands each of the
-//! object's functions `dead`, `collapse`, `summarize`, `split` over wrapped as
+//! object's functions `dead`, `collapse`, `summarize`, `split`, `routeContent`,
+//! `mergeTopics` over wrapped as
 //! `(topicJson, argsJson) => resultJson`; a missing one is the core's default. The
 //! Promise forms take no compactor: a worker thread cannot call into JavaScript.
 //!
@@ -15,7 +16,7 @@ use std::cell::RefCell;
 
 use memory_core::Error;
 use memory_core::structured_memory::{
-    Compactor, CompactorError, Condensed, DefaultCompactor, Entry, SplitPart, Topic,
+    Compactor, CompactorError, Condensed, DefaultCompactor, Entry, MemoryIndex, SplitPart, Topic,
 };
 use napi::ValueType;
 use napi::bindgen_prelude::{FnArgs, Function, Unknown};
@@ -33,6 +34,8 @@ pub struct JsCompactor<'env> {
     collapse: Option<Method<'env>>,
     summarize: Option<Method<'env>>,
     split: Option<Method<'env>>,
+    route_content: Option<Method<'env>>,
+    merge_topics: Option<Method<'env>>,
     /// What a function threw, to be thrown again.
     thrown: RefCell<Option<napi::Error>>,
 }
@@ -62,6 +65,8 @@ impl<'env> JsCompactor<'env> {
             collapse: method("collapse", "options.compactor.collapse")?,
             summarize: method("summarize", "options.compactor.summarize")?,
             split: method("split", "options.compactor.split")?,
+            route_content: method("routeContent", "options.compactor.routeContent")?,
+            merge_topics: method("mergeTopics", "options.compactor.mergeTopics")?,
             thrown: RefCell::new(None),
         }))
     }
@@ -81,7 +86,7 @@ impl<'env> JsCompactor<'env> {
     fn call(
         &self,
         method: Option<&Method<'env>>,
-        topic: &Topic,
+        topic: &impl serde::Serialize,
         rest: &impl serde::Serialize,
     ) -> Result<Option<Value>, CompactorError> {
         let Some(function) = method else {
@@ -222,6 +227,35 @@ impl Compactor for JsCompactor<'_> {
             .collect()
     }
 
+    fn route_content(&self, index: &MemoryIndex) -> Result<Vec<(usize, String)>, CompactorError> {
+        match self.call(self.route_content.as_ref(), index, &[(); 0])? {
+            Some(value) => pairs(
+                "routeContent",
+                &value,
+                |i, file| {
+                    Some((
+                        usize::try_from(i.as_u64()?).ok()?,
+                        file.as_str()?.to_string(),
+                    ))
+                },
+                "an array of [contentIndex, topicFile] pairs",
+            ),
+            None => DefaultCompactor.route_content(index),
+        }
+    }
+
+    fn merge_topics(&self, index: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {
+        match self.call(self.merge_topics.as_ref(), index, &[(); 0])? {
+            Some(value) => pairs(
+                "mergeTopics",
+                &value,
+                |from, into| Some((from.as_str()?.to_string(), into.as_str()?.to_string())),
+                "an array of [fromFile, intoFile] pairs",
+            ),
+            None => DefaultCompactor.merge_topics(index),
+        }
+    }
+
     fn split(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
         let Some(value) = self.call(self.split.as_ref(), topic, &(entries,))? else {
             return DefaultCompactor.split(topic, entries);
@@ -238,6 +272,27 @@ impl Compactor for JsCompactor<'_> {
             })
             .collect()
     }
+}
+
+/// A list of two-item arrays from `name()`, each read by `each`.
+fn pairs<T>(
+    name: &str,
+    value: &Value,
+    each: impl Fn(&Value, &Value) -> Option<T>,
+    expected: &str,
+) -> Result<Vec<T>, CompactorError> {
+    let Value::Array(items) = value else {
+        return Err(wrong(name, value, expected));
+    };
+    items
+        .iter()
+        .map(|item| match item {
+            Value::Array(p) if p.len() == 2 => {
+                each(&p[0], &p[1]).ok_or_else(|| wrong(name, item, expected))
+            }
+            other => Err(wrong(name, other, expected)),
+        })
+        .collect()
 }
 
 /// Refuses a compactor in a Promise form's options (`index.js` rejects with a TypeError

@@ -1,7 +1,9 @@
 //! A Python compactor as a [`Compactor`] of the core: any object with some of the methods
 //! `dead(topic, entries)`, `collapse(topic, subject, generations)`,
-//! `summarize(topic, entries)` and `split(topic, entries)`; a missing method (or one set
-//! to None) is the core's default. `topic` and the entries are the plain dicts of
+//! `summarize(topic, entries)`, `split(topic, entries)`, and for `MEMORY.md` over its
+//! budget `route_content(index)` (a list of `[content_index, topic_file]` pairs) and
+//! `merge_topics(index)` (a list of `[from_file, into_file]` pairs); a missing method (or
+//! one set to None) is the core's default. `topic` and the entries are the plain dicts of
 //! `StructuredMemory.topic` (`TopicDict`, `StructuredEntryDict`).
 //!
 //! The core calls a compactor synchronously under the directory's lock, with the GIL
@@ -13,7 +15,7 @@
 //! are the core's own refusal.
 
 use memory_core::structured_memory::{
-    Compactor, CompactorError, Condensed, Entry, SplitPart, Topic,
+    Compactor, CompactorError, Condensed, Entry, MemoryIndex, SplitPart, Topic,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyMapping, PyString};
@@ -33,10 +35,10 @@ impl PyCompactor {
 
     /// `object.<method>(topic, *rest)` with the GIL held, or None when the object has no
     /// such method (or it is None); the result goes through `convert`.
-    fn call<T>(
+    fn call<T, F: serde::Serialize>(
         &self,
         method: &'static str,
-        topic: &Topic,
+        topic: &F,
         rest: impl for<'py> FnOnce(Python<'py>) -> PyResult<Vec<Py<PyAny>>>,
         convert: impl for<'py> FnOnce(&Bound<'py, PyAny>) -> Result<T, String>,
     ) -> Result<Option<T>, CompactorError> {
@@ -188,7 +190,64 @@ fn split_part(value: &Bound<'_, PyAny>) -> Result<SplitPart, String> {
     ))
 }
 
+/// A two-item list or tuple.
+fn pair<'py>(
+    value: &Bound<'py, PyAny>,
+    what: &str,
+) -> Result<(Bound<'py, PyAny>, Bound<'py, PyAny>), String> {
+    let parts = items(value, what)?;
+    match parts.as_slice() {
+        [a, b] => Ok((a.clone(), b.clone())),
+        _ => Err(wrong(value, what)),
+    }
+}
+
 impl Compactor for PyCompactor {
+    fn route_content(
+        &self,
+        memory_index: &MemoryIndex,
+    ) -> Result<Vec<(usize, String)>, CompactorError> {
+        let found = self.call(
+            "route_content",
+            memory_index,
+            |_| Ok(Vec::new()),
+            |value| {
+                items(value, "a list of [content_index, topic_file] pairs")?
+                    .iter()
+                    .map(|item| {
+                        let (i, file) = pair(item, "a [content_index, topic_file] pair")?;
+                        Ok((index(&i, "content_index")?, text(&file, "topic_file")?))
+                    })
+                    .collect()
+            },
+        )?;
+        match found {
+            Some(list) => Ok(list),
+            None => memory_core::structured_memory::DefaultCompactor.route_content(memory_index),
+        }
+    }
+
+    fn merge_topics(&self, index: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {
+        let found = self.call(
+            "merge_topics",
+            index,
+            |_| Ok(Vec::new()),
+            |value| {
+                items(value, "a list of [from_file, into_file] pairs")?
+                    .iter()
+                    .map(|item| {
+                        let (from, into) = pair(item, "a [from_file, into_file] pair")?;
+                        Ok((text(&from, "from_file")?, text(&into, "into_file")?))
+                    })
+                    .collect()
+            },
+        )?;
+        match found {
+            Some(list) => Ok(list),
+            None => memory_core::structured_memory::DefaultCompactor.merge_topics(index),
+        }
+    }
+
     fn dead(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<usize>, CompactorError> {
         let found = self.call(
             "dead",

@@ -529,3 +529,38 @@ def test_a_held_lock_times_out_and_the_wait_releases_the_gil(root: pathlib.Path)
         release(holder)
         worker.join(timeout=60)
     assert results and results[0] is not None
+
+
+def test_an_index_over_budget_is_compacted_by_a_python_compactor(root: pathlib.Path) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "MEMORY.md").write_text(
+        "- [A](memory-a.md) — deploys\n- [B](memory-b.md) — deploy notes\nThe deploy hook runs first.\n",
+        encoding="utf-8",
+    )
+    (root / "memory-a.md").write_text("# A\n\n- 2026-06-01: a fact\n", encoding="utf-8")
+    (root / "memory-b.md").write_text("# B\n\n- 2026-06-02: b fact\n", encoding="utf-8")
+
+    class IndexJudge:
+        def route_content(self, index: dict[str, typing.Any]) -> list[list[typing.Any]]:
+            return [[i, "memory-a.md"] for i in range(len(index["content"]))]
+
+        def merge_topics(self, index: dict[str, typing.Any]) -> list[list[str]]:
+            return [["memory-b.md", "memory-a.md"]]
+
+    m = StructuredMemory(root, index_lines=1, fixed_time=FIXED)
+    report = m.compact("MEMORY.md", compactor=IndexJudge())
+    assert report["files"][0]["file"] == "MEMORY.md"
+    assert report["files"][0]["after"]["lines"] == 1
+    assert not (root / "memory-b.md").exists()
+    text = (root / "memory-a.md").read_text(encoding="utf-8")
+    assert "The deploy hook runs first." in text and "b fact" in text
+
+    class Bad:
+        def route_content(self, index: dict[str, typing.Any]) -> object:
+            return [[0]]
+
+    (root / "MEMORY.md").write_text("- [A](memory-a.md) — deploys\nstray content\n", encoding="utf-8")
+    before = tree(root)
+    with pytest.raises(memory_core.AbortedError, match="route_content"):
+        m.compact("MEMORY.md", compactor=Bad())
+    assert tree(root) == before

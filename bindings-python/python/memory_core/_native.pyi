@@ -531,7 +531,10 @@ class StructuredMemory:
     and answering with indexes into that list: ``dead(topic, entries) -> list[int]``,
     ``collapse(topic, subject, generations) -> str | None``, ``summarize(topic, entries)
     -> list[{"entries": [...], "text": ..., "subject": None}]``, ``split(topic, entries)
-    -> list[{"file": ..., "title": ..., "hook": ..., "entries": [...]}]``."""
+    -> list[{"file": ..., "title": ..., "hook": ..., "entries": [...]}]``; and for a
+    ``MEMORY.md`` over its budget, given the index as a ``MemoryIndexDict``:
+    ``route_content(index) -> list[[content_index, topic_file]]`` and
+    ``merge_topics(index) -> list[[from_file, into_file]]`` (default: none)."""
     def __new__(
         cls,
         dir: str | os.PathLike[str],
