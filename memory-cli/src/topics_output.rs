@@ -29,10 +29,26 @@ pub fn human(reply: &TopicsReply) -> String {
                 o.entry.date.format("%Y-%m-%d"),
                 o.entry.line
             );
-            if o.created_topic {
-                out.push_str("\n  new topic file, linked from MEMORY.md");
-            } else if o.linked {
-                out.push_str("\n  linked from MEMORY.md");
+            match (o.created_topic, o.linked) {
+                (true, true) => out.push_str("\n  new topic file, linked from MEMORY.md"),
+                (true, false) => out.push_str("\n  new topic file"),
+                (false, true) => out.push_str("\n  linked from MEMORY.md"),
+                (false, false) => {}
+            }
+            if let Some(c) = &o.compaction {
+                for f in &c.files {
+                    let _ = write!(
+                        out,
+                        "\n  compacted {}: {} -> {} lines",
+                        f.file, f.before.lines, f.after.lines
+                    );
+                    if let Some(n) = &f.needs_judgment {
+                        let _ = write!(out, " (needs judgment: {} lines over)", n.over_by_lines);
+                    }
+                }
+                for created in &c.created {
+                    let _ = write!(out, "\n  split into {created}");
+                }
             }
             if o.archived_as_older {
                 out.push_str(

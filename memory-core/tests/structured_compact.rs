@@ -467,3 +467,42 @@ fn the_compactor_is_shown_the_handles_budget_not_the_default() {
 }
 
 const INFRA_FOR_BUDGET: &str = "- 2026-06-01: a\n- 2026-06-02: b\n- 2026-06-03: c\n";
+
+#[test]
+fn a_split_into_a_name_already_taken_takes_the_next_free_one_and_the_write_lands() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("MEMORY.md"), "- [Infra](memory-infra.md) — hosts, databases\n- [Old](memory-infra-databases.md) — older split\n").unwrap();
+    std::fs::write(
+        d.join("memory-infra.md"),
+        "# Infra\n## Hosts\n- 2026-06-01: web1\n## Databases\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("memory-infra-databases.md"),
+        "- 2026-05-01: an older split\n",
+    )
+    .unwrap();
+    let m = memory(d, 4);
+    let out = m
+        .remember(Fact::new("memory-infra.md", "backups run nightly"))
+        .unwrap();
+    let compaction = out.compaction.unwrap();
+    assert_eq!(compaction.created, ["memory-infra-databases-2.md"]);
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory-infra-databases.md")).unwrap(),
+        "- 2026-05-01: an older split\n"
+    );
+    assert!(
+        m.topic("memory-infra-databases-2.md")
+            .unwrap()
+            .text
+            .contains("backups run nightly")
+    );
+    assert!(
+        !m.check()
+            .unwrap()
+            .iter()
+            .any(|v| matches!(v.kind.as_str(), "orphan_topic" | "dangling_index_line"))
+    );
+}

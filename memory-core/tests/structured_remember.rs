@@ -250,3 +250,75 @@ fn the_index_comes_back_whole_with_its_budget() {
     assert_eq!(index.budget.over_by_lines, 10);
     assert!(index.budget.warning().unwrap().contains("70 of 60 lines"));
 }
+
+#[test]
+fn a_topic_named_in_another_case_is_the_linked_one_and_agent_memory_paths_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [User](USER.md) — role, preferences\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("USER.md"), "- 2026-06-01: prefers tables\n").unwrap();
+    let m = memory(d);
+    let out = m
+        .remember(Fact::new("user.md", "prefers British spelling"))
+        .unwrap();
+    assert_eq!(out.file, "USER.md");
+    assert!(!out.linked && !out.created_topic);
+    assert!(
+        std::fs::read_to_string(d.join("USER.md"))
+            .unwrap()
+            .contains("British spelling")
+    );
+    assert!(m.check().unwrap().is_empty(), "{:?}", m.check().unwrap());
+    std::fs::create_dir_all(d.join("sessions")).unwrap();
+    let before = tree(d);
+    for topic in [
+        "sessions/2026-07-01-0900-a.md",
+        "sessions/memory-x.md",
+        "archive/memory-x.md",
+        "Archive/x.md",
+    ] {
+        let err = m.remember(Fact::new(topic, "x").hook("h")).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{topic}");
+    }
+    assert_eq!(tree(d), before);
+}
+
+#[test]
+fn unicode_and_reserved_links_are_read_not_panicked_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [X](ää) — u\n- [Y](memory-é.md) — accent\n- [Z](memory-archive.md) — old stuff\n- [S](sessions/a.md) — agent\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("ää"), "x").unwrap();
+    std::fs::write(d.join("memory-é.md"), "- 2026-07-01: fine\n").unwrap();
+    let m = memory(d);
+    let index = m.index().unwrap();
+    assert_eq!(index.lines.len(), 1, "{index:?}");
+    assert_eq!(index.unusable.len(), 2);
+    assert!(
+        m.recall("old stuff").unwrap().is_empty(),
+        "the archive is never a topic to load"
+    );
+    let found = m.check().unwrap();
+    assert!(
+        found
+            .iter()
+            .any(|v| v.kind.as_str() == "unusable_link" && v.line == 3),
+        "{found:?}"
+    );
+    assert!(
+        m.compact(
+            None,
+            &memory_core::structured_memory::DefaultCompactor,
+            true
+        )
+        .is_ok()
+    );
+}

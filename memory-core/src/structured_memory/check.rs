@@ -303,7 +303,7 @@ impl StructuredMemory {
             let Some(name) = entry.file_name().to_str().map(str::to_string) else {
                 continue;
             };
-            let markdown = name.len() > 3 && name[name.len() - 3..].eq_ignore_ascii_case(".md");
+            let markdown = super::pointer::is_markdown_file(&name);
             if markdown
                 && !name.starts_with('.')
                 && !is_dead_writer_file(&name)

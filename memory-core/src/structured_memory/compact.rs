@@ -398,25 +398,45 @@ impl StructuredMemory {
                     "a part must move entries no other part moves".into(),
                 ));
             }
-            let file = part
+            let mut file = part
                 .file
                 .strip_prefix("./")
                 .unwrap_or(&part.file)
                 .to_string();
-            let path = self
-                .topic_path(&file)
-                .map_err(|e| failed(pass, &w.file, e.into()))?;
-            let exists = path.exists()
-                || index.as_ref().is_some_and(|i| i.line_for(&file).is_some())
-                || !files.insert(file.to_lowercase())
-                || file.eq_ignore_ascii_case(&w.file);
-            if exists {
+            if file.eq_ignore_ascii_case(&w.file) {
                 return Err(failed(
                     pass,
                     &w.file,
-                    format!("{file} exists already: a split makes new topic files").into(),
+                    format!("{file} is the file being split: a split makes new topic files").into(),
                 ));
             }
+            // A name already taken (a file, an index line, another part) gets the first
+            // free `-2`, `-3`… variant: a split makes new files and never writes into one.
+            let taken = |name: &str, path: &std::path::Path| {
+                path.exists()
+                    || index.as_ref().is_some_and(|i| i.line_for(name).is_some())
+                    || files.contains(&name.to_lowercase())
+            };
+            let mut path = self
+                .topic_path(&file)
+                .map_err(|e| failed(pass, &w.file, e.into()))?;
+            if taken(&file, &path) {
+                let stem = file[..file.len() - 3].to_string();
+                let mut n = 2;
+                loop {
+                    let candidate = format!("{stem}-{n}.md");
+                    let candidate_path = self
+                        .topic_path(&candidate)
+                        .map_err(|e| failed(pass, &w.file, e.into()))?;
+                    if !taken(&candidate, &candidate_path) {
+                        file = candidate;
+                        path = candidate_path;
+                        break;
+                    }
+                    n += 1;
+                }
+            }
+            files.insert(file.to_lowercase());
             for (field, value) in [("title", &part.title), ("hook", &part.hook)] {
                 if value.trim().is_empty() || value.contains(['\n', '\r']) {
                     return Err(failed(

@@ -108,9 +108,10 @@ fn link_target(s: &str) -> Option<(String, &str)> {
 
 /// Whether a link target names a Markdown file (its path, before any `#` or `?`, ends in
 /// `.md`, ignoring case).
-fn is_markdown_file(target: &str) -> bool {
-    let path = target.split(['#', '?']).next().unwrap_or(target);
-    path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md")
+pub(crate) fn is_markdown_file(target: &str) -> bool {
+    let path = target.split(['#', '?']).next().unwrap_or(target).as_bytes();
+    // By bytes: the last three of a name ending in a wider character are no char boundary.
+    path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(b".md")
 }
 
 /// The file a pointer's target names, relative to the memory directory: `%XX` escapes
@@ -159,6 +160,22 @@ pub(crate) fn validate_topic_file(file: &str) -> Result<()> {
     }
     if !is_markdown_file(file) {
         return refuse("must be a .md file");
+    }
+    // The index, the archive and the Agent Memory tree sharing the directory are never
+    // topics: a link to them is not followed, a write to them is refused.
+    let first = file.split('/').next().unwrap_or(file);
+    if file.contains('/')
+        && (first.eq_ignore_ascii_case("sessions") || first.eq_ignore_ascii_case("archive"))
+    {
+        return refuse("is under Agent Memory's sessions/ or archive/, which are not topics");
+    }
+    if let Some(reserved) = super::memory::RESERVED_FILES
+        .iter()
+        .find(|r| r.eq_ignore_ascii_case(file))
+    {
+        return refuse(&format!(
+            "{reserved} is not a topic file (the index, the append-only archive, or Agent Memory's index)"
+        ));
     }
     Ok(())
 }

@@ -203,6 +203,15 @@ impl StructuredMemory {
         let lock = self.handle.lock()?;
         let index_path = self.index_path()?;
         let old_index = self.load_index()?;
+        // The index's spelling of the name wins (`user.md` for a linked `USER.md`): a second
+        // file that differs only in case would be an orphan on a case-sensitive disk.
+        let (file, topic_path) = match old_index.as_ref().and_then(|i| i.line_for(&file)) {
+            Some(line) if line.file != file => {
+                let path = self.topic_path(&line.file)?;
+                (line.file.clone(), path)
+            }
+            _ => (file, topic_path),
+        };
         let old_topic = self.load_topic(&file)?;
         let archive_path = self.archive_path()?;
         let archive_text = read_text_if_exists(&archive_path)?;

@@ -190,8 +190,10 @@ impl Topic {
             }
             let t = line.text;
             let nested = open.is_some_and(|(_, column)| indent_width(t) >= column);
-            let top_item =
-                block.context == Context::List && !block.lazy && !nested && is_top_item(t);
+            let top_item = block.context == Context::List
+                && !block.lazy
+                && !nested
+                && (is_top_item(t) || is_ordered_item(t));
             if top_item {
                 open = None;
                 match entry_head(t) {
@@ -213,7 +215,11 @@ impl Topic {
                 }
                 continue;
             }
-            let continues = block.context == Context::List && !t.trim().is_empty();
+            // A line continues the open entry when it is indented under it (nested items
+            // included) or a lazy continuation of its paragraph; anything else at the
+            // margin is someone else's and ends it.
+            let continues =
+                block.context == Context::List && !t.trim().is_empty() && (nested || block.lazy);
             match open {
                 Some((i, _)) if continues => {
                     let entry = &mut entries[i];
@@ -272,6 +278,17 @@ fn is_top_item(t: &str) -> bool {
     t.len() - rest.len() <= 3
         && rest.starts_with(['-', '*', '+'])
         && rest[1..].starts_with([' ', '\t'])
+}
+
+/// An ordered list item at the left margin (up to three spaces): digits, `.` or `)`,
+/// and white space. Never an entry; a hand-written item.
+fn is_ordered_item(t: &str) -> bool {
+    let rest = t.trim_start_matches(' ');
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    t.len() - rest.len() <= 3
+        && (1..=9).contains(&digits)
+        && rest[digits..].starts_with(['.', ')'])
+        && rest[digits + 1..].starts_with([' ', '\t'])
 }
 
 /// An entry's first line: the bullet, `YYYY-MM-DD` (optionally in `**…**`), an optional
@@ -381,7 +398,16 @@ mod tests {
             "- 2026-07-10: use JWT\n  because sessions are stateless\n"
         );
         let undated: Vec<usize> = topic.undated.iter().map(|u| u.line).collect();
-        assert_eq!(undated, [8, 9]);
+        assert_eq!(undated, [8, 9, 10], "an ordered item is a hand note too");
+    }
+
+    #[test]
+    fn a_hand_written_item_at_the_margin_ends_the_entry() {
+        let topic = parse("- 2026-07-01 [db]: pg15\n1. hand note\n- 2026-07-02 [db]: pg16\n");
+        assert_eq!(topic.entries.len(), 2);
+        assert_eq!(topic.entries[0].text, "pg15");
+        assert_eq!(topic.entries[0].end_line, 1);
+        assert_eq!(topic.undated[0].line, 2);
     }
 
     #[test]
