@@ -230,6 +230,8 @@ impl Compactor for Hostile {
                 Condensed::new([0, 1], "a"),
                 Condensed::new([1, 2], "b"),
             ]),
+            // A lesson opening a fence it never closes would hide every later entry.
+            11 => Ok(vec![Condensed::new([0, 1], "the lesson\n```")]),
             _ => Ok(vec![]),
         }
     }
@@ -246,7 +248,7 @@ impl Compactor for Hostile {
 
 #[test]
 fn a_hostile_compactor_changes_nothing() {
-    for case in 0..=10 {
+    for case in 0..=11 {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         seed(

@@ -491,7 +491,25 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
         ));
     }
     // Lines after the first are written indented under the entry and read back trimmed.
-    Ok(text.lines().map(str::trim).collect::<Vec<_>>().join("\n"))
+    let text = text.lines().map(str::trim).collect::<Vec<_>>().join("\n");
+    // Written as an entry with another after it, it must read back as itself and leave the
+    // next entry readable: a fence, comment or HTML block it opens and never closes would
+    // hide every entry written after it (the topic could take no further write).
+    let probe = format!(
+        "{}- 2000-01-01: next\n",
+        render_entry(NaiveDate::default(), None, &text, "\n")
+    );
+    let reads_back = Topic::parse("probe.md", probe).is_ok_and(|t| {
+        t.entries.len() == 2 && t.entries[0].text == text && t.entries[1].text == "next"
+    });
+    if !reads_back {
+        return Err(Error::invalid(
+            "text",
+            &text,
+            "would not read back as one entry (a fence, comment or HTML block it opens and never closes would hide the entries after it)",
+        ));
+    }
+    Ok(text)
 }
 
 /// A subject, trimmed: one line, no brackets, at most [`MAX_SUBJECT_CHARS`].
@@ -752,6 +770,23 @@ mod tests {
         }
         for file in ["memory-infra.md", "USER.md", "memory-miscompile-bugs.md"] {
             assert!(refuse_misc(file).is_ok(), "{file}");
+        }
+    }
+
+    #[test]
+    fn a_text_that_would_hide_later_entries_is_refused() {
+        // A fenced block (open or closed) is no fact's text: it would not read back.
+        for text in ["x\n```", "x\n~~~rust", "x\n%%", "x\n```\ncode\n```"] {
+            assert!(check_fact_text(text).is_err(), "{text:?}");
+        }
+        // Whatever else is accepted reads back with the next entry intact (checked inside).
+        for text in [
+            "uses `code` inline",
+            "a <!-- closed --> comment",
+            "x <!-- mid-line",
+            "a\nb",
+        ] {
+            assert!(check_fact_text(text).is_ok(), "{text:?}");
         }
     }
 
