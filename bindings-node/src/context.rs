@@ -5,8 +5,6 @@
 //! and no per-class conversion code. Arguments are options objects ([`context_args`]).
 //! Sync and Promise forms come from [`paired!`], as for `AgentMemory`.
 
-use std::time::Duration;
-
 use memory_core::context_memory::{self as core, Namespace};
 use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::{Env, Result};
@@ -14,7 +12,7 @@ use napi_derive::napi;
 
 use crate::args::{self, Arg};
 use crate::types::{self, AgentMemoryOptions, JsonText, json};
-use crate::{Call, Op, context_args, op, path_text, queue_attempt};
+use crate::{Call, context_args, op, path_text};
 
 type Handle = core::ContextMemory;
 
@@ -32,31 +30,7 @@ pub struct ContextMemory {
     inner: Handle,
 }
 
-impl ContextMemory {
-    pub(crate) fn sync<T>(&self, env: &Env, f: impl FnOnce(&Handle) -> Arg<T>) -> Result<T> {
-        f(&self.inner).map_err(|failure| failure.into_js(env))
-    }
-
-    /// Converts the arguments, checks `options`, and queues one attempt with a zero lock
-    /// timeout (as `AgentMemory::attempt`).
-    pub(crate) fn attempt<T>(
-        &self,
-        env: &Env,
-        options: Option<Unknown<'_>>,
-        prepare: impl FnOnce() -> Arg<Op<T, Handle>>,
-    ) -> Result<AsyncTask<Call<T, Handle>>>
-    where
-        T: napi::bindgen_prelude::ToNapiValue + napi::bindgen_prelude::TypeName + Send + 'static,
-    {
-        queue_attempt(
-            env,
-            options,
-            self.inner.root(),
-            || self.inner.with_lock_timeout(Duration::ZERO),
-            prepare,
-        )
-    }
-}
+handle_helpers!(ContextMemory, Handle);
 
 #[napi]
 impl ContextMemory {

@@ -85,3 +85,43 @@ macro_rules! paired {
         }
     };
 }
+
+/// The `sync` and `attempt` helpers of a model class whose `inner` field is the core
+/// handle `$handle` (the serde-route classes `ContextMemory` and `StructuredMemory`): run
+/// one sync call, or queue one attempt with a zero lock timeout (as `AgentMemory::attempt`).
+macro_rules! handle_helpers {
+    ($class:ty, $handle:ty) => {
+        impl $class {
+            pub(crate) fn sync<T>(
+                &self,
+                env: &napi::Env,
+                f: impl FnOnce(&$handle) -> crate::args::Arg<T>,
+            ) -> napi::Result<T> {
+                f(&self.inner).map_err(|failure| failure.into_js(env))
+            }
+
+            /// Converts the arguments, checks `options`, and queues one attempt with a
+            /// zero lock timeout (as `AgentMemory::attempt`).
+            pub(crate) fn attempt<T>(
+                &self,
+                env: &napi::Env,
+                options: Option<napi::bindgen_prelude::Unknown<'_>>,
+                prepare: impl FnOnce() -> crate::args::Arg<crate::Op<T, $handle>>,
+            ) -> napi::Result<napi::bindgen_prelude::AsyncTask<crate::Call<T, $handle>>>
+            where
+                T: napi::bindgen_prelude::ToNapiValue
+                    + napi::bindgen_prelude::TypeName
+                    + Send
+                    + 'static,
+            {
+                crate::queue_attempt(
+                    env,
+                    options,
+                    self.inner.root(),
+                    || self.inner.with_lock_timeout(std::time::Duration::ZERO),
+                    prepare,
+                )
+            }
+        }
+    };
+}

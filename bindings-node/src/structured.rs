@@ -5,8 +5,6 @@
 //! read-only and `restore` pairs come from [`paired!`]; `remember` and `compact` are
 //! written out, because only their sync form takes a compactor ([`JsCompactor`]).
 
-use std::time::Duration;
-
 use memory_core::Error;
 use memory_core::structured_memory::{Budgets, Fact, StructuredMemory as Core};
 use napi::bindgen_prelude::{AsyncTask, Object, Unknown};
@@ -16,7 +14,7 @@ use napi_derive::napi;
 use crate::args::{self, Arg};
 use crate::structured_compactor::{JsCompactor, refuse_in_async};
 use crate::types::{self, JsonText, ParsedJson, json};
-use crate::{Call, Failure, Op, op, path_text, queue_attempt};
+use crate::{Call, Failure, op, path_text};
 
 type Handle = Core;
 
@@ -159,31 +157,7 @@ pub struct StructuredMemory {
     inner: Handle,
 }
 
-impl StructuredMemory {
-    pub(crate) fn sync<T>(&self, env: &Env, f: impl FnOnce(&Handle) -> Arg<T>) -> Result<T> {
-        f(&self.inner).map_err(|failure| failure.into_js(env))
-    }
-
-    /// Converts the arguments, checks `options`, and queues one attempt with a zero lock
-    /// timeout (as `AgentMemory::attempt`).
-    pub(crate) fn attempt<T>(
-        &self,
-        env: &Env,
-        options: Option<Unknown<'_>>,
-        prepare: impl FnOnce() -> Arg<Op<T, Handle>>,
-    ) -> Result<AsyncTask<Call<T, Handle>>>
-    where
-        T: napi::bindgen_prelude::ToNapiValue + napi::bindgen_prelude::TypeName + Send + 'static,
-    {
-        queue_attempt(
-            env,
-            options,
-            self.inner.root(),
-            || self.inner.with_lock_timeout(Duration::ZERO),
-            prepare,
-        )
-    }
-}
+handle_helpers!(StructuredMemory, Handle);
 
 #[napi]
 impl StructuredMemory {

@@ -269,11 +269,11 @@ def test_the_installed_hook_records_a_merge_on_main_with_the_real_memcore(
     repo: pathlib.Path, tmp_path: pathlib.Path
 ) -> None:
     memcore = memcore_binary()
-    if memcore is None:
-        pytest.skip(
-            "target/debug/memcore is not built: run `cargo build -p memory-cli` "
-            "(bindings-python/scripts/test.sh does)"
-        )
+    # Never skipped: bindings-python/scripts/test.sh builds the binary first.
+    assert memcore is not None, (
+        "target/debug/memcore is not built: run `cargo build -p memory-cli` "
+        "(bindings-python/scripts/test.sh does)"
+    )
     hooks = hooks_dir(repo)
     (hooks / "post-merge").write_bytes(EXISTING_HOOK)
     os.chmod(hooks / "post-merge", 0o755)
