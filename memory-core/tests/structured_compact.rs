@@ -184,6 +184,10 @@ fn the_default_splits_an_overgrown_topic_and_links_each_part() {
     assert_eq!(index.lines.len(), 2);
     assert_eq!(index.lines[1].file, "memory-infra-databases.md");
     assert_eq!(index.lines[1].hook, "Databases");
+    insta::assert_snapshot!(
+        "memory_index_after_compaction",
+        std::fs::read_to_string(d.join("MEMORY.md")).unwrap()
+    );
     let moved = m.topic("memory-infra-databases.md").unwrap();
     assert_eq!(moved.entries.len(), 2);
     assert!(m.topic("memory-infra.md").unwrap().line_count <= 7);
