@@ -6,8 +6,9 @@
 //! that whatever a crash leaves at the end of the file can be judged against them: the
 //! whole text (done), a part of it or nothing (the write was cut short: completed or
 //! truncated away), zero bytes where the text should be (the size reached the disk
-//! before the data: the same), or anything else (another program wrote the file since:
-//! refused, nothing touched).
+//! before the data: the same), the whole text with more after it (done, and another
+//! program appended since: kept), or anything else (another program rewrote the file
+//! since: refused, nothing touched).
 
 use std::fs::{File, OpenOptions};
 use std::path::Path;
@@ -20,6 +21,11 @@ use crate::error::{Error, Result};
 pub(super) enum Tail {
     /// Exactly the file before the append plus the whole text.
     Complete,
+    /// The file before the append, the whole text, and more after it: the append was
+    /// done and another program (a sync client, an editor) added to the file since.
+    /// Only a journal whose removal never reached the disk (a power loss right after a
+    /// finished append) or a foreign write after a crash leaves this.
+    Extended,
     /// The file before the append plus a part of the text (possibly none of it), where
     /// bytes may read as zero that a crash left unwritten.
     Partial,
@@ -79,9 +85,19 @@ pub(super) fn tail(path: &Path, at: u64, text: &[u8]) -> Result<Tail> {
         .metadata()
         .map_err(|e| Error::io_op(path, "lstat", e))?
         .len();
-    let Some(written) = len.checked_sub(at).filter(|&n| n <= text.len() as u64) else {
+    let Some(written) = len.checked_sub(at) else {
         return Ok(Tail::Foreign);
     };
+    if written > text.len() as u64 {
+        // `text.len()` fits in usize, so the read below does too.
+        let mut bytes = vec![0u8; text.len()];
+        read_exact_at(&file, path, &mut bytes, at)?;
+        return Ok(if bytes == text {
+            Tail::Extended
+        } else {
+            Tail::Foreign
+        });
+    }
     // `written` is at most `text.len()`, so it fits in usize.
     let mut bytes = vec![0u8; written as usize];
     read_exact_at(&file, path, &mut bytes, at)?;
@@ -94,6 +110,13 @@ pub(super) fn tail(path: &Path, at: u64, text: &[u8]) -> Result<Tail> {
     } else {
         Tail::Foreign
     })
+}
+
+/// Flushes `path`'s data (an append found complete by recovery may not have been).
+pub(super) fn flush(path: &Path) -> Result<()> {
+    open_for_write(path)?
+        .sync_data()
+        .map_err(|e| Error::io_op(path, "fsync", e))
 }
 
 /// Cuts `path` back to `at` bytes and flushes it.
@@ -169,7 +192,9 @@ mod tests {
             (b"head\n| r\0\0\0", Tail::Partial),
             (b"head\n\0\0\0\0\0\0", Tail::Partial),
             (b"head\n| row |\n", Tail::Complete),
-            (b"head\n| row |\nmore", Tail::Foreign),
+            (b"head\n| row |\nmore", Tail::Extended),
+            (b"head\n| row |\n\0", Tail::Extended),
+            (b"head\n| rox |\nmore", Tail::Foreign),
             (b"head\n| x", Tail::Foreign),
             (b"hea", Tail::Foreign),
         ];

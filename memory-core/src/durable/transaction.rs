@@ -349,6 +349,19 @@ impl<'lock> Transaction<'lock> {
                 .map_err(|e| Error::io_op(step.target(), "unlink", e))?;
             step.discard_backup()?;
         }
+        if journal.state == State::Apply && steps.iter().all(|s| matches!(s, Step::Append { .. })) {
+            // A finished append's journal need not be gone for good: its text is flushed
+            // in place, so should a power loss bring the journal back, recovery finds the
+            // text there (with anything appended since after it), flushes and removes it
+            // again; a file rewritten since is refused as foreign, nothing touched. Every
+            // later transaction flushes this directory when it stores its own journal.
+            // Saves a directory flush on every SessionStart.
+            return match fs::remove_file(self.journal_path()) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                Err(e) => Err(Error::io_op(self.journal_path(), "unlink", e)),
+            };
+        }
         remove_if_present(&self.journal_path())
     }
 }
@@ -628,7 +641,8 @@ impl Step {
         match self {
             Step::Append { target, at, text } => {
                 match append::tail(target, *at, text.as_bytes())? {
-                    Tail::Complete => {}
+                    // Done before the interruption; its flush may not have been.
+                    Tail::Complete | Tail::Extended => append::flush(target)?,
                     Tail::Partial => append::write_at(target, *at, text.as_bytes(), None)?,
                     Tail::Foreign => return Err(append::foreign(target, journal)),
                 }
@@ -670,7 +684,8 @@ impl Step {
             Step::Append { target, at, text } => {
                 match append::tail(target, *at, text.as_bytes())? {
                     Tail::Complete | Tail::Partial => append::truncate(target, *at)?,
-                    Tail::Foreign => return Err(append::foreign(target, journal)),
+                    // Cutting back would take what was added after it too.
+                    Tail::Extended | Tail::Foreign => return Err(append::foreign(target, journal)),
                 }
             }
             Step::Write {
@@ -1059,7 +1074,7 @@ mod tests {
                 assert!(leftovers(root).is_empty(), "{label}: {:?}", leftovers(root));
             }
         }
-        for foreign in ["| a |\n| x |\n", "| a |\n| b |\nmore\n", "| a"] {
+        for foreign in ["| a |\n| x |\n", "| a |\n| x |\nmore\n", "| a"] {
             let dir = tempfile::tempdir().unwrap();
             let root = dir.path();
             fs::write(root.join("index.md"), foreign).unwrap();
@@ -1076,6 +1091,37 @@ mod tests {
             assert!(err.to_string().contains(JOURNAL_FILE_NAME), "{err}");
             assert_eq!(fs::read_to_string(root.join("index.md")).unwrap(), foreign);
             assert!(root.join(JOURNAL_FILE_NAME).exists());
+        }
+    }
+
+    /// A decided append whose text is in place with more after it (another program
+    /// appended since, or a journal removal a power loss undid) is done: recovery keeps
+    /// everything. A failed one cannot be cut back without taking the later bytes: refused.
+    #[test]
+    fn an_append_found_done_with_more_after_it_is_kept_and_never_cut_back() {
+        let old = "| a |\n";
+        let row = "| b |\n";
+        for later in ["| c |\n", "x", "| c |\n| d |\n"] {
+            for state in ["apply", "rollback"] {
+                let dir = tempfile::tempdir().unwrap();
+                let root = dir.path();
+                let text = format!("{old}{row}{later}");
+                fs::write(root.join("index.md"), &text).unwrap();
+                let journal = serde_json::json!({"version": 1, "state": state, "steps": [
+                    {"op": "append", "target": "index.md", "at": old.len(), "text": row}]});
+                fs::write(root.join(JOURNAL_FILE_NAME), journal.to_string()).unwrap();
+                let lock = locked(root);
+                let recovered = recover(&lock);
+                assert_eq!(fs::read_to_string(root.join("index.md")).unwrap(), text);
+                if state == "apply" {
+                    assert!(recovered.unwrap(), "{later:?}");
+                    assert!(leftovers(root).is_empty(), "{:?}", leftovers(root));
+                } else {
+                    let err = recovered.unwrap_err();
+                    assert_eq!(err.kind(), crate::ErrorKind::Malformed, "{err}");
+                    assert!(root.join(JOURNAL_FILE_NAME).exists());
+                }
+            }
         }
     }
 
