@@ -250,3 +250,73 @@ fn entries_already_in_a_target_domain_are_relinked_too() {
     let ns = Namespace::parse("project.app.api").unwrap();
     assert!(!m.verify(&ns).unwrap().has_drift());
 }
+
+/// An entry written straight into a domain never takes a number its project namespace
+/// still holds, so a later split moves that entry into the domain under its own number;
+/// again and again, every old name says where it went and none names another entry.
+#[test]
+fn splitting_again_after_writes_into_the_domain_keeps_every_number_distinct() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    let parent = Namespace::parse("project.app").unwrap();
+    let write = |ns: &str, tags: [&str; 2], body: String| {
+        m.write(
+            NewEntry::new(ns, Category::Decision, tags, body)
+                .unwrap()
+                .force_new(true),
+        )
+        .unwrap()
+        .entry
+        .entity_name
+    };
+    let mut moved: Vec<(EntityName, String)> = Vec::new();
+    for round in 0..3 {
+        let first = write(
+            "project.app",
+            ["auth", "x"],
+            format!("Round {round} token rule one."),
+        );
+        let second = write(
+            "project.app",
+            ["auth", "y"],
+            format!("Round {round} cookie rule two."),
+        );
+        let stays = write(
+            "project.app",
+            ["misc", "z"],
+            format!("Round {round} naming rule three."),
+        );
+        let direct = write(
+            "project.app.auth",
+            ["auth", "direct"],
+            format!("Round {round} written into the domain itself."),
+        );
+        assert_ne!(direct.short_id(), stays.short_id(), "round {round}");
+        let plan =
+            SplitPlan::mapping([(first.as_str(), "auth"), (second.as_str(), "auth")]).unwrap();
+        let report = m.split(&parent, &plan).unwrap();
+        for old in [&first, &second] {
+            let new = &report.moved[old];
+            assert_eq!(new.short_id(), old.short_id(), "round {round}");
+            moved.push((
+                old.clone(),
+                format!("{}: {}", new, m.get(new.as_str()).unwrap().body),
+            ));
+        }
+        assert!(m.get(stays.as_str()).is_ok());
+        assert!(m.get(direct.as_str()).is_ok());
+    }
+    for (old, was) in &moved {
+        let err = m.get(old.as_str()).unwrap_err();
+        let new_name = was.split(':').next().unwrap();
+        assert!(
+            err.to_string().contains(&format!("moved to {new_name}")),
+            "{err}"
+        );
+        let body = m.get(new_name).unwrap().body;
+        assert!(was.ends_with(&body), "{old} → {new_name}: {was} / {body}");
+    }
+    for report in m.verify_all().unwrap() {
+        assert!(!report.has_drift(), "{report:?}");
+    }
+}

@@ -142,11 +142,16 @@ impl ContextMemory {
     /// not be given again, so that an old name never resolves to an unrelated entry:
     /// those of entries a split moved into the namespace's domains (`get` of the old name
     /// says where each went), and, for `session.current`, those of entries `end_session`
-    /// moved to `archive/session-*/`.
+    /// moved to `archive/session-*/`. In a domain (`project.app.auth`) also the numbers
+    /// its project namespaces hold: a later split moves those entries into the domain
+    /// under the same number, which must then be free.
     fn retired_sequences(&self, new: &NewEntry) -> Result<Vec<u64>> {
         let mut out = Vec::new();
         for info in self.namespaces()? {
-            if info.namespace != new.namespace && info.namespace.is_within(&new.namespace) {
+            let inside = info.namespace.is_within(&new.namespace);
+            let above = new.namespace.is_within(&info.namespace)
+                && info.namespace.kind() == super::namespace::NamespaceKind::Project;
+            if info.namespace != new.namespace && (inside || above) {
                 let index = self.load_index(&info.namespace)?;
                 out.extend(
                     index
