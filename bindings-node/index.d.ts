@@ -270,6 +270,13 @@ export interface PendingChange {
   timestamp: string
 }
 
+/** `queryAnswer`: the hits, and what was left out, each naming its file and line. */
+export interface QueryAnswer {
+  hits: ContextHit[]
+  /** A namespace whose `_index.md` is a symbolic link (skipped), a hit whose file does not read. */
+  warnings: WarningRecord[]
+}
+
 /** A pending change and the entries whose `source_path` cites it. */
 export interface PendingMatch {
   change: PendingChange
@@ -533,33 +540,63 @@ export interface RestoreReport {
   restored: Array<{ file: string; pass: ArchivePass; lines: string[]; already_live: string[]; created: boolean }>
 }
 
+/** A value, or (in the Promise forms `rememberAsync` / `compactAsync`) a Promise of it. */
+export type MaybePromise<T> = T | Promise<T>
+
 /**
- * The judgment calls of compaction (sync `remember` / `compact` only). Each function is
- * optional (a missing one is the default: evict nothing, keep the newest generation,
- * summarize nothing, split by `##` heading or subject) and gets the topic and its
- * readable entries; indexes are into that array. A function that throws aborts the
- * compaction (nothing written) and its error is thrown again as it is; an unusable result
- * is `ERR_MEMORY_ABORTED`.
+ * The judgment calls of compaction, for `remember` / `compact` and their Promise forms.
+ * Each function is optional (a missing one is the default: evict nothing, keep the
+ * newest generation, summarize nothing, split by `##` heading or subject) and gets the
+ * topic and its readable entries; indexes are into that array. In the Promise forms a
+ * function may return a Promise (it is awaited; the core waits on a worker, the JS
+ * thread stays free); a sync call refuses a Promise with a TypeError. A function that
+ * throws (or rejects) aborts the compaction (nothing written) and that very value is
+ * thrown (or rejected with); an unusable result is `ERR_MEMORY_ABORTED`. Do not call the
+ * sync forms on the same directory from inside a function: the compaction holds its lock.
  */
 export interface Compactor {
   /** The entries about systems, projects or constraints that no longer exist. */
-  dead?(topic: Topic, entries: StructuredEntry[]): number[]
+  dead?(topic: Topic, entries: StructuredEntry[]): MaybePromise<number[]>
   /** The newest generation's new text (folding in what is still true), or `null` to keep it. */
-  collapse?(topic: Topic, subject: string, generations: StructuredEntry[]): string | null | undefined
+  collapse?(topic: Topic, subject: string, generations: StructuredEntry[]): MaybePromise<string | null | undefined>
   /** Groups of at least two entries narrating one story, each with the lesson that replaces them. */
-  summarize?(topic: Topic, entries: StructuredEntry[]): Array<{ entries: number[]; text: string; subject?: string | null }>
+  summarize?(topic: Topic, entries: StructuredEntry[]): MaybePromise<Array<{ entries: number[]; text: string; subject?: string | null }>>
   /** Parts to move into new topic files, each with its index line's title and hook. */
-  split?(topic: Topic, entries: StructuredEntry[]): Array<{ file: string; title: string; hook: string; entries: number[] }>
+  split?(topic: Topic, entries: StructuredEntry[]): MaybePromise<Array<{ file: string; title: string; hook: string; entries: number[] }>>
   /** `MEMORY.md` over its budget: `[contentIndex, topicFile]` for content lines to move (default none). */
-  routeContent?(index: MemoryIndex): Array<[number, string]>
+  routeContent?(index: MemoryIndex): MaybePromise<Array<[number, string]>>
   /** `MEMORY.md` over its budget: `[fromFile, intoFile]` near-duplicate topics to merge (default none). */
-  mergeTopics?(index: MemoryIndex): Array<[string, string]>
+  mergeTopics?(index: MemoryIndex): MaybePromise<Array<[string, string]>>
 }
+
+/**
+ * What a plain-function compactor is called with, once per judgment: `pass` and the
+ * arguments of the `Compactor` method of that name (`route_content` is `routeContent`,
+ * `merge_topics` is `mergeTopics`).
+ */
+export type CompactorRequest =
+  | { pass: 'dead' | 'summarize' | 'split'; topic: Topic; entries: StructuredEntry[] }
+  | { pass: 'collapse'; topic: Topic; subject: string; generations: StructuredEntry[] }
+  | { pass: 'route_content' | 'merge_topics'; index: MemoryIndex }
+
+/**
+ * A compactor as one function: it answers each request as the `Compactor` method of that
+ * pass would, or with `undefined` / `null` for the default.
+ *
+ * ```js
+ * const compactor = (request) => {
+ *   if (request.pass === 'dead') return request.entries.flatMap((e, i) => (e.text.includes('retired') ? [i] : []))
+ *   return undefined // the default for every other pass
+ * }
+ * memory.compact('memory-infra.md', { compactor })
+ * ```
+ */
+export type CompactorFunction = (request: CompactorRequest) => unknown
 
 /** Options of `remember`. */
 export interface RememberOptions {
-  /** Sync form only; `rememberAsync` rejects one with a TypeError. */
-  compactor?: Compactor
+  /** The judgment calls of a compaction the write triggers (default: the library's). */
+  compactor?: Compactor | CompactorFunction
 }
 
 /**
@@ -748,6 +785,15 @@ export declare class ContextMemory {
   query(query?: ContextQuery): Array<ContextHit>
   /** Promise form of `query`. */
   queryAsync(query?: ContextQuery, options?: AsyncOptions): Promise<Array<ContextHit>>
+  /**
+   * `query` with what it could not read: the hits, and a `WarningRecord` for each
+   * namespace left out because its `_index.md` is a symbolic link (a query naming it
+   * throws `ERR_MEMORY_INVALID_INPUT`) and each hit whose file does not read (its
+   * file-only fields are `null`).
+   */
+  queryAnswer(query?: ContextQuery): QueryAnswer
+  /** Promise form of `queryAnswer`. */
+  queryAnswerAsync(query?: ContextQuery, options?: AsyncOptions): Promise<QueryAnswer>
   /** Writes `entry` superseding `old` (marked `superseded`); returns both. */
   supersede(old: string, entry: NewContextEntry): Superseded
   /** Promise form of `supersede`. */
@@ -875,9 +921,10 @@ export declare class ContextMemory {
  *
  * Results are plain objects in the shape `memcore topics --json` prints (snake_case
  * keys, `null` for absent values). Every operation has a sync form and a Promise form
- * (`…Async`, last argument `{ signal?: AbortSignal }`); a compactor is taken by the sync
- * forms only (the Promise forms reject one with a TypeError). Errors are
- * `MemoryCoreError`s; a value a compactor function throws is thrown again as it is.
+ * (`…Async`, last argument `{ signal?: AbortSignal }`); both take a compactor (an object
+ * of functions or one function, see `Compactor` and `CompactorFunction`), whose
+ * functions may return Promises in the Promise forms. Errors are `MemoryCoreError`s; a
+ * value a compactor function throws or rejects with is thrown (rejected with) as it is.
  */
 export declare class StructuredMemory {
   /**
@@ -899,7 +946,12 @@ export declare class StructuredMemory {
    * reserved file, a new topic without a hook, or a secret (`field`, `secretKind`).
    */
   remember(fact: StructuredFact, options?: RememberOptions): RememberOutcome
-  /** Promise form of `remember`, without a compactor (the default one decides). */
+  /**
+   * Promise form of `remember`. The compactor's functions are called on the JS thread
+   * while the write waits on a worker; each may return its answer or a Promise of it.
+   * A function that throws or rejects aborts the write (nothing is written) and the
+   * Promise rejects with that very value.
+   */
   rememberAsync(fact: StructuredFact, options?: RememberOptions, asyncOptions?: AsyncOptions): Promise<RememberOutcome>
   /**
    * Compacts topic file `file` (or, when `null`/`undefined`, every linked topic file
@@ -911,7 +963,12 @@ export declare class StructuredMemory {
    * `ERR_MEMORY_ABORTED`.
    */
   compact(file?: string | null, options?: CompactOptions): CompactionReport
-  /** Promise form of `compact`, without a compactor (the default one decides). */
+  /**
+   * Promise form of `compact`. The compactor's functions are called on the JS thread
+   * while the compaction waits on a worker; each may return its answer or a Promise of
+   * it. A function that throws or rejects aborts the compaction (nothing is written)
+   * and the Promise rejects with that very value.
+   */
   compactAsync(file?: string | null, options?: CompactOptions, asyncOptions?: AsyncOptions): Promise<CompactionReport>
   /**
    * `MEMORY.md` read whole: its pointer lines, the content lines that are not
@@ -1006,11 +1063,12 @@ export interface AsyncOptions {
 /** Options of `remember` (`{ compactor? }`) and `compact` (`{ compactor?, dryRun? }`). */
 export interface CompactOptions {
   /**
-   * The judgment calls: an object with any of `dead`, `collapse`, `summarize`, `split`
-   * (see `Compactor`); the others are the defaults. Sync form only: `compactAsync`
-   * rejects one with a TypeError (a worker thread cannot call JavaScript).
+   * The judgment calls: an object with any of `dead`, `collapse`, `summarize`, `split`,
+   * `routeContent`, `mergeTopics` (see `Compactor`; the others are the defaults), or
+   * one function answering a `CompactorRequest`. In `compactAsync` its functions may
+   * return Promises.
    */
-  compactor?: Compactor
+  compactor?: Compactor | CompactorFunction
   /** `compact` only: report what would move where, and write nothing. */
   dryRun?: boolean
 }
@@ -1248,9 +1306,10 @@ export interface StructuredFact {
   subject?: string
   /**
    * `YYYY-MM-DD` or a relative day (`today`, `yesterday`, `last monday`…), converted
-   * to an absolute date now; today when not given. A vague time is refused.
+   * to an absolute date now, or a `Date`: its UTC calendar day (as `toISOString()`
+   * shows it, not the local day); today when not given. A vague time is refused.
    */
-  date?: string
+  date?: string | Date
   /** The title of a new topic's index line (from the file name when not given). */
   title?: string
   /** The hook of a new topic's index line (required then), or a new hook. */

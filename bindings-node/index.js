@@ -12,11 +12,13 @@
 // - `ContextMemory` (context-memory) is wrapped the same way; its results are the core
 //   types' serde JSON, keys snake_case as `memcore --json` prints them (its static
 //   functions, `installHooks`… , return objects already: napi makes statics read-only);
-// - `StructuredMemory` (structured-memory) likewise; the compactor of its sync `remember`
-//   and `compact` is handed to the native module with each function wrapped to take and
-//   return JSON text (`compactorFor`; what it throws is thrown again as it is), and the
-//   Promise forms reject a compactor with a TypeError (a worker thread cannot call
-//   JavaScript);
+// - `StructuredMemory` (structured-memory) likewise; the compactor of its `remember` and
+//   `compact` (an object of functions, or one plain function called with a request per
+//   pass) is handed to the native module with each function wrapped to take and return
+//   JSON text: `compactorFor` for the sync forms (what it throws is thrown again as it
+//   is), `asyncCompactorFor` for the Promise forms (the worker posts each call to this
+//   thread; a function may return a Promise; a throw or rejection becomes the Promise
+//   form's rejection, as it is);
 // - `AgentMemory` called without `new` throws a TypeError, as a JS class does;
 // - `MemoryCoreError` / `isMemoryCoreError` recognise the errors, and
 //   `util.inspect(memory)` shows the root.
@@ -149,6 +151,7 @@ const CONTEXT_METHODS = {
   get: [1, JSON.parse],
   update: [2, JSON.parse],
   query: [1, JSON.parse],
+  queryAnswer: [1, JSON.parse],
   supersede: [2, JSON.parse],
   promote: [1, JSON.parse],
   promoteTo: [2, JSON.parse],
@@ -165,39 +168,107 @@ const CONTEXT_METHODS = {
 }
 
 // StructuredMemory: serde JSON as for ContextMemory; `remember` and `compact` take a
-// compactor in their options (second argument), sync forms only.
+// compactor in their options (second argument), in both forms.
 const COMPACTOR_METHODS = ['dead', 'collapse', 'summarize', 'split', 'routeContent', 'mergeTopics']
 
 /**
- * The compactor the native module calls: each of the functions `compactor` has
- * (own or inherited) wrapped as `(topicJson, argsJson) => resultJson`, called with
- * `compactor` as `this`. What a function throws passes through unchanged (the native
- * side throws it again); a result JSON cannot represent (`undefined` aside, which is
- * `null`) reaches the native side as `undefined`, refused there. A value that is not a
- * function is handed over as it is, for the native side to refuse by name.
+ * What a plain-function compactor is asked, per method: its `pass` and the names of the
+ * method's arguments (the first is the topic, or the index for the two index passes).
+ */
+const PASSES = {
+  dead: ['dead', 'topic', 'entries'],
+  collapse: ['collapse', 'topic', 'subject', 'generations'],
+  summarize: ['summarize', 'topic', 'entries'],
+  split: ['split', 'topic', 'entries'],
+  routeContent: ['route_content', 'index'],
+  mergeTopics: ['merge_topics', 'index'],
+}
+
+/** What a wrapped function answers for "the default" (a plain function's `undefined`/`null`). */
+const USE_DEFAULT = ''
+/** What a wrapped function answers when the caller's function threw or rejected (kept aside). */
+const THREW = '\u0000threw'
+
+/**
+ * The raw answer of `compactor` for method `name`: the object's own or inherited
+ * function called with `compactor` as `this`, or a plain function called with one
+ * request `{ pass, topic, entries… }` (then `undefined`/`null` is `USE_DEFAULT`, after
+ * `settle`). `args` are the parsed arguments.
+ */
+function ask(compactor, name, args) {
+  if (typeof compactor !== 'function') return compactor[name].call(compactor, ...args)
+  const [pass, ...keys] = PASSES[name]
+  const request = { pass }
+  keys.forEach((key, i) => (request[key] = args[i]))
+  return compactor(request)
+}
+
+/** The JSON text of an answer (`undefined` from an object's method is `null`). */
+function answerText(compactor, answer) {
+  if (typeof compactor === 'function' && answer == null) return USE_DEFAULT
+  return JSON.stringify(answer === undefined ? null : answer) ?? 'undefined'
+}
+
+/**
+ * The compactor object the native module reads: for each of the functions `compactor`
+ * has (or all six, for a plain function), `wrap(name)`; a value that is not a function
+ * is handed over as it is, for the native side to refuse by name. `functionForm` tells
+ * the native side to name the pass in its messages.
+ */
+function wrapped(compactor, wrap) {
+  if (compactor === null || (typeof compactor !== 'object' && typeof compactor !== 'function')) return compactor
+  const functionForm = typeof compactor === 'function'
+  const out = { functionForm }
+  for (const name of COMPACTOR_METHODS) {
+    const fn = functionForm ? compactor : compactor[name]
+    out[name] = typeof fn === 'function' ? wrap(name) : fn
+  }
+  return out
+}
+
+/**
+ * The compactor of a sync form: each function wrapped as
+ * `(topicJson, argsJson) => resultJson`. What a function throws passes through
+ * unchanged (the native side throws it again); a result JSON cannot represent
+ * (`undefined` aside) reaches the native side as `undefined`, refused there.
  */
 function compactorFor(compactor) {
-  if (compactor === null || typeof compactor !== 'object') return compactor
-  const wrapped = {}
-  for (const name of COMPACTOR_METHODS) {
-    const fn = compactor[name]
-    if (typeof fn !== 'function') {
-      wrapped[name] = fn
-      continue
+  return wrapped(compactor, (name) => (topic, rest) => {
+    let answer
+    try {
+      answer = ask(compactor, name, [JSON.parse(topic), ...JSON.parse(rest)])
+    } catch (thrown) {
+      // napi can hold (and throw again) only an object; a thrown primitive travels boxed.
+      if ((typeof thrown === 'object' && thrown !== null) || typeof thrown === 'function') throw thrown
+      throw new ThrownValue(thrown)
     }
-    wrapped[name] = (topic, rest) => {
-      let result
-      try {
-        result = fn.call(compactor, JSON.parse(topic), ...JSON.parse(rest))
-      } catch (thrown) {
-        // napi can hold (and throw again) only an object; a thrown primitive travels boxed.
-        if ((typeof thrown === 'object' && thrown !== null) || typeof thrown === 'function') throw thrown
-        throw new ThrownValue(thrown)
-      }
-      return JSON.stringify(result === undefined ? null : result) ?? 'undefined'
+    if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function') {
+      answer.then(undefined, () => {}) // it is not awaited: keep its rejection handled
+      throw new TypeError(
+        `options.compactor: ${name} returned a Promise in a sync call; use the Promise form (…Async) for an async compactor`,
+      )
     }
-  }
-  return wrapped
+    return answerText(compactor, answer)
+  })
+}
+
+/**
+ * The compactor of a Promise form: each function wrapped as an
+ * `async (topicJson, argsJson) => resultJson` that never rejects. It awaits the answer
+ * (a value or a Promise); a throw or a rejection is kept in `failure` (the first one) and
+ * answered with `THREW`, so that the native side aborts and `failure.value` becomes the
+ * Promise form's rejection.
+ */
+function asyncCompactorFor(compactor, failure) {
+  return wrapped(compactor, (name) => async (topic, rest) => {
+    try {
+      const answer = await ask(compactor, name, [JSON.parse(topic), ...JSON.parse(rest)])
+      return answerText(compactor, answer)
+    } catch (thrown) {
+      if (!failure.failed) Object.assign(failure, { failed: true, value: thrown })
+      return THREW
+    }
+  })
 }
 
 /** A primitive a compactor function threw (a string, a number…), boxed on its way through napi. */
@@ -214,14 +285,24 @@ function withCompactor(options) {
   return { ...options, compactor: compactorFor(options.compactor) }
 }
 
-/** Refuses a compactor in a Promise form's options: a TypeError, with the binding's code. */
-function noCompactor(name, options) {
-  if (options !== null && typeof options === 'object' && options.compactor != null) {
-    const err = new TypeError(
-      `options.compactor: ${name}Async takes no compactor; a JavaScript compactor runs only in the sync form ${name}()`,
-    )
-    err.code = 'ERR_MEMORY_INVALID_INPUT'
-    throw err
+/**
+ * One attempt of a Promise form whose options (argument `at`) may hold a compactor: the
+ * compactor is wrapped for this attempt, and when one of its functions threw or
+ * rejected, the attempt rejects with that very value rather than the native
+ * `ERR_MEMORY_ABORTED`.
+ */
+function withAsyncCompactor(nativeAttempt, at) {
+  return function (...args) {
+    const options = args[at]
+    if (options === null || typeof options !== 'object' || options.compactor == null) {
+      return nativeAttempt.apply(this, args)
+    }
+    const failure = { failed: false, value: undefined }
+    const own = [...args]
+    own[at] = { ...options, compactor: asyncCompactorFor(options.compactor, failure) }
+    return nativeAttempt.apply(this, own).then(undefined, (err) => {
+      throw failure.failed ? failure.value : err
+    })
   }
 }
 
@@ -247,13 +328,7 @@ function install(Native, Exported, methods) {
     const sync = proto[name]
     const nativeAttempt = proto[`${name}Async`]
     // `compactorAt`: the index of the options argument that may hold a compactor.
-    const attempt =
-      compactorAt === undefined
-        ? nativeAttempt
-        : function (...args) {
-            noCompactor(name, args[compactorAt])
-            return nativeAttempt.apply(this, args)
-          }
+    const attempt = compactorAt === undefined ? nativeAttempt : withAsyncCompactor(nativeAttempt, compactorAt)
     Object.defineProperty(proto, name, {
       value:
         parse === same

@@ -2,7 +2,7 @@
 // serde-shaped results (snake_case keys, `null` for absent values), the options objects
 // (unknown keys refused) and the error mapping.
 import assert from 'node:assert/strict'
-import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { inspect } from 'node:util'
@@ -390,4 +390,28 @@ test('a broken index is refused by query and kept verbatim by heal, in both form
   assert.equal(readFileSync(join(memory.root, report.backup), 'utf8'), broken)
   assert.equal(report.unreadable_index.line, 7)
   assert.equal(memory.query()[0].summary, 'Curated')
+})
+
+test('queryAnswer gives the hits and a warning for a namespace whose index is a symbolic link, in both forms', async () => {
+  const memory = open()
+  const kept = memory.write({ namespace: 'org.global', category: 'decision', tags: ['auth', 'api'], body: 'Least privilege everywhere.' }).entry
+  memory.write(jwt)
+  const clean = memory.queryAnswer()
+  assert.deepEqual(clean.hits.map((h) => h.entity_name), memory.query().map((h) => h.entity_name))
+  assert.deepEqual(clean.warnings, [])
+  assert.deepEqual(Object.keys(clean), ['hits', 'warnings'])
+  const index = join(memory.root, 'projects/app/_index.md')
+  const elsewhere = join(memory.root, 'elsewhere.md')
+  renameSync(index, elsewhere)
+  symlinkSync(elsewhere, index)
+  for (const answer of [memory.queryAnswer({ tags: ['auth'], limit: 10 }), await memory.queryAnswerAsync({ tags: ['auth'], limit: 10 })]) {
+    assert.deepEqual(answer.hits.map((h) => h.entity_name), [kept.entity_name])
+    assert.equal(answer.warnings.length, 1, JSON.stringify(answer))
+    assert.equal(answer.warnings[0].path, index)
+    assert.deepEqual(Object.keys(answer.warnings[0]), ['path', 'line', 'message'])
+  }
+  // Naming the namespace fails rather than answering without it; the link stays.
+  await failsBoth((form) => memory[`queryAnswer${form}`]({ namespaces: ['project.app'] }), (err) => assert.equal(err.code, 'ERR_MEMORY_INVALID_INPUT'))
+  assert.ok(lstatSync(index).isSymbolicLink())
+  await failsBoth((form) => memory[`queryAnswer${form}`]({ limit: -1 }), (err) => assert.equal(err.code, 'ERR_MEMORY_INVALID_INPUT'))
 })

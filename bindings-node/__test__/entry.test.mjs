@@ -70,7 +70,7 @@ test('every example of the package README runs as written', () => {
   const printed = [
     [/active/],
     [/^project\.app\.decision\.001 projects\/app\/decision-001-/m, /^project\.app$/m, /no_previous_head/],
-    [/^memory-infra\.md$/m, /\[ 'Postgres 16' \]/, /\[ 'over_budget' \]/],
+    [/^memory-infra\.md$/m, /\[ 'Postgres 16' \]/, /\[ 'over_budget' \]/, /\[ 'Postgres 16', 'Redis 7 caches sessions' \]/],
   ]
   assert.equal(blocks.length, printed.length)
   for (const [i, code] of blocks.entries()) {

@@ -2,7 +2,9 @@
 // relative dates, refusals with their codes), the index read whole with its budget,
 // recall, topics, every kind of check, compaction with JS compactors (one that throws:
 // the very error back and the tree byte-identical; hostile ones refused), dry runs,
-// restore, the Promise forms (which take no compactor) and a lock held by another process.
+// restore, the Promise forms with sync and async compactors (a throw or a rejection: the
+// very value back, nothing written), plain-function compactors, and a lock held by another
+// process.
 import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -87,6 +89,30 @@ test('relative dates become absolute from the fixed clock', () => {
     assert.equal(out.entry.date, day, given)
     assert.ok(readFileSync(join(root, 'memory-d.md'), 'utf8').includes(`- ${day}: the deploy hook fired\n`))
   }
+})
+
+test('a Date is its UTC calendar day, in both forms; an invalid Date or another object is refused', async () => {
+  const root = dir()
+  const memory = open(root)
+  const first = memory.remember({ topic: 'memory-d.md', text: 'the first', date: new Date(Date.UTC(2026, 0, 31)), hook: 'days' })
+  assert.equal(first.entry.date, '2026-01-31')
+  // 23:30 at UTC-8 on 1 March is 2 March in UTC: the UTC day, whatever the local zone.
+  const late = new Date('2026-03-01T23:30:00-08:00')
+  assert.equal(memory.remember({ topic: 'memory-d.md', text: 'the second', date: late }).entry.date, '2026-03-02')
+  const async = await memory.rememberAsync({ topic: 'memory-d.md', text: 'the third', date: new Date('2026-12-31T23:59:59.999Z') })
+  assert.equal(async.entry.date, '2026-12-31')
+  class Day extends Date {}
+  assert.equal(memory.remember({ topic: 'memory-d.md', text: 'the fourth', date: new Day('2026-02-28T00:00:00Z') }).entry.date, '2026-02-28')
+  const text = readFileSync(join(root, 'memory-d.md'), 'utf8')
+  for (const line of ['- 2026-01-31: the first\n', '- 2026-03-02: the second\n', '- 2026-12-31: the third\n', '- 2026-02-28: the fourth\n']) {
+    assert.ok(text.includes(line), line)
+  }
+  const before = tree(root)
+  for (const wrong of [new Date(NaN), { toISOString: () => '2026-01-01' }, 20260131, ['2026-01-31']]) {
+    assert.throws(() => memory.remember({ topic: 'memory-d.md', text: 'never', date: wrong }), (err) => err.code === 'ERR_MEMORY_INVALID_INPUT' && /fact\.date/.test(err.message), String(wrong))
+    await assert.rejects(memory.rememberAsync({ topic: 'memory-d.md', text: 'never', date: wrong }), (err) => err.code === 'ERR_MEMORY_INVALID_INPUT')
+  }
+  assert.deepEqual(tree(root), before)
 })
 
 test('vague dates, secrets, catch-all and reserved topics are refused in both forms and nothing is written', async () => {
@@ -317,23 +343,206 @@ test('a hostile compactor is refused by name and nothing changes', () => {
   assert.throws(() => open(root).compact('memory-none.md'), (err) => err.code === 'ERR_MEMORY_NOT_FOUND')
 })
 
-test('the Promise forms reject a compactor with a TypeError and never throw', async () => {
+/** Resolves `value` after `ms` milliseconds, on a timer (the JS thread is free meanwhile). */
+function later(value, ms = 5) {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms))
+}
+
+test('the Promise forms take a compactor: it evicts and summarizes, its calls run on the JS thread', async () => {
   const root = dir()
   seed(root)
-  const memory = open(root, { topicLines: 1 })
+  const memory = open(root, { topicLines: 6 })
+  const sync = dir()
+  seed(sync)
+  const expected = open(sync, { topicLines: 6 }).compact('memory-infra.md', { compactor: judge })
+  judge.calls.length = 0
   const before = tree(root)
-  for (const call of [
-    () => memory.compactAsync('memory-infra.md', { compactor: judge }),
-    () => memory.rememberAsync({ topic: 'memory-infra.md', text: 'x' }, { compactor: judge }),
-  ]) {
-    let pending
-    assert.doesNotThrow(() => { pending = call() })
-    await assert.rejects(pending, (err) => err instanceof TypeError && err.code === 'ERR_MEMORY_INVALID_INPUT' && /sync form/.test(err.message))
-  }
-  assert.deepEqual(tree(root), before)
-  const dry = await memory.compactAsync('memory-infra.md', { dryRun: true })
+  let pending
+  assert.doesNotThrow(() => { pending = memory.compactAsync('memory-infra.md', { compactor: judge, dryRun: true }) })
+  const dry = await pending
   assert.equal(dry.dry_run, true)
-  assert.deepEqual(tree(root), before)
+  assert.deepEqual(tree(root), before, 'a dry run writes nothing')
+  const report = await memory.compactAsync('memory-infra.md', { compactor: judge })
+  assert.deepEqual(report.files, dry.files, 'the dry run said exactly what happened')
+  assert.deepEqual(report.files, expected.files, 'as the sync form decides')
+  assert.equal(judge.calls[0], 'dead memory-infra.md 6', 'called with the object as this')
+  assert.deepEqual(report.files[0].passes.map((p) => p.pass), ['evict-dead', 'collapse-superseded', 'summarize-episodic'])
+  assert.deepEqual(memory.topic('memory-infra.md').entries.map((e) => e.text), ['Postgres 16', 'staging deploys need the VPN up first'])
+  const archive = readFileSync(join(root, 'memory-archive.md'), 'utf8')
+  for (const [pass, line] of [
+    ['evict-dead', '- 2026-06-01: the legacy FTP box runs backups'],
+    ['collapse-superseded', '- 2026-06-02 [db]: Postgres 15'],
+    ['summarize-episodic', '- 2026-06-04: deploy failed on staging'],
+    ['summarize-episodic', '- 2026-06-06: deploy on staging worked with VPN'],
+  ]) {
+    assert.ok(archive.includes(`## ${report.id} · ${pass} · memory-infra.md · ${FIXED}`), archive)
+    assert.ok(archive.includes(line), line)
+  }
+  assert.equal((await memory.restoreAsync(report.id)).restored.length, 3)
+})
+
+test('an async compactor may answer with Promises, and a write over budget awaits them', async () => {
+  const root = dir()
+  seed(root)
+  const memory = open(root, { topicLines: 6 })
+  let ticks = 0
+  const timer = setInterval(() => ticks++, 1)
+  const asyncJudge = {
+    async dead(topic, entries) {
+      await later(null, 20)
+      return entries.flatMap((e, i) => (e.text.includes('FTP') ? [i] : []))
+    },
+    collapse: (topic, subject, generations) => later(`${generations.at(-1).text} (was ${generations[0].text})`),
+    summarize(topic, entries) {
+      const story = entries.flatMap((e, i) => (e.text.includes('staging') ? [i] : []))
+      return later(story.length < 2 ? [] : [{ entries: story, text: 'staging needs the VPN' }])
+    },
+  }
+  try {
+    const report = await memory.compactAsync('memory-infra.md', { compactor: asyncJudge })
+    assert.ok(ticks > 5, `the event loop ran while the compactor was awaited (${ticks} ticks)`)
+    assert.deepEqual(memory.topic('memory-infra.md').entries.map((e) => e.text), ['Postgres 16 (was Postgres 15)', 'staging needs the VPN'])
+    assert.ok(report.id)
+  } finally {
+    clearInterval(timer)
+  }
+  // The budget trigger of rememberAsync takes the compactor too.
+  const small = open(dir(), { topicLines: 3 })
+  await small.rememberAsync({ topic: 'memory-infra.md', text: 'the legacy FTP box runs backups', date: '2026-06-01', hook: 'hosts' })
+  await small.rememberAsync({ topic: 'memory-infra.md', text: 'Postgres 16', subject: 'db', date: '2026-06-02' })
+  await small.rememberAsync({ topic: 'memory-infra.md', text: 'CoreDNS', subject: 'dns', date: '2026-06-03' })
+  const out = await small.rememberAsync({ topic: 'memory-infra.md', text: 'Fastly', subject: 'cdn' }, { compactor: asyncJudge })
+  assert.equal(out.compaction.files[0].passes[0].pass, 'evict-dead')
+  assert.ok(readFileSync(join(small.root, 'memory-archive.md'), 'utf8').includes('FTP'))
+})
+
+test('a throw or a rejection in an async compactor rejects with that very value and changes nothing', async () => {
+  for (const name of ['dead', 'collapse', 'summarize', 'split']) {
+    const root = dir()
+    seed(root, INFRA.replace('- 2026-06-06: deploy on staging worked with VPN\n', '- 2026-06-06 [cdn]: Fastly\n'))
+    const memory = open(root, { topicLines: 2 })
+    const thrown = new RangeError(`${name} is unavailable`)
+    const before = tree(root)
+    const failing = [
+      { [name]() { throw thrown } },
+      { [name]: () => Promise.reject(thrown) },
+      { async [name]() { await later(null); throw thrown } },
+      (request) => (request.pass === name ? later(null).then(() => { throw thrown }) : undefined),
+    ]
+    for (const compactor of failing) {
+      let pending
+      assert.doesNotThrow(() => { pending = memory.compactAsync('memory-infra.md', { compactor }) })
+      await assert.rejects(pending, (err) => err === thrown, `${name}: the original error`)
+      assert.deepEqual(tree(root), before, `${name}: byte-identical`)
+      await assert.rejects(memory.rememberAsync({ topic: 'memory-infra.md', text: 'one more', subject: 'x' }, { compactor }), (err) => err === thrown)
+      assert.deepEqual(tree(root), before, `${name}: a write whose compaction fails writes nothing`)
+    }
+    // Any value, not only Error objects, and undefined too.
+    for (const value of ['plain string', 42, undefined, null]) {
+      await assert.rejects(
+        memory.compactAsync('memory-infra.md', { compactor: { [name]: () => Promise.reject(value) } }),
+        (err) => err === value,
+      )
+    }
+    assert.deepEqual(tree(root), before, name)
+  }
+  // An unusable answer is the native refusal, by name.
+  const root = dir()
+  seed(root)
+  await assert.rejects(open(root, { topicLines: 1 }).compactAsync('memory-infra.md', { compactor: { dead: async () => [99] } }), (err) => err.code === 'ERR_MEMORY_ABORTED' && /99/.test(err.message))
+  await assert.rejects(open(root, { topicLines: 1 }).compactAsync('memory-infra.md', { compactor: { dead: async () => 'x' } }), (err) => err.code === 'ERR_MEMORY_ABORTED' && /dead\(\)/.test(err.message))
+  await assert.rejects(open(root).compactAsync(null, { compactor: { dead: 5 } }), (err) => err.code === 'ERR_MEMORY_INVALID_INPUT' && /options\.compactor\.dead/.test(err.message))
+})
+
+test('two compactAsync with async compactors on different directories run side by side', async () => {
+  const roots = [dir(), dir()]
+  for (const root of roots) seed(root)
+  let inside = 0
+  let most = 0
+  const slow = {
+    async dead(topic, entries) {
+      inside++
+      most = Math.max(most, inside)
+      await later(null, 50)
+      inside--
+      return entries.flatMap((e, i) => (e.text.includes('FTP') ? [i] : []))
+    },
+  }
+  const reports = await Promise.all(roots.map((root) => open(root, { topicLines: 6 }).compactAsync('memory-infra.md', { compactor: slow })))
+  assert.equal(most, 2, 'both compactions waited on their compactor at once')
+  for (const [i, root] of roots.entries()) {
+    assert.equal(reports[i].files[0].passes[0].pass, 'evict-dead')
+    assert.ok(readFileSync(join(root, 'memory-archive.md'), 'utf8').includes('FTP'))
+  }
+})
+
+test('a plain function is a compactor: one request per pass, undefined for the default', async () => {
+  const root = dir()
+  seed(root)
+  const requests = []
+  const fn = (request) => {
+    requests.push(request)
+    if (request.pass === 'dead') return request.entries.flatMap((e, i) => (e.text.includes('FTP') ? [i] : []))
+    if (request.pass === 'summarize') {
+      return [{ entries: request.entries.flatMap((e, i) => (e.text.includes('staging') ? [i] : [])), text: 'staging deploys need the VPN up first' }]
+    }
+    return undefined
+  }
+  const memory = open(root, { topicLines: 6 })
+  const same = memory.compact('memory-infra.md', { compactor: judge, dryRun: true })
+  const report = memory.compact('memory-infra.md', { compactor: fn })
+  assert.deepEqual(report.files, same.files, 'the function form decides as the object form')
+  assert.deepEqual(requests.slice(0, 3).map((r) => r.pass), ['dead', 'collapse', 'summarize'])
+  assert.deepEqual(Object.keys(requests[0]), ['pass', 'topic', 'entries'])
+  assert.equal(requests[0].topic.file, 'memory-infra.md')
+  assert.deepEqual(Object.keys(requests[1]), ['pass', 'topic', 'subject', 'generations'])
+  assert.equal(requests[1].subject, 'db')
+  assert.ok(readFileSync(join(root, 'memory-archive.md'), 'utf8').includes('- 2026-06-01: the legacy FTP box runs backups'))
+  // undefined and null everywhere are the default compactor, in both forms.
+  const other = dir()
+  seed(other)
+  const m = open(other, { topicLines: 6 })
+  const defaults = m.compact(null, { dryRun: true }).files
+  assert.deepEqual(m.compact(null, { dryRun: true, compactor: () => undefined }).files, defaults)
+  assert.deepEqual(m.compact(null, { dryRun: true, compactor: () => null }).files, defaults)
+  assert.deepEqual((await m.compactAsync(null, { dryRun: true, compactor: async () => undefined })).files, defaults)
+  // The async form awaits a plain function's Promise.
+  const third = dir()
+  seed(third)
+  const asyncReport = await open(third, { topicLines: 6 }).compactAsync('memory-infra.md', { compactor: async (request) => fn(request) })
+  assert.deepEqual(asyncReport.files, same.files)
+  // The index passes: { pass, index }.
+  const idx = dir()
+  mkdirSync(idx, { recursive: true })
+  writeFileSync(join(idx, 'MEMORY.md'), '- [A](memory-a.md) — deploys\n- [B](memory-b.md) — deploy notes\nThe deploy hook runs first.\n')
+  writeFileSync(join(idx, 'memory-a.md'), '# A\n\n- 2026-06-01: a fact\n')
+  writeFileSync(join(idx, 'memory-b.md'), '# B\n\n- 2026-06-02: b fact\n')
+  const seen = []
+  const indexJudge = (request) => {
+    seen.push(Object.keys(request).join(','))
+    if (request.pass === 'route_content') return request.index.content.map((_, i) => [i, 'memory-a.md'])
+    if (request.pass === 'merge_topics') return [['memory-b.md', 'memory-a.md']]
+  }
+  const before = tree(idx)
+  assert.throws(() => open(idx, { indexLines: 1 }).compact('MEMORY.md', { compactor: (r) => (r.pass === 'route_content' ? [[0]] : undefined) }), (err) => err.code === 'ERR_MEMORY_ABORTED' && /compactor\(\{ pass: "route_content" \}\)/.test(err.message))
+  assert.deepEqual(tree(idx), before)
+  const thrown = new Error('no judgment today')
+  assert.throws(() => open(idx, { indexLines: 1 }).compact('MEMORY.md', { compactor: () => { throw thrown } }), (err) => err === thrown)
+  assert.deepEqual(tree(idx), before)
+  const indexReport = await open(idx, { indexLines: 1 }).compactAsync('MEMORY.md', { compactor: indexJudge })
+  assert.deepEqual(seen, ['pass,index', 'pass,index'])
+  assert.equal(indexReport.files[0].after.lines, 1)
+  assert.ok(readFileSync(join(idx, 'memory-a.md'), 'utf8').includes('b fact'))
+})
+
+test('a sync call whose compactor returns a Promise is refused with a TypeError, nothing written', () => {
+  const root = dir()
+  seed(root)
+  const before = tree(root)
+  for (const compactor of [{ dead: async () => [] }, async () => undefined]) {
+    assert.throws(() => open(root, { topicLines: 2 }).compact('memory-infra.md', { compactor }), (err) => err instanceof TypeError && /Promise form/.test(err.message))
+    assert.deepEqual(tree(root), before)
+  }
 })
 
 test('a held lock times out in both forms; the Promise form waits without blocking', async () => {

@@ -156,6 +156,26 @@ paired! {
 
 paired! {
     in ContextMemory(Handle);
+    #[doc = " `query` with what it could not read: the hits, and a `WarningRecord` for each"]
+    #[doc = " namespace left out because its `_index.md` is a symbolic link (a query naming it"]
+    #[doc = " throws `ERR_MEMORY_INVALID_INPUT`) and each hit whose file does not read (its"]
+    #[doc = " file-only fields are `null`)."]
+    #[napi(ts_args_type = "query?: ContextQuery", ts_return_type = "QueryAnswer")]
+    fn query_answer(query: Option<Unknown<'_>>) -> JsonText;
+    #[doc = " Promise form of `queryAnswer`."]
+    #[napi(
+        ts_args_type = "query?: ContextQuery, options?: AsyncOptions",
+        ts_return_type = "Promise<QueryAnswer>"
+    )]
+    fn query_answer_async(.., options);
+    convert {
+        let query = context_args::query(query)?;
+    }
+    call(|m| json(&m.query_answer(&query)?))
+}
+
+paired! {
+    in ContextMemory(Handle);
     #[doc = " Writes `entry` superseding `old` (marked `superseded`); returns both."]
     #[napi(
         ts_args_type = "old: string, entry: NewContextEntry",

@@ -26,6 +26,7 @@ mod context_hooks;
 mod error;
 mod structured;
 mod structured_compactor;
+mod structured_compactor_async;
 mod types;
 
 use std::time::Duration;

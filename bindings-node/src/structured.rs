@@ -3,16 +3,18 @@
 //! `ContextMemory`: every result is the core type's serde JSON, parsed by `index.js`
 //! (snake_case keys, as `memcore topics --json` prints). Sync and Promise forms: the
 //! read-only and `restore` pairs come from [`paired!`]; `remember` and `compact` are
-//! written out, because only their sync form takes a compactor ([`JsCompactor`]).
+//! written out, because they take a compactor: called in place in the sync forms
+//! ([`JsCompactor::read`]), posted to the JS thread from the worker in the Promise forms
+//! ([`JsCompactor::read_async`]).
 
 use memory_core::Error;
-use memory_core::structured_memory::{Budgets, Fact, StructuredMemory as Core};
+use memory_core::structured_memory::{Budgets, DefaultCompactor, Fact, StructuredMemory as Core};
 use napi::bindgen_prelude::{AsyncTask, Object, Unknown};
-use napi::{Env, Result};
+use napi::{Env, JsDate, JsValue, Result, ValueType};
 use napi_derive::napi;
 
 use crate::args::{self, Arg};
-use crate::structured_compactor::{JsCompactor, refuse_in_async};
+use crate::structured_compactor::JsCompactor;
 use crate::types::{self, JsonText, ParsedJson, json};
 use crate::{Call, Failure, op, path_text};
 
@@ -69,7 +71,9 @@ pub struct StructuredFact {
     /// What it is about: an entry about the same subject is replaced (merge on write).
     pub subject: Option<String>,
     /// `YYYY-MM-DD` or a relative day (`today`, `yesterday`, `last monday`…), converted
-    /// to an absolute date now; today when not given. A vague time is refused.
+    /// to an absolute date now, or a `Date`: its UTC calendar day (as `toISOString()`
+    /// shows it, not the local day); today when not given. A vague time is refused.
+    #[napi(ts_type = "string | Date")]
     pub date: Option<String>,
     /// The title of a new topic's index line (from the file name when not given).
     pub title: Option<String>,
@@ -95,20 +99,47 @@ fn fact(value: Unknown<'_>) -> Arg<Fact> {
         required("text", "fact.text")?,
     );
     fact.subject = args::opt_text(args::field(&object, "subject")?, "fact.subject")?;
-    fact.date = args::opt_text(args::field(&object, "date")?, "fact.date")?;
+    fact.date = day(args::field(&object, "date")?)?;
     fact.title = args::opt_text(args::field(&object, "title")?, "fact.title")?;
     fact.hook = args::opt_text(args::field(&object, "hook")?, "fact.hook")?;
     Ok(fact)
+}
+
+/// `fact.date`: a string as given (the core reads it), or a `Date` as its UTC calendar
+/// day (`YYYY-MM-DD` of `toISOString()`); `undefined`/`null` for today. An invalid `Date`
+/// is refused.
+fn day(value: Option<Unknown<'_>>) -> Arg<Option<String>> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    if !matches!(value.get_type()?, ValueType::Object) || !value.is_date()? {
+        return args::opt_text(Some(value), "fact.date");
+    }
+    // SAFETY: the value is a Date.
+    let millis = unsafe { value.cast::<JsDate>() }?.value_of()?;
+    let utc = (millis.is_finite() && millis.fract() == 0.0)
+        .then(|| chrono::DateTime::from_timestamp_millis(millis as i64))
+        .flatten()
+        .ok_or_else(|| {
+            Failure::Core(Error::InvalidInput {
+                what: "fact.date",
+                value: "Invalid Date".to_string(),
+                message: "is an invalid Date".to_string(),
+                session_id: None,
+            })
+        })?;
+    Ok(Some(utc.date_naive().format("%Y-%m-%d").to_string()))
 }
 
 /// Options of `remember` (`{ compactor? }`) and `compact` (`{ compactor?, dryRun? }`).
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]
 pub struct CompactOptions {
-    /// The judgment calls: an object with any of `dead`, `collapse`, `summarize`, `split`
-    /// (see `Compactor`); the others are the defaults. Sync form only: `compactAsync`
-    /// rejects one with a TypeError (a worker thread cannot call JavaScript).
-    #[napi(ts_type = "Compactor")]
+    /// The judgment calls: an object with any of `dead`, `collapse`, `summarize`, `split`,
+    /// `routeContent`, `mergeTopics` (see `Compactor`; the others are the defaults), or
+    /// one function answering a `CompactorRequest`. In `compactAsync` its functions may
+    /// return Promises.
+    #[napi(ts_type = "Compactor | CompactorFunction")]
     pub compactor: Option<()>,
     /// `compact` only: report what would move where, and write nothing.
     pub dry_run: Option<bool>,
@@ -149,9 +180,10 @@ fn file(value: Option<Unknown<'_>>) -> Arg<Option<String>> {
 ///
 /// Results are plain objects in the shape `memcore topics --json` prints (snake_case
 /// keys, `null` for absent values). Every operation has a sync form and a Promise form
-/// (`…Async`, last argument `{ signal?: AbortSignal }`); a compactor is taken by the sync
-/// forms only (the Promise forms reject one with a TypeError). Errors are
-/// `MemoryCoreError`s; a value a compactor function throws is thrown again as it is.
+/// (`…Async`, last argument `{ signal?: AbortSignal }`); both take a compactor (an object
+/// of functions or one function, see `Compactor` and `CompactorFunction`), whose
+/// functions may return Promises in the Promise forms. Errors are `MemoryCoreError`s; a
+/// value a compactor function throws or rejects with is thrown (rejected with) as it is.
 #[napi]
 pub struct StructuredMemory {
     inner: Handle,
@@ -271,7 +303,10 @@ impl StructuredMemory {
         })
     }
 
-    /// Promise form of `remember`, without a compactor (the default one decides).
+    /// Promise form of `remember`. The compactor's functions are called on the JS thread
+    /// while the write waits on a worker; each may return its answer or a Promise of it.
+    /// A function that throws or rejects aborts the write (nothing is written) and the
+    /// Promise rejects with that very value.
     #[napi(
         ts_args_type = "fact: StructuredFact, options?: RememberOptions, asyncOptions?: AsyncOptions",
         ts_return_type = "Promise<RememberOutcome>"
@@ -286,8 +321,13 @@ impl StructuredMemory {
         self.attempt(&env, async_options, || {
             let fact = self::fact(fact)?;
             let (_, compactor) = self::options(options, &["compactor"])?;
-            refuse_in_async(compactor.as_ref(), "rememberAsync")?;
-            Ok(op(move |m: &Handle| json(&m.remember(fact)?)))
+            let compactor = JsCompactor::read_async(compactor, "options.compactor")?;
+            Ok(op(move |m: &Handle| {
+                json(&match &compactor {
+                    Some(c) => m.remember_with(fact, c)?,
+                    None => m.remember(fact)?,
+                })
+            }))
         })
     }
 
@@ -315,18 +355,17 @@ impl StructuredMemory {
             let compactor = JsCompactor::read(compactor, "options.compactor")?;
             let report = match &compactor {
                 Some(c) => m.compact(file.as_deref(), c, dry_run),
-                None => m.compact(
-                    file.as_deref(),
-                    &memory_core::structured_memory::DefaultCompactor,
-                    dry_run,
-                ),
+                None => m.compact(file.as_deref(), &DefaultCompactor, dry_run),
             }
             .map_err(|e| JsCompactor::failed(compactor.as_ref(), e))?;
             json(&report)
         })
     }
 
-    /// Promise form of `compact`, without a compactor (the default one decides).
+    /// Promise form of `compact`. The compactor's functions are called on the JS thread
+    /// while the compaction waits on a worker; each may return its answer or a Promise of
+    /// it. A function that throws or rejects aborts the compaction (nothing is written)
+    /// and the Promise rejects with that very value.
     #[napi(
         ts_args_type = "file?: string | null, options?: CompactOptions, asyncOptions?: AsyncOptions",
         ts_return_type = "Promise<CompactionReport>"
@@ -341,14 +380,13 @@ impl StructuredMemory {
         self.attempt(&env, async_options, || {
             let file = self::file(file)?;
             let (object, compactor) = self::options(options, &["compactor", "dryRun"])?;
-            refuse_in_async(compactor.as_ref(), "compactAsync")?;
             let dry_run = self::dry_run(object.as_ref())?;
+            let compactor = JsCompactor::read_async(compactor, "options.compactor")?;
             Ok(op(move |m: &Handle| {
-                json(&m.compact(
-                    file.as_deref(),
-                    &memory_core::structured_memory::DefaultCompactor,
-                    dry_run,
-                )?)
+                json(&match &compactor {
+                    Some(c) => m.compact(file.as_deref(), c, dry_run)?,
+                    None => m.compact(file.as_deref(), &DefaultCompactor, dry_run)?,
+                })
             }))
         })
     }

@@ -55,6 +55,33 @@ fn opt_parsed<T>(
     }
 }
 
+/// The `Query` of `query` and `query_answer`, from their keyword arguments
+/// `[namespaces, category, tags, text, history, limit]`.
+fn query_of(py: Python<'_>, arguments: [Option<Bound<'_, PyAny>>; 6]) -> PyResult<Query> {
+    let [namespaces, category, tags, text, history, limit] = arguments;
+    let mut query = Query::new().tags(args::list(tags.as_ref(), "tags")?);
+    for ns in args::list(namespaces.as_ref(), "namespaces")? {
+        query = query.namespace(&ns).map_err(|e| to_py_err(py, e))?;
+    }
+    if let Some(category) = opt_parsed(py, category.as_ref(), "category", str::parse::<Category>)? {
+        query = query.category(category);
+    }
+    if let Some(text) = args::opt_text(text.as_ref(), "text")? {
+        query = query.text(text);
+    }
+    if let Some(history) = history.as_ref().filter(|h| !h.is_none()) {
+        query = query.include_history(args::boolean(history, "history")?);
+    }
+    if let Some(limit) = limit.as_ref().filter(|l| !l.is_none()) {
+        let value = args::integer(limit, "limit")?;
+        let limit = usize::try_from(value).map_err(|_| {
+            crate::errors::invalid(py, "limit", value.to_string(), "must be at least 0")
+        })?;
+        query = query.limit(limit);
+    }
+    Ok(query)
+}
+
 /// A confidence (`int` or `float`), or None.
 fn opt_confidence(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
     args::opt_number(obj, "confidence")
@@ -377,7 +404,8 @@ impl ContextMemory {
     /// values: accepted before experimental (deprecated and superseded only with
     /// ``history=True``), more shared ``tags`` first, then the most recent. ``namespaces``
     /// defaults to every namespace but ``session.current``; ``text`` matches the summary
-    /// and tags (case-insensitive); at most ``limit`` hits.
+    /// and tags (case-insensitive); at most ``limit`` hits. ``query_answer`` also returns
+    /// what was left out.
     #[pyo3(
         signature = (*, namespaces = None, category = None, tags = None, text = None,
                      history = None, limit = None),
@@ -395,30 +423,37 @@ impl ContextMemory {
         history: Option<Bound<'_, PyAny>>,
         limit: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let mut query = Query::new().tags(args::list(tags.as_ref(), "tags")?);
-        for ns in args::list(namespaces.as_ref(), "namespaces")? {
-            query = query.namespace(&ns).map_err(|e| to_py_err(py, e))?;
-        }
-        if let Some(category) =
-            opt_parsed(py, category.as_ref(), "category", str::parse::<Category>)?
-        {
-            query = query.category(category);
-        }
-        if let Some(text) = args::opt_text(text.as_ref(), "text")? {
-            query = query.text(text);
-        }
-        if let Some(history) = history.as_ref().filter(|h| !h.is_none()) {
-            query = query.include_history(args::boolean(history, "history")?);
-        }
-        if let Some(limit) = limit.as_ref().filter(|l| !l.is_none()) {
-            let value = args::integer(limit, "limit")?;
-            let limit = usize::try_from(value).map_err(|_| {
-                crate::errors::invalid(py, "limit", value.to_string(), "must be at least 0")
-            })?;
-            query = query.limit(limit);
-        }
+        let query = query_of(py, [namespaces, category, tags, text, history, limit])?;
         let hits = detached(py, || self.inner.query(&query))?;
         plain(py, &hits)
+    }
+
+    /// ``query`` (same arguments) with what it could not read, as a
+    /// ``QueryAnswerDict``: ``hits`` and ``warnings`` (``WarningRecordDict`` values naming
+    /// the file and line). A namespace whose ``_index.md`` is a symbolic link is left out
+    /// of a query that does not name it, with a warning naming the link (a query naming
+    /// it raises InvalidInputError); a hit whose file does not read keeps None in its
+    /// file-only fields, with a warning.
+    #[pyo3(
+        signature = (*, namespaces = None, category = None, tags = None, text = None,
+                     history = None, limit = None),
+        text_signature = "($self, *, namespaces=(), category=None, tags=(), text=None, \
+                          history=False, limit=5)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn query_answer(
+        &self,
+        py: Python<'_>,
+        namespaces: Option<Bound<'_, PyAny>>,
+        category: Option<Bound<'_, PyAny>>,
+        tags: Option<Bound<'_, PyAny>>,
+        text: Option<Bound<'_, PyAny>>,
+        history: Option<Bound<'_, PyAny>>,
+        limit: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let query = query_of(py, [namespaces, category, tags, text, history, limit])?;
+        let answer = detached(py, || self.inner.query_answer(&query))?;
+        plain(py, &answer)
     }
 
     /// Writes a new entry that supersedes ``old`` (same arguments as ``write``) and marks

@@ -6,7 +6,7 @@
 
 use memory_core::structured_memory::{Budgets, DefaultCompactor, Fact, StructuredMemory as Core};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDate, PyDateTime, PyDict, PyString, PyTuple};
 
 use crate::args;
 use crate::context::plain;
@@ -33,10 +33,40 @@ fn opt_budget(
     }
 }
 
+/// The `date` of `remember`: a `str` as given (the core reads it), a `datetime.date` as
+/// its `isoformat()`, a `datetime.datetime` as the calendar day it shows (its own date,
+/// in its own time zone when it is aware, never converted); None for today.
+fn day(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    if obj.is_instance_of::<PyString>() {
+        return args::text(obj, "date").map(Some);
+    }
+    let date = if obj.is_instance_of::<PyDateTime>() {
+        obj.call_method0("date")?
+    } else if obj.is_instance_of::<PyDate>() {
+        obj.clone()
+    } else {
+        return Err(to_py_err(
+            obj.py(),
+            memory_core::Error::argument(
+                "date",
+                format!(
+                    "expected a str, a datetime.date or a datetime.datetime, got {}",
+                    args::described(obj)
+                ),
+            ),
+        ));
+    };
+    Ok(Some(date.call_method0("isoformat")?.extract::<String>()?))
+}
+
 /// The compactor argument: None for the default.
-fn compactor(obj: Option<&Bound<'_, PyAny>>) -> Option<PyCompactor> {
+fn compactor(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PyCompactor>> {
     obj.filter(|o| !o.is_none())
-        .map(|o| PyCompactor::new(o.clone().unbind()))
+        .map(PyCompactor::new)
+        .transpose()
 }
 
 /// A structured-memory directory (``./memory`` in the seed): ``MEMORY.md``, an
@@ -76,6 +106,21 @@ fn compactor(obj: Option<&Bound<'_, PyAny>>) -> Option<PyCompactor> {
 /// ``MEMORY.md`` over its budget, given the index as a ``MemoryIndexDict``:
 /// ``route_content(index) -> list[[content_index, topic_file]]`` and
 /// ``merge_topics(index) -> list[[from_file, into_file]]`` (default: none).
+///
+/// A compactor can also be one plain callable (a function or lambda with none of those
+/// methods), called once per judgment as ``compactor(request)`` where ``request`` is a
+/// dict with ``"pass"`` (the method's name: ``"dead"``, ``"collapse"``, ``"summarize"``,
+/// ``"split"``, ``"route_content"``, ``"merge_topics"``) and the method's arguments by
+/// name (``"topic"`` and ``"entries"``; ``"subject"`` and ``"generations"`` for
+/// ``collapse``; ``"index"`` for the two index passes). It answers as that method would,
+/// or None for the default::
+///
+///     def compactor(request):
+///         if request["pass"] == "dead":
+///             return [i for i, e in enumerate(request["entries"]) if "retired" in e["text"]]
+///         return None  # the default for every other pass
+///
+///     memory.compact("memory-infra.md", compactor=compactor)
 #[pyclass(frozen, module = "memory_core")]
 pub struct StructuredMemory {
     inner: Core,
@@ -175,8 +220,9 @@ impl StructuredMemory {
     /// Writes one fact to topic file ``topic`` and returns a ``RememberOutcomeDict``.
     /// An entry about the same ``subject`` is replaced (merge on write; the old one goes
     /// to the archive). ``date`` is ``YYYY-MM-DD`` or a relative day (``today``,
-    /// ``yesterday``, ``last monday``, ...) converted to an absolute date now; today when
-    /// None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
+    /// ``yesterday``, ``last monday``, ...) converted to an absolute date now, or a
+    /// ``datetime.date`` (a ``datetime.datetime`` gives the calendar day it shows, in its
+    /// own time zone); today when None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
     /// name when None) and ``hook`` (required then). A write that takes the topic over
     /// its budget compacts it with ``compactor`` (see the class documentation) in the same
     /// step; when that compaction fails (an exception the compactor raises is re-raised,
@@ -202,7 +248,7 @@ impl StructuredMemory {
         if let Some(subject) = args::opt_text(subject.as_ref(), "subject")? {
             fact = fact.subject(subject);
         }
-        if let Some(date) = args::opt_text(date.as_ref(), "date")? {
+        if let Some(date) = day(date.as_ref())? {
             fact = fact.date(date);
         }
         if let Some(title) = args::opt_text(title.as_ref(), "title")? {
@@ -211,7 +257,7 @@ impl StructuredMemory {
         if let Some(hook) = args::opt_text(hook.as_ref(), "hook")? {
             fact = fact.hook(hook);
         }
-        let compactor = self::compactor(compactor.as_ref());
+        let compactor = self::compactor(compactor.as_ref())?;
         let outcome = detached(py, || match &compactor {
             Some(c) => self.inner.remember_with(fact, c),
             None => self.inner.remember_with(fact, &DefaultCompactor),
@@ -250,7 +296,7 @@ impl StructuredMemory {
             Some(d) => args::boolean(d, "dry_run")?,
             None => false,
         };
-        let compactor = self::compactor(compactor.as_ref());
+        let compactor = self::compactor(compactor.as_ref())?;
         let report = detached(py, || match &compactor {
             Some(c) => self.inner.compact(file.as_deref(), c, dry_run),
             None => self

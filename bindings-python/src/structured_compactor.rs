@@ -6,6 +6,12 @@
 //! one set to None) is the core's default. `topic` and the entries are the plain dicts of
 //! `StructuredMemory.topic` (`TopicDict`, `StructuredEntryDict`).
 //!
+//! A callable with none of those methods (a function, a lambda, a `functools.partial`)
+//! is a compactor too: it is called `compactor(request)` once per judgment with
+//! `request = {"pass": <method name>, "topic": ..., ...}` (the method's arguments by
+//! name: `entries`, `subject`, `generations`; `index` for the two index passes) and
+//! answers as that method would, or None for the default.
+//!
 //! The core calls a compactor synchronously under the directory's lock, with the GIL
 //! released (the lock wait must not block other threads); each call takes the GIL back.
 //! An exception the method raises is boxed as the [`PyErr`] itself into the core's
@@ -18,49 +24,91 @@ use memory_core::structured_memory::{
     Compactor, CompactorError, Condensed, Entry, MemoryIndex, SplitPart, Topic,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyMapping, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyMapping, PyString, PyTuple};
 
 use crate::context::plain;
+
+/// The names of the compactor methods, which are also the `pass` of a request.
+const METHODS: [&str; 6] = [
+    "dead",
+    "collapse",
+    "summarize",
+    "split",
+    "route_content",
+    "merge_topics",
+];
 
 /// The Python object behind a compaction (see the module docs).
 pub(crate) struct PyCompactor {
     object: Py<PyAny>,
+    /// A plain callable, called with one request dict, rather than an object of methods.
+    function: bool,
 }
 
 impl PyCompactor {
-    /// Wraps `object` (any object: its methods are looked up at each call).
-    pub(crate) fn new(object: Py<PyAny>) -> PyCompactor {
-        PyCompactor { object }
+    /// Wraps `object`: a callable without any of the compactor methods is called with a
+    /// request dict; any other object has its methods looked up at each call.
+    pub(crate) fn new(object: &Bound<'_, PyAny>) -> PyResult<PyCompactor> {
+        let mut function = object.is_callable();
+        for method in METHODS {
+            if function && object.hasattr(method)? {
+                function = false;
+            }
+        }
+        Ok(PyCompactor {
+            object: object.clone().unbind(),
+            function,
+        })
     }
 
-    /// `object.<method>(topic, *rest)` with the GIL held, or None when the object has no
-    /// such method (or it is None); the result goes through `convert`.
+    /// `object.<method>(topic, *rest)`, or `object({"pass": method, topic_key: topic,
+    /// **rest})` for a plain callable, with the GIL held; None when the object has no
+    /// such method (or it is None), or the callable answered None. The result goes
+    /// through `convert`.
     fn call<T, F: serde::Serialize>(
         &self,
         method: &'static str,
-        topic: &F,
-        rest: impl for<'py> FnOnce(Python<'py>) -> PyResult<Vec<Py<PyAny>>>,
+        (topic_key, topic): (&'static str, &F),
+        rest: impl for<'py> FnOnce(Python<'py>) -> PyResult<Vec<(&'static str, Py<PyAny>)>>,
         convert: impl for<'py> FnOnce(&Bound<'py, PyAny>) -> Result<T, String>,
     ) -> Result<Option<T>, CompactorError> {
         Python::attach(|py| {
             let run = || -> PyResult<Option<Result<T, String>>> {
                 let object = self.object.bind(py);
-                let Some(function) = object.getattr_opt(method)? else {
-                    return Ok(None);
+                let result = if self.function {
+                    let request = PyDict::new(py);
+                    request.set_item("pass", method)?;
+                    request.set_item(topic_key, plain(py, topic)?)?;
+                    for (key, value) in rest(py)? {
+                        request.set_item(key, value)?;
+                    }
+                    let result = object.call1((request,))?;
+                    if result.is_none() {
+                        return Ok(None);
+                    }
+                    result
+                } else {
+                    let Some(function) = object.getattr_opt(method)? else {
+                        return Ok(None);
+                    };
+                    if function.is_none() {
+                        return Ok(None);
+                    }
+                    let mut args = vec![plain(py, topic)?];
+                    args.extend(rest(py)?.into_iter().map(|(_, value)| value));
+                    function.call1(PyTuple::new(py, args)?)?
                 };
-                if function.is_none() {
-                    return Ok(None);
-                }
-                let mut args = vec![plain(py, topic)?];
-                args.extend(rest(py)?);
-                let args = pyo3::types::PyTuple::new(py, args)?;
-                let result = function.call1(args)?;
                 Ok(Some(convert(&result)))
             };
+            let name = if self.function { "compactor" } else { method };
             match run() {
                 Ok(None) => Ok(None),
                 Ok(Some(Ok(value))) => Ok(Some(value)),
-                Ok(Some(Err(message))) => Err(format!("{method}() {message}").into()),
+                Ok(Some(Err(message))) => Err(if self.function {
+                    format!("{name}() {message} for pass {method:?}").into()
+                } else {
+                    format!("{name}() {message}").into()
+                }),
                 Err(raised) => Err(Box::new(raised) as CompactorError),
             }
         })
@@ -209,7 +257,7 @@ impl Compactor for PyCompactor {
     ) -> Result<Vec<(usize, String)>, CompactorError> {
         let found = self.call(
             "route_content",
-            memory_index,
+            ("index", memory_index),
             |_| Ok(Vec::new()),
             |value| {
                 items(value, "a list of [content_index, topic_file] pairs")?
@@ -230,7 +278,7 @@ impl Compactor for PyCompactor {
     fn merge_topics(&self, index: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {
         let found = self.call(
             "merge_topics",
-            index,
+            ("index", index),
             |_| Ok(Vec::new()),
             |value| {
                 items(value, "a list of [from_file, into_file] pairs")?
@@ -251,8 +299,8 @@ impl Compactor for PyCompactor {
     fn dead(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<usize>, CompactorError> {
         let found = self.call(
             "dead",
-            topic,
-            |py| Ok(vec![plain(py, &entries)?]),
+            ("topic", topic),
+            |py| Ok(vec![("entries", plain(py, &entries)?)]),
             |value| indexes(value, "the list"),
         )?;
         match found {
@@ -269,11 +317,11 @@ impl Compactor for PyCompactor {
     ) -> Result<Option<String>, CompactorError> {
         let found = self.call(
             "collapse",
-            topic,
+            ("topic", topic),
             |py| {
                 Ok(vec![
-                    PyString::new(py, subject).into_any().unbind(),
-                    plain(py, &generations)?,
+                    ("subject", PyString::new(py, subject).into_any().unbind()),
+                    ("generations", plain(py, &generations)?),
                 ])
             },
             |value| {
@@ -301,8 +349,8 @@ impl Compactor for PyCompactor {
     ) -> Result<Vec<Condensed>, CompactorError> {
         let found = self.call(
             "summarize",
-            topic,
-            |py| Ok(vec![plain(py, &entries)?]),
+            ("topic", topic),
+            |py| Ok(vec![("entries", plain(py, &entries)?)]),
             |value| {
                 items(value, "a list of dicts (entries, text, subject)")?
                     .iter()
@@ -319,8 +367,8 @@ impl Compactor for PyCompactor {
     fn split(&self, topic: &Topic, entries: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
         let found = self.call(
             "split",
-            topic,
-            |py| Ok(vec![plain(py, &entries)?]),
+            ("topic", topic),
+            |py| Ok(vec![("entries", plain(py, &entries)?)]),
             |value| {
                 items(value, "a list of dicts (file, title, hook, entries)")?
                     .iter()

@@ -230,6 +230,32 @@ def test_query_orders_filters_and_limits(cm: ContextMemory) -> None:
     assert cm.query(namespaces=["project.none"]) == []
 
 
+def test_query_answer_gives_the_hits_and_warns_of_a_linked_index(cm: ContextMemory, root: pathlib.Path) -> None:
+    kept = cm.write("org.global", "decision", ["auth", "security"], "Auth uses JWT.")["entry"]
+    cm.write("project.app", "decision", ["api", "rest"], "REST over gRPC.")
+    answer = cm.query_answer()
+    assert [h["entity_name"] for h in answer["hits"]] == [h["entity_name"] for h in cm.query()]
+    assert answer["warnings"] == []
+    seen: set[str] = set()
+    check(answer, memory_core.QueryAnswerDict, "answer", seen)
+    index = root / "projects" / "app" / "_index.md"
+    elsewhere = root / "elsewhere.md"
+    index.rename(elsewhere)
+    index.symlink_to(elsewhere)
+    answer = cm.query_answer(tags=["auth", "api"], limit=10)
+    assert [h["entity_name"] for h in answer["hits"]] == [kept["entity_name"]]
+    assert len(answer["warnings"]) == 1, answer
+    assert answer["warnings"][0]["path"] == str(index)
+    check(answer, memory_core.QueryAnswerDict, "answer", seen)
+    assert {"QueryAnswerDict", "HitDict", "WarningRecordDict"} <= seen
+    # Naming the namespace fails rather than answering without it; the link stays.
+    with pytest.raises(memory_core.InvalidInputError):
+        cm.query_answer(namespaces=["project.app"])
+    assert index.is_symlink()
+    with pytest.raises(memory_core.InvalidInputError, match="limit"):
+        cm.query_answer(limit=-1)
+
+
 def test_supersede_promote_and_promote_to(cm: ContextMemory) -> None:
     old = cm.write("project.app", "decision", ["db", "storage"], "Use MySQL.")["entry"]
     done = cm.supersede(old["entity_name"], "project.app", "decision", ["db", "storage"], "Use Postgres instead.")
@@ -346,6 +372,7 @@ def test_every_result_has_the_shape_of_its_typed_dict(cm: ContextMemory, root: p
     check(cm.update(name, rationale="why"), shapes.EntryDict, "update", seen)
     for hit in cm.query(tags=["api"]):
         check(hit, shapes.HitDict, "query", seen)
+    check(cm.query_answer(tags=["api"]), shapes.QueryAnswerDict, "query_answer", seen)
     old = cm.write("project.app", "decision", ["db", "x1"], "Use MySQL.")["entry"]["entity_name"]
     check(cm.supersede(old, "project.app", "decision", ["db", "x1"], "Use Postgres instead."),
           shapes.SupersededDict, "supersede", seen)

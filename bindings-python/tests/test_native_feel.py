@@ -739,7 +739,7 @@ def test_every_example_of_the_package_readme_runs(tmp_path: pathlib.Path) -> Non
     printed = [
         ["ERR_MEMORY_NOT_FOUND"],
         ["project.app.decision.001 projects/app/decision-001-", "no_previous_head"],
-        ["memory-infra.md", "['evict-dead']", "['Postgres 16']", "['over_budget']"],
+        ["memory-infra.md", "['evict-dead']", "['Postgres 16']", "['over_budget']", "['Postgres 16', 'Redis 7 caches sessions']"],
     ]
     assert len(blocks) == len(printed)
     for code, expected in zip(blocks, printed):

@@ -135,6 +135,33 @@ def test_fixed_time_takes_an_aware_datetime(root: pathlib.Path) -> None:
     assert m.remember("memory-t.md", "x happened", date="tomorrow", hook="t")["entry"]["date"] == "2026-03-01"
 
 
+def test_date_takes_a_date_or_a_datetime_as_its_calendar_day(root: pathlib.Path) -> None:
+    import datetime
+
+    m = StructuredMemory(root, fixed_time=FIXED)
+    out = m.remember("memory-t.md", "the first", date=datetime.date(2026, 1, 31), hook="t")
+    assert out["entry"]["date"] == "2026-01-31"
+    # A datetime gives the day it shows, in its own zone: never converted to UTC.
+    late = datetime.datetime(2026, 3, 1, 23, 30, tzinfo=datetime.timezone(datetime.timedelta(hours=-8)))
+    assert m.remember("memory-t.md", "the second", date=late)["entry"]["date"] == "2026-03-01"
+    naive = datetime.datetime(2026, 3, 2, 0, 5)
+    assert m.remember("memory-t.md", "the third", date=naive)["entry"]["date"] == "2026-03-02"
+    # A date subclass and the year's edges.
+    class Day(datetime.date):
+        pass
+
+    assert m.remember("memory-t.md", "the fourth", date=Day(2026, 12, 31))["entry"]["date"] == "2026-12-31"
+    assert m.remember("memory-t.md", "the fifth", date=datetime.date(1, 1, 1))["entry"]["date"] == "0001-01-01"
+    text = (root / "memory-t.md").read_text(encoding="utf-8")
+    for line in ["- 2026-01-31: the first\n", "- 2026-03-01: the second\n", "- 2026-03-02: the third\n"]:
+        assert line in text
+    before = tree(root)
+    for wrong in (20260131, 1.5, b"2026-01-31", datetime.time(9, 0), ["2026-01-31"]):
+        with pytest.raises(memory_core.InvalidInputError, match="date: expected a str, a datetime.date"):
+            m.remember("memory-t.md", "never", date=wrong)  # type: ignore[arg-type]
+    assert tree(root) == before
+
+
 @pytest.mark.parametrize("vague", ["last week", "recently", "a while ago", "last month"])
 def test_a_vague_date_is_refused_and_nothing_is_written(root: pathlib.Path, vague: str) -> None:
     m = StructuredMemory(root, fixed_time=FIXED)
@@ -386,6 +413,114 @@ def test_collapse_and_split_callbacks_and_missing_methods_are_defaults(root: pat
     assert "- [CDN](memory-cdn.md) — Fastly, caching" in (root / "MEMORY.md").read_text(encoding="utf-8")
     # An object with none of the methods is the default compactor; so is None.
     assert m.compact(compactor=object())["files"] == m.compact()["files"]
+
+
+def test_a_plain_function_is_a_compactor_called_with_one_request_per_pass(root: pathlib.Path) -> None:
+    seed(root)
+    requests: list[memory_core.CompactorRequestDict] = []
+
+    def judge(request: memory_core.CompactorRequestDict) -> object:
+        requests.append(request)
+        entries = request.get("entries", [])
+        if request["pass"] == "dead":
+            return [i for i, e in enumerate(entries) if "FTP" in e["text"]]
+        if request["pass"] == "summarize":
+            story = [i for i, e in enumerate(entries) if "staging" in e["text"]]
+            return [{"entries": story, "text": "staging deploys need the VPN up first", "subject": None}]
+        return None  # the default for the other passes
+
+    m = StructuredMemory(root, topic_lines=6, fixed_time=FIXED)
+    same = m.compact("memory-infra.md", compactor=Judge(), dry_run=True)
+    report = m.compact("memory-infra.md", compactor=judge)
+    assert report["files"] == same["files"], "the function form decides as the object form"
+    passes = [r["pass"] for r in requests]
+    assert passes[:3] == ["dead", "collapse", "summarize"], passes
+    assert set(requests[0]) == {"pass", "topic", "entries"}
+    assert requests[0]["topic"]["file"] == "memory-infra.md"
+    assert set(requests[1]) == {"pass", "topic", "subject", "generations"}
+    assert requests[1]["subject"] == "db"
+    assert [g["text"] for g in requests[1]["generations"]] == ["Postgres 15", "Postgres 16"]
+    archive = (root / "memory-archive.md").read_text(encoding="utf-8")
+    assert "- 2026-06-01: the legacy FTP box runs backups" in archive
+    assert [e["text"] for e in m.topic("memory-infra.md")["entries"]] == [
+        "Postgres 16",
+        "staging deploys need the VPN up first",
+    ]
+    # A lambda answering None everywhere is the default compactor, as None is.
+    seed(root / "other")
+    other = StructuredMemory(root / "other", topic_lines=6, fixed_time=FIXED)
+    assert other.compact(compactor=lambda request: None, dry_run=True)["files"] == other.compact(dry_run=True)["files"]
+
+
+def test_a_plain_function_answers_the_index_passes_and_its_errors_name_the_pass(root: pathlib.Path) -> None:
+    import functools
+
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "MEMORY.md").write_text(
+        "- [A](memory-a.md) — deploys\n- [B](memory-b.md) — deploy notes\nThe deploy hook runs first.\n",
+        encoding="utf-8",
+    )
+    (root / "memory-a.md").write_text("# A\n\n- 2026-06-01: a fact\n", encoding="utf-8")
+    (root / "memory-b.md").write_text("# B\n\n- 2026-06-02: b fact\n", encoding="utf-8")
+    seen: list[str] = []
+
+    def answer(into: str, request: dict[str, typing.Any]) -> object:
+        seen.append(request["pass"])
+        assert set(request) == {"pass", "index"}
+        if request["pass"] == "route_content":
+            return [[i, into] for i in range(len(request["index"]["content"]))]
+        return [["memory-b.md", into]]
+
+    m = StructuredMemory(root, index_lines=1, fixed_time=FIXED)
+    before = tree(root)
+    with pytest.raises(memory_core.AbortedError, match=r"compactor\(\) .*route_content"):
+        m.compact("MEMORY.md", compactor=lambda request: [[0]] if request["pass"] == "route_content" else None)
+    assert tree(root) == before
+    raised = Boom("no index judgment today")
+
+    def fail(request: object) -> typing.NoReturn:
+        raise raised
+
+    with pytest.raises(Boom) as caught:
+        m.compact("MEMORY.md", compactor=fail)
+    assert caught.value is raised
+    assert tree(root) == before
+    report = m.compact("MEMORY.md", compactor=functools.partial(answer, "memory-a.md"))
+    assert seen == ["route_content", "merge_topics"]
+    assert report["files"][0]["after"]["lines"] == 1
+    text = (root / "memory-a.md").read_text(encoding="utf-8")
+    assert "The deploy hook runs first." in text and "b fact" in text
+
+
+@pytest.mark.parametrize("method", ["dead", "collapse", "summarize", "split"])
+def test_a_raising_plain_function_changes_nothing_and_comes_back_itself(root: pathlib.Path, method: str) -> None:
+    seed(root, INFRA.replace("- 2026-06-06: deploy on staging worked with VPN\n", "- 2026-06-06 [cdn]: Fastly\n"))
+    raised = Boom(f"{method} is unavailable")
+
+    def compactor(request: dict[str, typing.Any]) -> object:
+        if request["pass"] == method:
+            raise raised
+        return None
+
+    m = StructuredMemory(root, topic_lines=2, fixed_time=FIXED)
+    before = tree(root)
+    with pytest.raises(Boom) as caught:
+        m.compact("memory-infra.md", compactor=compactor)
+    assert caught.value is raised
+    with pytest.raises(Boom):
+        m.remember("memory-infra.md", "one more", subject="x", compactor=compactor)
+    assert tree(root) == before
+
+
+def test_a_callable_object_with_compactor_methods_is_an_object_compactor(root: pathlib.Path) -> None:
+    seed(root)
+
+    class Both(Judge):
+        def __call__(self, request: object) -> object:
+            raise AssertionError("the methods are used, not __call__")
+
+    m = StructuredMemory(root, topic_lines=6, fixed_time=FIXED)
+    assert m.compact("memory-infra.md", compactor=Both(), dry_run=True)["files"][0]["passes"][0]["entries"]
 
 
 def test_a_write_over_budget_compacts_with_the_given_compactor(root: pathlib.Path) -> None:

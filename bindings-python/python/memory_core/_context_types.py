@@ -118,6 +118,14 @@ class HitDict(TypedDict):
     tag_overlap: int
 
 
+class QueryAnswerDict(TypedDict):
+    """``query_answer``: the hits, and what was left out (a namespace whose ``_index.md``
+    is a symbolic link, a hit whose file does not read), each naming its file and line."""
+
+    hits: List[HitDict]
+    warnings: List[WarningRecordDict]
+
+
 class SupersededDict(TypedDict):
     """``supersede``, ``promote_to``: the new entry and the old one, now superseded."""
 

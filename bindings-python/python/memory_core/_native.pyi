@@ -55,6 +55,7 @@ from memory_core._context_types import (
     NamespaceInfoDict,
     PendingMatchDict,
     PendingReportDict,
+    QueryAnswerDict,
     RecordOutcomeDict,
     RefreshTriggerLiteral,
     SplitReportDict,
@@ -363,7 +364,25 @@ class ContextMemory:
         values: accepted before experimental (deprecated and superseded only with
         ``history=True``), more shared ``tags`` first, then the most recent. ``namespaces``
         defaults to every namespace but ``session.current``; ``text`` matches the summary
-        and tags (case-insensitive); at most ``limit`` hits."""
+        and tags (case-insensitive); at most ``limit`` hits. ``query_answer`` also returns
+        what was left out."""
+
+    def query_answer(
+        self,
+        *,
+        namespaces: Sequence[str] = (),
+        category: CategoryLiteral | None = None,
+        tags: Sequence[str] = (),
+        text: str | None = None,
+        history: bool = False,
+        limit: int = 5,
+    ) -> QueryAnswerDict:
+        """``query`` (same arguments) with what it could not read, as a
+        ``QueryAnswerDict``: ``hits`` and ``warnings`` (``WarningRecordDict`` values naming
+        the file and line). A namespace whose ``_index.md`` is a symbolic link is left out
+        of a query that does not name it, with a warning naming the link (a query naming
+        it raises InvalidInputError); a hit whose file does not read keeps None in its
+        file-only fields, with a warning."""
 
     def supersede(
         self,
@@ -534,7 +553,22 @@ class StructuredMemory:
     -> list[{"file": ..., "title": ..., "hook": ..., "entries": [...]}]``; and for a
     ``MEMORY.md`` over its budget, given the index as a ``MemoryIndexDict``:
     ``route_content(index) -> list[[content_index, topic_file]]`` and
-    ``merge_topics(index) -> list[[from_file, into_file]]`` (default: none)."""
+    ``merge_topics(index) -> list[[from_file, into_file]]`` (default: none).
+
+    A compactor can also be one plain callable (a function or lambda with none of those
+    methods), called once per judgment as ``compactor(request)`` where ``request`` is a
+    dict with ``"pass"`` (the method's name: ``"dead"``, ``"collapse"``, ``"summarize"``,
+    ``"split"``, ``"route_content"``, ``"merge_topics"``) and the method's arguments by
+    name (``"topic"`` and ``"entries"``; ``"subject"`` and ``"generations"`` for
+    ``collapse``; ``"index"`` for the two index passes). It answers as that method would,
+    or None for the default::
+
+        def compactor(request):
+            if request["pass"] == "dead":
+                return [i for i, e in enumerate(request["entries"]) if "retired" in e["text"]]
+            return None  # the default for every other pass
+
+        memory.compact("memory-infra.md", compactor=compactor)"""
     def __new__(
         cls,
         dir: str | os.PathLike[str],
@@ -573,7 +607,7 @@ class StructuredMemory:
         text: str,
         *,
         subject: str | None = None,
-        date: str | None = None,
+        date: str | datetime.date | None = None,
         title: str | None = None,
         hook: str | None = None,
         compactor: object | None = None,
@@ -581,8 +615,9 @@ class StructuredMemory:
         """Writes one fact to topic file ``topic`` and returns a ``RememberOutcomeDict``.
         An entry about the same ``subject`` is replaced (merge on write; the old one goes
         to the archive). ``date`` is ``YYYY-MM-DD`` or a relative day (``today``,
-        ``yesterday``, ``last monday``, ...) converted to an absolute date now; today when
-        None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
+        ``yesterday``, ``last monday``, ...) converted to an absolute date now, or a
+        ``datetime.date`` (a ``datetime.datetime`` gives the calendar day it shows, in its
+        own time zone); today when None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
         name when None) and ``hook`` (required then). A write that takes the topic over
         its budget compacts it with ``compactor`` (see the class documentation) in the same
         step; when that compaction fails (an exception the compactor raises is re-raised,

@@ -252,3 +252,28 @@ class SplitPartDict(TypedDict):
     title: str
     hook: str
     entries: List[int]
+
+
+CompactorPassLiteral = Literal["dead", "collapse", "summarize", "split", "route_content", "merge_topics"]
+"""``CompactorRequestDict["pass"]``: the judgment a plain-function compactor is asked for
+(the name of the compactor method that answers it)."""
+
+# ``pass`` is a Python keyword: the functional form. Which keys a request has depends on
+# its pass, so all but ``pass`` are optional here.
+CompactorRequestDict = TypedDict(
+    "CompactorRequestDict",
+    {
+        "pass": CompactorPassLiteral,
+        "topic": TopicDict,
+        "entries": List[StructuredEntryDict],
+        "subject": str,
+        "generations": List[StructuredEntryDict],
+        "index": MemoryIndexDict,
+    },
+    total=False,
+)
+CompactorRequestDict.__doc__ = """What a plain-function compactor is called with, once per judgment:
+``pass`` and the arguments of the method of that name. ``dead``, ``summarize``, ``split``:
+``topic`` and ``entries``; ``collapse``: ``topic``, ``subject`` and ``generations``;
+``route_content``, ``merge_topics``: ``index``. The function returns what that method
+returns, or None for the default."""

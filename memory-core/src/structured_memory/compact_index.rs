@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::archive::ArchivePass;
 use super::budget::BudgetState;
 use super::compact::{FileCompaction, NeedsJudgment, PassReport};
-use super::compactor::Compactor;
+use super::compactor::{Compactor, CompactorError};
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
 use super::topic_file::Topic;
@@ -49,10 +49,12 @@ impl StructuredMemory {
         if before.state != BudgetState::Over {
             return Ok(None);
         }
-        let failed = |pass: ArchivePass, why: String| Error::CompactorFailed {
+        // `why` is the compactor's own error when it raised one: kept as the source (not
+        // its text), so that a binding can give the caller back what its callable raised.
+        let failed = |pass: ArchivePass, why: CompactorError| Error::CompactorFailed {
             pass: pass.as_str(),
             file: INDEX_FILE_NAME.to_string(),
-            source: why.into(),
+            source: why,
         };
         let mut edits: Vec<Edit> = Vec::new();
         let mut writes: Vec<(PathBuf, String)> = Vec::new();
@@ -73,26 +75,26 @@ impl StructuredMemory {
         // Content lines to the topics they are routed to.
         let routes = compactor
             .route_content(&index)
-            .map_err(|e| failed(ArchivePass::IndexContent, e.to_string()))?;
+            .map_err(|e| failed(ArchivePass::IndexContent, e))?;
         let mut moved_lines = BTreeSet::new();
         let mut moved_text = Vec::new();
         for (i, file) in routes {
             let Some(line) = index.content.get(i) else {
                 return Err(failed(
                     ArchivePass::IndexContent,
-                    format!("content line {i} does not exist"),
+                    format!("content line {i} does not exist").into(),
                 ));
             };
             if !moved_lines.insert(i) {
                 return Err(failed(
                     ArchivePass::IndexContent,
-                    format!("content line {i} was routed twice"),
+                    format!("content line {i} was routed twice").into(),
                 ));
             }
             if index.line_for(&file).is_none() {
                 return Err(failed(
                     ArchivePass::IndexContent,
-                    format!("{file} has no index line"),
+                    format!("{file} has no index line").into(),
                 ));
             }
             let p = self.topic_path(&file)?;
@@ -126,14 +128,14 @@ impl StructuredMemory {
         // Near-duplicate topics merged.
         let merges = compactor
             .merge_topics(&index)
-            .map_err(|e| failed(ArchivePass::MergeTopics, e.to_string()))?;
+            .map_err(|e| failed(ArchivePass::MergeTopics, e))?;
         let mut gone = BTreeSet::new();
         let mut merged = Vec::new();
         for (from, into) in merges {
             let (Some(from_line), Some(_)) = (index.line_for(&from), index.line_for(&into)) else {
                 return Err(failed(
                     ArchivePass::MergeTopics,
-                    format!("{from} and {into} must both have index lines"),
+                    format!("{from} and {into} must both have index lines").into(),
                 ));
             };
             if from.eq_ignore_ascii_case(&into)
@@ -142,7 +144,7 @@ impl StructuredMemory {
             {
                 return Err(failed(
                     ArchivePass::MergeTopics,
-                    format!("{from} cannot be merged into {into}"),
+                    format!("{from} cannot be merged into {into}").into(),
                 ));
             }
             let from_text = text_of(&from, &writes)?;

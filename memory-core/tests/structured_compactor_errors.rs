@@ -1,0 +1,107 @@
+//! What a compactor raises is the source of `Error::CompactorFailed` itself, in every
+//! pass (the index passes too), so that a binding can give its caller back the very
+//! exception its callable raised; nothing is written.
+
+use std::path::Path;
+
+use memory_core::structured_memory::{
+    Budgets, Compactor, CompactorError, Entry, MemoryIndex, StructuredMemory, Topic,
+};
+
+/// The error a compactor raises, recognisable by type and value.
+#[derive(Debug, PartialEq)]
+struct Raised(&'static str);
+
+impl std::fmt::Display for Raised {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "raised in {}", self.0)
+    }
+}
+
+impl std::error::Error for Raised {}
+
+/// Raises [`Raised`] in the pass named.
+struct RaisesIn(&'static str);
+
+impl RaisesIn {
+    fn raise<T>(&self, pass: &'static str) -> Result<T, CompactorError> {
+        Err(Box::new(Raised(pass)))
+    }
+}
+
+impl Compactor for RaisesIn {
+    fn dead(&self, _: &Topic, _: &[Entry]) -> Result<Vec<usize>, CompactorError> {
+        if self.0 == "dead" {
+            return self.raise("dead");
+        }
+        Ok(Vec::new())
+    }
+    fn route_content(&self, _: &MemoryIndex) -> Result<Vec<(usize, String)>, CompactorError> {
+        if self.0 == "route_content" {
+            return self.raise("route_content");
+        }
+        Ok(Vec::new())
+    }
+    fn merge_topics(&self, _: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {
+        if self.0 == "merge_topics" {
+            return self.raise("merge_topics");
+        }
+        Ok(Vec::new())
+    }
+}
+
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != ".memcore.lock")
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_error_a_compactor_raises_is_the_source_in_every_pass_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [A](memory-a.md) — deploys\n- [B](memory-b.md) — notes\nThe deploy hook runs first.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("memory-a.md"),
+        "# A\n\n- 2026-06-01: a fact\n- 2026-06-02: another\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory-b.md"), "# B\n\n- 2026-06-03: b fact\n").unwrap();
+    let m = StructuredMemory::builder(d)
+        .budgets(Budgets::default().index_lines(1).topic_lines(2))
+        .open()
+        .unwrap();
+    let before = tree(d);
+    for (pass, file) in [
+        ("route_content", "MEMORY.md"),
+        ("merge_topics", "MEMORY.md"),
+        ("dead", "memory-a.md"),
+    ] {
+        let err = m.compact(Some(file), &RaisesIn(pass), false).unwrap_err();
+        assert!(
+            matches!(err, memory_core::Error::CompactorFailed { .. }),
+            "{pass}: {err}"
+        );
+        let source = std::error::Error::source(&err).expect("a source");
+        assert_eq!(
+            source.downcast_ref::<Raised>(),
+            Some(&Raised(pass)),
+            "{pass}: the raised error itself, not its text"
+        );
+        assert_eq!(tree(d), before, "{pass}: nothing written");
+    }
+}
