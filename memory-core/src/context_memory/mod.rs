@@ -18,6 +18,7 @@ pub mod git;
 mod heal;
 mod hooks;
 mod index_file;
+mod index_rows;
 mod index_salvage;
 mod memory;
 mod migrate;
@@ -35,6 +36,7 @@ mod scan;
 mod schema;
 mod session;
 mod split;
+mod triggers;
 mod write;
 
 pub use entity::{ENTITY_KEYS, Entry};
