@@ -11,6 +11,7 @@
 //! assert!(memory.query(&Query::new().namespace("project.myapp").unwrap()).unwrap().is_empty());
 //! ```
 
+mod dir_reader;
 mod entity;
 mod entity_file;
 mod entry;
