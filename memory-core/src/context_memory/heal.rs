@@ -229,7 +229,7 @@ impl ContextMemory {
     ) -> Result<IndexFile> {
         let index = self.load_index(namespace)?;
         let listing = self.list_dir(namespace)?;
-        if !self.needs_heal(namespace, &index, &listing)? {
+        if !self.needs_heal(namespace, index.keys(), &listing)? {
             return Ok(index);
         }
         let (_, healed) = self.healed_index(namespace, &index)?;
@@ -361,42 +361,6 @@ impl ContextMemory {
         }
     }
 
-    /// The seed's lazy triggers, from the directory listing and the index: a row whose
-    /// file is gone, an entity with two rows, an entity file (`{category}-….md`) with no
-    /// row that reads (a file with no row that does not read is already known: it is
-    /// reported by `verify` and changes nothing, so it triggers nothing). Only the
-    /// unindexed files are opened; a `.md` that is not named like an entity file
-    /// (`README.md`) triggers nothing.
-    pub(super) fn needs_heal(
-        &self,
-        namespace: &Namespace,
-        index: &IndexFile,
-        listing: &BTreeSet<String>,
-    ) -> Result<bool> {
-        let mut entities = HashSet::with_capacity(index.rows.len());
-        let mut files = HashSet::with_capacity(index.rows.len());
-        for row in &index.rows {
-            if !listing.contains(&row.file)
-                || !entities.insert(&row.entity)
-                || !files.insert(row.file.as_str())
-            {
-                return Ok(true);
-            }
-        }
-        for name in listing {
-            if files.contains(name.as_str()) || !looks_like_entity_file(name) {
-                continue;
-            }
-            // A readable copy of an indexed entity is kept out by heal anyway.
-            if self
-                .entity_of_file(namespace, name)?
-                .is_some_and(|entity| !entities.contains(&entity))
-            {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
     /// The entity file names in `namespace`'s directory (empty when it does not exist).
     pub(super) fn list_dir(&self, namespace: &Namespace) -> Result<BTreeSet<String>> {
         let dir = self.namespace_dir(namespace);

@@ -12,20 +12,19 @@
 //! | org.global.decision.001 | decision | Auth uses JWT | auth, security | accepted | decision-001-auth-flow.md |
 //! ```
 
-use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::names::{EntityName, check_file_name};
+use super::index_rows::{RowRef, read_table};
+use super::names::EntityName;
 use super::namespace::Namespace;
 use super::schema::{Category, EntryStatus};
 use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Table, TableRow, apply_edits, lines, render_row, scan_table, unescape_cell,
-    without_emphasis, without_new_final_newline,
+    Edit, LineEnding, Table, apply_edits, lines, render_row, without_new_final_newline,
 };
 
 /// The index table's columns, in order.
@@ -103,30 +102,9 @@ impl IndexFile {
     /// The one reader: the whole table must read (every row's entity name, category,
     /// status and file), or the error names the file and line.
     pub fn parse(path: &Path, namespace: &Namespace, text: String, exists: bool) -> Result<Self> {
-        let scan = scan_table(&text, &INDEX_COLUMNS).map_err(|i| i.at(path))?;
-        if let Some(row) = scan.loose.iter().find(|r| looks_like_row(&text, r)) {
-            return Err(Error::malformed(
-                path,
-                row.line,
-                "an index row stands outside the index table (after a blank line or other text?); move it into the table",
-            ));
-        }
-        let Some(table) = scan.table else {
-            return Err(Error::malformed(
-                path,
-                0,
-                format!(
-                    "no index table (header | {} |); run heal to rebuild the index",
-                    INDEX_COLUMNS.join(" | ")
-                ),
-            ));
-        };
-        let read = crate::parallel::map_light(&table.rows, |raw| read_row(&text, raw));
-        let mut rows = Vec::with_capacity(read.len());
-        // The first row that does not read, in file order, is the one reported.
-        for (raw, row) in table.rows.iter().zip(read) {
-            rows.push(row.map_err(|m| Error::malformed(path, raw.line, m))?);
-        }
+        let (table, refs) = read_table(path, &text)?;
+        let rows = crate::parallel::map_light(&refs, RowRef::to_row);
+        drop(refs);
         let last_updated = last_updated_line(&text, table.header_line);
         Ok(IndexFile {
             path: path.to_path_buf(),
@@ -217,87 +195,6 @@ pub(crate) fn template(namespace: &Namespace, timestamp: Option<&str>) -> String
     text.push('\n');
     text.push_str("|---|---|---|---|---|---|\n");
     text
-}
-
-/// Reads one row's cells.
-fn read_row(text: &str, raw: &TableRow) -> std::result::Result<IndexRow, String> {
-    if raw.cells.len() != INDEX_COLUMNS.len() {
-        return Err(format!(
-            "index row has {} cells, expected {} ({})",
-            raw.cells.len(),
-            INDEX_COLUMNS.len(),
-            INDEX_COLUMNS.join(", ")
-        ));
-    }
-    let cell = |i: usize| cell_text(raw.raw_cell(text, i));
-    let entity = EntityName::parse(&cell(0)).map_err(|e| format!("Entity: {e}"))?;
-    let category = read_closed(&cell(1)).ok_or_else(|| {
-        format!(
-            "Category {:?} is not one of {}",
-            cell(1),
-            Category::allowed()
-        )
-    })?;
-    if category != entity.category() {
-        return Err(format!(
-            "Category {category} disagrees with the entity name {entity}"
-        ));
-    }
-    let status = read_closed(&cell(4)).ok_or_else(|| {
-        format!(
-            "Status {:?} is not one of {}",
-            cell(4),
-            EntryStatus::allowed()
-        )
-    })?;
-    let file = cell(5);
-    check_file_name(&file)?;
-    Ok(IndexRow {
-        entity,
-        category,
-        summary: cell(2).into_owned(),
-        tags: split_tags(&cell(3)),
-        status,
-        file: file.into_owned(),
-        line: raw.line,
-    })
-}
-
-/// A cell's value, trimmed and unescaped (`unescape_cell(raw).trim()`), borrowed from
-/// the text when there is nothing to unescape — the common case, and a query reads
-/// every row of every index it searches.
-fn cell_text(raw: &str) -> Cow<'_, str> {
-    if !raw.bytes().any(|b| matches!(b, b'\\' | b'<' | b'&')) {
-        return Cow::Borrowed(raw.trim());
-    }
-    Cow::Owned(unescape_cell(raw).trim().to_string())
-}
-
-/// A closed-set cell as people write it in a table: any case, one emphasis or code
-/// wrapper (`**accepted**`, `` `decision` ``).
-fn read_closed<T: std::str::FromStr>(cell: &str) -> Option<T> {
-    let bare = without_emphasis(cell.trim());
-    if bare.bytes().any(|b| b.is_ascii_uppercase()) {
-        bare.to_ascii_lowercase().parse::<T>().ok()
-    } else {
-        // Already lowercase: parsed as it stands, without a copy.
-        bare.parse::<T>().ok()
-    }
-}
-
-/// A `Tags` cell: comma-separated, trimmed, empty entries and a lone `-` dropped.
-pub(crate) fn split_tags(cell: &str) -> Vec<String> {
-    cell.split(',')
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && *t != "-")
-        .map(str::to_string)
-        .collect()
-}
-
-/// Whether a pipe line outside the table looks like a lost index row (its first cell
-/// an entity name).
-fn looks_like_row(text: &str, row: &TableRow) -> bool {
-    EntityName::parse(row.raw_cell(text, 0).trim()).is_ok()
 }
 
 /// The `> Last updated:` value with its range, from the lines before the index table's

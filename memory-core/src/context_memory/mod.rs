@@ -11,6 +11,7 @@
 //! assert!(memory.query(&Query::new().namespace("project.myapp").unwrap()).unwrap().is_empty());
 //! ```
 
+mod dir_reader;
 mod entity;
 mod entity_file;
 mod entry;
@@ -18,6 +19,7 @@ pub mod git;
 mod heal;
 mod hooks;
 mod index_file;
+mod index_rows;
 mod index_salvage;
 mod memory;
 mod migrate;
@@ -35,6 +37,7 @@ mod scan;
 mod schema;
 mod session;
 mod split;
+mod triggers;
 mod write;
 
 pub use entity::{ENTITY_KEYS, Entry};

@@ -40,6 +40,24 @@ pub struct EntityName {
 impl EntityName {
     /// Parses and validates `{namespace}.{category}.{short_id}`.
     pub fn parse(name: &str) -> Result<EntityName> {
+        let (namespace, category) = EntityName::check(name)?;
+        Ok(EntityName::from_checked(name, namespace, category))
+    }
+
+    /// The entity name `name`, which [`EntityName::check`] accepted with `namespace`
+    /// (its namespace part) and `category`.
+    pub(super) fn from_checked(name: &str, namespace: &str, category: Category) -> EntityName {
+        EntityName {
+            name: name.to_string(),
+            namespace: Namespace::from_checked(namespace),
+            category,
+        }
+    }
+
+    /// Validates `name` without building an entity name: its namespace part and
+    /// category, or the error [`EntityName::parse`] gives (a query checks every index
+    /// row's name and builds names only for its hits).
+    pub(crate) fn check(name: &str) -> Result<(&str, Category)> {
         let refuse = |why: String| Error::invalid("entity name", name, why);
         let (rest, short_id) = name.rsplit_once('.').ok_or_else(|| {
             refuse("must be {namespace}.{category}.{short_id}, e.g. org.global.decision.001".into())
@@ -54,12 +72,8 @@ impl EntityName {
                 Category::allowed()
             ))
         })?;
-        let namespace = Namespace::parse(namespace).map_err(|e| refuse(e.to_string()))?;
-        Ok(EntityName {
-            name: name.to_string(),
-            namespace,
-            category,
-        })
+        Namespace::check(namespace).map_err(|e| refuse(e.to_string()))?;
+        Ok((namespace, category))
     }
 
     /// The name of entry `short_id` of `category` in `namespace`.

@@ -1,7 +1,6 @@
 //! Finding the namespaces a root holds: the directories of the seed's table that have an
 //! `_index.md` or entity files.
 
-use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::PathBuf;
@@ -149,10 +148,12 @@ impl ContextMemory {
                 let Ok(kind) = entry.file_type() else {
                     continue;
                 };
-                let name = entry.file_name();
-                let Some(name) = name.to_str() else { continue };
+                // Taken as it is (no copy): a query lists 10,000 names.
+                let Ok(name) = entry.file_name().into_string() else {
+                    continue;
+                };
                 if kind.is_dir() {
-                    let child = rel.join(name);
+                    let child = rel.join(&name);
                     // Deeper than any namespace can be: not walked.
                     if child.components().count() <= 2 + super::namespace::MAX_DOMAIN_DEPTH {
                         stack.push(child);
@@ -160,18 +161,16 @@ impl ContextMemory {
                 } else if is_namespace && kind.is_file() {
                     if name == INDEX_FILE_NAME {
                         has_index = true;
-                    } else if is_entity_file_name(name) {
-                        files.push(name.to_string());
+                    } else if is_entity_file_name(&name) {
+                        files.push(name);
                     }
                 }
             }
             if is_namespace {
-                files.sort_unstable();
                 found.push(Listing {
                     dir: rel,
                     has_index,
-                    // Built in one go (sorted once), not inserted in hash order.
-                    files: files.into_iter().collect(),
+                    files,
                 });
             }
         }
@@ -185,6 +184,7 @@ pub(super) struct Listing {
     pub dir: PathBuf,
     /// Whether it has an `_index.md` (a regular file).
     pub has_index: bool,
-    /// Its entity file names (regular files), as [`ContextMemory::list_dir`] gives them.
-    pub files: BTreeSet<String>,
+    /// Its entity file names (regular files, those [`ContextMemory::list_dir`] gives),
+    /// in the directory's order: a query only looks names up, so they are not sorted.
+    pub files: Vec<String>,
 }

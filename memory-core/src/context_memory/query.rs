@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::entity_file::EntityFile;
-use super::index_file::IndexRow;
+use super::index_rows::RowRef;
 use super::memory::ContextMemory;
 use super::names::EntityName;
 use super::namespace::{Namespace, NamespaceKind};
@@ -252,29 +252,24 @@ impl ContextMemory {
             .collect();
         let mut answer = QueryAnswer::default();
         for (namespace, listing) in namespaces {
-            let index = match self.index_for_listing(&namespace, &listing.files, guard.as_ref()) {
-                Ok(index) => index,
+            let best = self.with_index_rows(&namespace, &listing.files, guard.as_ref(), |rows| {
+                best_hits(&namespace, rows, query, &tags, &words)
+            });
+            match best {
+                Ok(hits) => answer.hits.extend(hits),
                 Err(error @ Error::LinkRefused { .. })
                     if !query.namespaces.contains(&namespace) =>
                 {
                     answer.warnings.push(Warning::from_error(&error, 0));
-                    continue;
                 }
                 Err(error) => return Err(error),
-            };
-            let rows = index.rows.len();
-            for (i, row) in index.rows.into_iter().enumerate() {
-                if let Some(hit) = matching(&namespace, row, rows - 1 - i, query, &tags, &words) {
-                    answer.hits.push(hit);
-                }
             }
         }
         answer.hits.sort_by(|a, b| {
-            status_rank(a.status)
-                .cmp(&status_rank(b.status))
-                .then(b.tag_overlap.cmp(&a.tag_overlap))
-                .then(a.age.cmp(&b.age))
-                .then_with(|| a.entity_name.cmp(&b.entity_name))
+            rank_order(
+                (a.status, a.tag_overlap, a.age, a.entity_name.as_str()),
+                (b.status, b.tag_overlap, b.age, b.entity_name.as_str()),
+            )
         });
         answer.hits.truncate(query.limit);
         for hit in &mut answer.hits {
@@ -318,14 +313,80 @@ impl ContextMemory {
     }
 }
 
-fn matching(
+/// The rows of one namespace's index that match `query`, best first, at most
+/// `query.limit` of them, as hits: rows are matched where they stand in the text, and
+/// only the hits are built (a query over 10,000 rows builds five).
+fn best_hits(
     namespace: &Namespace,
-    row: IndexRow,
-    age: usize,
+    rows: &[RowRef<'_>],
     query: &Query,
     tags: &[String],
     words: &[String],
-) -> Option<Hit> {
+) -> Vec<Hit> {
+    let last = rows.len().saturating_sub(1);
+    let mut found: Vec<(usize, usize, &RowRef<'_>)> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, row)| {
+            tag_overlap(row, query, tags, words).map(|overlap| (overlap, last - i, row))
+        })
+        .collect();
+    let order = |a: &(usize, usize, &RowRef<'_>), b: &(usize, usize, &RowRef<'_>)| {
+        rank_order(
+            (a.2.status, a.0, a.1, &a.2.entity),
+            (b.2.status, b.0, b.1, &b.2.entity),
+        )
+    };
+    if found.len() > query.limit && query.limit > 0 {
+        // Only the best `limit` are wanted: partitioned around the last of them, then
+        // those sorted.
+        found.select_nth_unstable_by(query.limit - 1, order);
+    }
+    found.truncate(query.limit);
+    found.sort_by(order);
+    found
+        .into_iter()
+        .map(|(tag_overlap, age, row)| {
+            let row = row.to_row();
+            Hit {
+                file: namespace.dir().join(&row.file),
+                namespace: namespace.clone(),
+                entity_name: row.entity,
+                category: row.category,
+                status: row.status,
+                tags: row.tags,
+                summary: row.summary,
+                created_at: None,
+                updated_at: None,
+                supersedes: None,
+                tag_overlap,
+                age,
+            }
+        })
+        .collect()
+}
+
+/// The seed's order of preference: accepted before experimental (then deprecated and
+/// superseded), more shared tags first, then the most recent (fewest rows after it in
+/// its index), then by entity name.
+fn rank_order(
+    (status_a, overlap_a, age_a, name_a): (EntryStatus, usize, usize, &str),
+    (status_b, overlap_b, age_b, name_b): (EntryStatus, usize, usize, &str),
+) -> std::cmp::Ordering {
+    status_rank(status_a)
+        .cmp(&status_rank(status_b))
+        .then(overlap_b.cmp(&overlap_a))
+        .then(age_a.cmp(&age_b))
+        .then_with(|| name_a.cmp(name_b))
+}
+
+/// How many of the query's tags `row` carries, when it matches the query.
+fn tag_overlap(
+    row: &RowRef<'_>,
+    query: &Query,
+    tags: &[String],
+    words: &[String],
+) -> Option<usize> {
     if !query.include_history && row.status.is_history() {
         return None;
     }
@@ -334,28 +395,15 @@ fn matching(
     }
     let tag_overlap = tags
         .iter()
-        .filter(|t| row.tags.iter().any(|r| lowercase_equals(r, t)))
+        .filter(|t| row.tags().any(|r| lowercase_equals(r, t)))
         .count();
     if !tags.is_empty() && tag_overlap == 0 {
         return None;
     }
-    if !words.is_empty() && !all_words_in(&row, words) {
+    if !words.is_empty() && !all_words_in(&row.summary, row.tags(), &row.entity, words) {
         return None;
     }
-    Some(Hit {
-        file: namespace.dir().join(&row.file),
-        namespace: namespace.clone(),
-        entity_name: row.entity,
-        category: row.category,
-        status: row.status,
-        tags: row.tags,
-        summary: row.summary,
-        created_at: None,
-        updated_at: None,
-        supersedes: None,
-        tag_overlap,
-        age,
-    })
+    Some(tag_overlap)
 }
 
 /// `text.to_lowercase() == lower`, without allocating for ASCII text.
@@ -372,13 +420,18 @@ fn lowercase_equals(text: &str, lower: &str) -> bool {
     }
 }
 
-/// Whether every word (lowercased) appears in the row's summary, tags or name, compared
-/// without case: the lowercased text `summary tags… name` contains it.
-fn all_words_in(row: &IndexRow, words: &[String]) -> bool {
+/// Whether every word (lowercased) appears in the row's summary, tags or entity name,
+/// compared without case: the lowercased text `summary tags… name` contains it.
+fn all_words_in<'a>(
+    summary: &'a str,
+    tags: impl Iterator<Item = &'a str> + Clone,
+    entity: &'a str,
+    words: &[String],
+) -> bool {
     let parts = || {
-        std::iter::once(row.summary.as_str())
-            .chain(row.tags.iter().map(String::as_str))
-            .chain(std::iter::once(row.entity.as_str()))
+        std::iter::once(summary)
+            .chain(tags.clone())
+            .chain(std::iter::once(entity))
     };
     if parts().all(str::is_ascii) {
         // ASCII lowercases byte for byte, and no word (it has no white space) can run
@@ -387,13 +440,8 @@ fn all_words_in(row: &IndexRow, words: &[String]) -> bool {
             .iter()
             .all(|w| parts().any(|p| contains_ignore_ascii_case(p, w)));
     }
-    let haystack = format!(
-        "{} {} {}",
-        row.summary,
-        row.tags.join(" "),
-        row.entity.as_str()
-    )
-    .to_lowercase();
+    let haystack =
+        format!("{summary} {} {entity}", tags.collect::<Vec<_>>().join(" ")).to_lowercase();
     words.iter().all(|w| haystack.contains(w.as_str()))
 }
 
@@ -427,16 +475,10 @@ mod tests {
         prop_oneof!["[aAkK zZ.\\-]{0,12}", "[aAkK zZ.\\-Σσİßẞ\u{212A}é]{0,12}"]
     }
 
-    fn row(summary: String, tags: Vec<String>) -> IndexRow {
-        IndexRow {
-            entity: EntityName::parse("org.global.decision.001").unwrap(),
-            category: Category::Decision,
-            summary,
-            tags,
-            status: EntryStatus::Accepted,
-            file: "decision-001.md".to_string(),
-            line: 7,
-        }
+    const NAME: &str = "org.global.decision.001";
+
+    fn words_in(summary: &str, tags: &[String], words: &[String]) -> bool {
+        all_words_in(summary, tags.iter().map(String::as_str), NAME, words)
     }
 
     proptest! {
@@ -456,21 +498,114 @@ mod tests {
             }
             prop_assert_eq!(lowercase_equals(&tag, &lower), true);
             let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-            let row = row(summary, tags);
-            let haystack = format!("{} {} {}", row.summary, row.tags.join(" "), row.entity.as_str())
-                .to_lowercase();
+            let haystack = format!("{} {} {}", summary, tags.join(" "), NAME).to_lowercase();
             let expected = words.iter().all(|w| haystack.contains(w.as_str()));
-            prop_assert_eq!(all_words_in(&row, &words), expected, "{:?} / {:?}", row, words);
+            prop_assert_eq!(words_in(&summary, &tags, &words), expected, "{:?} {:?} / {:?}", summary, tags, words);
+        }
+    }
+
+    /// An index of random rows: a few names, statuses, tags of both cases, summaries.
+    fn index_of(rows: &[(u8, u8, u8, Vec<u8>, String)]) -> String {
+        const STATUS: [&str; 4] = ["accepted", "experimental", "deprecated", "superseded"];
+        const CATEGORY: [&str; 3] = ["decision", "risk", "principle"];
+        const TAGS: [&str; 5] = ["api", "API", "auth", "cache", "Ωmega"];
+        let mut text = String::from(
+            "| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n",
+        );
+        for (i, (category, status, short, tags, summary)) in rows.iter().enumerate() {
+            let category = CATEGORY[usize::from(*category) % 3];
+            let tags: Vec<&str> = tags.iter().map(|t| TAGS[usize::from(*t) % 5]).collect();
+            text.push_str(&format!(
+                "| org.global.{category}.{:03} | {category} | {summary} | {} | {} | {category}-{i}.md |\n",
+                short % 8,
+                tags.join(", "),
+                STATUS[usize::from(*status) % 4],
+            ));
+        }
+        text
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Matching rows in place and building only the best `limit` gives the hits
+        /// that building every matching row and sorting them all gives.
+        #[test]
+        fn only_the_best_rows_are_built_and_they_are_the_best(
+            rows in prop::collection::vec(
+                (any::<u8>(), any::<u8>(), any::<u8>(), prop::collection::vec(any::<u8>(), 0..4), "[a-zA-Z Ω]{0,10}"),
+                0..24,
+            ),
+            tags in prop::collection::vec(prop_oneof![Just("api"), Just("Auth"), Just("ωmega")], 0..3),
+            text in prop_oneof![Just(""), Just("a"), Just("DECISION"), Just("ω 00")],
+            history in any::<bool>(),
+            category in prop::option::of(prop_oneof![Just(Category::Decision), Just(Category::Risk)]),
+            limit in prop_oneof![Just(0usize), Just(1), Just(3), Just(5), Just(usize::MAX)],
+        ) {
+            let index = index_of(&rows);
+            let (_, refs) = crate::context_memory::index_rows::read_table(
+                std::path::Path::new("_index.md"), &index).unwrap();
+            let mut query = Query::new().tags(tags).text(text).include_history(history).limit(limit);
+            query.category = category;
+            let lower: Vec<String> = query.tags.iter().map(|t| t.to_lowercase()).collect();
+            let words: Vec<String> = query.text.as_deref().unwrap_or_default()
+                .split_whitespace().map(str::to_lowercase).collect();
+            let ns = Namespace::org_global();
+            let best = best_hits(&ns, &refs, &query, &lower, &words);
+            let last = refs.len().saturating_sub(1);
+            // The reference: every row built and matched by lowercasing everything,
+            // the matches all sorted, then cut.
+            let mut all: Vec<Hit> = refs.iter().enumerate().filter_map(|(i, row)| {
+                let row = row.to_row();
+                if !history && row.status.is_history() || category.is_some_and(|c| c != row.category) {
+                    return None;
+                }
+                let overlap = lower.iter()
+                    .filter(|t| row.tags.iter().any(|r| r.to_lowercase() == **t))
+                    .count();
+                let haystack = format!("{} {} {}", row.summary, row.tags.join(" "), row.entity)
+                    .to_lowercase();
+                if !lower.is_empty() && overlap == 0 || !words.iter().all(|w| haystack.contains(w.as_str())) {
+                    return None;
+                }
+                Some(Hit {
+                    file: ns.dir().join(&row.file),
+                    namespace: ns.clone(),
+                    entity_name: row.entity,
+                    category: row.category,
+                    status: row.status,
+                    tags: row.tags,
+                    summary: row.summary,
+                    created_at: None,
+                    updated_at: None,
+                    supersedes: None,
+                    tag_overlap: overlap,
+                    age: last - i,
+                })
+            }).collect();
+            all.sort_by(|a, b| {
+                status_rank(a.status)
+                    .cmp(&status_rank(b.status))
+                    .then(b.tag_overlap.cmp(&a.tag_overlap))
+                    .then(a.age.cmp(&b.age))
+                    .then_with(|| a.entity_name.cmp(&b.entity_name))
+            });
+            all.truncate(limit);
+            prop_assert_eq!(best, all);
         }
     }
 
     #[test]
     fn words_match_across_parts_and_case() {
-        let row = row("Auth uses JWT".into(), vec!["API".into(), "sso".into()]);
+        let tags = ["API".to_string(), "sso".to_string()];
         let words =
             |q: &str| -> Vec<String> { q.split_whitespace().map(str::to_lowercase).collect() };
-        assert!(all_words_in(&row, &words("jwt api DECISION.001")));
-        assert!(!all_words_in(&row, &words("jwt cache")));
+        assert!(words_in(
+            "Auth uses JWT",
+            &tags,
+            &words("jwt api DECISION.001")
+        ));
+        assert!(!words_in("Auth uses JWT", &tags, &words("jwt cache")));
         assert!(lowercase_equals("API", "api"));
         assert!(!lowercase_equals("APIs", "api"));
         assert!(lowercase_equals("ΣΑ", &"ΣΑ".to_lowercase()));

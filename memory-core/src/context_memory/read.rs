@@ -8,11 +8,13 @@ use std::collections::BTreeSet;
 use super::entity::Entry;
 use super::entity_file::EntityFile;
 use super::heal::row_of;
-use super::index_file::IndexFile;
+use super::index_file::{IndexFile, template};
+use super::index_rows::{RowRef, read_table};
 use super::memory::ContextMemory;
-use super::names::EntityName;
+use super::names::{EntityName, INDEX_FILE_NAME};
 use super::namespace::Namespace;
-use crate::durable::MemoryLock;
+use super::triggers::keys_of;
+use crate::durable::{MemoryLock, read_text_if_exists};
 use crate::error::{Error, Result};
 
 impl ContextMemory {
@@ -29,13 +31,39 @@ impl ContextMemory {
         held: Option<&MemoryLock>,
     ) -> Result<IndexFile> {
         let index = self.load_index(namespace)?;
-        if !self.needs_heal(namespace, &index, listing)? {
+        if !self.needs_heal(namespace, index.keys(), listing)? {
             return Ok(index);
         }
         match held {
             Some(lock) => self.settled_index(namespace, lock),
             None => self.settled_index(namespace, &self.handle.lock()?),
         }
+    }
+
+    /// [`ContextMemory::index_for_listing`] for a query: `namespace`'s index rows read
+    /// in place and given to `f`, owned rows never built. The same reader, the same
+    /// triggers, the same refusals naming the file and line; when a trigger fires, the
+    /// index healed under the lock is the one read.
+    pub(super) fn with_index_rows<R>(
+        &self,
+        namespace: &Namespace,
+        listing: &[String],
+        held: Option<&MemoryLock>,
+        f: impl FnOnce(&[RowRef<'_>]) -> R,
+    ) -> Result<R> {
+        let path = self.file_in(namespace, INDEX_FILE_NAME)?;
+        let text = read_text_if_exists(&path)?.unwrap_or_else(|| template(namespace, None));
+        let (_, rows) = read_table(&path, &text)?;
+        if !self.needs_heal(namespace, keys_of(&rows), listing)? {
+            return Ok(f(&rows));
+        }
+        drop(rows);
+        let healed = match held {
+            Some(lock) => self.settled_index(namespace, lock)?,
+            None => self.settled_index(namespace, &self.handle.lock()?)?,
+        };
+        let (_, rows) = read_table(&healed.path, &healed.text)?;
+        Ok(f(&rows))
     }
 
     /// The entry named `entity_name`, read from its file (the only operation that opens

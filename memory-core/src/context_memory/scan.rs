@@ -1,11 +1,13 @@
 //! Reading every entity file of a namespace directory for heal, verify, split and
-//! refresh: one listing, the directory's path checked for links once, then each file
-//! opened once (refusing a link) and parsed by the one entity reader — on every core,
+//! refresh: one listing, the directory's path checked for links once and the directory
+//! opened, then each file opened once relative to it (refusing a link) and parsed by
+//! the one entity reader — on every core,
 //! the results kept in file-name order so that reports do not depend on the threads.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use super::dir_reader::DirReader;
 use super::entity::Entry;
 use super::entity_file::EntityFile;
 use super::heal::DirScan;
@@ -50,9 +52,19 @@ impl ContextMemory {
             })
             .unzip();
         let dir = namespace.dir();
+        // The directory whose components `paths_of` checked, opened once; should that
+        // fail, each file is opened by its path (with that path's errors).
+        let reader = paths
+            .iter()
+            .find_map(|(_, path)| path.as_deref()?.parent())
+            .and_then(|d| DirReader::open(d).ok());
         let loaded = crate::parallel::map(&paths, |(name, path)| {
             path.as_ref().map(|path| {
-                load_listed(path, dir.join(name), namespace)
+                let text = match &reader {
+                    Some(reader) => reader.read_text(name),
+                    None => read_text_no_follow(path),
+                };
+                text.and_then(|text| EntityFile::parse(path, dir.join(name), text, namespace, None))
                     .map(|file| (Claim::of(&file), keep(file)))
             })
         });
