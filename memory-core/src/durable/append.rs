@@ -133,17 +133,8 @@ pub(super) fn foreign(path: &Path, journal: &Path) -> Error {
         path,
         0,
         format!(
-            "the file changed after an interrupted append recorded in {}; nothing was changed: check the end of the file, then {} that file",
-            journal.display(),
-            if journal
-                .file_name()
-                .is_some_and(|n| n == super::JOURNAL_FILE_NAME)
-            {
-                "remove"
-            } else {
-                // The lock file: other processes may be holding or waiting for it.
-                "empty"
-            }
+            "the file changed after an interrupted append recorded in {}; nothing was changed: check the end of the file, then remove that journal",
+            journal.display()
         ),
     )
 }
@@ -156,21 +147,21 @@ fn open_for_write(path: &Path) -> Result<File> {
 }
 
 #[cfg(unix)]
-pub(super) fn write_all_at(file: &File, path: &Path, bytes: &[u8], at: u64) -> Result<()> {
+fn write_all_at(file: &File, path: &Path, bytes: &[u8], at: u64) -> Result<()> {
     use std::os::unix::fs::FileExt;
     file.write_all_at(bytes, at)
         .map_err(|e| Error::io_op(path, "write", e))
 }
 
 #[cfg(unix)]
-pub(super) fn read_exact_at(file: &File, path: &Path, bytes: &mut [u8], at: u64) -> Result<()> {
+fn read_exact_at(file: &File, path: &Path, bytes: &mut [u8], at: u64) -> Result<()> {
     use std::os::unix::fs::FileExt;
     file.read_exact_at(bytes, at)
         .map_err(|e| Error::io_op(path, "read", e))
 }
 
 #[cfg(not(unix))]
-pub(super) fn write_all_at(file: &File, path: &Path, bytes: &[u8], at: u64) -> Result<()> {
+fn write_all_at(file: &File, path: &Path, bytes: &[u8], at: u64) -> Result<()> {
     use std::io::{Seek, SeekFrom, Write};
     let mut file = file;
     file.seek(SeekFrom::Start(at))
@@ -179,7 +170,7 @@ pub(super) fn write_all_at(file: &File, path: &Path, bytes: &[u8], at: u64) -> R
 }
 
 #[cfg(not(unix))]
-pub(super) fn read_exact_at(file: &File, path: &Path, bytes: &mut [u8], at: u64) -> Result<()> {
+fn read_exact_at(file: &File, path: &Path, bytes: &mut [u8], at: u64) -> Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = file;
     file.seek(SeekFrom::Start(at))

@@ -3,7 +3,6 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
@@ -50,8 +49,6 @@ pub fn lock_wait_from_secs(seconds: f64) -> Option<Duration> {
 pub struct MemoryLock {
     file: File,
     path: PathBuf,
-    /// This acquire created the file: its directory entry may not be on disk yet.
-    fresh: AtomicBool,
 }
 
 impl MemoryLock {
@@ -80,7 +77,16 @@ impl MemoryLock {
         timeout: Duration,
         check: Option<&WaitCheck>,
     ) -> Result<Self> {
-        let (file, created) = open_or_create(path)?;
+        let mut options = OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let file = options
+            .open(path)
+            .map_err(|e| Error::io_op(path, "open", e))?;
         let start = Instant::now();
         let mut pause = Duration::from_micros(200);
         loop {
@@ -89,7 +95,6 @@ impl MemoryLock {
                     return Ok(MemoryLock {
                         file,
                         path: path.to_path_buf(),
-                        fresh: AtomicBool::new(created),
                     });
                 }
                 Err(TryLockError::WouldBlock) => {}
@@ -126,41 +131,6 @@ impl MemoryLock {
     /// ```
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// The held lock file (it also keeps the interrupted-change journal).
-    pub(super) fn file(&self) -> &File {
-        &self.file
-    }
-
-    /// Whether this acquire created the lock file and nothing has flushed its directory
-    /// since; the first call that returns `true` is the one to flush it.
-    pub(super) fn take_fresh(&self) -> bool {
-        self.fresh.swap(false, Ordering::AcqRel)
-    }
-}
-
-/// Opens the lock file, creating it (mode 0600) when it is missing; says whether it did.
-fn open_or_create(path: &Path) -> Result<(File, bool)> {
-    let mut options = OpenOptions::new();
-    options.read(true).write(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    loop {
-        match options.clone().create(false).open(path) {
-            Ok(file) => return Ok((file, false)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io_op(path, "open", e)),
-        }
-        match options.clone().create_new(true).open(path) {
-            Ok(file) => return Ok((file, true)),
-            // Another process created it between the two opens: open theirs.
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Error::io_op(path, "open", e)),
-        }
     }
 }
 

@@ -8,7 +8,6 @@ mod clock;
 pub mod fault;
 mod handle_options;
 mod lock;
-mod lock_journal;
 mod read_no_follow;
 mod root_handle;
 mod safe_path;

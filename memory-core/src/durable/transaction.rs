@@ -7,13 +7,12 @@
 //! 1. **Stage.** Every new content goes to a private temp file beside its target and is
 //!    flushed; an existing target gets a hard-linked backup (a copy where links are not
 //!    supported). Nothing visible has changed; a failure removes the staged files.
-//! 2. **Record.** The plan — targets, staged files, backups, moves — is appended as a
-//!    checksummed frame to the held lock file `<root>/.memcore.lock` and flushed (see
-//!    `lock_journal`). From here on the change is decided.
+//! 2. **Record.** The plan — targets, staged files, backups, moves — is written
+//!    atomically to `<root>/.memcore.journal`. From here on the change is decided.
 //! 3. **Apply.** Staged files are renamed over their targets and moves are made, in
 //!    order, each directory flushed. A failure here marks the journal `rollback` and puts
 //!    every applied step back from its backup.
-//! 4. **Clean.** Backups are removed and the lock file is cut back to zero bytes.
+//! 4. **Clean.** Backups and the journal are removed.
 //!
 //! The next writer that takes the lock calls [`recover`] first: a journal in state
 //! `apply` is rolled forward (every step is idempotent), one in state `rollback` is
@@ -29,13 +28,10 @@ use serde::{Deserialize, Serialize};
 use super::append::{self, Tail};
 use super::atomic::{create_temp, file_name, parent_dir, stage_bytes, sync_dir, write_temp};
 use super::fault::{self, Phase};
-use super::lock_journal::{self, Recorded};
-use super::{LOCK_FILE_NAME, MemoryLock, read_text_if_exists, replace_atomically};
+use super::{MemoryLock, read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
 
-/// The file name of the journal earlier builds kept in the memory root (now the plan
-/// is kept in the lock file, [`LOCK_FILE_NAME`]); one left by an older version's crash is
-/// still finished by [`recover`].
+/// The journal's file name in the memory root.
 pub const JOURNAL_FILE_NAME: &str = ".memcore.journal";
 
 /// One change a [`Transaction`] makes.
@@ -78,7 +74,7 @@ enum Change {
 pub struct Transaction<'lock> {
     root: PathBuf,
     changes: Vec<Change>,
-    lock: &'lock MemoryLock,
+    _lock: &'lock MemoryLock,
 }
 
 impl<'lock> Transaction<'lock> {
@@ -88,7 +84,7 @@ impl<'lock> Transaction<'lock> {
         Transaction {
             root: parent_dir(lock.path()),
             changes: Vec::new(),
-            lock,
+            _lock: lock,
         }
     }
 
@@ -188,18 +184,18 @@ impl<'lock> Transaction<'lock> {
         // Point 1 comes after the journal's rename: a store that fails once the journal
         // already stands (its directory flush failing, say).
         let recorded = fault::point(Phase::Record, 0)
-            .map_err(|e| Error::io_op(self.lock.path(), "write", e))
-            .and_then(|()| journal.store(self.lock))
+            .map_err(|e| Error::io_op(self.journal_path(), "write", e))
+            .and_then(|()| journal.store(&self.journal_path()))
             .and_then(|()| {
                 fault::point(Phase::Record, 1)
-                    .map_err(|e| Error::io_op(self.lock.path(), "fsync", e))
+                    .map_err(|e| Error::io_op(self.journal_path(), "fsync", e))
             });
         if let Err(error) = recorded {
             // The journal may stand although storing it failed (its rename done, the
             // directory flush not). Staged files may only go once it is surely gone:
             // otherwise the next writer would roll a plan forward without them. When it
             // cannot be removed, everything stays and that writer completes the plan.
-            if lock_journal::clear(self.lock, true).is_ok() {
+            if remove_if_present(&self.journal_path()).is_ok() {
                 discard_staged(&steps);
             }
             return Err(error);
@@ -212,28 +208,28 @@ impl<'lock> Transaction<'lock> {
                 journal.state = State::Rollback;
                 // Until the journal says `rollback`, a crash must roll forward; if it
                 // cannot be marked, rolling back here could be undone by that roll-forward.
-                if journal.store(self.lock).is_ok() {
-                    let _ = self.finish(&journal, Source::Lock);
+                if journal.store(&self.journal_path()).is_ok() {
+                    let _ = self.finish(&journal);
                 }
                 return Err(error);
             }
         }
         let verified = fault::point(Phase::Verify, 0)
-            .map_err(|e| Error::io_op(self.lock.path(), "read", e))
+            .map_err(|e| Error::io_op(self.journal_path(), "read", e))
             .and_then(|()| steps.iter().try_for_each(Step::verify));
         if let Err(error) = verified {
             // What is on disk is not what was decided: put the old state back from the
             // backups, so that a failure reported is a change not made.
             journal.state = State::Rollback;
-            if journal.store(self.lock).is_ok() {
-                let _ = self.finish(&journal, Source::Lock);
+            if journal.store(&self.journal_path()).is_ok() {
+                let _ = self.finish(&journal);
             }
             return Err(error);
         }
         // The new state is in place and verified; a failed clean-up is finished by the
         // next writer's recovery and does not make this commit fail.
         if fault::point(Phase::Clean, 0).is_ok() {
-            let _ = self.finish(&journal, Source::Lock);
+            let _ = self.finish(&journal);
         }
         Ok(())
     }
@@ -321,12 +317,8 @@ impl<'lock> Transaction<'lock> {
         Ok(())
     }
 
-    /// Where the plan being finished is kept (named by errors about it).
-    fn journal_path(&self, source: Source) -> PathBuf {
-        match source {
-            Source::Lock => self.lock.path().to_path_buf(),
-            Source::Legacy => self.root.join(JOURNAL_FILE_NAME),
-        }
+    fn journal_path(&self) -> PathBuf {
+        self.root.join(JOURNAL_FILE_NAME)
     }
 
     fn relative(&self, path: &Path) -> Result<PathBuf> {
@@ -334,8 +326,7 @@ impl<'lock> Transaction<'lock> {
     }
 
     /// Rolls `journal` forward or back (by its state), then removes its backups and itself.
-    fn finish(&self, journal: &Journal, source: Source) -> Result<()> {
-        let journal_path = self.journal_path(source);
+    fn finish(&self, journal: &Journal) -> Result<()> {
         let steps = journal
             .steps
             .iter()
@@ -344,12 +335,12 @@ impl<'lock> Transaction<'lock> {
         match journal.state {
             State::Apply => {
                 for step in &steps {
-                    step.roll_forward(&journal_path)?;
+                    step.roll_forward(&self.journal_path())?;
                 }
             }
             State::Rollback => {
                 for step in steps.iter().rev() {
-                    step.roll_back(&journal_path)?;
+                    step.roll_back(&self.journal_path())?;
                 }
             }
         }
@@ -358,19 +349,20 @@ impl<'lock> Transaction<'lock> {
                 .map_err(|e| Error::io_op(step.target(), "unlink", e))?;
             step.discard_backup()?;
         }
-        match source {
-            // A finished append's plan need not be gone for good: its text is flushed in
-            // place, so should a power loss bring the plan back, recovery finds the text
-            // there (with anything appended since after it), flushes and removes it
-            // again; a file rewritten since is refused as foreign, nothing touched.
-            // Saves a flush on every SessionStart. Any other plan is removed durably.
-            Source::Lock => {
-                let appends_only = journal.state == State::Apply
-                    && steps.iter().all(|s| matches!(s, Step::Append { .. }));
-                lock_journal::clear(self.lock, !appends_only)
-            }
-            Source::Legacy => remove_if_present(&journal_path),
+        if journal.state == State::Apply && steps.iter().all(|s| matches!(s, Step::Append { .. })) {
+            // A finished append's journal need not be gone for good: its text is flushed
+            // in place, so should a power loss bring the journal back, recovery finds the
+            // text there (with anything appended since after it), flushes and removes it
+            // again; a file rewritten since is refused as foreign, nothing touched. Every
+            // later transaction flushes this directory when it stores its own journal.
+            // Saves a directory flush on every SessionStart.
+            return match fs::remove_file(self.journal_path()) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                Err(e) => Err(Error::io_op(self.journal_path(), "unlink", e)),
+            };
         }
+        remove_if_present(&self.journal_path())
     }
 }
 
@@ -387,23 +379,24 @@ impl<'lock> Transaction<'lock> {
 /// assert!(!recover(&lock).unwrap());
 /// ```
 pub fn recover(lock: &MemoryLock) -> Result<bool> {
-    let tx = Transaction::new(lock);
-    if let Recorded::Plan(text) = lock_journal::read(lock)? {
-        let journal = Journal::parse(lock.path(), &text)?;
-        tx.finish(&journal, Source::Lock)?;
-        return Ok(true);
-    }
-    if lock_journal::present(lock.path()) {
-        // A first plan a crash cut short: nothing was applied after it.
-        lock_journal::clear(lock, false)?;
-    }
-    // A journal file of its own, as earlier builds kept it.
-    let path = tx.journal_path(Source::Legacy);
+    let root = parent_dir(lock.path());
+    let path = root.join(JOURNAL_FILE_NAME);
     let Some(text) = read_text_if_exists(&path)? else {
         return Ok(false);
     };
-    let journal = Journal::parse(&path, &text)?;
-    tx.finish(&journal, Source::Legacy)?;
+    let journal: Journal = serde_json::from_str(&text).map_err(|e| {
+        Error::malformed(
+            &path,
+            e.line(),
+            format!("the interrupted-change journal does not parse ({e}); nothing was changed"),
+        )
+    })?;
+    let tx = Transaction {
+        root,
+        changes: Vec::new(),
+        _lock: lock,
+    };
+    tx.finish(&journal)?;
     Ok(true)
 }
 
@@ -415,8 +408,7 @@ pub fn recover(lock: &MemoryLock) -> Result<bool> {
 /// assert!(!memory_core::durable::has_journal(dir.path()));
 /// ```
 pub fn has_journal(root: &Path) -> bool {
-    lock_journal::present(&root.join(LOCK_FILE_NAME))
-        || fs::symlink_metadata(root.join(JOURNAL_FILE_NAME)).is_ok()
+    fs::symlink_metadata(root.join(JOURNAL_FILE_NAME)).is_ok()
 }
 
 /// The on-disk plan.
@@ -467,32 +459,11 @@ enum Record {
 }
 
 impl Journal {
-    /// Records the plan in the held lock file, flushed.
-    fn store(&self, lock: &MemoryLock) -> Result<()> {
+    fn store(&self, path: &Path) -> Result<()> {
         // Serializing plain strings and enums cannot fail.
         let text = serde_json::to_string_pretty(self).unwrap_or_default();
-        lock_journal::store(lock, &format!("{text}\n"))
+        replace_atomically(path, format!("{text}\n").as_bytes())
     }
-
-    /// Reads a recorded plan; `path` is where it was kept.
-    fn parse(path: &Path, text: &str) -> Result<Journal> {
-        serde_json::from_str(text).map_err(|e| {
-            Error::malformed(
-                path,
-                e.line(),
-                format!("the interrupted-change journal does not parse ({e}); nothing was changed"),
-            )
-        })
-    }
-}
-
-/// Where a plan being finished was kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Source {
-    /// The lock file (see `lock_journal`).
-    Lock,
-    /// A `.memcore.journal` file of its own (earlier builds).
-    Legacy,
 }
 
 /// A staged step with absolute paths.
