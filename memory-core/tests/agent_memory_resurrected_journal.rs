@@ -1,9 +1,8 @@
-//! A SessionStart's journal is removed without flushing the directory (its row is already
-//! flushed in place), so a power loss right after a start can bring the journal back.
-//! Whatever happened to the index after that start, the next reader or writer must
-//! either finish cleanly (the row is there once, nothing after it is lost) or refuse
-//! naming the journal and touch nothing. The power loss is played by writing the
-//! journal the start recorded back into the directory.
+//! A SessionStart's journal found after its row was written and flushed (the writer died
+//! before it removed the journal, and other programs may have written the index since):
+//! the next reader or writer must either finish cleanly (the row is there once, nothing
+//! after it is lost) or refuse naming the journal and touch nothing. The journal is
+//! played by writing the one the start recorded back into the directory.
 
 use std::fs;
 use std::path::Path;

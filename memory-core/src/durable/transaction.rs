@@ -349,19 +349,6 @@ impl<'lock> Transaction<'lock> {
                 .map_err(|e| Error::io_op(step.target(), "unlink", e))?;
             step.discard_backup()?;
         }
-        if journal.state == State::Apply && steps.iter().all(|s| matches!(s, Step::Append { .. })) {
-            // A finished append's journal need not be gone for good: its text is flushed
-            // in place, so should a power loss bring the journal back, recovery finds the
-            // text there (with anything appended since after it), flushes and removes it
-            // again; a file rewritten since is refused as foreign, nothing touched. Every
-            // later transaction flushes this directory when it stores its own journal.
-            // Saves a directory flush on every SessionStart.
-            return match fs::remove_file(self.journal_path()) {
-                Ok(()) => Ok(()),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-                Err(e) => Err(Error::io_op(self.journal_path(), "unlink", e)),
-            };
-        }
         remove_if_present(&self.journal_path())
     }
 }
