@@ -31,6 +31,7 @@ mod read;
 mod remember;
 mod restore;
 mod topic_file;
+mod topic_meta;
 
 pub use archive::{ARCHIVE_HEADER, ArchivePass, ArchiveSection, parse_archive};
 pub use budget::{
@@ -46,4 +47,5 @@ pub use pointer::{HOOK_SEPARATOR, render_pointer};
 pub use read::RecallHit;
 pub use remember::{Fact, INDEX_HEADER, MAX_SUBJECT_CHARS, RememberOutcome};
 pub use restore::{RestoreReport, Restored};
-pub use topic_file::{Entry, Topic, TopicMeta, UndatedItem, subject_key};
+pub use topic_file::{Entry, Topic, UndatedItem, subject_key};
+pub use topic_meta::{FrontmatterNotYaml, TopicMeta};

@@ -11,30 +11,9 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::budget::{BudgetUse, Budgets};
+use super::topic_meta::{FrontmatterNotYaml, TopicMeta, read_meta};
 use crate::error::{Error, Result};
-use crate::markdown::{Context, FrontmatterKeys, LineEnding, classify};
-
-/// A topic file's own frontmatter fields, as Claude Code's auto-memory writes them
-/// (`name`, `description`, `type`); other keys are kept in the file, not read.
-///
-/// ```
-/// use memory_core::structured_memory::Topic;
-/// let topic = Topic::parse("user.md", "---\nname: User\ndescription: role and preferences\ntype: user\n---\n- 2026-07-10: prefers terse answers\n").unwrap();
-/// let meta = topic.meta.unwrap();
-/// assert_eq!(meta.description.as_deref(), Some("role and preferences"));
-/// assert_eq!(meta.kind.as_deref(), Some("user"));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[non_exhaustive]
-pub struct TopicMeta {
-    /// `name`.
-    pub name: Option<String>,
-    /// `description`.
-    pub description: Option<String>,
-    /// `type` (`user`, `feedback`, `project`, `reference`, …).
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
-}
+use crate::markdown::{Context, LineEnding, classify};
 
 /// One dated fact.
 ///
@@ -99,8 +78,12 @@ pub struct UndatedItem {
 pub struct Topic {
     /// The file, relative to the memory directory.
     pub file: String,
-    /// Its frontmatter fields, when it has a frontmatter block.
+    /// Its frontmatter fields, when it has a frontmatter block (read leniently when the
+    /// block is not YAML: see [`FrontmatterNotYaml`]).
     pub meta: Option<TopicMeta>,
+    /// Why its frontmatter is not YAML, when it is not (the file still reads; `check`
+    /// reports it).
+    pub frontmatter_not_yaml: Option<FrontmatterNotYaml>,
     /// Its dated entries, in file order.
     pub entries: Vec<Entry>,
     /// Its list items without a date, in file order.
@@ -122,13 +105,17 @@ pub struct Topic {
 impl Topic {
     /// Reads `text` as the topic file `file` (relative to the memory directory).
     ///
-    /// Fails with [`Error::Malformed`] naming the line when the frontmatter does not
-    /// parse, or when a comment or fence never closed hides an entry.
+    /// A frontmatter block that is not YAML still reads (its fields line by line; see
+    /// [`FrontmatterNotYaml`]). Fails with [`Error::Malformed`] naming the line when the
+    /// frontmatter's opening `---` is never closed, or when a comment or fence never
+    /// closed hides an entry.
     ///
     /// ```
     /// use memory_core::structured_memory::Topic;
-    /// let err = Topic::parse("t.md", "---\nname: [unclosed\n---\n").unwrap_err();
-    /// assert_eq!(err.line(), Some(2));
+    /// let topic = Topic::parse("t.md", "---\nname: [unclosed\n---\n").unwrap();
+    /// assert_eq!(topic.frontmatter_not_yaml.unwrap().line, 2);
+    /// let err = Topic::parse("t.md", "---\nname: x\n- 2026-07-10: a fact\n").unwrap_err();
+    /// assert_eq!(err.line(), Some(1));
     /// ```
     pub fn parse(file: impl Into<String>, text: impl Into<String>) -> Result<Topic> {
         let file = file.into();
@@ -138,28 +125,9 @@ impl Topic {
 
     /// [`Topic::parse`] with errors naming `path` (the file on disk).
     pub(super) fn read(path: &Path, file: String, text: String) -> Result<Topic> {
-        let (meta, body_start) = match FrontmatterKeys::read(&text) {
-            Ok(Some(keys)) => {
-                let mapping = keys
-                    .mapping(&text)
-                    .map_err(|issue| Error::malformed(path, issue.line, issue.message))?;
-                let field = |k: &str| {
-                    mapping.get(k).and_then(|v| match v {
-                        serde_yaml::Value::String(s) => Some(s.clone()),
-                        serde_yaml::Value::Null => None,
-                        other => serde_yaml::to_string(other)
-                            .ok()
-                            .map(|s| s.trim().to_string()),
-                    })
-                };
-                let meta = TopicMeta {
-                    name: field("name"),
-                    description: field("description"),
-                    kind: field("type"),
-                };
-                (Some(meta), keys.frontmatter.body_start)
-            }
-            Ok(None) => (None, 0),
+        let (meta, body_start, frontmatter_not_yaml) = match read_meta(&text) {
+            Ok(Some(read)) => (Some(read.meta), read.body_start, read.not_yaml),
+            Ok(None) => (None, 0, None),
             Err(issue) => return Err(Error::malformed(path, issue.line, issue.message)),
         };
         let blocks = classify(&text);
@@ -236,6 +204,7 @@ impl Topic {
             budget,
             file,
             meta,
+            frontmatter_not_yaml,
             entries,
             undated,
             line_count: blocks.lines.len(),
