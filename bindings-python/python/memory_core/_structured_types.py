@@ -207,6 +207,18 @@ class CompactionReportDict(TypedDict):
     created: List[str]
 
 
+ConversionDict = TypedDict(
+    "ConversionDict",
+    {
+        "field": Literal["date", "text"],
+        "from": str,
+        "to": str,
+    },
+)
+"""A relative time a write replaced by the day it meant (``yesterday`` → ``2026-07-09``),
+in the ``date`` given or in the ``text``."""
+
+
 class RememberOutcomeDict(TypedDict):
     """``StructuredMemory.remember()``: the entry as written, what it replaced (merge on
     write), whether it created the topic, the index line or ``MEMORY.md``, the archive id
@@ -214,6 +226,7 @@ class RememberOutcomeDict(TypedDict):
 
     file: str
     entry: StructuredEntryDict
+    converted: List[ConversionDict]
     created_topic: bool
     linked: bool
     created_index: bool

@@ -270,7 +270,9 @@ impl StructuredMemory {
                 push(
                     ViolationKind::RelativeDate,
                     entry.line,
-                    format!("{word:?} was relative to the day it was written; say the date"),
+                    format!(
+                        "{word:?} was relative to the day it was written; say the date (memory-core converts it when it writes a fact)"
+                    ),
                 );
             }
             if let Some(subject) = &entry.subject {

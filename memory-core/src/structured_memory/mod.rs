@@ -30,6 +30,7 @@ mod pointer;
 mod read;
 mod remember;
 mod restore;
+mod time_words;
 mod topic_file;
 mod topic_meta;
 
@@ -47,5 +48,6 @@ pub use pointer::{HOOK_SEPARATOR, render_pointer};
 pub use read::RecallHit;
 pub use remember::{Fact, INDEX_HEADER, MAX_SUBJECT_CHARS, RememberOutcome};
 pub use restore::{RestoreReport, Restored};
+pub use time_words::{Conversion, convert_relative_time};
 pub use topic_file::{Entry, Topic, UndatedItem, subject_key};
 pub use topic_meta::{FrontmatterNotYaml, TopicMeta};

@@ -15,6 +15,7 @@ use super::dates::resolve_date;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
 use super::pointer::render_pointer;
+use super::time_words::{Conversion, convert_relative_time};
 use super::topic_file::{Entry, Topic, subject_key};
 use crate::durable::{Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
@@ -102,6 +103,9 @@ pub struct RememberOutcome {
     /// The entry as it now reads in the file (the live one about the subject, when the
     /// fact written was older than it).
     pub entry: Entry,
+    /// The relative times the write replaced by the day they meant (`yesterday` →
+    /// `2026-07-09`), in the date given and in the text, in order.
+    pub converted: Vec<Conversion>,
     /// Whether the topic file was created.
     pub created_topic: bool,
     /// Whether an index line was added for it (a new topic, or an orphan file now linked).
@@ -128,7 +132,12 @@ impl StructuredMemory {
     /// Writes one fact (see the module docs), under the directory's lock, and returns once
     /// every file it touched is on disk and read back.
     ///
-    /// Refused with [`Error::InvalidInput`] (nothing written): a vague date, an empty or
+    /// Relative times in the text (`fixed it yesterday`, `on Monday`) are replaced by the
+    /// day they meant, from the clock (see [`convert_relative_time`]), and reported in
+    /// [`RememberOutcome::converted`].
+    ///
+    /// Refused with [`Error::InvalidInput`] (nothing written): a vague date or a vague time in
+    /// the text (`last week`, `recently`), an empty or
     /// multi-paragraph text, a "misc" topic, a reserved file (`MEMORY.md`, the archive,
     /// Agent Memory's `index.md`), a path outside the directory, a new topic without a hook;
     /// with [`Error::SecretRefused`] for a secret in any field.
@@ -199,6 +208,20 @@ impl StructuredMemory {
             Some(given) => resolve_date(given, today)?,
             None => today,
         };
+        // "convert relative time to absolute at write time": in the text too.
+        let (text, mut converted) = convert_relative_time(&text, today)?;
+        if let Some(given) = &fact.date
+            && given.trim() != date.format("%Y-%m-%d").to_string()
+        {
+            converted.insert(
+                0,
+                Conversion {
+                    field: "date",
+                    from: given.clone(),
+                    to: date.format("%Y-%m-%d").to_string(),
+                },
+            );
+        }
 
         let lock = self.handle.lock()?;
         let index_path = self.index_path()?;
@@ -445,6 +468,7 @@ impl StructuredMemory {
         Ok(RememberOutcome {
             file,
             entry,
+            converted,
             created_topic: old_topic.is_none(),
             linked,
             created_index,
