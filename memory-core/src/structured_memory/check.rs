@@ -254,7 +254,11 @@ impl StructuredMemory {
             push(
                 ViolationKind::OverBudget,
                 usage.line_budget + 1,
-                usage.warning().unwrap_or_default(),
+                format!(
+                    "{}{}",
+                    usage.warning().unwrap_or_default(),
+                    topic.unparsed_note()
+                ),
             );
         }
         for item in &topic.undated {

@@ -704,8 +704,9 @@ impl StructuredMemory {
                 over_by_bytes: after.over_by_bytes,
                 unparsed_lines: unparsed_lines(&w.topic),
                 message: format!(
-                    "{} is still over its budget after the four passes: a compactor must say what is dead, summarize episodes or split it",
-                    w.file
+                    "{} is still over its budget after the four passes{}: a compactor must say what is dead, summarize episodes or split it",
+                    w.file,
+                    w.topic.unparsed_note()
                 ),
             });
             files.push(FileCompaction {
@@ -814,8 +815,8 @@ fn checked_text(pass: ArchivePass, file: &str, text: &str, today: NaiveDate) -> 
     Ok(text)
 }
 
-/// The lines of `topic`'s hand-written list items the library does not read as entries:
+/// The lines of `topic` the library does not read as entries (hand notes, prose):
 /// never compacted, flagged for a person.
 fn unparsed_lines(topic: &Topic) -> Vec<usize> {
-    topic.undated.iter().map(|u| u.line).collect()
+    topic.unparsed_lines().to_vec()
 }

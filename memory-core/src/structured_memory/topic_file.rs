@@ -88,6 +88,9 @@ pub struct Topic {
     pub entries: Vec<Entry>,
     /// Its list items without a date, in file order.
     pub undated: Vec<UndatedItem>,
+    /// The lines of [`Topic::unparsed_lines`].
+    #[serde(skip)]
+    pub(crate) unparsed: Vec<usize>,
     /// How many lines it has (what the line budget counts).
     pub line_count: usize,
     /// How many bytes.
@@ -199,6 +202,25 @@ impl Topic {
                 _ => open = None,
             }
         }
+        // Every other line of the body that is not blank and not a heading: someone
+        // else's (hand notes, prose, comments, code), never compacted.
+        let mut unparsed = Vec::new();
+        let mut next_entry = entries.iter().peekable();
+        for block in &blocks.lines {
+            let line = &block.line;
+            while next_entry.next_if(|e| e.end_line < line.number).is_some() {}
+            let in_entry = next_entry
+                .peek()
+                .is_some_and(|e| (e.line..=e.end_line).contains(&line.number));
+            let heading = block.context == Context::Text && is_heading(line.text);
+            if line.content.start >= body_start
+                && !in_entry
+                && !heading
+                && !line.text.trim().is_empty()
+            {
+                unparsed.push(line.number);
+            }
+        }
         let budget = Budgets::default().usage(&file, false, blocks.lines.len(), text.len());
         Ok(Topic {
             budget,
@@ -207,12 +229,73 @@ impl Topic {
             frontmatter_not_yaml,
             entries,
             undated,
+            unparsed,
             line_count: blocks.lines.len(),
             byte_count: text.len(),
             line_ending: LineEnding::detect(&text),
             text,
         })
     }
+}
+
+impl Topic {
+    /// The 1-based lines that are someone else's: every line after the frontmatter that
+    /// is not blank, not a heading and not part of a dated entry — hand notes (undated
+    /// items), prose paragraphs, comments, code. Compaction never moves, removes or
+    /// rewrites them, and says how many there are when a file stays over its budget.
+    ///
+    /// A line at the margin right after an entry's line (no blank line between) continues
+    /// that entry's paragraph, as Markdown reads it: it is part of the entry.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::Topic;
+    /// let text = "---\nname: T\n---\n# T\n\nWhy this file exists.\n\n- 2026-07-10: a fact\n  more of it\n\n<!-- mine -->\n- a hand note\n";
+    /// let topic = Topic::parse("t.md", text).unwrap();
+    /// assert_eq!(topic.unparsed_lines(), [6, 11, 12]);
+    /// ```
+    pub fn unparsed_lines(&self) -> &[usize] {
+        &self.unparsed
+    }
+
+    /// ` (N of its lines are not entries …)` for a message about the file's budget, or
+    /// nothing when every line is an entry, a heading or blank.
+    pub(super) fn unparsed_note(&self) -> String {
+        match self.unparsed.len() {
+            0 => String::new(),
+            n => format!(
+                " ({n} of its lines are not entries (hand notes, prose, comments: {}) and are never compacted)",
+                line_list(&self.unparsed)
+            ),
+        }
+    }
+}
+
+/// `3, 5-7, 10`: line numbers with runs folded.
+fn line_list(lines: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i;
+        while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("line {}", lines[i])
+        } else {
+            format!("lines {}-{}", lines[i], lines[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// An ATX heading: up to three spaces, one to six `#`, then white space or the end.
+fn is_heading(t: &str) -> bool {
+    let rest = t.trim_start_matches(' ');
+    let hashes = rest.len() - rest.trim_start_matches('#').len();
+    t.len() - rest.len() <= 3
+        && (1..=6).contains(&hashes)
+        && (rest.len() == hashes || rest[hashes..].starts_with([' ', '\t']))
 }
 
 fn iso_date<S: serde::Serializer>(date: &NaiveDate, s: S) -> std::result::Result<S::Ok, S::Error> {
