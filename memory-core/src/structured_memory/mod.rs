@@ -33,6 +33,7 @@ mod restore;
 mod time_words;
 mod topic_file;
 mod topic_meta;
+mod write_plan;
 
 pub use archive::{ARCHIVE_HEADER, ArchivePass, ArchiveSection, parse_archive};
 pub use budget::{
