@@ -183,7 +183,7 @@ test('check finds every kind, with file and line', async () => {
   ]) {
     assert.ok(got.has(expected), `${expected} missing from ${[...got].join(', ')}`)
   }
-  assert.equal(new Set(found.map((v) => v.kind)).size, 12)
+  assert.equal(new Set(found.map((v) => v.kind)).size, 13)
   assert.ok(found.every((v) => v.message.length > 0))
 })
 
