@@ -5,10 +5,12 @@
 //! line budgets (60 for the index, 150 per topic file) and compaction that archives to
 //! `memory-archive.md` before it rewrites, and never truncates.
 //!
-//! This module is being built in steps (see the CHANGELOG); today it reads `MEMORY.md`
-//! whole ([`MemoryIndex`]), topic files whole ([`Topic`]: frontmatter, dated entries,
-//! undated hand notes), writes pointer lines ([`render_pointer`]) and converts relative
-//! dates ([`resolve_date`]).
+//! It reads `MEMORY.md` whole ([`MemoryIndex`]) and topic files whole ([`Topic`]: their
+//! own frontmatter, kept byte for byte and read leniently when it is not YAML
+//! ([`FrontmatterNotYaml`]); dated entries; hand notes and prose, never compacted
+//! ([`Topic::unparsed_lines`])), writes pointer lines ([`render_pointer`]), converts
+//! relative dates ([`resolve_date`]) and relative time in a fact's text
+//! ([`convert_relative_time`]) at write time.
 //!
 //! ```
 //! use memory_core::structured_memory::MemoryIndex;

@@ -1,8 +1,9 @@
 //! A topic file read whole: its own frontmatter (kept byte-identical; `name`,
-//! `description` and `type` read), its dated entries (`- YYYY-MM-DD: text` or
-//! `- YYYY-MM-DD [subject]: text`, with the lines indented under them), the list items
-//! that carry no date (hand-written, never compacted, flagged), and everything else
-//! (headings, prose) left where it is.
+//! `description` and `type` read, leniently when it is not YAML: see `topic_meta.rs`), its
+//! dated entries (`- YYYY-MM-DD: text` or `- YYYY-MM-DD [subject]: text`, with the lines
+//! indented under them), the list items that carry no date (hand-written, never
+//! compacted, flagged), and everything else (headings, prose) left where it is; the
+//! lines that are not entries, headings or blank are [`Topic::unparsed_lines`].
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
