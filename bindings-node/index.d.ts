@@ -403,6 +403,7 @@ export type ViolationKind =
   | 'misc_topic'
   | 'contradicting_generations'
   | 'unreadable_topic'
+  | 'frontmatter_not_yaml'
 
 /** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
 export interface Budgets {
@@ -459,8 +460,10 @@ export interface StructuredEntry {
 /** `topic(file)`: a topic file read whole. */
 export interface Topic {
   file: string
-  /** Its YAML frontmatter, when it has one. */
+  /** Its frontmatter fields, when it has a block (read line by line when it is not YAML). */
   meta: { name: string | null; description: string | null; type: string | null } | null
+  /** Why its frontmatter is not YAML (the file still reads; `check` reports it). */
+  frontmatter_not_yaml: { line: number; message: string } | null
   entries: StructuredEntry[]
   /** List items without a leading date (hand notes), never compacted. */
   undated: Array<{ line: number; text: string }>
@@ -521,6 +524,8 @@ export interface CompactionReport {
 export interface RememberOutcome {
   file: string
   entry: StructuredEntry
+  /** Relative times replaced by the day they meant, in the date given or the text. */
+  converted: Array<{ field: 'date' | 'text'; from: string; to: string }>
   created_topic: boolean
   linked: boolean
   created_index: boolean

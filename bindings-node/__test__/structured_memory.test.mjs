@@ -187,7 +187,8 @@ test('check finds every kind, with file and line', async () => {
   writeFileSync(join(root, 'MEMORY.md'),
     '# Memory\n\n- [Infra](memory-infra.md) — hosts, deploys\n- [Gone](memory-gone.md) — was here\n' +
     '- [Misc](memory-misc.md) — things\n- [Empty](memory-empty.md)\n- [Again](memory-infra.md) — twice\n' +
-    '- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n- [Bad](memory-bad.md) — broken yaml\n')
+    '- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n- [Bad](memory-bad.md) — broken yaml\n' +
+    '- [Unclosed](memory-unclosed.md) — never closed\n')
   writeFileSync(join(root, 'memory-infra.md'),
     '# Infra\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-07-01 [db]: Postgres 16\n- a note without a date\n- 2026-07-02: fixed the pipeline yesterday\n')
   writeFileSync(join(root, 'memory-misc.md'), '- 2026-07-01: a thing\n')
@@ -195,6 +196,7 @@ test('check finds every kind, with file and line', async () => {
   writeFileSync(join(root, 'memory-orphan.md'), '- 2026-07-01: nobody links me\n')
   writeFileSync(join(root, 'memory-big.md'), Array.from({ length: 12 }, (_, i) => `- 2026-07-${String(i + 1).padStart(2, '0')}: fact ${i}\n`).join(''))
   writeFileSync(join(root, 'memory-bad.md'), '---\nname: [unclosed\n---\n- 2026-07-01: x\n')
+  writeFileSync(join(root, 'memory-unclosed.md'), '---\nname: x\n- 2026-07-01: y\n')
   const found = open(root, { topicLines: 10 }).check()
   assert.deepEqual(found, await open(root, { topicLines: 10 }).checkAsync())
   const got = new Set(found.map((v) => `${v.kind} ${v.file}:${v.line}`))
@@ -202,11 +204,12 @@ test('check finds every kind, with file and line', async () => {
     'dangling_index_line MEMORY.md:4', 'empty_hook MEMORY.md:6', 'duplicate_index_line MEMORY.md:7',
     'unusable_link MEMORY.md:8', 'content_in_index MEMORY.md:9', 'contradicting_generations memory-infra.md:3',
     'undated_entry memory-infra.md:5', 'relative_date memory-infra.md:6', 'misc_topic memory-misc.md:0',
-    'orphan_topic memory-orphan.md:0', 'over_budget memory-big.md:11', 'unreadable_topic memory-bad.md:2',
+    'orphan_topic memory-orphan.md:0', 'over_budget memory-big.md:11', 'frontmatter_not_yaml memory-bad.md:2',
+    'unreadable_topic memory-unclosed.md:1',
   ]) {
     assert.ok(got.has(expected), `${expected} missing from ${[...got].join(', ')}`)
   }
-  assert.equal(new Set(found.map((v) => v.kind)).size, 12)
+  assert.equal(new Set(found.map((v) => v.kind)).size, 13)
   assert.ok(found.every((v) => v.message.length > 0))
 })
 

@@ -299,7 +299,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         "# Memory\n\n- [Infra](memory-infra.md) — hosts, deploys\n- [Gone](memory-gone.md) — was here\n"
         "- [Misc](memory-misc.md) — things\n- [Empty](memory-empty.md)\n- [Again](memory-infra.md) — twice\n"
         "- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n"
-        "- [Bad](memory-bad.md) — broken yaml\n",
+        "- [Bad](memory-bad.md) — broken yaml\n- [Unclosed](memory-unclosed.md) — never closed\n",
         encoding="utf-8",
     )
     (root / "memory-infra.md").write_text(
@@ -312,6 +312,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     (root / "memory-orphan.md").write_text("- 2026-07-01: nobody links me\n", encoding="utf-8")
     (root / "memory-big.md").write_text("".join(f"- 2026-07-{d:02}: fact {d}\n" for d in range(1, 13)), encoding="utf-8")
     (root / "memory-bad.md").write_text("---\nname: [unclosed\n---\n- 2026-07-01: x\n", encoding="utf-8")
+    (root / "memory-unclosed.md").write_text("---\nname: x\n- 2026-07-01: y\n", encoding="utf-8")
     found = StructuredMemory(root, topic_lines=10).check()
     kinds = {v["kind"] for v in found}
     assert kinds == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
@@ -328,7 +329,8 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         ("misc_topic", "memory-misc.md", 0),
         ("orphan_topic", "memory-orphan.md", 0),
         ("over_budget", "memory-big.md", 11),
-        ("unreadable_topic", "memory-bad.md", 2),
+        ("frontmatter_not_yaml", "memory-bad.md", 2),
+        ("unreadable_topic", "memory-unclosed.md", 1),
     ]:
         assert expected in got, (expected, sorted(got))
     assert all(v["message"] for v in found)

@@ -41,20 +41,20 @@ pub enum Model {
     Topics(TopicsArgs),
 }
 
-/// `topics`: the budgets, then the verb.
+/// `topics`: the budgets (before or after the verb), then the verb.
 #[derive(Debug, Args)]
 pub struct TopicsArgs {
     /// Lines MEMORY.md may hold.
-    #[arg(long, value_name = "N", default_value_t = memory_core::structured_memory::INDEX_LINE_BUDGET)]
+    #[arg(long, global = true, value_name = "N", default_value_t = memory_core::structured_memory::INDEX_LINE_BUDGET)]
     pub index_lines: usize,
     /// Lines a topic file may hold.
-    #[arg(long, value_name = "N", default_value_t = memory_core::structured_memory::TOPIC_LINE_BUDGET)]
+    #[arg(long, global = true, value_name = "N", default_value_t = memory_core::structured_memory::TOPIC_LINE_BUDGET)]
     pub topic_lines: usize,
     /// Bytes MEMORY.md may hold (unlimited when not given).
-    #[arg(long, value_name = "N")]
+    #[arg(long, global = true, value_name = "N")]
     pub index_bytes: Option<usize>,
     /// Bytes a topic file may hold (unlimited when not given).
-    #[arg(long, value_name = "N")]
+    #[arg(long, global = true, value_name = "N")]
     pub topic_bytes: Option<usize>,
     /// The verb.
     #[command(subcommand)]
@@ -114,7 +114,8 @@ pub struct RememberArgs {
     /// The topic's title for a new index line [default: from the file name].
     #[arg(long, value_name = "T")]
     pub title: Option<String>,
-    /// The topic's hook: required for a new topic, replaces the hook otherwise.
+    /// The topic's hook: required for a new topic, replaces the hook otherwise (an empty
+    /// hook keeps the existing one; it never clears it).
     #[arg(long, value_name = "H", allow_hyphen_values = true)]
     pub hook: Option<String>,
 }

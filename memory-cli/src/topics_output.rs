@@ -29,6 +29,9 @@ pub fn human(reply: &TopicsReply) -> String {
                 o.entry.date.format("%Y-%m-%d"),
                 o.entry.line
             );
+            for c in &o.converted {
+                let _ = write!(out, "\n  {} {:?} written as {}", c.field, c.from, c.to);
+            }
             match (o.created_topic, o.linked) {
                 (true, true) => out.push_str("\n  new topic file, linked from MEMORY.md"),
                 (true, false) => out.push_str("\n  new topic file"),

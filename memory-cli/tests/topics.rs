@@ -222,3 +222,107 @@ fn compact_dry_run_then_compact_and_restore() {
     let stderr = topics(d, &["restore", "c-19990101-001"]).fails(2);
     assert!(stderr.contains("c-19990101-001"), "{stderr}");
 }
+
+#[test]
+fn budget_flags_are_accepted_before_and_after_the_verb() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "- [Infra](memory-infra.md) — hosts\n",
+    )
+    .unwrap();
+    let entries: String = (1..=12)
+        .map(|i| format!("- 2026-06-{i:02}: fact {i}\n"))
+        .collect();
+    std::fs::write(d.join("memory/memory-infra.md"), &entries).unwrap();
+    for args in [
+        &["--topic-lines", "10", "check"][..],
+        &["check", "--topic-lines", "10"][..],
+        &["check", "--topic-lines=10", "--index-lines", "5"][..],
+    ] {
+        let run = topics(d, args);
+        assert_eq!(run.code, 4, "{args:?}: {run:?}");
+        let out = run.stdout;
+        assert!(
+            out.contains("memory-infra.md:11: over_budget"),
+            "{args:?}: {out}"
+        );
+        assert!(out.contains("12 of 10 lines"), "{args:?}: {out}");
+    }
+    // After the verb's own options too, with every budget flag.
+    let out = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "remember",
+        "--topic",
+        "memory-infra.md",
+        "--text",
+        "fact 13",
+        "--date",
+        "2026-06-13",
+        "--topic-lines",
+        "40",
+        "--index-lines",
+        "50",
+        "--topic-bytes",
+        "4000",
+        "--index-bytes",
+        "2000",
+    ]))
+    .json();
+    assert_eq!(out["budgets"][0]["line_budget"], 40);
+    assert_eq!(out["budgets"][0]["lines_left"], 27);
+    assert_eq!(out["compaction"], serde_json::Value::Null);
+    let out = topics(d, &["show", "memory-infra.md", "--topic-lines", "13"]);
+    assert!(out.stdout.contains("fact 13"), "{out:?}");
+    assert!(
+        out.stderr.contains("near its budget: 13 of 13 lines"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn an_empty_hook_keeps_the_existing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    topics(
+        d,
+        &[
+            "remember",
+            "--topic",
+            "memory-infra.md",
+            "--text",
+            "Postgres 16",
+            "--hook",
+            "hosts, databases",
+        ],
+    )
+    .ok();
+    topics(
+        d,
+        &[
+            "remember",
+            "--topic",
+            "memory-infra.md",
+            "--text",
+            "Debian 13",
+            "--hook",
+            "",
+        ],
+    )
+    .ok();
+    let index = std::fs::read_to_string(d.join("memory/MEMORY.md")).unwrap();
+    assert!(
+        index.contains("- [Infra](memory-infra.md) — hosts, databases"),
+        "{index}"
+    );
+    let help = run(command(d).args(["topics", "remember", "--help"])).ok();
+    assert!(
+        help.contains("an empty hook keeps the existing one"),
+        "{help}"
+    );
+}

@@ -112,14 +112,54 @@ fn a_tidy_directory_shared_with_agent_memory_has_no_violation() {
 fn an_unreadable_topic_is_reported_not_fatal() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    write(d, "MEMORY.md", "- [Bad](memory-bad.md) — broken yaml\n");
     write(
         d,
-        "memory-bad.md",
-        "---\nname: [unclosed\n---\n- 2026-07-01: x\n",
+        "MEMORY.md",
+        "- [Bad](memory-bad.md) — never closed
+",
     );
+    // An opening `---` never closed: reading on would take the entries for YAML.
+    write(d, "memory-bad.md", "---\nname: Bad\n- 2026-07-01: x\n");
     let found = StructuredMemory::open(d).unwrap().check().unwrap();
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].kind, ViolationKind::UnreadableTopic);
-    assert_eq!(found[0].line, 2);
+    assert_eq!(found[0].line, 1);
+}
+
+#[test]
+fn frontmatter_that_is_not_yaml_is_reported_at_the_line_yaml_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "MEMORY.md",
+        "- [Bad](memory-bad.md) — not yaml\n- [Twice](memory-twice.md) — a key twice\n",
+    );
+    write(
+        d,
+        "memory-bad.md",
+        "---\ntype: feedback\nname: [unclosed\n---\n- 2026-07-01: x\n",
+    );
+    write(
+        d,
+        "memory-twice.md",
+        "---\nname: A\ntype: project\nname: B\n---\n- 2026-07-01: y\n",
+    );
+    let found = StructuredMemory::open(d).unwrap().check().unwrap();
+    let got: Vec<(&str, &str, usize)> = found
+        .iter()
+        .map(|v| (v.kind.as_str(), v.file.as_str(), v.line))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("frontmatter_not_yaml", "memory-bad.md", 3),
+            ("frontmatter_not_yaml", "memory-twice.md", 4),
+        ]
+    );
+    assert!(
+        found[0].message.contains("line by line"),
+        "{}",
+        found[0].message
+    );
 }

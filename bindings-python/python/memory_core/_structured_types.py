@@ -32,6 +32,7 @@ ViolationKindLiteral = Literal[
     "misc_topic",
     "contradicting_generations",
     "unreadable_topic",
+    "frontmatter_not_yaml",
 ]
 """``ViolationDict.kind``."""
 
@@ -95,11 +96,20 @@ class MemoryIndexDict(TypedDict):
 
 
 class TopicMetaDict(TypedDict):
-    """A topic file's YAML frontmatter (``name``, ``description``, ``type``)."""
+    """A topic file's frontmatter fields (``name``, ``description``, ``type``); read line by
+    line when the block is not YAML (see ``FrontmatterNotYamlDict``)."""
 
     name: Optional[str]
     description: Optional[str]
     type: Optional[str]
+
+
+class FrontmatterNotYamlDict(TypedDict):
+    """Why a topic file's frontmatter is not YAML: the file still reads; ``check`` reports
+    it as ``frontmatter_not_yaml``."""
+
+    line: int
+    message: str
 
 
 class StructuredEntryDict(TypedDict):
@@ -125,6 +135,7 @@ class TopicDict(TypedDict):
 
     file: str
     meta: Optional[TopicMetaDict]
+    frontmatter_not_yaml: Optional[FrontmatterNotYamlDict]
     entries: List[StructuredEntryDict]
     undated: List[UndatedItemDict]
     line_count: int
@@ -196,6 +207,18 @@ class CompactionReportDict(TypedDict):
     created: List[str]
 
 
+ConversionDict = TypedDict(
+    "ConversionDict",
+    {
+        "field": Literal["date", "text"],
+        "from": str,
+        "to": str,
+    },
+)
+"""A relative time a write replaced by the day it meant (``yesterday`` → ``2026-07-09``),
+in the ``date`` given or in the ``text``."""
+
+
 class RememberOutcomeDict(TypedDict):
     """``StructuredMemory.remember()``: the entry as written, what it replaced (merge on
     write), whether it created the topic, the index line or ``MEMORY.md``, the archive id
@@ -203,6 +226,7 @@ class RememberOutcomeDict(TypedDict):
 
     file: str
     entry: StructuredEntryDict
+    converted: List[ConversionDict]
     created_topic: bool
     linked: bool
     created_index: bool

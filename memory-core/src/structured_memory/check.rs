@@ -51,8 +51,13 @@ pub enum ViolationKind {
     /// Several entries about one subject in a topic ("never accumulate contradicting
     /// generations of the same fact").
     ContradictingGenerations,
-    /// A topic file that does not read (its frontmatter, an unclosed fence hiding entries).
+    /// A topic file that does not read (a frontmatter block never closed, an unclosed
+    /// fence hiding entries).
     UnreadableTopic,
+    /// A topic file whose frontmatter is not YAML (`name: Feedback: testing`): the file
+    /// reads and takes writes, its `name`, `description` and `type` read line by line; other
+    /// tools may refuse it.
+    FrontmatterNotYaml,
 }
 
 impl ViolationKind {
@@ -71,6 +76,7 @@ impl ViolationKind {
             ViolationKind::MiscTopic => "misc_topic",
             ViolationKind::ContradictingGenerations => "contradicting_generations",
             ViolationKind::UnreadableTopic => "unreadable_topic",
+            ViolationKind::FrontmatterNotYaml => "frontmatter_not_yaml",
         }
     }
 }
@@ -234,11 +240,25 @@ impl StructuredMemory {
                 message,
             })
         };
+        if let Some(issue) = &topic.frontmatter_not_yaml {
+            push(
+                ViolationKind::FrontmatterNotYaml,
+                issue.line,
+                format!(
+                    "the frontmatter is not YAML ({}): name, description and type were read line by line; quote the value (name: \"Feedback: testing\") so YAML tools read it too",
+                    issue.message
+                ),
+            );
+        }
         if usage.state == BudgetState::Over {
             push(
                 ViolationKind::OverBudget,
                 usage.line_budget + 1,
-                usage.warning().unwrap_or_default(),
+                format!(
+                    "{}{}",
+                    usage.warning().unwrap_or_default(),
+                    topic.unparsed_note()
+                ),
             );
         }
         for item in &topic.undated {
@@ -254,7 +274,9 @@ impl StructuredMemory {
                 push(
                     ViolationKind::RelativeDate,
                     entry.line,
-                    format!("{word:?} was relative to the day it was written; say the date"),
+                    format!(
+                        "{word:?} was relative to the day it was written; say the date (memory-core converts it when it writes a fact)"
+                    ),
                 );
             }
             if let Some(subject) = &entry.subject {

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use chrono::Utc;
+use chrono::{NaiveDate, Utc};
 use serde::Serialize;
 
 use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, parse_archive, render_section};
@@ -17,6 +17,7 @@ use super::index_file::MemoryIndex;
 use super::memory::{ARCHIVE_FILE_NAME, StructuredMemory};
 use super::pointer::render_pointer;
 use super::remember::{INDEX_HEADER, check_fact_text, render_entry};
+use super::time_words::convert_relative_time;
 use super::topic_file::{Entry, Topic, subject_key};
 use crate::durable::{MemoryLock, Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
@@ -288,7 +289,8 @@ impl StructuredMemory {
             if let Some(text) = folded
                 && text.trim() != newest.text
             {
-                let text = checked_text(pass, &w.file, &text)?;
+                let text =
+                    checked_text(pass, &w.file, &text, self.handle.clock.now().date_naive())?;
                 let line = render_entry(
                     newest.date,
                     newest.subject.as_deref(),
@@ -332,7 +334,12 @@ impl StructuredMemory {
                     "an entry was condensed into two lessons".into(),
                 ));
             }
-            let text = checked_text(pass, &w.file, &group.text)?;
+            let text = checked_text(
+                pass,
+                &w.file,
+                &group.text,
+                self.handle.clock.now().date_naive(),
+            )?;
             if let Some(s) = &group.subject {
                 refuse_secrets("subject", s).map_err(|e| failed(pass, &w.file, e.into()))?;
             }
@@ -697,8 +704,9 @@ impl StructuredMemory {
                 over_by_bytes: after.over_by_bytes,
                 unparsed_lines: unparsed_lines(&w.topic),
                 message: format!(
-                    "{} is still over its budget after the four passes: a compactor must say what is dead, summarize episodes or split it",
-                    w.file
+                    "{} is still over its budget after the four passes{}: a compactor must say what is dead, summarize episodes or split it",
+                    w.file,
+                    w.topic.unparsed_note()
                 ),
             });
             files.push(FileCompaction {
@@ -797,15 +805,18 @@ fn checked_indexes(
     Ok(out)
 }
 
-/// A compactor's text, checked as a fact written by `remember` is.
-fn checked_text(pass: ArchivePass, file: &str, text: &str) -> Result<String> {
+/// A compactor's text, checked as a fact written by `remember` is (relative times
+/// converted from `today`, vague ones refused).
+fn checked_text(pass: ArchivePass, file: &str, text: &str, today: NaiveDate) -> Result<String> {
     let text = check_fact_text(text).map_err(|e| failed(pass, file, e.into()))?;
+    let (text, _) =
+        convert_relative_time(&text, today).map_err(|e| failed(pass, file, e.into()))?;
     refuse_secrets("text", &text).map_err(|e| failed(pass, file, e.into()))?;
     Ok(text)
 }
 
-/// The lines of `topic`'s hand-written list items the library does not read as entries:
+/// The lines of `topic` the library does not read as entries (hand notes, prose):
 /// never compacted, flagged for a person.
 fn unparsed_lines(topic: &Topic) -> Vec<usize> {
-    topic.undated.iter().map(|u| u.line).collect()
+    topic.unparsed_lines().to_vec()
 }

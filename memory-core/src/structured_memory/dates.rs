@@ -28,9 +28,22 @@ pub const VAGUE_TIME: &[&str] = &[
 ];
 
 /// Words that name a day relative to the one they were written on: converted when given
-/// as a date, flagged by `check` when they appear in an entry's text (by the next session
-/// they are wrong).
-pub const RELATIVE_DAYS: &[&str] = &["today", "yesterday", "tomorrow", "tonight"];
+/// as a date or written in a fact's text (see [`convert_relative_time`](super::convert_relative_time)
+/// for the phrases around them), flagged by `check` in a hand-written entry's text (by the
+/// next session they are wrong).
+pub const RELATIVE_DAYS: &[&str] = &[
+    "today",
+    "tonight",
+    "yesterday",
+    "tomorrow",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
 
 const WEEKDAYS: [(&str, Weekday); 7] = [
     ("monday", Weekday::Mon),
@@ -44,7 +57,8 @@ const WEEKDAYS: [(&str, Weekday); 7] = [
 
 /// Reads the date a caller gives for an entry, with `today` the clock's date:
 /// `YYYY-MM-DD`; `today`, `yesterday`, `tomorrow`; a weekday name (`monday`, `last monday`:
-/// the most recent one before today; `next monday`: the first one after today);
+/// the most recent one before today; `next monday`: the first one after today; `this
+/// monday`: the coming one, today included);
 /// `N days ago`. Case and surrounding white space are ignored. Anything vague is refused
 /// with [`Error::InvalidInput`] saying to give a day.
 ///
@@ -76,6 +90,7 @@ pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
         Some(("last", rest)) => (-1, rest.trim()),
         Some(("next", rest)) => (1, rest.trim()),
         Some(("on", rest)) => (-1, rest.trim()),
+        Some(("this", rest)) => (0, rest.trim()),
         _ => (-1, text.as_str()),
     };
     if let Some((_, weekday)) = WEEKDAYS.iter().find(|(name, _)| *name == day) {
@@ -97,48 +112,44 @@ pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
     refuse("must be YYYY-MM-DD, today, yesterday, tomorrow, a weekday or `N days ago`".into())
 }
 
-/// The closest `weekday` strictly before (`direction` −1) or after (+1) `today`.
-fn nearest_weekday(today: NaiveDate, weekday: Weekday, direction: i64) -> NaiveDate {
+/// The closest `weekday` strictly before (`direction` −1) or after (+1) `today`, or
+/// from `today` on (0).
+pub(super) fn nearest_weekday(today: NaiveDate, weekday: Weekday, direction: i64) -> NaiveDate {
     let from = i64::from(today.weekday().num_days_from_monday());
     let to = i64::from(weekday.num_days_from_monday());
-    let days = if direction < 0 {
-        let back = (from - to).rem_euclid(7);
-        -(if back == 0 { 7 } else { back })
-    } else {
-        let ahead = (to - from).rem_euclid(7);
-        if ahead == 0 { 7 } else { ahead }
+    let ahead = (to - from).rem_euclid(7);
+    let days = match direction {
+        d if d < 0 => {
+            let back = (from - to).rem_euclid(7);
+            -(if back == 0 { 7 } else { back })
+        }
+        0 => ahead,
+        _ => {
+            if ahead == 0 {
+                7
+            } else {
+                ahead
+            }
+        }
     };
     today + Duration::days(days)
 }
 
-/// The first relative or vague time phrase in `text` (as a whole word or phrase), if
-/// any: what `check` reports as a relatively dated entry.
+/// The first relative or vague time phrase in `text` that a write converts or refuses
+/// (see [`convert_relative_time`](super::convert_relative_time): whole words, outside code
+/// and URLs), lowercased: what `check` reports as a relatively dated entry.
 ///
 /// ```
 /// use memory_core::structured_memory::relative_time_in;
-/// assert_eq!(relative_time_in("fixed it yesterday"), Some("yesterday"));
-/// assert_eq!(relative_time_in("Yesterday's build"), Some("yesterday"));
+/// assert_eq!(relative_time_in("fixed it yesterday").as_deref(), Some("yesterday"));
+/// assert_eq!(relative_time_in("Yesterday's build").as_deref(), Some("yesterday"));
+/// assert_eq!(relative_time_in("broke on Monday").as_deref(), Some("monday"));
 /// assert_eq!(relative_time_in("todays_report.csv is generated"), None);
+/// assert_eq!(relative_time_in("the `--today` flag, standup every Monday"), None);
 /// assert_eq!(relative_time_in("deploy hook runs first"), None);
 /// ```
-pub fn relative_time_in(text: &str) -> Option<&'static str> {
-    let lower = text.to_lowercase();
-    RELATIVE_DAYS
-        .iter()
-        .chain(VAGUE_TIME)
-        .copied()
-        .find(|phrase| contains_phrase(&lower, phrase))
-}
-
-/// Whether `phrase` occurs in `haystack` bounded by non-alphanumeric characters (an
-/// apostrophe after it counts as a boundary: `yesterday's`).
-fn contains_phrase(haystack: &str, phrase: &str) -> bool {
-    haystack.match_indices(phrase).any(|(at, _)| {
-        let before = haystack[..at].chars().next_back();
-        let after = haystack[at + phrase.len()..].chars().next();
-        let boundary = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-        boundary(before) && boundary(after)
-    })
+pub fn relative_time_in(text: &str) -> Option<String> {
+    super::time_words::first_relative(text)
 }
 
 #[cfg(test)]
@@ -159,6 +170,8 @@ mod tests {
             ("on saturday", "2026-07-04"),
             ("next friday", "2026-07-17"),
             ("next saturday", "2026-07-11"),
+            ("this friday", "2026-07-10"),
+            ("this monday", "2026-07-13"),
             ("  SUNDAY ", "2026-07-05"),
             ("3 days ago", "2026-07-07"),
             ("1 day ago", "2026-07-09"),
@@ -196,10 +209,10 @@ mod tests {
     #[test]
     fn relative_words_are_found_as_words() {
         assert_eq!(
-            relative_time_in("we shipped it last week"),
+            relative_time_in("we shipped it last week").as_deref(),
             Some("last week")
         );
-        assert_eq!(relative_time_in("TODAY: outage"), Some("today"));
+        assert_eq!(relative_time_in("TODAY: outage").as_deref(), Some("today"));
         assert_eq!(relative_time_in("earliest deploy window"), None);
         assert_eq!(relative_time_in("soonest"), None);
     }

@@ -5,10 +5,12 @@
 //! line budgets (60 for the index, 150 per topic file) and compaction that archives to
 //! `memory-archive.md` before it rewrites, and never truncates.
 //!
-//! This module is being built in steps (see the CHANGELOG); today it reads `MEMORY.md`
-//! whole ([`MemoryIndex`]), topic files whole ([`Topic`]: frontmatter, dated entries,
-//! undated hand notes), writes pointer lines ([`render_pointer`]) and converts relative
-//! dates ([`resolve_date`]).
+//! It reads `MEMORY.md` whole ([`MemoryIndex`]) and topic files whole ([`Topic`]: their
+//! own frontmatter, kept byte for byte and read leniently when it is not YAML
+//! ([`FrontmatterNotYaml`]); dated entries; hand notes and prose, never compacted
+//! ([`Topic::unparsed_lines`])), writes pointer lines ([`render_pointer`]), converts
+//! relative dates ([`resolve_date`]) and relative time in a fact's text
+//! ([`convert_relative_time`]) at write time.
 //!
 //! ```
 //! use memory_core::structured_memory::MemoryIndex;
@@ -30,7 +32,10 @@ mod pointer;
 mod read;
 mod remember;
 mod restore;
+mod time_words;
 mod topic_file;
+mod topic_meta;
+mod write_plan;
 
 pub use archive::{ARCHIVE_HEADER, ArchivePass, ArchiveSection, parse_archive};
 pub use budget::{
@@ -46,4 +51,6 @@ pub use pointer::{HOOK_SEPARATOR, render_pointer};
 pub use read::RecallHit;
 pub use remember::{Fact, INDEX_HEADER, MAX_SUBJECT_CHARS, RememberOutcome};
 pub use restore::{RestoreReport, Restored};
-pub use topic_file::{Entry, Topic, TopicMeta, UndatedItem, subject_key};
+pub use time_words::{Conversion, convert_relative_time};
+pub use topic_file::{Entry, Topic, UndatedItem, subject_key};
+pub use topic_meta::{FrontmatterNotYaml, TopicMeta};

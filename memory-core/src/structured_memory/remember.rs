@@ -15,8 +15,10 @@ use super::dates::resolve_date;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
 use super::pointer::render_pointer;
+use super::time_words::{Conversion, convert_relative_time};
 use super::topic_file::{Entry, Topic, subject_key};
-use crate::durable::{Transaction, read_text_if_exists};
+use super::write_plan::{Change, Plan};
+use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
 use crate::hygiene::{MAX_BODY_BYTES, refuse_secrets};
 use crate::markdown::LineEnding;
@@ -51,7 +53,8 @@ pub struct Fact {
     pub date: Option<String>,
     /// The topic's title, for a new index line (derived from the file name otherwise).
     pub title: Option<String>,
-    /// The topic's hook, for a new index line (required then) or to replace the hook.
+    /// The topic's hook, for a new index line (required then) or to replace the hook; an
+    /// empty one keeps the hook the line has.
     pub hook: Option<String>,
 }
 
@@ -102,6 +105,9 @@ pub struct RememberOutcome {
     /// The entry as it now reads in the file (the live one about the subject, when the
     /// fact written was older than it).
     pub entry: Entry,
+    /// The relative times the write replaced by the day they meant (`yesterday` →
+    /// `2026-07-09`), in the date given and in the text, in order.
+    pub converted: Vec<Conversion>,
     /// Whether the topic file was created.
     pub created_topic: bool,
     /// Whether an index line was added for it (a new topic, or an orphan file now linked).
@@ -128,7 +134,12 @@ impl StructuredMemory {
     /// Writes one fact (see the module docs), under the directory's lock, and returns once
     /// every file it touched is on disk and read back.
     ///
-    /// Refused with [`Error::InvalidInput`] (nothing written): a vague date, an empty or
+    /// Relative times in the text (`fixed it yesterday`, `on Monday`) are replaced by the
+    /// day they meant, from the clock (see [`convert_relative_time`]), and reported in
+    /// [`RememberOutcome::converted`].
+    ///
+    /// Refused with [`Error::InvalidInput`] (nothing written): a vague date or a vague time in
+    /// the text (`last week`, `recently`), an empty or
     /// multi-paragraph text, a "misc" topic, a reserved file (`MEMORY.md`, the archive,
     /// Agent Memory's `index.md`), a path outside the directory, a new topic without a hook;
     /// with [`Error::SecretRefused`] for a secret in any field.
@@ -199,8 +210,51 @@ impl StructuredMemory {
             Some(given) => resolve_date(given, today)?,
             None => today,
         };
+        // "convert relative time to absolute at write time": in the text too.
+        let (text, mut converted) = convert_relative_time(&text, today)?;
+        if let Some(given) = &fact.date
+            && given.trim() != date.format("%Y-%m-%d").to_string()
+        {
+            converted.insert(
+                0,
+                Conversion {
+                    field: "date",
+                    from: given.clone(),
+                    to: date.format("%Y-%m-%d").to_string(),
+                },
+            );
+        }
 
-        let lock = self.handle.lock()?;
+        let input = CheckedFact {
+            file,
+            topic_path,
+            text,
+            subject,
+            date,
+            now,
+            converted,
+            fact,
+        };
+        self.planned_write(|| self.plan_remember(&input, compactor))
+    }
+
+    /// The write of a checked fact, worked out from the files as they are (see
+    /// [`StructuredMemory::planned_write`]).
+    fn plan_remember(
+        &self,
+        input: &CheckedFact,
+        compactor: &dyn Compactor,
+    ) -> Result<Plan<RememberOutcome>> {
+        let CheckedFact {
+            file,
+            topic_path,
+            text,
+            subject,
+            date,
+            now,
+            converted,
+            fact,
+        } = input.clone();
         let index_path = self.index_path()?;
         let old_index = self.load_index()?;
         // The index's spelling of the name wins (`user.md` for a linked `USER.md`): a second
@@ -287,7 +341,9 @@ impl StructuredMemory {
                 linked = true;
             }
             Some(line) => {
+                // An empty hook keeps the line's hook (it never clears it).
                 if let Some(hook) = fact.hook.as_deref().map(str::trim)
+                    && !hook.is_empty()
                     && hook != line.hook
                     && let Some(index) = &old_index
                 {
@@ -391,15 +447,15 @@ impl StructuredMemory {
             None => None,
         };
 
-        let mut tx = Transaction::new(&lock);
+        let mut changes = Vec::new();
         let topic_changed = old_topic
             .as_ref()
             .is_none_or(|t| t.text != final_topic.text);
         if topic_changed {
-            tx.write(&topic_path, final_topic.text.clone().into_bytes());
+            changes.push(Change::Write(topic_path.clone(), final_topic.text.clone()));
         }
         for (path, text) in &writes {
-            tx.write(path, text.clone().into_bytes());
+            changes.push(Change::Write(path.clone(), text.clone()));
         }
         let index_changed = match (&old_index, &index_text) {
             (Some(old), Some(new)) => &old.text != new,
@@ -407,22 +463,39 @@ impl StructuredMemory {
             _ => false,
         };
         if index_changed && let Some(text) = &index_text {
-            tx.write(&index_path, text.clone().into_bytes());
+            changes.push(Change::Write(index_path.clone(), text.clone()));
         }
         let archive_id = (!archive_add.is_empty()).then(|| id.clone());
-        match archive_text {
+        match &archive_text {
             _ if archive_add.is_empty() => {}
             Some(old) => {
-                tx.append(&archive_path, old.len() as u64, archive_add);
+                changes.push(Change::Append(
+                    archive_path.clone(),
+                    old.len() as u64,
+                    archive_add,
+                ));
             }
             None => {
-                tx.write(
-                    &archive_path,
-                    format!("{ARCHIVE_HEADER}{archive_add}").into_bytes(),
-                );
+                changes.push(Change::Write(
+                    archive_path.clone(),
+                    format!("{ARCHIVE_HEADER}{archive_add}"),
+                ));
             }
         }
-        tx.commit()?;
+        let mut basis = vec![
+            (
+                index_path.clone(),
+                old_index.as_ref().map(|i| i.text.clone()),
+            ),
+            (
+                topic_path.clone(),
+                old_topic.as_ref().map(|t| t.text.clone()),
+            ),
+            (archive_path.clone(), archive_text.clone()),
+        ];
+        for (path, _) in &writes {
+            basis.push((path.clone(), read_text_if_exists(path)?));
+        }
 
         let mut budgets =
             vec![
@@ -442,9 +515,10 @@ impl StructuredMemory {
             .filter(|b| b.state != BudgetState::Within)
             .filter_map(BudgetUse::warning)
             .collect();
-        Ok(RememberOutcome {
+        let outcome = RememberOutcome {
             file,
             entry,
+            converted,
             created_topic: old_topic.is_none(),
             linked,
             created_index,
@@ -454,8 +528,26 @@ impl StructuredMemory {
             compaction,
             budgets,
             warnings,
+        };
+        Ok(Plan {
+            changes,
+            basis,
+            outcome,
         })
     }
+}
+
+/// A fact whose fields are checked, its date and text converted: what a write plans from.
+#[derive(Clone)]
+struct CheckedFact {
+    file: String,
+    topic_path: std::path::PathBuf,
+    text: String,
+    subject: Option<String>,
+    date: NaiveDate,
+    now: chrono::DateTime<chrono::FixedOffset>,
+    converted: Vec<Conversion>,
+    fact: Fact,
 }
 
 /// The fact's text, trimmed: not empty, no blank line inside (it would end the entry), no

@@ -1,8 +1,9 @@
 //! A topic file read whole: its own frontmatter (kept byte-identical; `name`,
-//! `description` and `type` read), its dated entries (`- YYYY-MM-DD: text` or
-//! `- YYYY-MM-DD [subject]: text`, with the lines indented under them), the list items
-//! that carry no date (hand-written, never compacted, flagged), and everything else
-//! (headings, prose) left where it is.
+//! `description` and `type` read, leniently when it is not YAML: see `topic_meta.rs`), its
+//! dated entries (`- YYYY-MM-DD: text` or `- YYYY-MM-DD [subject]: text`, with the lines
+//! indented under them), the list items that carry no date (hand-written, never
+//! compacted, flagged), and everything else (headings, prose) left where it is; the
+//! lines that are not entries, headings or blank are [`Topic::unparsed_lines`].
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -11,30 +12,9 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::budget::{BudgetUse, Budgets};
+use super::topic_meta::{FrontmatterNotYaml, TopicMeta, read_meta};
 use crate::error::{Error, Result};
-use crate::markdown::{Context, FrontmatterKeys, LineEnding, classify};
-
-/// A topic file's own frontmatter fields, as Claude Code's auto-memory writes them
-/// (`name`, `description`, `type`); other keys are kept in the file, not read.
-///
-/// ```
-/// use memory_core::structured_memory::Topic;
-/// let topic = Topic::parse("user.md", "---\nname: User\ndescription: role and preferences\ntype: user\n---\n- 2026-07-10: prefers terse answers\n").unwrap();
-/// let meta = topic.meta.unwrap();
-/// assert_eq!(meta.description.as_deref(), Some("role and preferences"));
-/// assert_eq!(meta.kind.as_deref(), Some("user"));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[non_exhaustive]
-pub struct TopicMeta {
-    /// `name`.
-    pub name: Option<String>,
-    /// `description`.
-    pub description: Option<String>,
-    /// `type` (`user`, `feedback`, `project`, `reference`, …).
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
-}
+use crate::markdown::{Context, LineEnding, classify};
 
 /// One dated fact.
 ///
@@ -99,12 +79,19 @@ pub struct UndatedItem {
 pub struct Topic {
     /// The file, relative to the memory directory.
     pub file: String,
-    /// Its frontmatter fields, when it has a frontmatter block.
+    /// Its frontmatter fields, when it has a frontmatter block (read leniently when the
+    /// block is not YAML: see [`FrontmatterNotYaml`]).
     pub meta: Option<TopicMeta>,
+    /// Why its frontmatter is not YAML, when it is not (the file still reads; `check`
+    /// reports it).
+    pub frontmatter_not_yaml: Option<FrontmatterNotYaml>,
     /// Its dated entries, in file order.
     pub entries: Vec<Entry>,
     /// Its list items without a date, in file order.
     pub undated: Vec<UndatedItem>,
+    /// The lines of [`Topic::unparsed_lines`].
+    #[serde(skip)]
+    pub(crate) unparsed: Vec<usize>,
     /// How many lines it has (what the line budget counts).
     pub line_count: usize,
     /// How many bytes.
@@ -122,13 +109,17 @@ pub struct Topic {
 impl Topic {
     /// Reads `text` as the topic file `file` (relative to the memory directory).
     ///
-    /// Fails with [`Error::Malformed`] naming the line when the frontmatter does not
-    /// parse, or when a comment or fence never closed hides an entry.
+    /// A frontmatter block that is not YAML still reads (its fields line by line; see
+    /// [`FrontmatterNotYaml`]). Fails with [`Error::Malformed`] naming the line when the
+    /// frontmatter's opening `---` is never closed, or when a comment or fence never
+    /// closed hides an entry.
     ///
     /// ```
     /// use memory_core::structured_memory::Topic;
-    /// let err = Topic::parse("t.md", "---\nname: [unclosed\n---\n").unwrap_err();
-    /// assert_eq!(err.line(), Some(2));
+    /// let topic = Topic::parse("t.md", "---\nname: [unclosed\n---\n").unwrap();
+    /// assert_eq!(topic.frontmatter_not_yaml.unwrap().line, 2);
+    /// let err = Topic::parse("t.md", "---\nname: x\n- 2026-07-10: a fact\n").unwrap_err();
+    /// assert_eq!(err.line(), Some(1));
     /// ```
     pub fn parse(file: impl Into<String>, text: impl Into<String>) -> Result<Topic> {
         let file = file.into();
@@ -138,28 +129,9 @@ impl Topic {
 
     /// [`Topic::parse`] with errors naming `path` (the file on disk).
     pub(super) fn read(path: &Path, file: String, text: String) -> Result<Topic> {
-        let (meta, body_start) = match FrontmatterKeys::read(&text) {
-            Ok(Some(keys)) => {
-                let mapping = keys
-                    .mapping(&text)
-                    .map_err(|issue| Error::malformed(path, issue.line, issue.message))?;
-                let field = |k: &str| {
-                    mapping.get(k).and_then(|v| match v {
-                        serde_yaml::Value::String(s) => Some(s.clone()),
-                        serde_yaml::Value::Null => None,
-                        other => serde_yaml::to_string(other)
-                            .ok()
-                            .map(|s| s.trim().to_string()),
-                    })
-                };
-                let meta = TopicMeta {
-                    name: field("name"),
-                    description: field("description"),
-                    kind: field("type"),
-                };
-                (Some(meta), keys.frontmatter.body_start)
-            }
-            Ok(None) => (None, 0),
+        let (meta, body_start, frontmatter_not_yaml) = match read_meta(&text) {
+            Ok(Some(read)) => (Some(read.meta), read.body_start, read.not_yaml),
+            Ok(None) => (None, 0, None),
             Err(issue) => return Err(Error::malformed(path, issue.line, issue.message)),
         };
         let blocks = classify(&text);
@@ -231,19 +203,100 @@ impl Topic {
                 _ => open = None,
             }
         }
+        // Every other line of the body that is not blank and not a heading: someone
+        // else's (hand notes, prose, comments, code), never compacted.
+        let mut unparsed = Vec::new();
+        let mut next_entry = entries.iter().peekable();
+        for block in &blocks.lines {
+            let line = &block.line;
+            while next_entry.next_if(|e| e.end_line < line.number).is_some() {}
+            let in_entry = next_entry
+                .peek()
+                .is_some_and(|e| (e.line..=e.end_line).contains(&line.number));
+            let heading = block.context == Context::Text && is_heading(line.text);
+            if line.content.start >= body_start
+                && !in_entry
+                && !heading
+                && !line.text.trim().is_empty()
+            {
+                unparsed.push(line.number);
+            }
+        }
         let budget = Budgets::default().usage(&file, false, blocks.lines.len(), text.len());
         Ok(Topic {
             budget,
             file,
             meta,
+            frontmatter_not_yaml,
             entries,
             undated,
+            unparsed,
             line_count: blocks.lines.len(),
             byte_count: text.len(),
             line_ending: LineEnding::detect(&text),
             text,
         })
     }
+}
+
+impl Topic {
+    /// The 1-based lines that are someone else's: every line after the frontmatter that
+    /// is not blank, not a heading and not part of a dated entry — hand notes (undated
+    /// items), prose paragraphs, comments, code. Compaction never moves, removes or
+    /// rewrites them, and says how many there are when a file stays over its budget.
+    ///
+    /// A line at the margin right after an entry's line (no blank line between) continues
+    /// that entry's paragraph, as Markdown reads it: it is part of the entry.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::Topic;
+    /// let text = "---\nname: T\n---\n# T\n\nWhy this file exists.\n\n- 2026-07-10: a fact\n  more of it\n\n<!-- mine -->\n- a hand note\n";
+    /// let topic = Topic::parse("t.md", text).unwrap();
+    /// assert_eq!(topic.unparsed_lines(), [6, 11, 12]);
+    /// ```
+    pub fn unparsed_lines(&self) -> &[usize] {
+        &self.unparsed
+    }
+
+    /// ` (N of its lines are not entries …)` for a message about the file's budget, or
+    /// nothing when every line is an entry, a heading or blank.
+    pub(super) fn unparsed_note(&self) -> String {
+        match self.unparsed.len() {
+            0 => String::new(),
+            n => format!(
+                " ({n} of its lines are not entries (hand notes, prose, comments: {}) and are never compacted)",
+                line_list(&self.unparsed)
+            ),
+        }
+    }
+}
+
+/// `3, 5-7, 10`: line numbers with runs folded.
+fn line_list(lines: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i;
+        while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("line {}", lines[i])
+        } else {
+            format!("lines {}-{}", lines[i], lines[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// An ATX heading: up to three spaces, one to six `#`, then white space or the end.
+fn is_heading(t: &str) -> bool {
+    let rest = t.trim_start_matches(' ');
+    let hashes = rest.len() - rest.trim_start_matches('#').len();
+    t.len() - rest.len() <= 3
+        && (1..=6).contains(&hashes)
+        && (rest.len() == hashes || rest[hashes..].starts_with([' ', '\t']))
 }
 
 fn iso_date<S: serde::Serializer>(date: &NaiveDate, s: S) -> std::result::Result<S::Ok, S::Error> {

@@ -1,0 +1,474 @@
+//! Relative time inside a fact's text, converted to the absolute day at write time, as the
+//! seed asks ("'yesterday'/'last week' is already wrong by the next session - convert
+//! relative time to absolute at write time").
+//!
+//! What is converted, as whole words, in any case (`Yesterday`, `TODAY`), possessives
+//! included (`yesterday's` → `2026-07-09's`):
+//! - `today`, `tonight`, `this morning`/`afternoon`/`evening` → today; `yesterday`,
+//!   `last night` → the day before; `tomorrow` → the day after; `the day before yesterday`,
+//!   `the day after tomorrow`; `N days ago` (digits);
+//! - a weekday name: `Monday` or `on Monday` and `last Monday` → the most recent one before
+//!   today (`on` is kept: `on 2026-07-06`); `next Monday` → the first one after today;
+//!   `this Monday` → the coming one, today included.
+//!
+//! What is left alone: inline code (`` `today` ``), URLs (`https://…`, `<…>` autolinks,
+//! Markdown link targets), names that only contain the word (`todays_report`,
+//! `today.csv`, `/reports/today/`, `yesterday-build`), recurring weekdays (`every Monday`,
+//! `each Friday`, `per Sunday`, plurals like `Mondays`) and weekday ranges (`Monday to
+//! Friday`, `Monday through Friday`).
+//!
+//! What is refused, naming the phrase: the vague ones ([`VAGUE_TIME`]: `last week`,
+//! `recently`, …) — no conversion would be honest. `as soon as` and `earlier than` are
+//! comparisons, not times, and are not refused.
+
+use std::ops::Range;
+
+use chrono::{Duration, NaiveDate, Weekday};
+use serde::Serialize;
+
+use super::dates::{VAGUE_TIME, nearest_weekday};
+use crate::error::{Error, Result};
+
+/// One relative time phrase a write replaced by the day it meant.
+///
+/// ```
+/// use chrono::NaiveDate;
+/// use memory_core::structured_memory::convert_relative_time;
+/// let today = NaiveDate::from_ymd_opt(2026, 7, 10).unwrap(); // a Friday
+/// let (text, converted) = convert_relative_time("fixed it Yesterday", today).unwrap();
+/// assert_eq!(text, "fixed it 2026-07-09");
+/// assert_eq!((converted[0].from.as_str(), converted[0].to.as_str()), ("Yesterday", "2026-07-09"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Conversion {
+    /// What was given: `text` (a phrase in the fact's text) or `date`.
+    pub field: &'static str,
+    /// The phrase as it was written.
+    pub from: String,
+    /// The day it meant, `YYYY-MM-DD`.
+    pub to: String,
+}
+
+/// `text` with every relative time phrase (see the module docs) replaced by the absolute
+/// day, computed from `today`, and the list of what was replaced. A vague phrase is refused
+/// with [`Error::InvalidInput`] naming it.
+///
+/// ```
+/// use chrono::NaiveDate;
+/// use memory_core::structured_memory::convert_relative_time;
+/// let today = NaiveDate::from_ymd_opt(2026, 7, 10).unwrap(); // a Friday
+/// let (text, _) = convert_relative_time("deployed last Friday, `today` stays, next tuesday too", today).unwrap();
+/// assert_eq!(text, "deployed 2026-07-03, `today` stays, 2026-07-14 too");
+/// assert!(convert_relative_time("shipped it last week", today).is_err());
+/// assert_eq!(convert_relative_time("standup every Monday", today).unwrap().1, []);
+/// ```
+pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Vec<Conversion>)> {
+    let found = find(text);
+    if let Some(vague) = found.iter().find_map(|f| match f.meaning {
+        Meaning::Vague(phrase) => Some(phrase),
+        _ => None,
+    }) {
+        return Err(Error::invalid(
+            "text",
+            text,
+            format!(
+                "{vague:?} names no day: say the date (YYYY-MM-DD) the fact is about, or leave the time out"
+            ),
+        ));
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut converted = Vec::new();
+    let mut at = 0;
+    for f in found {
+        let day = match f.meaning {
+            Meaning::Days(days) => today + Duration::days(days),
+            Meaning::Weekday(weekday, direction) => nearest_weekday(today, weekday, direction),
+            Meaning::Vague(_) => continue,
+        };
+        let to = day.format("%Y-%m-%d").to_string();
+        out.push_str(&text[at..f.range.start]);
+        out.push_str(&to);
+        converted.push(Conversion {
+            field: "text",
+            from: text[f.range.clone()].to_string(),
+            to,
+        });
+        at = f.range.end;
+    }
+    out.push_str(&text[at..]);
+    Ok((out, converted))
+}
+
+/// The first relative or vague time phrase of `text` that a write would convert or
+/// refuse (see the module docs), in lowercase: what `check` reports in hand-written
+/// entries.
+pub(super) fn first_relative(text: &str) -> Option<String> {
+    find(text)
+        .into_iter()
+        .next()
+        .map(|f| text[f.range].to_lowercase())
+}
+
+/// What a phrase means.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Meaning {
+    /// Today plus this many days.
+    Days(i64),
+    /// The nearest weekday before (−1), after (+1), or from today on (0).
+    Weekday(Weekday, i64),
+    /// A vague phrase ([`VAGUE_TIME`]).
+    Vague(&'static str),
+}
+
+/// A phrase found: the bytes to replace and what they mean.
+#[derive(Debug)]
+struct Found {
+    range: Range<usize>,
+    meaning: Meaning,
+}
+
+const WEEKDAY_NAMES: [(&str, Weekday); 7] = [
+    ("monday", Weekday::Mon),
+    ("tuesday", Weekday::Tue),
+    ("wednesday", Weekday::Wed),
+    ("thursday", Weekday::Thu),
+    ("friday", Weekday::Fri),
+    ("saturday", Weekday::Sat),
+    ("sunday", Weekday::Sun),
+];
+
+/// Fixed phrases (as words) and the day offset they mean; longest first where one
+/// starts another.
+const DAY_PHRASES: &[(&[&str], i64)] = &[
+    (&["the", "day", "before", "yesterday"], -2),
+    (&["the", "day", "after", "tomorrow"], 2),
+    (&["last", "night"], -1),
+    (&["this", "morning"], 0),
+    (&["this", "afternoon"], 0),
+    (&["this", "evening"], 0),
+    (&["today"], 0),
+    (&["tonight"], 0),
+    (&["yesterday"], -1),
+    (&["tomorrow"], 1),
+];
+
+/// A word of the text: its bytes and its lowercase form.
+struct Word {
+    range: Range<usize>,
+    lower: String,
+}
+
+/// Every phrase of `text` outside code and URLs, in order, not overlapping.
+fn find(text: &str) -> Vec<Found> {
+    let protected = protected_ranges(text);
+    let words = words(text, &protected);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match phrase_at(text, &words, i) {
+            Some((len, meaning)) => {
+                let range = words[i].range.start..words[i + len - 1].range.end;
+                if is_standalone(text, &range) {
+                    out.push(Found { range, meaning });
+                }
+                i += len;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// The phrase starting at word `i`: how many words it takes and what it means.
+fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
+    let w = |k: usize| words.get(i + k).map(|w| w.lower.as_str());
+    // Words must follow each other with only white space between them.
+    let joined = |len: usize| {
+        (1..len).all(|k| {
+            words.get(i + k).is_some_and(|next| {
+                text[words[i + k - 1].range.end..next.range.start]
+                    .chars()
+                    .all(|c| c == ' ' || c == '\t')
+                    && next.range.start > words[i + k - 1].range.end
+            })
+        })
+    };
+    for (phrase, days) in DAY_PHRASES {
+        if phrase.iter().enumerate().all(|(k, p)| w(k) == Some(*p)) && joined(phrase.len()) {
+            return Some((phrase.len(), Meaning::Days(*days)));
+        }
+    }
+    for vague in VAGUE_TIME {
+        let parts: Vec<&str> = vague.split(' ').collect();
+        if parts.iter().enumerate().all(|(k, p)| w(k) == Some(*p)) && joined(parts.len()) {
+            let comparison = match *vague {
+                "soon" => i > 0 && words[i - 1].lower == "as" && w(1) == Some("as") && joined(2),
+                "earlier" => w(1) == Some("than") && joined(2),
+                _ => false,
+            };
+            if comparison {
+                return None;
+            }
+            return Some((parts.len(), Meaning::Vague(vague)));
+        }
+    }
+    // `N days ago`.
+    if let Some(n) = w(0).and_then(|n| n.parse::<i64>().ok())
+        && matches!(w(1), Some("days" | "day"))
+        && w(2) == Some("ago")
+        && joined(3)
+        && (0..=3650).contains(&n)
+    {
+        return Some((3, Meaning::Days(-n)));
+    }
+    let (len, direction, at) = match w(0) {
+        Some("last") if joined(2) => (2, -1, 1),
+        Some("next") if joined(2) => (2, 1, 1),
+        Some("this") if joined(2) => (2, 0, 1),
+        _ => (1, -1, 0),
+    };
+    let weekday = weekday_of(w(at)?)?;
+    // Recurring (`every Monday`) and ranges (`Monday to Friday`) name no one day.
+    let before = (i > 0).then(|| words[i - 1].lower.as_str());
+    if matches!(before, Some("every" | "each" | "per")) {
+        return None;
+    }
+    let ranged = |k: usize| {
+        matches!(w(k), Some("to" | "through" | "thru" | "till" | "until"))
+            && w(k + 1).and_then(weekday_of).is_some()
+    };
+    let ranged_before = i >= 2
+        && matches!(
+            words[i - 1].lower.as_str(),
+            "to" | "through" | "thru" | "till" | "until"
+        )
+        && weekday_of(&words[i - 2].lower).is_some();
+    if ranged(at + 1) || ranged_before {
+        return None;
+    }
+    Some((len, Meaning::Weekday(weekday, direction)))
+}
+
+fn weekday_of(word: &str) -> Option<Weekday> {
+    WEEKDAY_NAMES
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|(_, d)| *d)
+}
+
+/// Whether the phrase at `range` stands as words, not inside a name: not after `/`, `\`,
+/// `.`, `-`, `@`, `#`, `$` or `%`, nor before `/`, `\`, `@`, or a `.`/`-`/`–` that a letter
+/// or digit follows (`today.csv`, `Monday-Friday`).
+fn is_standalone(text: &str, range: &Range<usize>) -> bool {
+    let before = text[..range.start].chars().next_back();
+    if matches!(
+        before,
+        Some('/' | '\\' | '.' | '-' | '@' | '#' | '$' | '%' | '–')
+    ) {
+        return false;
+    }
+    let mut after = text[range.end..].chars();
+    match after.next() {
+        Some('/' | '\\' | '@') => false,
+        Some('.' | '-' | '–') => !after.next().is_some_and(char::is_alphanumeric),
+        _ => true,
+    }
+}
+
+/// The words of `text` (runs of letters, digits and `_`), lowercased, outside the
+/// `protected` ranges.
+fn words(text: &str, protected: &[Range<usize>]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (start, is_word(c)) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                start = None;
+                if !protected.iter().any(|p| p.start < i && s < p.end) {
+                    out.push(Word {
+                        range: s..i,
+                        lower: text[s..i].to_lowercase(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The byte ranges no conversion touches: inline code spans (a run of backticks to the
+/// next run of the same length), URLs (`scheme://` to the next white space), `<…>`
+/// autolinks and Markdown link targets (`](…)`).
+fn protected_ranges(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'`' => {
+                let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+                let mut j = i + run;
+                let mut closed = None;
+                while j < bytes.len() {
+                    if bytes[j] == b'`' {
+                        let r = bytes[j..].iter().take_while(|&&b| b == b'`').count();
+                        if r == run {
+                            closed = Some(j + r);
+                            break;
+                        }
+                        j += r;
+                    } else {
+                        j += 1;
+                    }
+                }
+                match closed {
+                    Some(end) => {
+                        out.push(i..end);
+                        i = end;
+                    }
+                    None => i += run,
+                }
+            }
+            b'<' => match text[i..].find('>') {
+                Some(end) if text[i + 1..i + end].contains([':', '@', '/']) => {
+                    out.push(i..i + end + 1);
+                    i += end + 1;
+                }
+                _ => i += 1,
+            },
+            b']' if bytes.get(i + 1) == Some(&b'(') => {
+                let end = text[i..].find(')').map_or(bytes.len(), |e| i + e + 1);
+                out.push(i..end);
+                i = end;
+            }
+            b':' if text[i..].starts_with("://") => {
+                let start = text[..i]
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')))
+                    .map_or(0, |p| p + 1);
+                let end = text[i..]
+                    .find(|c: char| c.is_whitespace() || matches!(c, '>' | ')'))
+                    .map_or(bytes.len(), |e| i + e);
+                out.push(start..end);
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn friday() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 7, 10).unwrap()
+    }
+
+    fn convert(text: &str) -> String {
+        convert_relative_time(text, friday()).unwrap().0
+    }
+
+    #[test]
+    fn day_words_and_phrases_become_the_day() {
+        for (given, expected) in [
+            ("fixed it yesterday", "fixed it 2026-07-09"),
+            ("Yesterday's build broke", "2026-07-09's build broke"),
+            ("TODAY: outage", "2026-07-10: outage"),
+            ("deploy tonight.", "deploy 2026-07-10."),
+            ("due tomorrow, then", "due 2026-07-11, then"),
+            ("since the day before yesterday", "since 2026-07-08"),
+            ("by the day after tomorrow", "by 2026-07-12"),
+            ("broke last night", "broke 2026-07-09"),
+            (
+                "this morning the db fell over",
+                "2026-07-10 the db fell over",
+            ),
+            ("3 days ago it worked", "2026-07-07 it worked"),
+            ("(yesterday)", "(2026-07-09)"),
+            ("today’s run", "2026-07-10’s run"),
+        ] {
+            assert_eq!(convert(given), expected, "{given:?}");
+        }
+    }
+
+    #[test]
+    fn weekdays_are_the_most_recent_or_the_coming_one() {
+        for (given, expected) in [
+            ("shipped on Monday", "shipped on 2026-07-06"),
+            ("shipped Monday", "shipped 2026-07-06"),
+            ("broke last Friday", "broke 2026-07-03"),
+            ("freeze next Tuesday", "freeze 2026-07-14"),
+            ("demo this Friday", "demo 2026-07-10"),
+            ("demo this sunday", "demo 2026-07-12"),
+            ("on SATURDAY, it rained", "on 2026-07-04, it rained"),
+        ] {
+            assert_eq!(convert(given), expected, "{given:?}");
+        }
+    }
+
+    #[test]
+    fn code_urls_names_recurrences_and_ranges_are_left_alone() {
+        for text in [
+            "the `today` flag",
+            "run ``x today`` first",
+            "see https://example.com/today/yesterday?day=monday",
+            "see <https://example.com/today>",
+            "[the report](docs/today.md)",
+            "todays_report.csv is generated",
+            "writes today.csv",
+            "under /reports/today/",
+            "the yesterday-build job",
+            "standup every Monday",
+            "backups each friday",
+            "open Monday to Friday",
+            "open Monday through Friday",
+            "Monday-Friday only",
+            "Mondays are quiet",
+            "runs as soon as the lock is free",
+            "the hook runs earlier than the bump",
+            "todayish Monday2",
+        ] {
+            let (out, converted) = convert_relative_time(text, friday()).unwrap();
+            assert_eq!(out, text);
+            assert!(converted.is_empty(), "{text:?}: {converted:?}");
+        }
+    }
+
+    #[test]
+    fn vague_phrases_are_refused_naming_them() {
+        for (text, phrase) in [
+            ("shipped last week", "last week"),
+            ("Recently the db got slow", "recently"),
+            ("fixed it a while ago", "a while ago"),
+            ("mentioned the other day", "the other day"),
+            ("we said so earlier", "earlier"),
+            ("coming soon", "soon"),
+            ("it broke yesterday and again last  month", "last month"),
+        ] {
+            let err = convert_relative_time(text, friday()).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{text:?}");
+            assert!(err.to_string().contains(phrase), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn conversions_say_what_became_what() {
+        let (_, converted) = convert_relative_time("Yesterday and on Monday", friday()).unwrap();
+        let pairs: Vec<(&str, &str)> = converted
+            .iter()
+            .map(|c| (c.from.as_str(), c.to.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [("Yesterday", "2026-07-09"), ("Monday", "2026-07-06")]
+        );
+    }
+}

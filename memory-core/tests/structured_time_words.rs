@@ -1,0 +1,244 @@
+//! "Convert relative time to absolute at write time": relative words in a fact's text
+//! become the day they meant, from the clock, wherever they stand and however they are
+//! written; vague ones are refused naming them, with nothing written; code and URLs are
+//! left alone; `check` still flags relative words a person wrote by hand.
+
+use std::path::Path;
+
+use memory_core::ErrorKind;
+use memory_core::structured_memory::{Fact, StructuredMemory};
+use proptest::prelude::*;
+
+/// 2026-07-10 is a Friday.
+fn memory(dir: &Path) -> StructuredMemory {
+    StructuredMemory::builder(dir)
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap()
+}
+
+/// Phrases and the day they mean on Friday 2026-07-10; `keep` is the part kept before
+/// the date (`on `).
+const PHRASES: &[(&str, &str, &str)] = &[
+    ("today", "", "2026-07-10"),
+    ("tonight", "", "2026-07-10"),
+    ("yesterday", "", "2026-07-09"),
+    ("tomorrow", "", "2026-07-11"),
+    ("last night", "", "2026-07-09"),
+    ("this morning", "", "2026-07-10"),
+    ("the day before yesterday", "", "2026-07-08"),
+    ("2 days ago", "", "2026-07-08"),
+    ("on monday", "on ", "2026-07-06"),
+    ("tuesday", "", "2026-07-07"),
+    ("last friday", "", "2026-07-03"),
+    ("next friday", "", "2026-07-17"),
+    ("next sunday", "", "2026-07-12"),
+    ("last saturday", "", "2026-07-04"),
+    ("this thursday", "", "2026-07-16"),
+];
+
+const WORDS: &[&str] = &[
+    "deploy",
+    "hook",
+    "ran",
+    "the",
+    "db",
+    "Postgres",
+    "16",
+    "broke",
+    "ünïcødé",
+    "日本語",
+    "on-call",
+    "v1.2",
+    "(see",
+    "notes)",
+];
+
+fn cased(text: &str, mask: &[bool]) -> String {
+    text.chars()
+        .zip(mask.iter().cycle())
+        .map(|(c, up)| if *up { c.to_ascii_uppercase() } else { c })
+        .collect()
+}
+
+fn words() -> impl Strategy<Value = Vec<&'static str>> {
+    proptest::collection::vec(proptest::sample::select(WORDS), 0..4)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn a_relative_phrase_anywhere_becomes_its_day(
+        before in words(),
+        after in words(),
+        phrase in proptest::sample::select(PHRASES),
+        mask in proptest::collection::vec(any::<bool>(), 1..8),
+        punct in proptest::sample::select(&["", ".", ",", "!", "'s", "’s", ":", ";", "?", ")"][..]),
+    ) {
+        let (words, keep, day) = phrase;
+        let written = cased(words, &mask);
+        let head = before.join(" ");
+        let tail = after.join(" ");
+        let join = |a: &str, b: &str| match (a.is_empty(), b.is_empty()) {
+            (true, _) => b.to_string(),
+            (_, true) => a.to_string(),
+            _ => format!("{a} {b}"),
+        };
+        let text = join(&join(&head, &format!("{written}{punct}")), &tail);
+        let kept = &written[..keep.len()];
+        let expected = join(&join(&head, &format!("{kept}{day}{punct}")), &tail);
+
+        let dir = tempfile::tempdir().unwrap();
+        let m = memory(dir.path());
+        let out = m.remember(Fact::new("memory-t.md", text.as_str()).hook("a topic")).unwrap();
+        prop_assert_eq!(&out.entry.text, &expected);
+        prop_assert_eq!(out.converted.len(), 1);
+        prop_assert_eq!(out.converted[0].field, "text");
+        prop_assert_eq!(&out.converted[0].from, &written[keep.len()..]);
+        prop_assert_eq!(&out.converted[0].to, day);
+        let topic = m.topic("memory-t.md").unwrap();
+        prop_assert_eq!(&topic.entries[0].text, &expected);
+        prop_assert!(m.check().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_vague_phrase_anywhere_is_refused_and_nothing_is_written(
+        before in words(),
+        phrase in proptest::sample::select(&["last week", "recently", "a while ago", "the other day", "lately", "last month", "a few days ago"][..]),
+        mask in proptest::collection::vec(any::<bool>(), 1..8),
+        punct in proptest::sample::select(&["", ".", ",", "!"][..]),
+    ) {
+        let text = format!("{} {}{punct}", before.join(" "), cased(phrase, &mask));
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("memory");
+        let m = memory(&root);
+        let err = m.remember(Fact::new("memory-t.md", text.as_str()).hook("a topic")).unwrap_err();
+        prop_assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        prop_assert!(err.to_string().contains(phrase), "{}", err);
+        prop_assert!(!root.exists(), "a refused write creates nothing");
+    }
+
+    #[test]
+    fn relative_words_in_code_and_urls_stay_as_written(
+        phrase in proptest::sample::select(PHRASES),
+        shape in 0..4usize,
+    ) {
+        let text = match shape {
+            0 => format!("the `{}` flag", phrase.0),
+            1 => format!("see https://example.com/{}", phrase.0.replace(' ', "-")),
+            2 => format!("see <https://example.com/{}>", phrase.0.replace(' ', "/")),
+            _ => format!("[notes](docs/{}.md)", phrase.0.replace(' ', "_")),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let m = memory(dir.path());
+        let out = m.remember(Fact::new("memory-t.md", text.as_str()).hook("a topic")).unwrap();
+        prop_assert_eq!(&out.entry.text, &text);
+        prop_assert!(out.converted.is_empty());
+    }
+}
+
+#[test]
+fn the_date_and_the_text_are_both_converted_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    let out = m
+        .remember(
+            Fact::new(
+                "memory-infra.md",
+                "Yesterday's deploy broke; fixed on Monday",
+            )
+            .date("yesterday")
+            .hook("hosts"),
+        )
+        .unwrap();
+    assert_eq!(out.entry.date.to_string(), "2026-07-09");
+    assert_eq!(
+        out.entry.text,
+        "2026-07-09's deploy broke; fixed on 2026-07-06"
+    );
+    let got: Vec<(&str, &str, &str)> = out
+        .converted
+        .iter()
+        .map(|c| (c.field, c.from.as_str(), c.to.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("date", "yesterday", "2026-07-09"),
+            ("text", "Yesterday", "2026-07-09"),
+            ("text", "Monday", "2026-07-06"),
+        ]
+    );
+    let json = serde_json::to_value(&out).unwrap();
+    assert_eq!(json["converted"][1]["from"], "Yesterday");
+    // Nothing relative was given: nothing is reported.
+    let out = m
+        .remember(Fact::new("memory-infra.md", "standup every Monday").date("2026-07-01"))
+        .unwrap();
+    assert!(out.converted.is_empty(), "{:?}", out.converted);
+}
+
+#[test]
+fn check_still_flags_relative_words_written_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("MEMORY.md"), "- [T](memory-t.md) — a topic\n").unwrap();
+    std::fs::write(
+        d.join("memory-t.md"),
+        "- 2026-07-01: fixed it yesterday\n- 2026-07-02: deployed on Friday\n- 2026-07-03: `today` is a flag\n- 2026-07-04: standup every Monday\n- 2026-07-05: as soon as it is green\n",
+    )
+    .unwrap();
+    let found = memory(d).check().unwrap();
+    let got: Vec<(&str, usize)> = found.iter().map(|v| (v.kind.as_str(), v.line)).collect();
+    assert_eq!(got, [("relative_date", 1), ("relative_date", 2)]);
+    assert!(found[1].message.contains("friday"), "{}", found[1].message);
+}
+
+#[test]
+fn a_compactor_s_lesson_is_converted_too() {
+    use memory_core::structured_memory::{
+        Budgets, Compactor, CompactorError, Condensed, Entry, Topic,
+    };
+    struct Lesson(&'static str);
+    impl Compactor for Lesson {
+        fn summarize(&self, _t: &Topic, e: &[Entry]) -> Result<Vec<Condensed>, CompactorError> {
+            Ok(vec![Condensed::new(0..e.len(), self.0)])
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("MEMORY.md"), "- [T](memory-t.md) — a topic\n").unwrap();
+    let topic = "- 2026-07-01: a\n- 2026-07-02: b\n- 2026-07-03: c\n";
+    std::fs::write(d.join("memory-t.md"), topic).unwrap();
+    let m = StructuredMemory::builder(d)
+        .budgets(Budgets::default().topic_lines(2))
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap();
+    m.compact(
+        Some("memory-t.md"),
+        &Lesson("learned yesterday: a, b, c"),
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory-t.md")).unwrap(),
+        "- 2026-07-03: learned 2026-07-09: a, b, c\n"
+    );
+    std::fs::write(d.join("memory-t.md"), topic).unwrap();
+    let err = m
+        .compact(Some("memory-t.md"), &Lesson("a, b, c, recently"), false)
+        .unwrap_err();
+    assert!(
+        matches!(err, memory_core::Error::CompactorFailed { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("summarize"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory-t.md")).unwrap(),
+        topic
+    );
+}
