@@ -109,7 +109,7 @@ impl Query {
 /// One entry a query found, as its index row gives it, with the three fields only its
 /// file holds (`created_at`, `updated_at`, `supersedes`).
 ///
-/// The seed's read protocol ranks and filters from `_index.md` alone, then "read[s]
+/// The seed's read protocol ranks and filters from `_index.md` alone, then "read\[s\]
 /// individual .md files only for matches; max 5 per query": those three fields are read
 /// from each hit's file after the ranking and the limit, so a query opens at most
 /// `limit` entity files. When a hit's file does not read, they are `None` (`null` in
