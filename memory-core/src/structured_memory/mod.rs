@@ -22,6 +22,7 @@ mod budget;
 mod check;
 mod compact;
 mod compact_index;
+mod compact_split;
 mod compactor;
 mod dates;
 mod index_file;
@@ -29,8 +30,10 @@ mod memory;
 mod pointer;
 mod read;
 mod remember;
+mod remember_compaction;
 mod restore;
 mod topic_file;
+mod topic_sections;
 
 pub use archive::{ARCHIVE_HEADER, ArchivePass, ArchiveSection, parse_archive};
 pub use budget::{
