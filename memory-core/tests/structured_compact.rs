@@ -113,6 +113,15 @@ fn the_passes_run_in_order_and_stop_under_budget() {
     );
     assert_eq!((f.before.lines, f.after.lines), (9, 5));
     assert!(f.needs_judgment.is_none());
+    // Each pass says where what it took was in the file as it was (not as the passes
+    // before it left it), and the entries' lines agree.
+    let from: Vec<Vec<usize>> = f.passes.iter().map(|p| p.from_lines.clone()).collect();
+    assert_eq!(from, [vec![3], vec![4], vec![6, 7, 8]]);
+    for p in &f.passes {
+        let lines: Vec<usize> = p.entries.iter().map(|e| e.line).collect();
+        assert_eq!(lines, p.from_lines);
+        assert_eq!(p.from, "memory-infra.md");
+    }
     let topic = m.topic("memory-infra.md").unwrap();
     let texts: Vec<&str> = topic.entries.iter().map(|e| e.text.as_str()).collect();
     assert_eq!(
@@ -773,4 +782,88 @@ fn a_new_topic_past_the_index_budget_runs_the_index_pass_in_the_same_step() {
         .remember(Fact::new("memory-b.md", "another b fact"))
         .unwrap();
     assert!(out.compaction.is_none());
+}
+
+#[test]
+fn restore_brings_back_what_was_removed_says_where_moved_lines_live_and_reports_budgets() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [A](memory-a.md) — deploys\n- [B](memory-b.md) — deploy notes\nThe deploy hook runs first.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("memory-a.md"),
+        "# A\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-06-02 [db]: Postgres 16\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory-b.md"), "# B\n\n- 2026-06-03: b fact\n").unwrap();
+    let m = StructuredMemory::builder(d)
+        .budgets(Budgets::default().index_lines(2).topic_lines(3))
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap();
+    let report = m.compact(None, &IndexJudge, false).unwrap();
+    let id = report.id.clone().unwrap();
+    let restored = m.restore(&id).unwrap();
+    // The superseded generation comes back…
+    assert_eq!(restored.restored.len(), 1);
+    assert_eq!(restored.restored[0].file, "memory-a.md");
+    assert_eq!(
+        restored.restored[0].lines,
+        ["- 2026-06-01 [db]: Postgres 15"]
+    );
+    // …the moved content line and the merged topic do not: they are live in memory-a.md.
+    let moved: Vec<(&str, ArchivePass, Vec<String>)> = restored
+        .not_restored
+        .iter()
+        .map(|n| (n.file.as_str(), n.pass, n.live_in.clone()))
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            (
+                "MEMORY.md",
+                ArchivePass::IndexContent,
+                vec!["memory-a.md".to_string()]
+            ),
+            (
+                "memory-b.md",
+                ArchivePass::MergeTopics,
+                vec!["memory-a.md".to_string()]
+            ),
+        ]
+    );
+    assert!(
+        restored.not_restored[0]
+            .reason
+            .contains("still live in memory-a.md"),
+        "{}",
+        restored.not_restored[0].reason
+    );
+    let a = m.topic("memory-a.md").unwrap();
+    assert_eq!(a.text.matches("The deploy hook runs first.").count(), 1);
+    assert_eq!(a.text.matches("b fact").count(), 1);
+    // The budgets of what it wrote.
+    assert_eq!(restored.budgets.len(), 1);
+    assert_eq!(restored.budgets[0].file, "memory-a.md");
+    assert_eq!(restored.budgets[0].lines, a.line_count);
+    assert_eq!(restored.budgets[0].line_budget, 3);
+
+    // A moved line edited away since: the archive is its only copy, and it says so.
+    std::fs::write(
+        d.join("memory-a.md"),
+        "# A\n\n- 2026-06-02 [db]: Postgres 16\n",
+    )
+    .unwrap();
+    let again = m.restore(&id).unwrap();
+    let n = &again.not_restored[0];
+    assert!(n.live_in.is_empty());
+    assert!(
+        n.reason.contains("no linked topic file holds them"),
+        "{}",
+        n.reason
+    );
 }

@@ -34,10 +34,19 @@ use crate::markdown::{Edit, apply_edits};
 pub struct PassReport {
     /// The pass.
     pub pass: ArchivePass,
+    /// The file it took them from (the file compacted; for a merge of topics, the topic
+    /// merged away).
+    pub from: String,
     /// The entries it took out of the file (archived, or moved by a split).
     pub entries: Vec<Entry>,
-    /// Where they went: `memory-archive.md`, or the new topic file of a split.
+    /// Where they went: `memory-archive.md`, the new topic file of a split, the topic
+    /// file content lines of the index were moved to, the topic merged into.
     pub to: String,
+    /// Where what it took started, in the file as it was before the compaction (1-based
+    /// lines): each entry's first line (the entries' own `line` and `end_line` are
+    /// given in that file too), or each content line of the index it moved. A lesson
+    /// or folded text an earlier pass wrote counts from where that pass wrote it.
+    pub from_lines: Vec<usize>,
     /// The entries it wrote in their place (a folded newest generation, a lesson).
     pub written: Vec<String>,
 }
@@ -115,6 +124,51 @@ pub(super) struct Work {
     pub(super) archived: Vec<(ArchivePass, Vec<String>)>,
     /// New topic files: (file, path, text, title, hook).
     pub(super) created: Vec<(String, PathBuf, String, String, String)>,
+    /// The file's text before the first pass.
+    original: String,
+    /// Each applied pass's edits, sorted (to give lines in the original text).
+    history: Vec<Vec<Edit>>,
+}
+
+impl Work {
+    /// Gives `entries` (read from the text as the passes so far leave it) their lines in
+    /// the original text, and returns their first lines.
+    pub(super) fn to_original_lines(&self, entries: &mut [Entry]) -> Vec<usize> {
+        entries
+            .iter_mut()
+            .map(|e| {
+                let mut at = e.span.start;
+                for edits in self.history.iter().rev() {
+                    at = position_before(edits, at);
+                }
+                let line = self.original[..at.min(self.original.len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
+                e.end_line = line + (e.end_line - e.line);
+                e.line = line;
+                line
+            })
+            .collect()
+    }
+}
+
+/// Where offset `at` of the text `edits` produced was in the text before them (an
+/// offset inside a replacement maps to where the replaced range started).
+fn position_before(edits: &[Edit], at: usize) -> usize {
+    // old = new + shift, for offsets past the edits seen so far.
+    let mut shift: isize = 0;
+    for e in edits {
+        let start = (e.range.start as isize - shift) as usize;
+        if at < start {
+            break;
+        }
+        if at < start + e.replacement.len() {
+            return e.range.start;
+        }
+        shift += e.range.len() as isize - e.replacement.len() as isize;
+    }
+    (at as isize + shift).max(0) as usize
 }
 
 impl StructuredMemory {
@@ -214,10 +268,12 @@ impl StructuredMemory {
         let mut w = Work {
             file,
             path,
+            original: topic.text.clone(),
             topic,
             passes: Vec::new(),
             archived: Vec::new(),
             created: Vec::new(),
+            history: Vec::new(),
         };
         for pass in [
             ArchivePass::EvictDead,
@@ -378,6 +434,8 @@ impl StructuredMemory {
         if removed.is_empty() {
             return Ok(());
         }
+        let mut recorded = edits.clone();
+        recorded.sort_by_key(|e| (e.range.start, e.range.end));
         let text = apply_edits(&w.topic.text, edits);
         let new = Topic::read(&w.path, w.file.clone(), text)
             .map_err(|e| Error::unreadable_result(&w.path, e))?;
@@ -404,12 +462,17 @@ impl StructuredMemory {
                 .collect();
             w.archived.push((pass, raw));
         }
+        let mut removed = removed;
+        let from_lines = w.to_original_lines(&mut removed);
         w.passes.push(PassReport {
             pass,
+            from: w.file.clone(),
             entries: removed,
             to,
             written,
+            from_lines,
         });
+        w.history.push(recorded);
         w.topic = new;
         Ok(())
     }

@@ -122,6 +122,8 @@ impl StructuredMemory {
             .map_err(|e| failed(ArchivePass::IndexContent, e.to_string()))?;
         let mut moved_lines = BTreeSet::new();
         let mut moved_text = Vec::new();
+        // Per topic file, in the order first routed to: the lines and their numbers.
+        let mut routed: Vec<(String, Vec<String>, Vec<usize>)> = Vec::new();
         for (i, file) in routes {
             let Some(line) = index.content.get(i) else {
                 return Err(failed(
@@ -154,6 +156,13 @@ impl StructuredMemory {
             writes.push((p, t));
             edits.push(line_edit(&index.text, line.line));
             moved_text.push(line.text.clone());
+            match routed.iter_mut().find(|(f, _, _)| *f == file) {
+                Some((_, texts, numbers)) => {
+                    texts.push(line.text.clone());
+                    numbers.push(line.line);
+                }
+                None => routed.push((file.clone(), vec![line.text.clone()], vec![line.line])),
+            }
         }
         if !moved_text.is_empty() {
             archived.push((
@@ -161,12 +170,16 @@ impl StructuredMemory {
                 INDEX_FILE_NAME.to_string(),
                 moved_text.clone(),
             ));
-            passes.push(PassReport {
-                pass: ArchivePass::IndexContent,
-                entries: Vec::new(),
-                to: "topic files".to_string(),
-                written: moved_text,
-            });
+            for (to, written, from_lines) in routed {
+                passes.push(PassReport {
+                    pass: ArchivePass::IndexContent,
+                    from: INDEX_FILE_NAME.to_string(),
+                    entries: Vec::new(),
+                    to,
+                    written,
+                    from_lines,
+                });
+            }
         }
 
         // Near-duplicate topics merged.
@@ -220,9 +233,11 @@ impl StructuredMemory {
             ));
             passes.push(PassReport {
                 pass: ArchivePass::MergeTopics,
+                from: from.clone(),
                 entries: from_topic.entries.clone(),
                 to: into.clone(),
                 written: Vec::new(),
+                from_lines: from_topic.entries.iter().map(|e| e.line).collect(),
             });
             merged.push(from);
         }

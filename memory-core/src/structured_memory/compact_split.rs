@@ -76,7 +76,8 @@ impl StructuredMemory {
                 (section.is_some(), section, i)
             });
             let text = new_file_text(&w.topic, &sections, part.title.trim(), &list, le);
-            let moved: Vec<_> = list.iter().map(|&i| entries[i].clone()).collect();
+            let mut moved: Vec<_> = list.iter().map(|&i| entries[i].clone()).collect();
+            let from_lines = w.to_original_lines(&mut moved);
             created.push((
                 file.clone(),
                 path,
@@ -86,9 +87,11 @@ impl StructuredMemory {
             ));
             reports.push(PassReport {
                 pass,
+                from: w.file.clone(),
                 entries: moved.clone(),
                 to: file,
                 written: Vec::new(),
+                from_lines,
             });
             moved_all.extend(moved);
         }

@@ -48,5 +48,5 @@ pub use memory::{ARCHIVE_FILE_NAME, RESERVED_FILES, StructuredMemory, Structured
 pub use pointer::{HOOK_SEPARATOR, render_pointer};
 pub use read::RecallHit;
 pub use remember::{Fact, INDEX_HEADER, MAX_SUBJECT_CHARS, RememberOutcome};
-pub use restore::{RestoreReport, Restored};
+pub use restore::{NotRestored, RestoreReport, Restored};
 pub use topic_file::{Entry, Topic, TopicMeta, UndatedItem, subject_key};
