@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use memory_core::structured_memory::BudgetUse;
+use memory_core::structured_memory::{BudgetUse, PassReport};
 use serde::Serialize;
 
 use crate::json;
@@ -108,24 +108,36 @@ pub fn human(reply: &TopicsReply) -> String {
                 out.push_str("Nothing over its budget.\n");
             }
             for f in &report.files {
+                let new = if report.created.contains(&f.file) {
+                    " (new, split out)"
+                } else {
+                    ""
+                };
                 let _ = writeln!(
                     out,
-                    "{}: {} -> {} lines",
+                    "{}: {} -> {} lines{new}",
                     f.file, f.before.lines, f.after.lines
                 );
                 for p in &f.passes {
+                    let to = if p.to.is_empty() {
+                        "memory-archive.md"
+                    } else {
+                        p.to.as_str()
+                    };
+                    let count = p.entries.len().max(p.from_lines.len());
                     let _ = writeln!(
                         out,
-                        "  {}: {} entr{} to {}",
+                        "  {}: {count} {} to {to}",
                         p.pass.as_str(),
-                        p.entries.len(),
-                        if p.entries.len() == 1 { "y" } else { "ies" },
-                        if p.to.is_empty() {
-                            "memory-archive.md"
+                        if p.entries.is_empty() && count > 0 {
+                            if count == 1 { "line" } else { "lines" }
+                        } else if count == 1 {
+                            "entry"
                         } else {
-                            p.to.as_str()
-                        }
+                            "entries"
+                        },
                     );
+                    moves(&mut out, p, to);
                 }
                 if let Some(n) = &f.needs_judgment {
                     let _ = writeln!(
@@ -135,8 +147,14 @@ pub fn human(reply: &TopicsReply) -> String {
                     );
                 }
             }
-            if let Some(id) = &report.id {
-                let _ = writeln!(out, "Archived as {id} (memcore topics restore {id})");
+            match &report.id {
+                Some(id) if report.dry_run => {
+                    let _ = writeln!(out, "Would archive as {id}");
+                }
+                Some(id) => {
+                    let _ = writeln!(out, "Archived as {id} (memcore topics restore {id})");
+                }
+                None => {}
             }
             out
         }
@@ -166,6 +184,40 @@ pub fn human(reply: &TopicsReply) -> String {
                 format!("{}{at}: {}: {}\n", v.file, v.kind.as_str(), v.message)
             })
             .collect(),
+    }
+}
+
+/// Each move of a pass, one line each: `pass: from:line -> to: what`, then what it
+/// wrote in their place.
+fn moves(out: &mut String, p: &PassReport, to: &str) {
+    let what = p.entries.iter().map(|e| {
+        let subject = e
+            .subject
+            .as_deref()
+            .map(|s| format!(" [{s}]"))
+            .unwrap_or_default();
+        let first = e.text.lines().next().unwrap_or("");
+        format!("{}{subject}: {first}", e.date.format("%Y-%m-%d"))
+    });
+    // Content lines of the index are in `written` (moved, not entries).
+    let what: Vec<String> = if p.entries.is_empty() {
+        p.written.clone()
+    } else {
+        what.collect()
+    };
+    for (line, what) in p.from_lines.iter().zip(&what) {
+        let _ = writeln!(
+            out,
+            "    {}: {}:{line} -> {to}: {what}",
+            p.pass.as_str(),
+            p.from
+        );
+    }
+    if !p.entries.is_empty() {
+        for text in &p.written {
+            let first = text.lines().next().unwrap_or("");
+            let _ = writeln!(out, "    {}: wrote in {}: {first}", p.pass.as_str(), p.from);
+        }
     }
 }
 

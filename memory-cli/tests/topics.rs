@@ -326,3 +326,66 @@ fn an_empty_hook_keeps_the_existing_one() {
         "{help}"
     );
 }
+
+#[test]
+fn a_dry_run_lists_each_move_as_the_json_report_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    let topic = "# Infra\n\n## Hosts\n- 2026-06-01 [web]: web1 runs nginx 1.24\n- 2026-06-02 [web]: web1 runs nginx 1.26\n\n## Databases\n- 2026-06-03: Postgres 16 on db1\n- 2026-06-04: backups nightly\n";
+    std::fs::write(d.join("memory/memory-infra.md"), topic).unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "- [Infra](memory-infra.md) — hosts, databases\n",
+    )
+    .unwrap();
+    let args = ["topics", "--topic-lines", "6", "compact", "--dry-run"];
+    let human = topics(d, &args[1..]).ok();
+    let mut json_args = vec!["--root", "memory", "--json"];
+    json_args.extend_from_slice(&args);
+    let report = run(command(d).args(&json_args)).json();
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory/memory-infra.md")).unwrap(),
+        topic,
+        "a dry run writes nothing"
+    );
+    // Each move, with the line it has in the file as it is now (the split's entries are
+    // counted before the collapse took line 4 out).
+    for line in [
+        "    collapse-superseded: memory-infra.md:4 -> memory-archive.md: 2026-06-01 [web]: web1 runs nginx 1.24",
+        "    split-overgrown: memory-infra.md:8 -> memory-infra-databases.md: 2026-06-03: Postgres 16 on db1",
+        "    split-overgrown: memory-infra.md:9 -> memory-infra-databases.md: 2026-06-04: backups nightly",
+    ] {
+        assert!(
+            human.lines().any(|l| l == line),
+            "{line:?} missing from:\n{human}"
+        );
+    }
+    // The human text and the JSON report name the same moves.
+    let mut from_json = Vec::new();
+    for f in report["files"].as_array().unwrap() {
+        for p in f["passes"].as_array().unwrap() {
+            let lines = p["from_lines"].as_array().unwrap();
+            assert_eq!(lines.len(), p["entries"].as_array().unwrap().len());
+            for (line, entry) in lines.iter().zip(p["entries"].as_array().unwrap()) {
+                assert_eq!(&entry["line"], line, "an entry's line is the line of now");
+                from_json.push(format!(
+                    "    {}: {}:{} -> {}:",
+                    p["pass"].as_str().unwrap(),
+                    p["from"].as_str().unwrap(),
+                    line,
+                    p["to"].as_str().unwrap()
+                ));
+            }
+        }
+    }
+    let from_human: Vec<&str> = human
+        .lines()
+        .filter(|l| l.starts_with("    ") && l.contains(" -> "))
+        .collect();
+    assert_eq!(from_human.len(), from_json.len(), "{human}");
+    for (h, j) in from_human.iter().zip(&from_json) {
+        assert!(h.starts_with(j.as_str()), "{h:?} vs {j:?}");
+    }
+    assert!(human.starts_with("Dry run: nothing written.\n"), "{human}");
+}

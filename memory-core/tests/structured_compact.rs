@@ -113,6 +113,15 @@ fn the_passes_run_in_order_and_stop_under_budget() {
     );
     assert_eq!((f.before.lines, f.after.lines), (9, 5));
     assert!(f.needs_judgment.is_none());
+    // Each pass says where what it took was in the file as it was (not as the passes
+    // before it left it), and the entries' lines agree.
+    let from: Vec<Vec<usize>> = f.passes.iter().map(|p| p.from_lines.clone()).collect();
+    assert_eq!(from, [vec![3], vec![4], vec![6, 7, 8]]);
+    for p in &f.passes {
+        let lines: Vec<usize> = p.entries.iter().map(|e| e.line).collect();
+        assert_eq!(lines, p.from_lines);
+        assert_eq!(p.from, "memory-infra.md");
+    }
     let topic = m.topic("memory-infra.md").unwrap();
     let texts: Vec<&str> = topic.entries.iter().map(|e| e.text.as_str()).collect();
     assert_eq!(
@@ -190,8 +199,95 @@ fn the_default_splits_an_overgrown_topic_and_links_each_part() {
     );
     let moved = m.topic("memory-infra-databases.md").unwrap();
     assert_eq!(moved.entries.len(), 2);
-    assert!(m.topic("memory-infra.md").unwrap().line_count <= 7);
+    let old = m.topic("memory-infra.md").unwrap();
+    assert!(old.line_count <= 7);
+    assert!(
+        !old.text.contains("## Databases"),
+        "the heading moved with its entries: {}",
+        old.text
+    );
+    assert!(
+        moved
+            .text
+            .starts_with("# Infra: Databases\n\n## Databases\n")
+    );
+    insta::assert_snapshot!("split_out_file", moved.text);
+    insta::assert_snapshot!("file_split_from", old.text);
     assert!(m.check().unwrap().is_empty(), "{:?}", m.check().unwrap());
+}
+
+#[test]
+fn a_split_keeps_a_heading_with_hand_prose_under_it_and_takes_crlf_sections_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The second section keeps its prose (and so its heading); the third goes whole.
+    seed(
+        d,
+        "\u{feff}# Infra\r\n\r\n## Hosts\r\n- 2026-06-01: web1 runs nginx\r\n- 2026-06-02: web2 runs nginx\r\n\r\n## Databases\r\nOur databases, by hand.\r\n- 2026-06-03: Postgres 16 on db1\r\n- 2026-06-04: backups nightly\r\n\r\n## Caches\r\n- 2026-06-05: redis on cache1\r\n- 2026-06-06: memcached retired\r\n",
+    );
+    let m = memory(d, 9);
+    let report = m.compact(None, &DefaultCompactor, false).unwrap();
+    assert_eq!(
+        report.created,
+        ["memory-infra-databases.md", "memory-infra-caches.md"]
+    );
+    let old = std::fs::read_to_string(d.join("memory-infra.md")).unwrap();
+    assert_eq!(
+        old,
+        "\u{feff}# Infra\r\n\r\n## Hosts\r\n- 2026-06-01: web1 runs nginx\r\n- 2026-06-02: web2 runs nginx\r\n\r\n## Databases\r\nOur databases, by hand.\r\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory-infra-caches.md")).unwrap(),
+        "# Infra: Caches\r\n\r\n## Caches\r\n- 2026-06-05: redis on cache1\r\n- 2026-06-06: memcached retired\r\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory-infra-databases.md")).unwrap(),
+        "# Infra: Databases\r\n\r\n## Databases\r\n- 2026-06-03: Postgres 16 on db1\r\n- 2026-06-04: backups nightly\r\n"
+    );
+}
+
+/// Splits every entry into one new file.
+struct AllInOne;
+
+impl Compactor for AllInOne {
+    fn split(&self, _t: &Topic, e: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
+        Ok(vec![SplitPart::new(
+            "memory-everything.md",
+            "Everything",
+            "all of it",
+            0..e.len(),
+        )])
+    }
+}
+
+#[test]
+fn a_split_file_over_its_budget_gets_its_own_needs_judgment() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let entries: String = (1..=6)
+        .map(|i| format!("- 2026-06-0{i}: fact {i}\n"))
+        .collect();
+    seed(d, &entries);
+    let m = memory(d, 4);
+    let report = m
+        .compact(Some("memory-infra.md"), &AllInOne, false)
+        .unwrap();
+    assert_eq!(report.created, ["memory-everything.md"]);
+    let split = report
+        .files
+        .iter()
+        .find(|f| f.file == "memory-everything.md")
+        .expect("the split file is reported");
+    // `# Everything`, a blank line, six entries: 8 lines against 4.
+    assert_eq!((split.before.lines, split.after.lines), (0, 8));
+    let n = split.needs_judgment.clone().expect("over its budget");
+    assert_eq!(
+        (n.file.as_str(), n.over_by_lines),
+        ("memory-everything.md", 4)
+    );
+    let old = &report.files[0];
+    assert_eq!(old.file, "memory-infra.md");
+    assert!(old.needs_judgment.is_none());
 }
 
 #[test]
@@ -510,5 +606,264 @@ fn a_split_into_a_name_already_taken_takes_the_next_free_one_and_the_write_lands
             .unwrap()
             .iter()
             .any(|v| matches!(v.kind.as_str(), "orphan_topic" | "dangling_index_line"))
+    );
+}
+
+#[test]
+fn after_a_triggered_split_the_outcome_names_where_the_entry_lives_and_every_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    seed(
+        d,
+        "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n\n## Databases\n- 2026-06-02: db1 runs Postgres\n",
+    );
+    let m = memory(d, 7);
+    // Appended at the end, under `## Databases`: the split takes it with its section.
+    let out = m
+        .remember(Fact::new("memory-infra.md", "backups run nightly").subject("backups"))
+        .unwrap();
+    assert_eq!(
+        out.compaction.as_ref().unwrap().created,
+        ["memory-infra-databases.md"]
+    );
+    assert_eq!(out.file, "memory-infra-databases.md");
+    let live = m.topic("memory-infra-databases.md").unwrap();
+    assert_eq!(
+        out.entry, live.entries[1],
+        "the entry as it reads there now"
+    );
+    assert_eq!(out.entry.line, 5);
+    let files: Vec<&str> = out.budgets.iter().map(|b| b.file.as_str()).collect();
+    assert_eq!(
+        files,
+        ["memory-infra-databases.md", "memory-infra.md", "MEMORY.md"]
+    );
+    assert_eq!(out.budgets[0].lines, live.line_count);
+    assert_eq!(
+        out.budgets[1].lines,
+        m.topic("memory-infra.md").unwrap().line_count
+    );
+    assert_eq!(out.budgets[2].lines, m.index().unwrap().line_count);
+
+    // A write the split leaves where it was: its file first, the split file's budget too.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    seed(
+        d,
+        "- 2026-06-01: web1 runs nginx\n- 2026-06-02: web2 runs nginx\n",
+    );
+    let m = memory(d, 2);
+    let out = m
+        .remember_with(
+            Fact::new("memory-infra.md", "db1 runs Postgres"),
+            &SplitFirst,
+        )
+        .unwrap();
+    assert_eq!(out.file, "memory-infra.md");
+    assert_eq!(out.entry, m.topic("memory-infra.md").unwrap().entries[1]);
+    let files: Vec<&str> = out.budgets.iter().map(|b| b.file.as_str()).collect();
+    assert_eq!(files, ["memory-infra.md", "memory-old.md", "MEMORY.md"]);
+}
+
+/// Splits the first entry into `memory-old.md`.
+struct SplitFirst;
+
+impl Compactor for SplitFirst {
+    fn split(&self, _t: &Topic, _e: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
+        Ok(vec![SplitPart::new(
+            "memory-old.md",
+            "Old",
+            "the first fact",
+            [0],
+        )])
+    }
+}
+
+/// Routes every content line of the index to `memory-a.md`; merges nothing.
+struct RouteToA;
+
+impl Compactor for RouteToA {
+    fn route_content(
+        &self,
+        index: &memory_core::structured_memory::MemoryIndex,
+    ) -> Result<Vec<(usize, String)>, CompactorError> {
+        Ok((0..index.content.len())
+            .map(|i| (i, "memory-a.md".to_string()))
+            .collect())
+    }
+}
+
+fn index_at_budget(d: &Path) -> StructuredMemory {
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [A](memory-a.md) — deploys\nThe deploy hook runs first.\nStaging needs the VPN.\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory-a.md"), "# A\n\n- 2026-06-01: a fact\n").unwrap();
+    StructuredMemory::builder(d)
+        .budgets(Budgets::default().index_lines(3))
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap()
+}
+
+#[test]
+fn a_new_topic_past_the_index_budget_runs_the_index_pass_in_the_same_step() {
+    // With a compactor that routes content: the content moves, the line lands, within.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = index_at_budget(d);
+    let out = m
+        .remember_with(
+            Fact::new("memory-ü-ñotes.md", "ñ is written ñ").hook("Unicode notes"),
+            &RouteToA,
+        )
+        .unwrap();
+    let compaction = out.compaction.clone().expect("the index pass ran");
+    let index_pass = compaction
+        .files
+        .iter()
+        .find(|f| f.file == "MEMORY.md")
+        .expect("reported");
+    assert_eq!((index_pass.before.lines, index_pass.after.lines), (4, 2));
+    assert!(index_pass.needs_judgment.is_none());
+    let index = std::fs::read_to_string(d.join("MEMORY.md")).unwrap();
+    assert_eq!(
+        index,
+        "- [A](memory-a.md) — deploys\n- [Ü ñotes](memory-ü-ñotes.md) — Unicode notes\n"
+    );
+    assert!(
+        m.topic("memory-a.md")
+            .unwrap()
+            .text
+            .ends_with("The deploy hook runs first.\nStaging needs the VPN.\n")
+    );
+    let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
+    assert!(
+        archive.contains(&format!(
+            "## {} · index-content · MEMORY.md ·",
+            compaction.id.clone().unwrap()
+        )),
+        "{archive}"
+    );
+    assert_eq!(out.archive_id, compaction.id);
+    let files: Vec<&str> = out.budgets.iter().map(|b| b.file.as_str()).collect();
+    assert_eq!(files, ["memory-ü-ñotes.md", "memory-a.md", "MEMORY.md"]);
+    assert_eq!(out.budgets[2].lines, 2);
+
+    // With the default (no judgment): the line lands, the overage is reported exactly.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = index_at_budget(d);
+    let out = m
+        .remember(Fact::new("memory-b.md", "b fact").hook("b things"))
+        .unwrap();
+    let n = out
+        .compaction
+        .expect("the index pass ran")
+        .files
+        .iter()
+        .find_map(|f| f.needs_judgment.clone())
+        .expect("needs judgment");
+    assert_eq!(
+        (n.file.as_str(), n.over_by_lines, n.unparsed_lines),
+        ("MEMORY.md", 1, vec![2, 3])
+    );
+    assert_eq!(m.index().unwrap().lines.len(), 2);
+    assert!(
+        out.warnings.iter().any(|w| w.contains("MEMORY.md")),
+        "{:?}",
+        out.warnings
+    );
+
+    // A write that adds no index line does not run it.
+    let out = m
+        .remember(Fact::new("memory-b.md", "another b fact"))
+        .unwrap();
+    assert!(out.compaction.is_none());
+}
+
+#[test]
+fn restore_brings_back_what_was_removed_says_where_moved_lines_live_and_reports_budgets() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [A](memory-a.md) — deploys\n- [B](memory-b.md) — deploy notes\nThe deploy hook runs first.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("memory-a.md"),
+        "# A\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-06-02 [db]: Postgres 16\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory-b.md"), "# B\n\n- 2026-06-03: b fact\n").unwrap();
+    let m = StructuredMemory::builder(d)
+        .budgets(Budgets::default().index_lines(2).topic_lines(3))
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap();
+    let report = m.compact(None, &IndexJudge, false).unwrap();
+    let id = report.id.clone().unwrap();
+    let restored = m.restore(&id).unwrap();
+    // The superseded generation comes back…
+    assert_eq!(restored.restored.len(), 1);
+    assert_eq!(restored.restored[0].file, "memory-a.md");
+    assert_eq!(
+        restored.restored[0].lines,
+        ["- 2026-06-01 [db]: Postgres 15"]
+    );
+    // …the moved content line and the merged topic do not: they are live in memory-a.md.
+    let moved: Vec<(&str, ArchivePass, Vec<String>)> = restored
+        .not_restored
+        .iter()
+        .map(|n| (n.file.as_str(), n.pass, n.live_in.clone()))
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            (
+                "MEMORY.md",
+                ArchivePass::IndexContent,
+                vec!["memory-a.md".to_string()]
+            ),
+            (
+                "memory-b.md",
+                ArchivePass::MergeTopics,
+                vec!["memory-a.md".to_string()]
+            ),
+        ]
+    );
+    assert!(
+        restored.not_restored[0]
+            .reason
+            .contains("still live in memory-a.md"),
+        "{}",
+        restored.not_restored[0].reason
+    );
+    let a = m.topic("memory-a.md").unwrap();
+    assert_eq!(a.text.matches("The deploy hook runs first.").count(), 1);
+    assert_eq!(a.text.matches("b fact").count(), 1);
+    // The budgets of what it wrote.
+    assert_eq!(restored.budgets.len(), 1);
+    assert_eq!(restored.budgets[0].file, "memory-a.md");
+    assert_eq!(restored.budgets[0].lines, a.line_count);
+    assert_eq!(restored.budgets[0].line_budget, 3);
+
+    // A moved line edited away since: the archive is its only copy, and it says so.
+    std::fs::write(
+        d.join("memory-a.md"),
+        "# A\n\n- 2026-06-02 [db]: Postgres 16\n",
+    )
+    .unwrap();
+    let again = m.restore(&id).unwrap();
+    let n = &again.not_restored[0];
+    assert!(n.live_in.is_empty());
+    assert!(
+        n.reason.contains("no linked topic file holds them"),
+        "{}",
+        n.reason
     );
 }

@@ -35,10 +35,19 @@ use crate::markdown::{Edit, apply_edits};
 pub struct PassReport {
     /// The pass.
     pub pass: ArchivePass,
+    /// The file it took them from (the file compacted; for a merge of topics, the topic
+    /// merged away).
+    pub from: String,
     /// The entries it took out of the file (archived, or moved by a split).
     pub entries: Vec<Entry>,
-    /// Where they went: `memory-archive.md`, or the new topic file of a split.
+    /// Where they went: `memory-archive.md`, the new topic file of a split, the topic
+    /// file content lines of the index were moved to, the topic merged into.
     pub to: String,
+    /// Where what it took started, in the file as it was before the compaction (1-based
+    /// lines): each entry's first line (the entries' own `line` and `end_line` are
+    /// given in that file too), or each content line of the index it moved. A lesson
+    /// or folded text an earlier pass wrote counts from where that pass wrote it.
+    pub from_lines: Vec<usize>,
     /// The entries it wrote in their place (a folded newest generation, a lesson).
     pub written: Vec<String>,
 }
@@ -108,14 +117,59 @@ pub struct CompactionReport {
 
 /// One file's text as the passes leave it, and what they took out.
 pub(super) struct Work {
-    file: String,
-    path: PathBuf,
+    pub(super) file: String,
+    pub(super) path: PathBuf,
     pub(super) topic: Topic,
-    passes: Vec<PassReport>,
+    pub(super) passes: Vec<PassReport>,
     /// Archive sections to append: (pass, raw lines).
-    archived: Vec<(ArchivePass, Vec<String>)>,
+    pub(super) archived: Vec<(ArchivePass, Vec<String>)>,
     /// New topic files: (file, path, text, title, hook).
-    created: Vec<(String, PathBuf, String, String, String)>,
+    pub(super) created: Vec<(String, PathBuf, String, String, String)>,
+    /// The file's text before the first pass.
+    original: String,
+    /// Each applied pass's edits, sorted (to give lines in the original text).
+    history: Vec<Vec<Edit>>,
+}
+
+impl Work {
+    /// Gives `entries` (read from the text as the passes so far leave it) their lines in
+    /// the original text, and returns their first lines.
+    pub(super) fn to_original_lines(&self, entries: &mut [Entry]) -> Vec<usize> {
+        entries
+            .iter_mut()
+            .map(|e| {
+                let mut at = e.span.start;
+                for edits in self.history.iter().rev() {
+                    at = position_before(edits, at);
+                }
+                let line = self.original[..at.min(self.original.len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
+                e.end_line = line + (e.end_line - e.line);
+                e.line = line;
+                line
+            })
+            .collect()
+    }
+}
+
+/// Where offset `at` of the text `edits` produced was in the text before them (an
+/// offset inside a replacement maps to where the replaced range started).
+fn position_before(edits: &[Edit], at: usize) -> usize {
+    // old = new + shift, for offsets past the edits seen so far.
+    let mut shift: isize = 0;
+    for e in edits {
+        let start = (e.range.start as isize - shift) as usize;
+        if at < start {
+            break;
+        }
+        if at < start + e.replacement.len() {
+            return e.range.start;
+        }
+        shift += e.range.len() as isize - e.replacement.len() as isize;
+    }
+    (at as isize + shift).max(0) as usize
 }
 
 impl StructuredMemory {
@@ -198,7 +252,7 @@ impl StructuredMemory {
         self.finish(lock, works, index, dry_run, index_pass)
     }
 
-    fn usage_of(&self, topic: &Topic) -> BudgetUse {
+    pub(super) fn usage_of(&self, topic: &Topic) -> BudgetUse {
         self.budgets
             .usage(&topic.file, false, topic.line_count, topic.byte_count)
     }
@@ -215,10 +269,12 @@ impl StructuredMemory {
         let mut w = Work {
             file,
             path,
+            original: topic.text.clone(),
             topic,
             passes: Vec::new(),
             archived: Vec::new(),
             created: Vec::new(),
+            history: Vec::new(),
         };
         for pass in [
             ArchivePass::EvictDead,
@@ -372,131 +428,8 @@ impl StructuredMemory {
         self.apply(w, pass, edits, removed, written, ARCHIVE_FILE_NAME.into())
     }
 
-    fn split(
-        &self,
-        w: &mut Work,
-        compactor: &dyn Compactor,
-        index: &Option<MemoryIndex>,
-    ) -> Result<()> {
-        let pass = ArchivePass::SplitOvergrown;
-        let entries = w.topic.entries.clone();
-        let parts = compactor
-            .split(&w.topic, &entries)
-            .map_err(|e| failed(pass, &w.file, e))?;
-        let le = w.topic.line_ending.as_str();
-        let mut taken = BTreeSet::new();
-        let mut files = BTreeSet::new();
-        let mut edits = Vec::new();
-        let mut moved_all = Vec::new();
-        // Parts are taken in the compactor's order until the file would be within budget
-        // (the lines each moves are known before anything is cut).
-        let mut lines = w.topic.line_count;
-        let mut bytes = w.topic.byte_count;
-        for part in parts {
-            let usage = self.budgets.usage(&w.file, false, lines, bytes);
-            if usage.state != BudgetState::Over {
-                break;
-            }
-            let list = checked_indexes(pass, &w.file, &part.entries, entries.len(), true)?;
-            if list.is_empty() || list.iter().any(|i| !taken.insert(*i)) {
-                return Err(failed(
-                    pass,
-                    &w.file,
-                    "a part must move entries no other part moves".into(),
-                ));
-            }
-            let mut file = part
-                .file
-                .strip_prefix("./")
-                .unwrap_or(&part.file)
-                .to_string();
-            if file.eq_ignore_ascii_case(&w.file) {
-                return Err(failed(
-                    pass,
-                    &w.file,
-                    format!("{file} is the file being split: a split makes new topic files").into(),
-                ));
-            }
-            // A name already taken (a file, an index line, another part) gets the first
-            // free `-2`, `-3`… variant: a split makes new files and never writes into one.
-            let taken = |name: &str, path: &std::path::Path| {
-                path.exists()
-                    || index.as_ref().is_some_and(|i| i.line_for(name).is_some())
-                    || files.contains(&name.to_lowercase())
-            };
-            let mut path = self
-                .topic_path(&file)
-                .map_err(|e| failed(pass, &w.file, e.into()))?;
-            if taken(&file, &path) {
-                let stem = file[..file.len() - 3].to_string();
-                let mut n = 2;
-                loop {
-                    let candidate = format!("{stem}-{n}.md");
-                    let candidate_path = self
-                        .topic_path(&candidate)
-                        .map_err(|e| failed(pass, &w.file, e.into()))?;
-                    if !taken(&candidate, &candidate_path) {
-                        file = candidate;
-                        path = candidate_path;
-                        break;
-                    }
-                    n += 1;
-                }
-            }
-            files.insert(file.to_lowercase());
-            for (field, value) in [("title", &part.title), ("hook", &part.hook)] {
-                if value.trim().is_empty() || value.contains(['\n', '\r']) {
-                    return Err(failed(
-                        pass,
-                        &w.file,
-                        format!("the {field} of {file} must be one non-empty line").into(),
-                    ));
-                }
-                refuse_secrets(field, value).map_err(|e| failed(pass, &w.file, e.into()))?;
-            }
-            // The moved entries' lines, verbatim, under a heading.
-            let mut text = format!("# {}{le}{le}", part.title.trim());
-            let mut moved = Vec::new();
-            for &i in &list {
-                let e = &entries[i];
-                let raw = &w.topic.text[e.span.clone()];
-                text.push_str(raw);
-                if !raw.ends_with('\n') {
-                    text.push_str(le);
-                }
-                lines -= e.end_line - e.line + 1;
-                bytes -= raw.len();
-                edits.push(cut(e));
-                moved.push(e.clone());
-            }
-            w.created.push((
-                file.clone(),
-                path,
-                text,
-                part.title.trim().to_string(),
-                part.hook.trim().to_string(),
-            ));
-            w.passes.push(PassReport {
-                pass,
-                entries: moved.clone(),
-                to: file,
-                written: Vec::new(),
-            });
-            moved_all.extend(moved);
-        }
-        if moved_all.is_empty() {
-            return Ok(());
-        }
-        let reports = w.passes.len();
-        self.apply(w, pass, edits, moved_all, Vec::new(), String::new())?;
-        // `apply` recorded the pass as one; the per-part reports above say where each went.
-        w.passes.pop();
-        debug_assert_eq!(w.passes.len(), reports);
-        Ok(())
-    }
-
     /// Applies one pass's edits to the work's text, re-reads it, and records the pass.
-    fn apply(
+    pub(super) fn apply(
         &self,
         w: &mut Work,
         pass: ArchivePass,
@@ -508,6 +441,8 @@ impl StructuredMemory {
         if removed.is_empty() {
             return Ok(());
         }
+        let mut recorded = edits.clone();
+        recorded.sort_by_key(|e| (e.range.start, e.range.end));
         let text = apply_edits(&w.topic.text, edits);
         let new = Topic::read(&w.path, w.file.clone(), text)
             .map_err(|e| Error::unreadable_result(&w.path, e))?;
@@ -534,12 +469,17 @@ impl StructuredMemory {
                 .collect();
             w.archived.push((pass, raw));
         }
+        let mut removed = removed;
+        let from_lines = w.to_original_lines(&mut removed);
         w.passes.push(PassReport {
             pass,
+            from: w.file.clone(),
             entries: removed,
             to,
             written,
+            from_lines,
         });
+        w.history.push(recorded);
         w.topic = new;
         Ok(())
     }
@@ -578,38 +518,10 @@ impl StructuredMemory {
             dry_run,
         )?;
         let mut staged = staged;
-        let mut removals = Vec::new();
-        if let (Some(compactor), Some(text)) = (index_pass, staged.index_text.clone()) {
-            let writes = staged.writes.clone();
-            let current = |file: &str| -> Result<Option<String>> {
-                let p = self.topic_path(file)?;
-                match writes.iter().rev().find(|(w, _)| *w == p) {
-                    Some((_, t)) => Ok(Some(t.clone())),
-                    None => Ok(self.load_topic(file)?.map(|t| t.text)),
-                }
-            };
-            if let Some(work) = self.compact_index(&text, &current, compactor)? {
-                for (path, text) in work.writes {
-                    staged.writes.retain(|(p, _)| *p != path);
-                    staged.writes.push((path, text));
-                }
-                for path in &work.removals {
-                    staged.writes.retain(|(p, _)| p != path);
-                }
-                removals = work.removals;
-                for (pass, from, lines) in &work.archived {
-                    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-                    staged
-                        .archive_add
-                        .push_str(&render_section(&candidate, *pass, from, &at, &refs));
-                }
-                if !work.archived.is_empty() {
-                    staged.report.id = Some(candidate.clone());
-                }
-                staged.index_text = Some(work.index_text);
-                staged.report.files.push(work.report);
-            }
-        }
+        let removals = match index_pass {
+            Some(compactor) => self.stage_index_pass(&mut staged, compactor, &candidate, &at)?,
+            None => Vec::new(),
+        };
         let mut tx = Transaction::new(lock);
         for (path, text) in &staged.writes {
             tx.write(path, text.clone().into_bytes());
@@ -661,6 +573,7 @@ impl StructuredMemory {
         let mut files = Vec::new();
         let mut created = Vec::new();
         for (w, original) in works.iter().zip(originals) {
+            let mut split_files = Vec::new();
             for (pass, lines) in &w.archived {
                 let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
                 if let Some(id) = id {
@@ -692,6 +605,25 @@ impl StructuredMemory {
                     }
                 });
                 created.push(file.clone());
+                // A split file is a file the compaction touched: its budget use, and its
+                // own needs-judgment when the part it took is over the budget by itself.
+                let after = self.usage_of(&parsed);
+                split_files.push(FileCompaction {
+                    file: file.clone(),
+                    before: self.budgets.usage(file, false, 0, 0),
+                    needs_judgment: (after.state == BudgetState::Over).then(|| NeedsJudgment {
+                        file: file.clone(),
+                        over_by_lines: after.over_by_lines,
+                        over_by_bytes: after.over_by_bytes,
+                        unparsed_lines: unparsed_lines(&parsed),
+                        message: format!(
+                            "{file}, split out of {}, is over its budget by itself: a compactor must split it further or say what is dead",
+                            w.file
+                        ),
+                    }),
+                    after,
+                    passes: Vec::new(),
+                });
             }
             let before = original
                 .as_ref()
@@ -716,6 +648,7 @@ impl StructuredMemory {
                 passes: w.passes.clone(),
                 needs_judgment,
             });
+            files.append(&mut split_files);
         }
         if let Some(new) = &index_text {
             MemoryIndex::parse(self.index_path()?, new.clone())?;
@@ -757,14 +690,14 @@ pub(super) struct Staged {
 }
 
 /// The edit removing `e`'s lines.
-fn cut(e: &Entry) -> Edit {
+pub(super) fn cut(e: &Entry) -> Edit {
     Edit {
         range: e.span.clone(),
         replacement: String::new(),
     }
 }
 
-fn failed(pass: ArchivePass, file: &str, source: CompactorError) -> Error {
+pub(super) fn failed(pass: ArchivePass, file: &str, source: CompactorError) -> Error {
     Error::CompactorFailed {
         pass: pass.as_str(),
         file: file.to_string(),
@@ -774,7 +707,7 @@ fn failed(pass: ArchivePass, file: &str, source: CompactorError) -> Error {
 
 /// The indexes a compactor returned, checked: each names an entry it was given, and (for
 /// passes that take a set) none twice. Sorted.
-fn checked_indexes(
+pub(super) fn checked_indexes(
     pass: ArchivePass,
     file: &str,
     given: &[usize],

@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use super::archive::ArchivePass;
+use super::archive::{ArchivePass, render_section};
 use super::budget::BudgetState;
-use super::compact::{FileCompaction, NeedsJudgment, PassReport};
+use super::compact::{FileCompaction, NeedsJudgment, PassReport, Staged};
 use super::compactor::{Compactor, CompactorError};
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
@@ -31,6 +31,52 @@ pub(super) struct IndexWork {
 }
 
 impl StructuredMemory {
+    /// Runs the index pass on what `staged` leaves (its index text, and each topic file
+    /// as its writes leave it, else as on disk) and folds the pass's changes into it: the
+    /// topic files it rewrites, its archive sections under `id`, the index's new text and
+    /// its report. Returns the topic files merged away (to remove in the same step).
+    pub(super) fn stage_index_pass(
+        &self,
+        staged: &mut Staged,
+        compactor: &dyn Compactor,
+        id: &str,
+        at: &str,
+    ) -> Result<Vec<PathBuf>> {
+        let Some(text) = staged.index_text.clone() else {
+            return Ok(Vec::new());
+        };
+        let writes = staged.writes.clone();
+        let current = |file: &str| -> Result<Option<String>> {
+            let p = self.topic_path(file)?;
+            match writes.iter().rev().find(|(w, _)| *w == p) {
+                Some((_, t)) => Ok(Some(t.clone())),
+                None => Ok(self.load_topic(file)?.map(|t| t.text)),
+            }
+        };
+        let Some(work) = self.compact_index(&text, &current, compactor)? else {
+            return Ok(Vec::new());
+        };
+        for (path, text) in work.writes {
+            staged.writes.retain(|(p, _)| *p != path);
+            staged.writes.push((path, text));
+        }
+        for path in &work.removals {
+            staged.writes.retain(|(p, _)| p != path);
+        }
+        for (pass, from, lines) in &work.archived {
+            let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+            staged
+                .archive_add
+                .push_str(&render_section(id, *pass, from, at, &refs));
+        }
+        if !work.archived.is_empty() {
+            staged.report.id = Some(id.to_string());
+        }
+        staged.index_text = Some(work.index_text);
+        staged.report.files.push(work.report);
+        Ok(work.removals)
+    }
+
     /// Runs the index pass on `index_text` (the index as the topic passes left it), with
     /// `current` giving a topic file's text as the step so far leaves it.
     pub(super) fn compact_index(
@@ -78,6 +124,8 @@ impl StructuredMemory {
             .map_err(|e| failed(ArchivePass::IndexContent, e))?;
         let mut moved_lines = BTreeSet::new();
         let mut moved_text = Vec::new();
+        // Per topic file, in the order first routed to: the lines and their numbers.
+        let mut routed: Vec<(String, Vec<String>, Vec<usize>)> = Vec::new();
         for (i, file) in routes {
             let Some(line) = index.content.get(i) else {
                 return Err(failed(
@@ -110,6 +158,13 @@ impl StructuredMemory {
             writes.push((p, t));
             edits.push(line_edit(&index.text, line.line));
             moved_text.push(line.text.clone());
+            match routed.iter_mut().find(|(f, _, _)| *f == file) {
+                Some((_, texts, numbers)) => {
+                    texts.push(line.text.clone());
+                    numbers.push(line.line);
+                }
+                None => routed.push((file.clone(), vec![line.text.clone()], vec![line.line])),
+            }
         }
         if !moved_text.is_empty() {
             archived.push((
@@ -117,12 +172,16 @@ impl StructuredMemory {
                 INDEX_FILE_NAME.to_string(),
                 moved_text.clone(),
             ));
-            passes.push(PassReport {
-                pass: ArchivePass::IndexContent,
-                entries: Vec::new(),
-                to: "topic files".to_string(),
-                written: moved_text,
-            });
+            for (to, written, from_lines) in routed {
+                passes.push(PassReport {
+                    pass: ArchivePass::IndexContent,
+                    from: INDEX_FILE_NAME.to_string(),
+                    entries: Vec::new(),
+                    to,
+                    written,
+                    from_lines,
+                });
+            }
         }
 
         // Near-duplicate topics merged.
@@ -176,9 +235,11 @@ impl StructuredMemory {
             ));
             passes.push(PassReport {
                 pass: ArchivePass::MergeTopics,
+                from: from.clone(),
                 entries: from_topic.entries.clone(),
                 to: into.clone(),
                 written: Vec::new(),
+                from_lines: from_topic.entries.iter().map(|e| e.line).collect(),
             });
             merged.push(from);
         }

@@ -186,21 +186,12 @@ fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
                 .filter(|h| !h.is_empty())
         })
         .unwrap_or_else(|| stem.trim_start_matches("memory-").replace(['-', '_'], " "));
-    // Sections: the last `##` heading above each entry.
-    let headings: Vec<(usize, &str)> = topic
-        .text
-        .lines()
-        .enumerate()
-        .filter_map(|(i, l)| l.strip_prefix("## ").map(|h| (i + 1, h.trim())))
-        .collect();
+    // Sections: the `##` section each entry is under.
+    let sections = super::topic_sections::sections(topic);
     let mut by_heading: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        let heading = headings
-            .iter()
-            .rev()
-            .find(|(line, _)| *line < e.line)
-            .map(|(_, h)| *h);
-        if let Some(h) = heading {
+        if let Some(s) = sections.iter().find(|s| s.holds(e)) {
+            let h = s.title.as_str();
             match by_heading.iter_mut().find(|(name, _)| *name == h) {
                 Some((_, list)) => list.push(i),
                 None => by_heading.push((h, vec![i])),

@@ -12,9 +12,10 @@ use super::budget::{BudgetState, BudgetUse};
 use super::compact::CompactionReport;
 use super::compactor::{Compactor, DefaultCompactor};
 use super::dates::resolve_date;
-use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
+use super::index_file::MemoryIndex;
 use super::memory::StructuredMemory;
 use super::pointer::render_pointer;
+use super::remember_compaction::Written;
 use super::time_words::{Conversion, convert_relative_time};
 use super::topic_file::{Entry, Topic, subject_key};
 use super::write_plan::{Change, Plan};
@@ -412,73 +413,48 @@ impl StructuredMemory {
             ));
         }
 
-        // The budget trigger: a topic the write takes over its budget is compacted in
-        // the same step (so that a crash leaves the old state or the compacted one).
-        let mut writes: Vec<(std::path::PathBuf, String)> = Vec::new();
-        let mut compaction = None;
-        let topic_use =
-            self.budgets
-                .usage(&file, false, new_topic.line_count, new_topic.byte_count);
-        let mut final_topic = new_topic.clone();
-        if topic_use.state == BudgetState::Over {
-            let work = self.compact_file(
-                file.clone(),
-                topic_path.clone(),
-                new_topic.clone(),
-                compactor,
-                &new_index,
-            )?;
-            final_topic = work.topic.clone();
-            let staged = self.stage_works(
-                vec![work],
-                vec![Some(new_topic.clone())],
-                index_text.clone(),
-                Some(&id),
-                &at,
-                false,
-            )?;
-            writes.extend(staged.writes.into_iter().filter(|(p, _)| p != &topic_path));
-            index_text = staged.index_text;
-            archive_add.push_str(&staged.archive_add);
-            compaction = Some(staged.report);
-        }
-        let final_index = match &index_text {
-            Some(t) => Some(MemoryIndex::parse(&index_path, t.clone())?),
-            None => None,
-        };
+        // The budget trigger and the index pass, in the same step (so that a crash
+        // leaves the old state or the compacted one): see `remember_compaction.rs`.
+        let step = self.compact_written(
+            Written {
+                file: &file,
+                path: &topic_path,
+                old_topic: old_topic.as_ref(),
+                new_topic: &new_topic,
+                old_index: old_index.as_ref(),
+                index_text,
+                new_index: &new_index,
+                archive_add,
+                id: &id,
+                at: &at,
+            },
+            compactor,
+        )?;
 
         let mut changes = Vec::new();
-        let topic_changed = old_topic
-            .as_ref()
-            .is_none_or(|t| t.text != final_topic.text);
-        if topic_changed {
-            changes.push(Change::Write(topic_path.clone(), final_topic.text.clone()));
-        }
-        for (path, text) in &writes {
+        for (path, text) in &step.writes {
             changes.push(Change::Write(path.clone(), text.clone()));
         }
-        let index_changed = match (&old_index, &index_text) {
-            (Some(old), Some(new)) => &old.text != new,
-            (None, Some(_)) => true,
-            _ => false,
-        };
-        if index_changed && let Some(text) = &index_text {
+        for path in &step.removals {
+            changes.push(Change::Remove(path.clone()));
+        }
+        if let Some(text) = &step.index_text {
             changes.push(Change::Write(index_path.clone(), text.clone()));
         }
-        let archive_id = (!archive_add.is_empty()).then(|| id.clone());
+        let archive_id = (!step.archive_add.is_empty()).then(|| id.clone());
         match &archive_text {
-            _ if archive_add.is_empty() => {}
+            _ if step.archive_add.is_empty() => {}
             Some(old) => {
                 changes.push(Change::Append(
                     archive_path.clone(),
                     old.len() as u64,
-                    archive_add,
+                    step.archive_add.clone(),
                 ));
             }
             None => {
                 changes.push(Change::Write(
                     archive_path.clone(),
-                    format!("{ARCHIVE_HEADER}{archive_add}"),
+                    format!("{ARCHIVE_HEADER}{}", step.archive_add),
                 ));
             }
         }
@@ -493,23 +469,27 @@ impl StructuredMemory {
             ),
             (archive_path.clone(), archive_text.clone()),
         ];
-        for (path, _) in &writes {
-            basis.push((path.clone(), read_text_if_exists(path)?));
+        for path in step.writes.iter().map(|(p, _)| p).chain(&step.removals) {
+            if !basis.iter().any(|(b, _)| b == path) {
+                basis.push((path.clone(), read_text_if_exists(path)?));
+            }
         }
 
-        let mut budgets =
-            vec![
-                self.budgets
-                    .usage(&file, false, final_topic.line_count, final_topic.byte_count),
-            ];
-        if index_changed && let Some(index) = &final_index {
-            budgets.push(self.budgets.usage(
-                INDEX_FILE_NAME,
-                true,
-                index.line_count,
-                index.byte_count,
-            ));
-        }
+        // Where the entry lives now (a split or a merge of topics may have moved it),
+        // and the budget use of every file the step touched.
+        let find = |t: &Topic| {
+            expect_entry(
+                t,
+                date,
+                subject.as_deref(),
+                &text,
+                archived_as_older,
+                newest_live,
+            )
+            .ok()
+        };
+        let (file, entry, budgets) = self.settle(&step, (&file, &new_topic, entry), &find)?;
+        let compaction = step.compaction;
         let warnings = budgets
             .iter()
             .filter(|b| b.state != BudgetState::Within)

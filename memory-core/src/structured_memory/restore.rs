@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
-use super::archive::{ArchivePass, parse_archive};
-use super::index_file::MemoryIndex;
+use super::archive::{ArchivePass, ArchiveSection, parse_archive};
+use super::budget::BudgetUse;
+use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
 use super::pointer::render_pointer;
 use super::remember::INDEX_HEADER;
@@ -34,6 +35,31 @@ pub struct Restored {
     pub created: bool,
 }
 
+/// An archived section `restore` does not put back, and why: its pass moved the lines
+/// (content lines out of `MEMORY.md`, a topic merged into another) rather than removing
+/// them, so they are still live where it put them (bringing them back would make them
+/// twice).
+///
+/// ```
+/// # use memory_core::structured_memory::NotRestored;
+/// fn say(n: &NotRestored) -> String { format!("{}: still live in {}", n.file, n.live_in.join(", ")) }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct NotRestored {
+    /// The file the lines were moved from.
+    pub file: String,
+    /// The pass that moved them.
+    pub pass: ArchivePass,
+    /// The lines, as archived.
+    pub lines: Vec<String>,
+    /// The linked topic files that hold them now (empty when they were edited or
+    /// removed since: then the archive is their only copy).
+    pub live_in: Vec<String>,
+    /// Why they are not restored, for a person.
+    pub reason: String,
+}
+
 /// What `restore` did.
 ///
 /// ```
@@ -45,8 +71,14 @@ pub struct Restored {
 pub struct RestoreReport {
     /// The id restored.
     pub id: String,
-    /// Per archived section.
+    /// Per archived section put back.
     pub restored: Vec<Restored>,
+    /// Archived sections of the id that moved lines rather than removing them: not put
+    /// back, with where they live now.
+    pub not_restored: Vec<NotRestored>,
+    /// What each file restore wrote uses of its budget (topic files, then `MEMORY.md`
+    /// when a line was added to it).
+    pub budgets: Vec<BudgetUse>,
 }
 
 impl StructuredMemory {
@@ -54,8 +86,10 @@ impl StructuredMemory {
     /// of the file it came from, in one step under the lock: lines already live in that
     /// file are not added twice; a file that no longer exists is created with an index line.
     /// The archive is left byte for byte as it is (append-only). What a compaction moved —
-    /// entries a split put in a new file, content lines moved out of `MEMORY.md`, a topic
-    /// merged into another — is live where it went and is not put back.
+    /// entries a split put in a new file (a split archives nothing), content lines moved
+    /// out of `MEMORY.md`, a topic merged into another — is live where it went and is not
+    /// put back: [`RestoreReport::not_restored`] names those sections and the files that
+    /// hold their lines. The report gives the budget use of every file written.
     /// [`Error::InvalidInput`] when the archive has no section with `id`.
     ///
     /// ```
@@ -67,6 +101,8 @@ impl StructuredMemory {
     /// let report = memory.restore(merged.archive_id.as_deref().unwrap()).unwrap();
     /// assert_eq!(report.restored[0].lines, ["- 2026-06-01 [db]: Postgres 15"]);
     /// assert_eq!(memory.topic("memory-infra.md").unwrap().entries.len(), 2);
+    /// assert_eq!(report.budgets[0].file, "memory-infra.md");
+    /// assert_eq!(report.budgets[0].lines, 4);
     /// ```
     pub fn restore(&self, id: &str) -> Result<RestoreReport> {
         let lock = self.handle.lock()?;
@@ -84,20 +120,19 @@ impl StructuredMemory {
                 ArchivePass::IndexContent | ArchivePass::MergeTopics | ArchivePass::SplitOvergrown
             )
         };
-        let sections: Vec<_> = all.iter().filter(|s| !moved(s.pass)).cloned().collect();
-        if sections.is_empty() && !all.is_empty() {
-            return Ok(RestoreReport {
-                id: id.to_string(),
-                restored: Vec::new(),
-            });
-        }
-        if sections.is_empty() {
+        if all.is_empty() {
             return Err(Error::invalid(
                 "archive id",
                 id,
                 format!("{} has no section with this id", archive_path.display()),
             ));
         }
+        let sections: Vec<_> = all.iter().filter(|s| !moved(s.pass)).cloned().collect();
+        let not_restored = all
+            .iter()
+            .filter(|s| moved(s.pass))
+            .map(|s| self.still_live(s))
+            .collect::<Result<Vec<_>>>()?;
         let mut index = self.load_index()?;
         let mut index_text = index.as_ref().map(|i| i.text.clone());
         // The text each file will have, in the order first touched.
@@ -151,15 +186,17 @@ impl StructuredMemory {
             });
         }
         let mut tx = Transaction::new(&lock);
+        let mut budgets = Vec::new();
         for (file, text, created) in &texts {
             let path = self.topic_path(file)?;
-            Topic::read(&path, file.clone(), text.clone())
+            let topic = Topic::read(&path, file.clone(), text.clone())
                 .map_err(|e| Error::unreadable_result(&path, e))?;
             let changed = restored
                 .iter()
                 .any(|r| &r.file == file && !r.lines.is_empty());
             if changed {
                 tx.write(path, text.clone().into_bytes());
+                budgets.push(self.usage_of(&topic));
             }
             let linked = index.as_ref().is_some_and(|i| i.line_for(file).is_some());
             if *created && changed && !linked {
@@ -189,6 +226,12 @@ impl StructuredMemory {
             && restored.iter().any(|r| r.created && !r.lines.is_empty())
         {
             tx.write(self.index_path()?, text.clone().into_bytes());
+            if let Some(i) = &index {
+                budgets.push(
+                    self.budgets
+                        .usage(INDEX_FILE_NAME, true, i.line_count, i.byte_count),
+                );
+            }
         }
         if !tx.is_empty() {
             tx.commit()?;
@@ -196,6 +239,55 @@ impl StructuredMemory {
         Ok(RestoreReport {
             id: id.to_string(),
             restored,
+            not_restored,
+            budgets,
+        })
+    }
+
+    /// Where the lines of a section a pass moved (not removed) live now: the linked
+    /// topic files holding any of its lines other than blank lines, headings and
+    /// frontmatter fences.
+    fn still_live(&self, section: &ArchiveSection) -> Result<NotRestored> {
+        let significant: Vec<&str> = section
+            .lines
+            .iter()
+            .map(|l| l.trim_end_matches('\r'))
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#') && l.trim() != "---")
+            .collect();
+        let mut live_in = Vec::new();
+        if let Some(index) = self.load_index()? {
+            for line in &index.lines {
+                let Ok(Some(topic)) = self.load_topic(&line.file) else {
+                    continue;
+                };
+                let holds = topic
+                    .text
+                    .lines()
+                    .any(|l| significant.contains(&l.trim_end_matches('\r')));
+                if holds && !live_in.contains(&line.file) {
+                    live_in.push(line.file.clone());
+                }
+            }
+        }
+        let pass = section.pass.as_str();
+        let reason = if live_in.is_empty() {
+            format!(
+                "{pass} moved these lines out of {} rather than removing them, and no linked topic file holds them any more (edited or removed since): the archive section at line {} is their copy",
+                section.from, section.line
+            )
+        } else {
+            format!(
+                "{pass} moved these lines out of {} rather than removing them: they are still live in {}, so restoring them would make them twice",
+                section.from,
+                live_in.join(", ")
+            )
+        };
+        Ok(NotRestored {
+            file: section.from.clone(),
+            pass: section.pass,
+            lines: section.lines.clone(),
+            live_in,
+            reason,
         })
     }
 }

@@ -16,6 +16,8 @@ pub(super) enum Change {
     Write(PathBuf, String),
     /// Append this text to the file, which is this many bytes long.
     Append(PathBuf, u64, String),
+    /// Remove the file (a topic the index pass merged into another).
+    Remove(PathBuf),
 }
 
 /// A planned write and what it returns once made.
@@ -49,6 +51,9 @@ impl<T> Plan<T> {
                 }
                 Change::Append(path, at, text) => {
                     tx.append(path, at, text);
+                }
+                Change::Remove(path) => {
+                    tx.remove(path);
                 }
             }
         }

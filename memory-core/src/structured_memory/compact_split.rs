@@ -1,0 +1,284 @@
+//! Pass 4, split the overgrown: the parts a compactor names move into new topic files,
+//! each with its own index line. A part's file starts with a `# ` title heading (its
+//! index line's title), then the entries it takes, each under the `##` heading of the
+//! section it came from (entries under no `##` heading first). The old file loses a
+//! `##` heading only when the split left its section with nothing but blank lines; a
+//! heading with anything else still under it (hand prose, a note, an entry that stays)
+//! is kept.
+
+use std::collections::BTreeSet;
+
+use super::archive::ArchivePass;
+use super::budget::BudgetState;
+use super::compact::{PassReport, Work, checked_indexes, cut, failed};
+use super::compactor::Compactor;
+use super::index_file::MemoryIndex;
+use super::memory::StructuredMemory;
+use super::topic_file::Topic;
+use super::topic_sections::{TopicSection, sections};
+use crate::error::Result;
+use crate::hygiene::refuse_secrets;
+use crate::markdown::{Edit, apply_edits, classify};
+
+impl StructuredMemory {
+    /// Runs the split pass on `w`: parts are taken in the compactor's order while the
+    /// file is still over its budget.
+    pub(super) fn split(
+        &self,
+        w: &mut Work,
+        compactor: &dyn Compactor,
+        index: &Option<MemoryIndex>,
+    ) -> Result<()> {
+        let pass = ArchivePass::SplitOvergrown;
+        let entries = w.topic.entries.clone();
+        let parts = compactor
+            .split(&w.topic, &entries)
+            .map_err(|e| failed(pass, &w.file, e))?;
+        let sections = sections(&w.topic);
+        let le = w.topic.line_ending.as_str();
+        let mut taken = BTreeSet::new();
+        let mut files = BTreeSet::new();
+        let mut moved_all = Vec::new();
+        let mut reports = Vec::new();
+        let mut created = Vec::new();
+        for part in parts {
+            // What the file would be with the parts taken so far (headings included).
+            let left = apply_edits(&w.topic.text, old_file_edits(&w.topic, &sections, &taken));
+            let usage = self
+                .budgets
+                .usage(&w.file, false, classify(&left).lines.len(), left.len());
+            if usage.state != BudgetState::Over {
+                break;
+            }
+            let mut list = checked_indexes(pass, &w.file, &part.entries, entries.len(), true)?;
+            if list.is_empty() || list.iter().any(|i| !taken.insert(*i)) {
+                return Err(failed(
+                    pass,
+                    &w.file,
+                    "a part must move entries no other part moves".into(),
+                ));
+            }
+            let (file, path) = self.free_split_name(w, &part.file, index, &files)?;
+            files.insert(file.to_lowercase());
+            for (field, value) in [("title", &part.title), ("hook", &part.hook)] {
+                if value.trim().is_empty() || value.contains(['\n', '\r']) {
+                    return Err(failed(
+                        pass,
+                        &w.file,
+                        format!("the {field} of {file} must be one non-empty line").into(),
+                    ));
+                }
+                refuse_secrets(field, value).map_err(|e| failed(pass, &w.file, e.into()))?;
+            }
+            // Entries under no `##` heading first, then section by section, in file order.
+            list.sort_by_key(|&i| {
+                let section = sections.iter().position(|s| s.holds(&entries[i]));
+                (section.is_some(), section, i)
+            });
+            let text = new_file_text(&w.topic, &sections, part.title.trim(), &list, le);
+            let mut moved: Vec<_> = list.iter().map(|&i| entries[i].clone()).collect();
+            let from_lines = w.to_original_lines(&mut moved);
+            created.push((
+                file.clone(),
+                path,
+                text,
+                part.title.trim().to_string(),
+                part.hook.trim().to_string(),
+            ));
+            reports.push(PassReport {
+                pass,
+                from: w.file.clone(),
+                entries: moved.clone(),
+                to: file,
+                written: Vec::new(),
+                from_lines,
+            });
+            moved_all.extend(moved);
+        }
+        if moved_all.is_empty() {
+            return Ok(());
+        }
+        let edits = old_file_edits(&w.topic, &sections, &taken);
+        let before = w.passes.len();
+        self.apply(w, pass, edits, moved_all, Vec::new(), String::new())?;
+        // `apply` recorded the pass as one; the per-part reports say where each went.
+        w.passes.truncate(before);
+        w.passes.extend(reports);
+        w.created.extend(created);
+        Ok(())
+    }
+
+    /// The part's file name, or (when taken by a file, an index line or another part)
+    /// the first free `-2`, `-3`… variant: a split makes new files and never writes into
+    /// one. Refused: the file being split, a reserved file, a path outside the directory.
+    fn free_split_name(
+        &self,
+        w: &Work,
+        wanted: &str,
+        index: &Option<MemoryIndex>,
+        files: &BTreeSet<String>,
+    ) -> Result<(String, std::path::PathBuf)> {
+        let pass = ArchivePass::SplitOvergrown;
+        let file = wanted.strip_prefix("./").unwrap_or(wanted).to_string();
+        if file.eq_ignore_ascii_case(&w.file) {
+            return Err(failed(
+                pass,
+                &w.file,
+                format!("{file} is the file being split: a split makes new topic files").into(),
+            ));
+        }
+        let taken = |name: &str, path: &std::path::Path| {
+            path.exists()
+                || index.as_ref().is_some_and(|i| i.line_for(name).is_some())
+                || files.contains(&name.to_lowercase())
+        };
+        let path = self
+            .topic_path(&file)
+            .map_err(|e| failed(pass, &w.file, e.into()))?;
+        if !taken(&file, &path) {
+            return Ok((file, path));
+        }
+        let stem = &file[..file.len() - 3];
+        let mut n = 2;
+        loop {
+            let candidate = format!("{stem}-{n}.md");
+            let candidate_path = self
+                .topic_path(&candidate)
+                .map_err(|e| failed(pass, &w.file, e.into()))?;
+            if !taken(&candidate, &candidate_path) {
+                return Ok((candidate, candidate_path));
+            }
+            n += 1;
+        }
+    }
+}
+
+/// The edits that take the entries `taken` out of `topic`: each entry's lines, and the
+/// whole of every `##` section they leave with nothing but blank lines (its heading
+/// too; at the end of the file, the blank lines before it as well).
+fn old_file_edits(topic: &Topic, sections: &[TopicSection], taken: &BTreeSet<usize>) -> Vec<Edit> {
+    let text = topic.text.as_str();
+    let moved: Vec<_> = taken.iter().map(|&i| &topic.entries[i]).collect();
+    let mut edits = Vec::new();
+    let mut emptied = Vec::new();
+    for s in sections {
+        let mut inside: Vec<_> = moved.iter().filter(|e| s.holds(e)).collect();
+        if inside.is_empty() {
+            continue;
+        }
+        inside.sort_by_key(|e| e.span.start);
+        let mut at = s.heading.end;
+        let mut blank = true;
+        for e in &inside {
+            blank &= text[at.min(e.span.start)..e.span.start].trim().is_empty();
+            at = at.max(e.span.end);
+        }
+        blank &= text[at.min(s.span.end)..s.span.end].trim().is_empty();
+        if blank {
+            let mut start = s.span.start;
+            if s.span.end == text.len() {
+                start = after_trailing_blank_lines(text, start);
+            }
+            edits.push(Edit {
+                range: start..s.span.end,
+                replacement: String::new(),
+            });
+            emptied.push(s);
+        }
+    }
+    for e in moved {
+        if !emptied.iter().any(|s| s.holds(e)) {
+            edits.push(cut(e));
+        }
+    }
+    edits
+}
+
+/// `start` moved back over the blank lines just before it.
+fn after_trailing_blank_lines(text: &str, mut start: usize) -> usize {
+    while let Some(before) = text[..start].strip_suffix('\n') {
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        if line_start == start || !before[line_start..].trim().is_empty() || line_start == 0 {
+            break;
+        }
+        start = line_start;
+    }
+    start
+}
+
+/// A part's new file: `# title`, then the entries `list` (in that order), each group
+/// of them under the `##` heading of the section they came from, a blank line before
+/// each group.
+fn new_file_text(
+    topic: &Topic,
+    sections: &[TopicSection],
+    title: &str,
+    list: &[usize],
+    le: &str,
+) -> String {
+    let text = topic.text.as_str();
+    let mut out = format!("# {title}{le}");
+    let mut group = None;
+    let push_line = |out: &mut String, raw: &str| {
+        out.push_str(raw);
+        if !raw.ends_with('\n') {
+            out.push_str(le);
+        }
+    };
+    for &i in list {
+        let e = &topic.entries[i];
+        let section = sections.iter().position(|s| s.holds(e));
+        if group != Some(section) {
+            out.push_str(le);
+            if let Some(k) = section {
+                push_line(&mut out, &text[sections[k].heading.clone()]);
+            }
+            group = Some(section);
+        }
+        push_line(&mut out, &text[e.span.clone()]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_section_the_split_empties_goes_with_its_heading_a_section_with_prose_stays() {
+        let text = "# Infra\n\n## Hosts\nWhy we keep hosts.\n- 2026-07-01: a\n\n## Databases\n- 2026-07-02: b\n- 2026-07-03: c\n";
+        let topic = Topic::parse("t.md", text).unwrap();
+        let found = sections(&topic);
+        let all: BTreeSet<usize> = [0, 1, 2].into();
+        let left = apply_edits(text, old_file_edits(&topic, &found, &all));
+        assert_eq!(left, "# Infra\n\n## Hosts\nWhy we keep hosts.\n");
+        let one: BTreeSet<usize> = [1].into();
+        let left = apply_edits(text, old_file_edits(&topic, &found, &one));
+        assert_eq!(
+            left,
+            "# Infra\n\n## Hosts\nWhy we keep hosts.\n- 2026-07-01: a\n\n## Databases\n- 2026-07-03: c\n"
+        );
+        let moved = new_file_text(&topic, &found, "Infra: Databases", &[1, 2], "\n");
+        assert_eq!(
+            moved,
+            "# Infra: Databases\n\n## Databases\n- 2026-07-02: b\n- 2026-07-03: c\n"
+        );
+    }
+
+    #[test]
+    fn a_middle_section_goes_with_its_blank_lines_a_last_one_with_those_before_it() {
+        let text = "## A\n- 2026-07-01: a\n\n## B\n- 2026-07-02: b\n\n## C\n- 2026-07-03: c\n";
+        let topic = Topic::parse("t.md", text).unwrap();
+        let found = sections(&topic);
+        let b: BTreeSet<usize> = [1].into();
+        assert_eq!(
+            apply_edits(text, old_file_edits(&topic, &found, &b)),
+            "## A\n- 2026-07-01: a\n\n## C\n- 2026-07-03: c\n"
+        );
+        let c: BTreeSet<usize> = [2].into();
+        assert_eq!(
+            apply_edits(text, old_file_edits(&topic, &found, &c)),
+            "## A\n- 2026-07-01: a\n\n## B\n- 2026-07-02: b\n"
+        );
+    }
+}

@@ -1,0 +1,113 @@
+//! A topic file's `##` sections, as a split sees them: each `## ` heading in ordinary
+//! text (not in the frontmatter, a fence, a comment or an HTML block) opens a section
+//! that runs to the next `# ` or `## ` heading, or to the end of the file. A split cuts by
+//! them and moves a heading with the entries under it.
+
+use std::ops::Range;
+
+use super::topic_file::{Entry, Topic};
+use crate::markdown::{Context, Frontmatter, classify};
+
+/// One `##` section of a topic file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TopicSection {
+    /// The heading's text, trimmed (`Databases` for `## Databases`).
+    pub title: String,
+    /// The heading line, terminator included.
+    pub heading: Range<usize>,
+    /// The whole section: the heading line to the start of the next `#`/`##` heading
+    /// (or the end of the file).
+    pub span: Range<usize>,
+}
+
+impl TopicSection {
+    /// Whether `entry` is under this section.
+    pub fn holds(&self, entry: &Entry) -> bool {
+        self.span.contains(&entry.span.start)
+    }
+}
+
+/// The `##` sections of `topic`, in file order.
+pub(super) fn sections(topic: &Topic) -> Vec<TopicSection> {
+    let text = topic.text.as_str();
+    let body_start = match Frontmatter::locate(text) {
+        Ok(Some(fm)) => fm.body_start,
+        _ => 0,
+    };
+    let mut out: Vec<TopicSection> = Vec::new();
+    for block in classify(text).lines {
+        let line = &block.line;
+        if line.content.start < body_start || block.context != Context::Text {
+            continue;
+        }
+        let Some(level) = heading_level(line.text) else {
+            continue;
+        };
+        if let Some(open) = out.last_mut()
+            && open.span.end == text.len()
+        {
+            open.span.end = line.content.start;
+        }
+        if level == 2 {
+            let title = line.text.trim_start()[2..].trim().to_string();
+            out.push(TopicSection {
+                title,
+                heading: line.content.start..line.end,
+                span: line.content.start..text.len(),
+            });
+        }
+    }
+    out
+}
+
+/// The level of an ATX heading of level 1 or 2 (`# T`, `## T`, up to three spaces
+/// before), `None` for any other line (`### T` included: it stays inside its section).
+fn heading_level(t: &str) -> Option<usize> {
+    let rest = t.trim_start_matches(' ');
+    if t.len() - rest.len() > 3 {
+        return None;
+    }
+    let hashes = rest.len() - rest.trim_start_matches('#').len();
+    let after = &rest[hashes..];
+    let titled = after.starts_with([' ', '\t']) && !after.trim().is_empty();
+    ((1..=2).contains(&hashes) && titled).then_some(hashes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_run_to_the_next_heading_of_their_level_or_above() {
+        let text = "---\nx: 1\n## not a heading in YAML\n---\n# Infra\n\n## Hosts\n- 2026-07-01: a\n### Detail\n- 2026-07-02: b\n```\n## in a fence\n```\n## Databases\r\n- 2026-07-03: c\n";
+        let topic = Topic::parse("t.md", text).unwrap();
+        let found = sections(&topic);
+        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Hosts", "Databases"]);
+        assert!(
+            found[0].holds(&topic.entries[1]),
+            "### stays in its section"
+        );
+        assert!(text[found[0].span.clone()].ends_with("```\n"));
+        assert_eq!(&text[found[1].heading.clone()], "## Databases\r\n");
+        assert_eq!(found[1].span.end, text.len());
+        assert!(found[1].holds(&topic.entries[2]));
+    }
+
+    #[test]
+    fn heading_levels() {
+        assert_eq!(heading_level("## Hosts"), Some(2));
+        assert_eq!(heading_level("   # Infra"), Some(1));
+        assert_eq!(heading_level("##\tTabbed"), Some(2));
+        for t in [
+            "### Deep",
+            "##",
+            "##   ",
+            "#hashtag",
+            "    ## code",
+            "- ## item",
+        ] {
+            assert_eq!(heading_level(t), None, "{t:?}");
+        }
+    }
+}
