@@ -488,8 +488,12 @@ export interface Violation {
 /** One compaction pass: what it took out, where it went (the archive or a new topic file), what it wrote instead. */
 export interface PassReport {
   pass: ArchivePass
+  /** The file it took from (for a merge of topics, the topic merged away). */
+  from: string
   entries: StructuredEntry[]
   to: string
+  /** Where what it took started, 1-based, in the file as it was before the compaction. */
+  from_lines: number[]
   written: string[]
 }
 
@@ -543,6 +547,10 @@ export interface RememberOutcome {
 export interface RestoreReport {
   id: string
   restored: Array<{ file: string; pass: ArchivePass; lines: string[]; already_live: string[]; created: boolean }>
+  /** Lines a compaction moved rather than removed: left where they live (`live_in`), and why. */
+  not_restored: Array<{ file: string; pass: ArchivePass; lines: string[]; live_in: string[]; reason: string }>
+  /** The budget use of every file restore touched. */
+  budgets: BudgetUse[]
 }
 
 /** A value, or (in the Promise forms `rememberAsync` / `compactAsync`) a Promise of it. */

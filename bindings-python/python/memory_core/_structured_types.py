@@ -167,13 +167,16 @@ PassReportDict = TypedDict(
     "PassReportDict",
     {
         "pass": ArchivePassLiteral,
+        "from": str,
         "entries": List[StructuredEntryDict],
         "to": str,
+        "from_lines": List[int],
         "written": List[str],
     },
 )
-PassReportDict.__doc__ = """One compaction pass: the entries it took out, where they went (``to``: the
-archive or a new topic file), and the lines it wrote in their place."""
+PassReportDict.__doc__ = """One compaction pass: the file it took from (``from``), the entries it took
+out, where they went (``to``: the archive or a new topic file), where they started in the file
+before the compaction (``from_lines``, 1-based) and the lines it wrote in their place."""
 
 
 class NeedsJudgmentDict(TypedDict):
@@ -252,11 +255,28 @@ RestoredDict.__doc__ = """The lines one archive section put back into ``file`` (
 that were there already and were not added twice; ``created``: the file was recreated)."""
 
 
+NotRestoredDict = TypedDict(
+    "NotRestoredDict",
+    {
+        "file": str,
+        "pass": ArchivePassLiteral,
+        "lines": List[str],
+        "live_in": List[str],
+        "reason": str,
+    },
+)
+NotRestoredDict.__doc__ = """Lines a compaction moved rather than removed, which ``restore`` leaves where
+they live (``live_in``; empty when they were edited or removed since) and why (``reason``)."""
+
+
 class RestoreReportDict(TypedDict):
-    """``StructuredMemory.restore(id)``."""
+    """``StructuredMemory.restore(id)``: what was put back, what was left where it lives, and
+    the budget use of every file touched."""
 
     id: str
     restored: List[RestoredDict]
+    not_restored: List[NotRestoredDict]
+    budgets: List[BudgetUseDict]
 
 
 class CondensedDict(TypedDict, total=False):
