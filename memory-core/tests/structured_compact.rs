@@ -867,3 +867,49 @@ fn restore_brings_back_what_was_removed_says_where_moved_lines_live_and_reports_
         n.reason
     );
 }
+
+/// Merges every topic the index links into the first one (found by the proptest: a write
+/// creating a topic past the index budget, merged away by the same step).
+struct MergeIntoFirst;
+
+impl Compactor for MergeIntoFirst {
+    fn merge_topics(
+        &self,
+        index: &memory_core::structured_memory::MemoryIndex,
+    ) -> Result<Vec<(String, String)>, CompactorError> {
+        let first = index.lines[0].file.clone();
+        Ok(index.lines[1..]
+            .iter()
+            .map(|l| (l.file.clone(), first.clone()))
+            .collect())
+    }
+}
+
+#[test]
+fn a_new_topic_the_index_pass_merges_away_in_the_same_write_lands_in_the_other_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = index_at_budget(d);
+    let out = m
+        .remember_with(
+            Fact::new("memory-b.md", "b fact")
+                .hook("b things")
+                .date("2026-07-01"),
+            &MergeIntoFirst,
+        )
+        .unwrap();
+    assert!(
+        !d.join("memory-b.md").exists(),
+        "merged away, never left behind"
+    );
+    let index = std::fs::read_to_string(d.join("MEMORY.md")).unwrap();
+    assert!(!index.contains("memory-b.md"), "{index}");
+    let a = m.topic("memory-a.md").unwrap();
+    assert!(a.entries.iter().any(|e| e.text == "b fact"), "{}", a.text);
+    assert_eq!(out.file, "memory-a.md");
+    assert!(m.check().unwrap().iter().all(|v| !matches!(
+        v.kind,
+        memory_core::structured_memory::ViolationKind::OrphanTopic
+            | memory_core::structured_memory::ViolationKind::DanglingIndexLine
+    )));
+}

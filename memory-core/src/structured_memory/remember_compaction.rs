@@ -118,6 +118,15 @@ impl StructuredMemory {
                 compacted |= staged.report.files.len() > files;
             }
         }
+        // A topic the index pass merged away that this very write was creating is not on
+        // disk: its write is dropped instead of a removal the step could not make.
+        removals.retain(|path| {
+            let on_disk = std::fs::symlink_metadata(path).is_ok();
+            if !on_disk {
+                staged.writes.retain(|(p, _)| p != path);
+            }
+            on_disk
+        });
         let unchanged_topic = w.old_topic.map(|t| t.text.as_str());
         staged
             .writes
@@ -150,7 +159,12 @@ impl StructuredMemory {
         let topic_path = self.topic_path(file)?;
         let mut touched = Vec::new();
         let topic_written = step.writes.iter().any(|(p, _)| *p == topic_path);
-        if !topic_written && !step.removals.contains(&topic_path) {
+        // Not written: unchanged on disk, or (not on disk) a new topic the index pass
+        // merged away in this very step, which then holds nothing.
+        if !topic_written
+            && !step.removals.contains(&topic_path)
+            && std::fs::symlink_metadata(&topic_path).is_ok()
+        {
             touched.push(new_topic.clone());
         }
         for (path, text) in &step.writes {
@@ -181,7 +195,7 @@ impl StructuredMemory {
     }
 
     /// `path` (inside the directory) relative to it, `/`-separated.
-    fn relative_name(&self, path: &Path) -> Result<String> {
+    pub(super) fn relative_name(&self, path: &Path) -> Result<String> {
         let rel = path.strip_prefix(self.handle.root.path()).map_err(|_| {
             Error::invalid(
                 "topic file",
