@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use common::{Role, Worker, copy_tree, settled_state};
 use memory_core::durable::fault::{self, Phase};
-use memory_core::structured_memory::{Budgets, DefaultCompactor, Fact, StructuredMemory};
+use memory_core::structured_memory::{
+    Budgets, Compactor, CompactorError, DefaultCompactor, Fact, MemoryIndex, StructuredMemory,
+};
 
 const T0: &str = "2026-07-01T09:00:00Z";
 const T1: &str = "2026-07-10T09:00:00Z";
@@ -70,11 +72,58 @@ const SCENARIOS: &[Scenario] = &[
                 .map(drop)
         },
     },
+    Scenario {
+        name: "restore-a-compaction",
+        // Generations collapsed by a compaction, then the topic deleted by hand with its
+        // line: restore recreates the file and its index line in one step.
+        setup: |m| {
+            m.compact(Some("memory-infra.md"), &DefaultCompactor, false)
+                .expect("setup");
+            std::fs::remove_file(m.root().join("memory-infra.md")).expect("setup");
+            std::fs::write(m.root().join("MEMORY.md"), "# Memory\n").expect("setup");
+        },
+        op: |m| {
+            let archive = std::fs::read_to_string(m.root().join("memory-archive.md"))
+                .expect("the compaction archived");
+            let id = archive
+                .lines()
+                .find_map(|l| l.strip_prefix("## ")?.split(' ').next())
+                .expect("a section")
+                .to_string();
+            m.restore(&id).map(drop)
+        },
+    },
+    Scenario {
+        name: "remember-running-the-index-pass",
+        // MEMORY.md at its budget with content lines: a new topic's line takes it over,
+        // and the same step moves the content into a topic file.
+        setup: |_| {},
+        op: |m| {
+            m.remember_with(
+                Fact::new("memory-b.md", "b fact")
+                    .hook("b things")
+                    .date("2026-07-01"),
+                &RouteToA,
+            )
+            .map(drop)
+        },
+    },
 ];
+
+/// Routes every content line of the index into `memory-a.md`.
+struct RouteToA;
+
+impl Compactor for RouteToA {
+    fn route_content(&self, index: &MemoryIndex) -> Result<Vec<(usize, String)>, CompactorError> {
+        Ok((0..index.content.len())
+            .map(|i| (i, "memory-a.md".to_string()))
+            .collect())
+    }
+}
 
 fn open(root: &Path, at: &str) -> StructuredMemory {
     StructuredMemory::builder(root)
-        .budgets(Budgets::default().topic_lines(4))
+        .budgets(Budgets::default().topic_lines(4).index_lines(3))
         .fixed_time(at)
         .expect("time")
         .lock_timeout(Duration::from_secs(10))
@@ -97,7 +146,16 @@ fn seed_files(name: &str, root: &Path) {
         )
         .unwrap();
     }
-    if name == "compact-collapsing-generations" {
+    if name == "remember-running-the-index-pass" {
+        std::fs::create_dir_all(root).unwrap();
+        std::fs::write(
+            root.join("MEMORY.md"),
+            "- [A](memory-a.md) — deploys\nThe deploy hook runs first.\nStaging needs the VPN.\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("memory-a.md"), "# A\n\n- 2026-06-01: a fact\n").unwrap();
+    }
+    if name == "compact-collapsing-generations" || name == "restore-a-compaction" {
         std::fs::create_dir_all(root).unwrap();
         let entries: String = (1..=6)
             .map(|i| format!("- 2026-06-0{i} [db]: Postgres 1{i}\n"))
