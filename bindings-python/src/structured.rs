@@ -113,14 +113,16 @@ fn compactor(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PyCompactor>> {
 /// ``"split"``, ``"route_content"``, ``"merge_topics"``) and the method's arguments by
 /// name (``"topic"`` and ``"entries"``; ``"subject"`` and ``"generations"`` for
 /// ``collapse``; ``"index"`` for the two index passes). It answers as that method would,
-/// or None for the default::
+/// or None for the default:
 ///
-///     def compactor(request):
-///         if request["pass"] == "dead":
-///             return [i for i, e in enumerate(request["entries"]) if "retired" in e["text"]]
-///         return None  # the default for every other pass
+/// ```text
+/// def compactor(request):
+///     if request["pass"] == "dead":
+///         return [i for i, e in enumerate(request["entries"]) if "retired" in e["text"]]
+///     return None  # the default for every other pass
 ///
-///     memory.compact("memory-infra.md", compactor=compactor)
+/// memory.compact("memory-infra.md", compactor=compactor)
+/// ```
 #[pyclass(frozen, module = "memory_core")]
 pub struct StructuredMemory {
     inner: Core,
