@@ -8,12 +8,12 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use common::{Role, Worker, copy_tree, settled_state};
+use common::{Role, Worker, copy_tree, fault_points, settled_state};
 use memory_core::context_memory::{Category, ContextMemory, NewEntry, Query};
-use memory_core::durable::fault::{self, Phase};
+use memory_core::durable::fault;
 
 const T0: &str = "2026-04-03T10:00:00Z";
 const T1: &str = "2026-04-04T09:30:00Z";
@@ -143,15 +143,7 @@ fn worker() {
         .find(|s| s.name == role.args[0])
         .expect("scenario");
     let k: usize = role.arg(1);
-    let seen = Arc::new(Mutex::new(0usize));
-    fault::set_hook(Arc::new(move |_p: Phase, _s: usize| {
-        let mut n = seen.lock().unwrap_or_else(|p| p.into_inner());
-        if *n == k {
-            std::process::abort();
-        }
-        *n += 1;
-        Ok(())
-    }));
+    fault_points::abort_at(k);
     let _ = (scenario.op)(&open(&role.root, T1));
     println!("MEMCORE> survived");
 }
@@ -169,12 +161,7 @@ fn prepare(s: &Scenario) -> Prepared {
     let old = settled_state(old_root.path());
     let new_root = tempfile::tempdir().expect("tempdir");
     copy_tree(old_root.path(), new_root.path());
-    let count = Arc::new(Mutex::new(0usize));
-    let counter = count.clone();
-    fault::set_hook(Arc::new(move |_p: Phase, _s: usize| {
-        *counter.lock().expect("count") += 1;
-        Ok(())
-    }));
+    let count = fault_points::count();
     let result = (s.op)(&open(new_root.path(), T1));
     fault::clear_hook();
     result.unwrap_or_else(|e| panic!("{}: the operation fails: {e}", s.name));
@@ -275,16 +262,7 @@ fn an_io_failure_at_any_point_of_a_write_leaves_the_old_or_the_new_state() {
             let dir = tempfile::tempdir().expect("tempdir");
             let root = dir.path().join("memory");
             copy_tree(p.old_root.path(), &root);
-            let seen = Arc::new(Mutex::new(0usize));
-            fault::set_hook(Arc::new(move |_p: Phase, _s: usize| {
-                let mut n = seen.lock().unwrap_or_else(|p| p.into_inner());
-                *n += 1;
-                if *n == k + 1 {
-                    Err(std::io::Error::other("injected failure"))
-                } else {
-                    Ok(())
-                }
-            }));
+            fault_points::fail_at(k);
             let result = (s.op)(&open(&root, T1));
             fault::clear_hook();
             if result.is_err() {

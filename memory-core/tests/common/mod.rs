@@ -429,3 +429,49 @@ impl Rng {
         low + self.next_u64() % (high - low + 1)
     }
 }
+
+/// Fault hooks for the interruption tests (`*_interrupted.rs`): each counts the
+/// fault points (`memory_core::durable::fault`) a command passes, in order.
+pub mod fault_points {
+    use std::sync::{Arc, Mutex};
+
+    use memory_core::durable::fault::{self, Phase};
+
+    /// Counts every point passed; read the count after the command.
+    pub fn count() -> Arc<Mutex<usize>> {
+        let count = Arc::new(Mutex::new(0usize));
+        let counter = count.clone();
+        fault::set_hook(Arc::new(move |_p: Phase, _s: usize| {
+            *counter.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+            Ok(())
+        }));
+        count
+    }
+
+    /// Aborts the process (a kill, as far as the files can tell) at point `k` (0-based).
+    pub fn abort_at(k: usize) {
+        let seen = Arc::new(Mutex::new(0usize));
+        fault::set_hook(Arc::new(move |_p: Phase, _s: usize| {
+            let mut n = seen.lock().unwrap_or_else(|p| p.into_inner());
+            if *n == k {
+                std::process::abort();
+            }
+            *n += 1;
+            Ok(())
+        }));
+    }
+
+    /// Fails point `k` (0-based) with an injected I/O error; the others pass.
+    pub fn fail_at(k: usize) {
+        let seen = Arc::new(Mutex::new(0usize));
+        fault::set_hook(Arc::new(move |_p: Phase, _s: usize| {
+            let mut n = seen.lock().unwrap_or_else(|p| p.into_inner());
+            *n += 1;
+            if *n == k + 1 {
+                Err(std::io::Error::other("injected failure"))
+            } else {
+                Ok(())
+            }
+        }));
+    }
+}
