@@ -7,6 +7,7 @@
 // thread pool (the …Async methods), each the same plan as worker.py's run_chain, and
 // every acknowledged write is printed as one JSON line as soon as its Promise resolved:
 //
+//   {"op":"begin","worker":W,"chain":C}   (a chain is about to make its first call)
 //   {"op":"register","worker":W,"agent":A,"id":ID}
 //   {"op":"update","worker":W,"id":ID,"decisions":[D,...]}
 //   {"op":"error","worker":W,"what":...,"kind":...,"message":...}
@@ -32,6 +33,7 @@ function decision(chain, k, j) {
 
 async function runChain(memory, chain) {
   const ids = []
+  emit({ op: 'begin', worker, chain })
   async function update(k, decisions) {
     const id = ids[k]
     if (id === null) return

@@ -6,6 +6,7 @@ Imports memory_core, prints {"op": "ready"} and blocks until the driver writes a
 on stdin (the start barrier). Then CHAINS threads each run the plan of plan() below
 against ROOT, and every acknowledged write is printed as one JSON line, flushed at once:
 
+  {"op": "begin", "worker": W, "chain": C}   (a chain is about to make its first call)
   {"op": "register", "worker": W, "agent": A, "id": ID}
   {"op": "update", "worker": W, "id": ID, "decisions": [D, ...]}
   {"op": "error", "worker": W, "what": ..., "kind": ..., "message": ...}
@@ -44,6 +45,7 @@ def run_chain(memory: memory_core.AgentMemory, worker: str, chain: str, sessions
     workers so that ids collide and get -2, -3 suffixes, or the chain's own name), add
     one decision to it, then two decisions in one update to session k-1."""
     ids: list[str | None] = []
+    emit({"op": "begin", "worker": worker, "chain": chain})
 
     def update(k: int, decisions: list[str]) -> None:
         sid = ids[k]

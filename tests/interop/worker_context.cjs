@@ -32,6 +32,7 @@ function body(chain, k) {
 
 async function runChain(memory, chain) {
   const names = []
+  emit({ op: 'begin', worker, chain })
   const fail = (what, e) =>
     emit({ op: 'error', worker, what, kind: e.code || e.name, message: String(e.message) })
   for (let k = 0; k < entries; k++) {

@@ -7,6 +7,7 @@ stdin (the start barrier). Then CHAINS threads each run the plan of run_chain() 
 against ROOT with one shared memory_core.ContextMemory, and every acknowledged write is
 printed as one JSON line, flushed at once:
 
+  {"op": "begin", "worker": W, "chain": C}   (a chain is about to make its first call)
   {"op": "write", "worker": W, "chain": C, "k": K, "name": N, "category": CAT, "summary": S, "status": ST}
   {"op": "promote", "worker": W, "chain": C, "name": N}
   {"op": "supersede", "worker": W, "chain": C, "k": K, "old": N, "name": N2, "category": CAT, "summary": S}
@@ -48,6 +49,7 @@ def run_chain(memory: Any, worker: str, chain: str, entries: int) -> None:
     k mod 4 = 3 with the slug `<chain>-s<k>`), promote entry 1 after entry 2, and after
     entry 5 supersede entry 0 with a new decision."""
     names: list[str | None] = []
+    emit({"op": "begin", "worker": worker, "chain": chain})
 
     def fail(what: str, e: Exception) -> None:
         emit({"op": "error", "worker": worker, "what": what,
