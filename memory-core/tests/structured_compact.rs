@@ -1,7 +1,7 @@
 //! The seed's compaction pass on real files: the passes in order and only while over
 //! budget, everything removed or condensed archived in the same step, hostile compactors
-//! refused without a byte changed, hand-written lines never compacted, restore by id,
-//! and a property test that no fact is ever lost.
+//! refused without a byte changed, hand-written lines never compacted, restore by id.
+//! The property test that no fact is ever lost is `structured_no_fact_lost.rs`.
 
 use std::path::Path;
 
@@ -10,7 +10,6 @@ use memory_core::structured_memory::{
     ArchivePass, Budgets, Compactor, CompactorError, Condensed, DefaultCompactor, Entry, Fact,
     SplitPart, StructuredMemory, Topic,
 };
-use proptest::prelude::*;
 
 fn memory(dir: &Path, topic_lines: usize) -> StructuredMemory {
     StructuredMemory::builder(dir)
@@ -362,109 +361,6 @@ fn a_hostile_compactor_changes_nothing() {
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Aborted, "case {case}: {err}");
         assert_eq!(tree(d), before, "case {case} wrote something");
-    }
-}
-
-/// A compactor that evicts, condenses and splits whatever proptest says.
-#[derive(Debug, Clone)]
-struct Random {
-    dead: Vec<usize>,
-    story: Vec<usize>,
-    split: Vec<usize>,
-}
-
-impl Compactor for Random {
-    fn dead(&self, _t: &Topic, e: &[Entry]) -> Result<Vec<usize>, CompactorError> {
-        let mut out: Vec<usize> = self
-            .dead
-            .iter()
-            .map(|i| i % e.len().max(1))
-            .filter(|_| !e.is_empty())
-            .collect();
-        out.sort();
-        out.dedup();
-        Ok(out)
-    }
-    fn summarize(&self, _t: &Topic, e: &[Entry]) -> Result<Vec<Condensed>, CompactorError> {
-        let mut g: Vec<usize> = self
-            .story
-            .iter()
-            .map(|i| i % e.len().max(1))
-            .filter(|_| !e.is_empty())
-            .collect();
-        g.sort();
-        g.dedup();
-        Ok(if g.len() >= 2 {
-            vec![Condensed::new(g, "the lesson")]
-        } else {
-            vec![]
-        })
-    }
-    fn split(&self, _t: &Topic, e: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
-        let mut g: Vec<usize> = self
-            .split
-            .iter()
-            .map(|i| i % e.len().max(1))
-            .filter(|_| !e.is_empty())
-            .collect();
-        g.sort();
-        g.dedup();
-        Ok(if g.is_empty() {
-            vec![]
-        } else {
-            vec![SplitPart::new(
-                "memory-split.md",
-                "Split",
-                "the split part",
-                g,
-            )]
-        })
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
-
-    /// Whatever is remembered and however it is compacted, every fact ever written is live
-    /// (in some topic file) or in the archive; index lines and topic files stay one-to-one.
-    #[test]
-    fn no_fact_is_ever_lost(
-        facts in proptest::collection::vec((0u8..4, 0u8..6, 1u32..28), 1..14),
-        budget in 3usize..8,
-        compactor in (proptest::collection::vec(0usize..20, 0..3), proptest::collection::vec(0usize..20, 0..4), proptest::collection::vec(0usize..20, 0..3))
-            .prop_map(|(dead, story, split)| Random { dead, story, split }),
-    ) {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        let m = memory(d, budget);
-        let mut written = Vec::new();
-        for (n, (subject, topic, day)) in facts.iter().enumerate() {
-            let text = format!("fact {n} about s{subject}");
-            let fact = Fact::new(format!("memory-t{}.md", topic % 2), &text)
-                .subject(format!("s{subject}"))
-                .date(format!("2026-06-{day:02}"))
-                .hook(format!("topic {}", topic % 2));
-            match m.remember_with(fact, &compactor) {
-                Ok(_) => written.push(text),
-                Err(e) => prop_assert!(e.kind() == ErrorKind::Aborted || e.kind() == ErrorKind::InvalidInput, "{e}"),
-            }
-        }
-        let _ = m.compact(None, &compactor, false);
-        let mut all = String::new();
-        for (name, bytes) in tree(d) {
-            if name.ends_with(".md") {
-                all.push_str(&String::from_utf8(bytes).unwrap());
-            }
-        }
-        for text in &written {
-            prop_assert!(all.contains(text.as_str()), "{text} is lost");
-        }
-        let index = m.index().unwrap();
-        for line in &index.lines {
-            prop_assert!(d.join(&line.file).exists(), "dangling {}", line.file);
-        }
-        let found = m.check().unwrap();
-        prop_assert!(!found.iter().any(|v| v.kind.as_str() == "orphan_topic" || v.kind.as_str() == "dangling_index_line"), "{found:?}");
     }
 }
 

@@ -229,8 +229,9 @@ impl StructuredMemory {
                 .map(|i| i.lines.iter().map(|l| l.file.clone()).collect())
                 .unwrap_or_default(),
         };
-        let mut works = Vec::new();
+        let mut works: Vec<Work> = Vec::new();
         let mut seen = BTreeSet::new();
+        let mut created = BTreeSet::new();
         for f in files {
             if !seen.insert(f.to_lowercase()) {
                 continue;
@@ -246,7 +247,9 @@ impl StructuredMemory {
             if !over && file.is_none() {
                 continue;
             }
-            works.push(self.compact_file(f, path, topic, compactor, &index)?);
+            let work = self.compact_file(f, path, topic, compactor, &index, &created)?;
+            created.extend(work.created.iter().map(|c| c.0.to_lowercase()));
+            works.push(work);
         }
         let index_pass = (file.is_none() || index_named).then_some(compactor);
         self.finish(lock, works, index, dry_run, index_pass)
@@ -257,7 +260,8 @@ impl StructuredMemory {
             .usage(&topic.file, false, topic.line_count, topic.byte_count)
     }
 
-    /// Runs the passes on one file, in memory.
+    /// Runs the passes on one file, in memory. `created` holds the files (lowercased)
+    /// that splits of other files in the same step make: a split here names another.
     pub(super) fn compact_file(
         &self,
         file: String,
@@ -265,6 +269,7 @@ impl StructuredMemory {
         topic: Topic,
         compactor: &dyn Compactor,
         index: &Option<MemoryIndex>,
+        created: &BTreeSet<String>,
     ) -> Result<Work> {
         let mut w = Work {
             file,
@@ -289,7 +294,7 @@ impl StructuredMemory {
                 ArchivePass::EvictDead => self.evict(&mut w, compactor)?,
                 ArchivePass::CollapseSuperseded => self.collapse(&mut w, compactor)?,
                 ArchivePass::SummarizeEpisodic => self.summarize(&mut w, compactor)?,
-                _ => self.split(&mut w, compactor, index)?,
+                _ => self.split(&mut w, compactor, index, created)?,
             }
         }
         Ok(w)

@@ -28,13 +28,15 @@ pub(super) struct IndexWork {
     pub archived: Vec<(ArchivePass, String, Vec<String>)>,
     /// The report.
     pub report: FileCompaction,
+    /// The topic files it wrote into, with their budget use.
+    pub touched: Vec<FileCompaction>,
 }
 
 impl StructuredMemory {
     /// Runs the index pass on what `staged` leaves (its index text, and each topic file
     /// as its writes leave it, else as on disk) and folds the pass's changes into it: the
     /// topic files it rewrites, its archive sections under `id`, the index's new text and
-    /// its report. Returns the topic files merged away (to remove in the same step).
+    /// its report. Returns the topic files merged away that are on disk (to remove in the same step).
     pub(super) fn stage_index_pass(
         &self,
         staged: &mut Staged,
@@ -63,6 +65,17 @@ impl StructuredMemory {
         for path in &work.removals {
             staged.writes.retain(|(p, _)| p != path);
         }
+        // A topic this very step was creating (a split's new file, a write's new topic)
+        // that the pass merged away is not on disk: its write is dropped (above) instead
+        // of a removal the step could not make, and it was not created after all.
+        let mut removals = work.removals;
+        removals.retain(|path| {
+            let on_disk = std::fs::symlink_metadata(path).is_ok();
+            if !on_disk && let Ok(name) = self.relative_name(path) {
+                staged.report.created.retain(|c| *c != name);
+            }
+            on_disk
+        });
         for (pass, from, lines) in &work.archived {
             let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
             staged
@@ -74,7 +87,26 @@ impl StructuredMemory {
         }
         staged.index_text = Some(work.index_text);
         staged.report.files.push(work.report);
-        Ok(work.removals)
+        // A topic the trigger compacted and the pass then wrote into is one report: its
+        // budget use after both, and a needs-judgment only when it ends over.
+        for t in work.touched {
+            match staged.report.files.iter_mut().find(|f| f.file == t.file) {
+                Some(f) => {
+                    f.needs_judgment = match (f.needs_judgment.take(), t.needs_judgment) {
+                        (Some(mut earlier), Some(now)) => {
+                            earlier.over_by_lines = now.over_by_lines;
+                            earlier.over_by_bytes = now.over_by_bytes;
+                            earlier.unparsed_lines = now.unparsed_lines;
+                            Some(earlier)
+                        }
+                        (_, now) => now,
+                    };
+                    f.after = t.after;
+                }
+                None => staged.report.files.push(t),
+            }
+        }
+        Ok(removals)
     }
 
     /// Runs the index pass on `index_text` (the index as the topic passes left it), with
@@ -216,7 +248,10 @@ impl StructuredMemory {
             if !t.is_empty() && !t.ends_with('\n') {
                 t.push_str(tle);
             }
-            t.push_str(tle);
+            // One blank line before the new section, not a second after one already there.
+            if !(t.ends_with("\n\n") || t.ends_with("\r\n\r\n") || t.is_empty()) {
+                t.push_str(tle);
+            }
             t.push_str(&format!("## {}{tle}{tle}", from_line.title));
             t.push_str(body.trim_start_matches(['\r', '\n']));
             if !t.ends_with('\n') {
@@ -258,7 +293,42 @@ impl StructuredMemory {
                 new_index.content.len()
             ),
         });
+        // Topic files the pass wrote into: their budget use, and their own needs-judgment
+        // when content or a merged topic takes one over its budget.
+        // A file routed into twice is in `writes` twice: its last text is what is written.
+        let mut touched: Vec<FileCompaction> = Vec::new();
+        for (i, (p, text)) in writes.iter().enumerate() {
+            if writes[i + 1..].iter().any(|(later, _)| later == p) {
+                continue;
+            }
+            let file = self.relative_name(p)?;
+            let topic = Topic::read(p, file.clone(), text.clone())?;
+            let before = match current(&file)? {
+                Some(old) => {
+                    let old = Topic::read(p, file.clone(), old)?;
+                    self.usage_of(&old)
+                }
+                None => self.budgets.usage(&file, false, 0, 0),
+            };
+            let after = self.usage_of(&topic);
+            touched.push(FileCompaction {
+                needs_judgment: (after.state == BudgetState::Over).then(|| NeedsJudgment {
+                    file: file.clone(),
+                    over_by_lines: after.over_by_lines,
+                    over_by_bytes: after.over_by_bytes,
+                    unparsed_lines: topic.unparsed_lines().to_vec(),
+                    message: format!(
+                        "{file} is over its budget with what the index pass moved into it: a compactor must split it or say what is dead"
+                    ),
+                }),
+                file,
+                before,
+                after,
+                passes: Vec::new(),
+            });
+        }
         Ok(Some(IndexWork {
+            touched,
             index_text: new_text,
             writes,
             removals,
@@ -294,8 +364,22 @@ fn line_edit(text: &str, number: usize) -> Edit {
 
 /// Where a topic's body starts (after its frontmatter, if any).
 fn body_start(text: &str) -> usize {
-    match crate::markdown::Frontmatter::locate(text) {
+    let start = match crate::markdown::Frontmatter::locate(text) {
         Ok(Some(fm)) => fm.body_start,
         _ => 0,
+    };
+    // Its `# Title` line too: the merged topic's title becomes the `##` heading.
+    let mut at = start;
+    for line in text[start..].split_inclusive('\n') {
+        let content = line.trim_end_matches(['\r', '\n']);
+        if content.trim().is_empty() {
+            at += line.len();
+            continue;
+        }
+        if content.starts_with("# ") || content == "#" {
+            return at + line.len();
+        }
+        break;
     }
+    start
 }

@@ -22,12 +22,13 @@ use crate::markdown::{Edit, apply_edits, classify};
 
 impl StructuredMemory {
     /// Runs the split pass on `w`: parts are taken in the compactor's order while the
-    /// file is still over its budget.
+    /// file is still over its budget. `created_elsewhere`: files other splits of the step make.
     pub(super) fn split(
         &self,
         w: &mut Work,
         compactor: &dyn Compactor,
         index: &Option<MemoryIndex>,
+        created_elsewhere: &BTreeSet<String>,
     ) -> Result<()> {
         let pass = ArchivePass::SplitOvergrown;
         let entries = w.topic.entries.clone();
@@ -37,7 +38,7 @@ impl StructuredMemory {
         let sections = sections(&w.topic);
         let le = w.topic.line_ending.as_str();
         let mut taken = BTreeSet::new();
-        let mut files = BTreeSet::new();
+        let mut files = created_elsewhere.clone();
         let mut moved_all = Vec::new();
         let mut reports = Vec::new();
         let mut created = Vec::new();
@@ -108,7 +109,8 @@ impl StructuredMemory {
         Ok(())
     }
 
-    /// The part's file name, or (when taken by a file, an index line or another part)
+    /// The part's file name, or (when taken by a file, an index line or another part of
+    /// this step)
     /// the first free `-2`, `-3`… variant: a split makes new files and never writes into
     /// one. Refused: the file being split, a reserved file, a path outside the directory.
     fn free_split_name(

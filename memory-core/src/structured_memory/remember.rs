@@ -488,7 +488,8 @@ impl StructuredMemory {
             )
             .ok()
         };
-        let (file, entry, budgets) = self.settle(&step, (&file, &new_topic, entry), &find)?;
+        let (file, entry, budgets) =
+            self.settle(&step, (&file, old_topic.as_ref(), &new_topic, entry), &find)?;
         let compaction = step.compaction;
         let warnings = budgets
             .iter()

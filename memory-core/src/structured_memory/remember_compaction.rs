@@ -79,6 +79,7 @@ impl StructuredMemory {
                 w.new_topic.clone(),
                 compactor,
                 w.new_index,
+                &std::collections::BTreeSet::new(),
             )?;
             let topic_text = work.topic.text.clone();
             let s = self.stage_works(
@@ -118,15 +119,6 @@ impl StructuredMemory {
                 compacted |= staged.report.files.len() > files;
             }
         }
-        // A topic the index pass merged away that this very write was creating is not on
-        // disk: its write is dropped instead of a removal the step could not make.
-        removals.retain(|path| {
-            let on_disk = std::fs::symlink_metadata(path).is_ok();
-            if !on_disk {
-                staged.writes.retain(|(p, _)| p != path);
-            }
-            on_disk
-        });
         let unchanged_topic = w.old_topic.map(|t| t.text.as_str());
         staged
             .writes
@@ -152,20 +144,21 @@ impl StructuredMemory {
     pub(super) fn settle(
         &self,
         step: &Step,
-        written: (&str, &Topic, Entry),
+        written: (&str, Option<&Topic>, &Topic, Entry),
         find: &dyn Fn(&Topic) -> Option<Entry>,
     ) -> Result<(String, Entry, Vec<BudgetUse>)> {
-        let (file, new_topic, entry) = written;
+        let (file, old_topic, new_topic, entry) = written;
         let topic_path = self.topic_path(file)?;
         let mut touched = Vec::new();
         let topic_written = step.writes.iter().any(|(p, _)| *p == topic_path);
-        // Not written: unchanged on disk, or (not on disk) a new topic the index pass
-        // merged away in this very step, which then holds nothing.
+        // Not written: unchanged on disk — the text it had (a write whose entry a split
+        // moved straight out leaves the topic as it was) — or (not on disk) a new topic
+        // the index pass merged away in this very step, which then holds nothing.
         if !topic_written
             && !step.removals.contains(&topic_path)
             && std::fs::symlink_metadata(&topic_path).is_ok()
         {
-            touched.push(new_topic.clone());
+            touched.push(old_topic.unwrap_or(new_topic).clone());
         }
         for (path, text) in &step.writes {
             let name = self.relative_name(path)?;

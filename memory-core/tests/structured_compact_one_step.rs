@@ -1,0 +1,194 @@
+//! When the passes of one step meet: a write whose own entry the triggered split moves
+//! straight out, two topics split in one compaction into the same wanted name, a split
+//! file that the index pass of the same step merges into another topic. Each was found
+//! by `structured_no_fact_lost.rs`; each step must land whole and report what is on disk.
+
+use std::path::Path;
+
+use memory_core::structured_memory::{
+    Budgets, Compactor, CompactorError, Entry, Fact, MemoryIndex, SplitPart, StructuredMemory,
+    Topic,
+};
+
+fn memory(dir: &Path, topic_lines: usize, index_lines: usize) -> StructuredMemory {
+    StructuredMemory::builder(dir)
+        .budgets(
+            Budgets::default()
+                .topic_lines(topic_lines)
+                .index_lines(index_lines),
+        )
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap()
+}
+
+/// Splits the newest entry of an overgrown topic into `memory-split.md` (wanted name),
+/// and, when `merge` is set, merges every topic but the first into the first.
+struct SplitNewest {
+    merge: bool,
+}
+
+impl Compactor for SplitNewest {
+    fn split(&self, _t: &Topic, entries: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
+        Ok(vec![SplitPart::new(
+            "memory-split.md",
+            "Split",
+            "the split part",
+            [entries.len() - 1],
+        )])
+    }
+    fn merge_topics(&self, index: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {
+        if !self.merge {
+            return Ok(Vec::new());
+        }
+        let first = index.lines[0].file.clone();
+        Ok(index.lines[1..]
+            .iter()
+            .map(|l| (l.file.clone(), first.clone()))
+            .collect())
+    }
+}
+
+fn live_texts(m: &StructuredMemory) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in m.index().unwrap().lines {
+        out.extend(
+            m.topic(&line.file)
+                .unwrap()
+                .entries
+                .into_iter()
+                .map(|e| e.text),
+        );
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_write_whose_entry_the_split_moves_straight_out_reports_both_files_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = memory(d, 4, 10);
+    let c = SplitNewest { merge: false };
+    for text in ["first", "second"] {
+        m.remember_with(
+            Fact::new("memory-t.md", text)
+                .hook("t things")
+                .date("2026-06-01"),
+            &c,
+        )
+        .unwrap();
+    }
+    let before = std::fs::read(d.join("memory-t.md")).unwrap();
+    let out = m
+        .remember_with(Fact::new("memory-t.md", "third").date("2026-06-02"), &c)
+        .unwrap();
+    // The topic is back to what it was: the entry went straight on to the split file.
+    assert_eq!(std::fs::read(d.join("memory-t.md")).unwrap(), before);
+    assert_eq!(out.file, "memory-split.md");
+    assert_eq!(out.entry.text, "third");
+    for file in ["memory-split.md", "memory-t.md"] {
+        let reported = out.budgets.iter().find(|b| b.file == file).unwrap();
+        assert_eq!(
+            reported,
+            &m.topic(file).unwrap().budget,
+            "the outcome reports {file} as it is on disk"
+        );
+    }
+}
+
+#[test]
+fn two_topics_split_in_one_compaction_into_the_same_name_get_distinct_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [A](memory-a.md) — a things\n- [B](memory-b.md) — b things\n",
+    )
+    .unwrap();
+    for (file, title) in [("memory-a.md", "A"), ("memory-b.md", "B")] {
+        let mut text = format!("# {title}\n\n");
+        for day in 1..=4 {
+            text.push_str(&format!("- 2026-06-0{day}: {title} fact {day}\n"));
+        }
+        std::fs::write(d.join(file), text).unwrap();
+    }
+    let m = memory(d, 5, 10);
+    let report = m
+        .compact(None, &SplitNewest { merge: false }, false)
+        .unwrap();
+    assert_eq!(report.created, ["memory-split.md", "memory-split-2.md"]);
+    let split: Vec<&str> = report
+        .files
+        .iter()
+        .flat_map(|f| &f.passes)
+        .map(|p| p.to.as_str())
+        .collect();
+    assert_eq!(split, ["memory-split.md", "memory-split-2.md"]);
+    assert_eq!(
+        m.topic("memory-split.md").unwrap().entries[0].text,
+        "A fact 4"
+    );
+    assert_eq!(
+        m.topic("memory-split-2.md").unwrap().entries[0].text,
+        "B fact 4"
+    );
+    let mut want: Vec<String> = ["A", "B"]
+        .iter()
+        .flat_map(|t| (1..=4).map(move |d| format!("{t} fact {d}")))
+        .collect();
+    want.sort();
+    assert_eq!(live_texts(&m), want, "every fact once, nothing lost");
+    let index = m.index().unwrap();
+    let linked: Vec<&str> = index.lines.iter().map(|l| l.file.as_str()).collect();
+    assert_eq!(
+        linked,
+        [
+            "memory-a.md",
+            "memory-b.md",
+            "memory-split.md",
+            "memory-split-2.md"
+        ]
+    );
+}
+
+#[test]
+fn a_split_file_the_index_pass_merges_away_is_never_created_and_its_facts_live_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("MEMORY.md"), "- [A](memory-a.md) — a things\n").unwrap();
+    std::fs::write(
+        d.join("memory-a.md"),
+        "# A\n\n- 2026-06-01: one\n- 2026-06-02: two\n- 2026-06-03: three\n",
+    )
+    .unwrap();
+    // Index budget 1: the split's line takes MEMORY.md over, and the index pass merges
+    // the split file (not yet on disk) back into memory-a.md in the same step.
+    let m = memory(d, 4, 1);
+    let report = m
+        .compact(None, &SplitNewest { merge: true }, false)
+        .unwrap();
+    assert!(!d.join("memory-split.md").exists());
+    assert!(report.created.is_empty(), "{:?}", report.created);
+    let a = m.topic("memory-a.md").unwrap();
+    let texts: Vec<&str> = a.entries.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(texts, ["one", "two", "three"]);
+    // The merged topic's title is the section heading, not a second `# ` title.
+    assert_eq!(
+        a.text,
+        "# A\n\n- 2026-06-01: one\n- 2026-06-02: two\n\n## Split\n\n- 2026-06-03: three\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("MEMORY.md")).unwrap(),
+        "- [A](memory-a.md) — a things\n"
+    );
+    // The topic is over its budget again, and the report says so, exactly.
+    let nj = report
+        .files
+        .iter()
+        .find(|f| f.file == "memory-a.md")
+        .and_then(|f| f.needs_judgment.clone())
+        .unwrap();
+    assert_eq!(nj.over_by_lines, a.budget.over_by_lines);
+}
