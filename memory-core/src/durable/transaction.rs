@@ -10,9 +10,12 @@
 //! 2. **Record.** The plan — targets, staged files, backups, moves — is written
 //!    atomically to `<root>/.memcore.journal`. From here on the change is decided.
 //! 3. **Apply.** Staged files are renamed over their targets and moves are made, in
-//!    order, each directory flushed. A failure here marks the journal `rollback` and puts
+//!    order; then every directory they changed is flushed, once (a crash before that
+//!    rolls forward whichever renames reached the disk, so only the whole set must be
+//!    durable before the clean-up). A failure here marks the journal `rollback` and puts
 //!    every applied step back from its backup.
-//! 4. **Clean.** Backups and the journal are removed.
+//! 4. **Clean.** Backups are removed and their directories flushed once, then the
+//!    journal is removed.
 //!
 //! The next writer that takes the lock calls [`recover`] first: a journal in state
 //! `apply` is rolled forward (every step is idempotent), one in state `rollback` is
@@ -200,19 +203,24 @@ impl<'lock> Transaction<'lock> {
             }
             return Err(error);
         }
-        for (i, step) in steps.iter().enumerate() {
-            if let Err(error) = fault::point(Phase::Apply, i)
+        // The renames and removals are flushed once per directory after the last one
+        // (not after each): until the journal is removed, a crash rolls the plan forward
+        // whichever of them reached the disk, so only the whole set must be durable
+        // before the plan is cleaned up.
+        let mut dirs = DirsToFlush::default();
+        let applied = steps.iter().enumerate().try_for_each(|(i, step)| {
+            fault::point(Phase::Apply, i)
                 .map_err(|e| Error::io_op(step.target(), step.syscall(), e))
-                .and_then(|()| step.apply(i))
-            {
-                journal.state = State::Rollback;
-                // Until the journal says `rollback`, a crash must roll forward; if it
-                // cannot be marked, rolling back here could be undone by that roll-forward.
-                if journal.store(&self.journal_path()).is_ok() {
-                    let _ = self.finish(&journal);
-                }
-                return Err(error);
+                .and_then(|()| step.apply(i, &mut dirs))
+        });
+        if let Err(error) = applied.and_then(|()| dirs.flush()) {
+            journal.state = State::Rollback;
+            // Until the journal says `rollback`, a crash must roll forward; if it cannot
+            // be marked, rolling back here could be undone by that roll-forward.
+            if journal.store(&self.journal_path()).is_ok() {
+                let _ = self.finish(&journal);
             }
+            return Err(error);
         }
         let verified = fault::point(Phase::Verify, 0)
             .map_err(|e| Error::io_op(self.journal_path(), "read", e))
@@ -344,11 +352,15 @@ impl<'lock> Transaction<'lock> {
                 }
             }
         }
+        // The backups go before the journal does, flushed once per directory: a crash in
+        // between leaves the journal, and the next writer finishes the clean-up.
+        let mut dirs = DirsToFlush::default();
         for (i, step) in steps.iter().enumerate() {
             fault::point(Phase::Clean, i + 1)
                 .map_err(|e| Error::io_op(step.target(), "unlink", e))?;
-            step.discard_backup()?;
+            step.discard_backup(&mut dirs)?;
         }
+        dirs.flush()?;
         remove_if_present(&self.journal_path())
     }
 }
@@ -592,8 +604,9 @@ impl Step {
         }
     }
 
-    /// Applies step `n` of the transaction.
-    fn apply(&self, n: usize) -> Result<()> {
+    /// Applies step `n` of the transaction; the directories whose entries it changed
+    /// go into `dirs`, to be flushed once all steps are applied.
+    fn apply(&self, n: usize, dirs: &mut DirsToFlush) -> Result<()> {
         match self {
             Step::Write {
                 target,
@@ -602,7 +615,7 @@ impl Step {
                 ..
             } => {
                 make_dirs(create_dirs)?;
-                rename_durably(staged, target)
+                rename_for_flush(staged, target, dirs)
             }
             Step::Append { target, at, text } => {
                 append::write_at(target, *at, text.as_bytes(), Some(n))
@@ -613,11 +626,12 @@ impl Step {
                 create_dirs,
             } => {
                 make_dirs(create_dirs)?;
-                rename_durably(from, to)
+                rename_for_flush(from, to, dirs)
             }
             Step::Remove { path, .. } => {
                 fs::remove_file(path).map_err(|e| Error::io_op(path, "unlink", e))?;
-                sync_dir(&parent_dir(path))
+                dirs.add(parent_dir(path));
+                Ok(())
             }
         }
     }
@@ -721,7 +735,8 @@ impl Step {
         Ok(())
     }
 
-    fn discard_backup(&self) -> Result<()> {
+    /// Removes the step's backup, if any; its directory goes into `dirs` to be flushed.
+    fn discard_backup(&self, dirs: &mut DirsToFlush) -> Result<()> {
         let backup = match self {
             Step::Write {
                 backup: Some(b), ..
@@ -730,7 +745,10 @@ impl Step {
             _ => return Ok(()),
         };
         match fs::remove_file(backup) {
-            Ok(()) => sync_dir(&parent_dir(backup)),
+            Ok(()) => {
+                dirs.add(parent_dir(backup));
+                Ok(())
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(Error::io_op(backup, "unlink", e)),
         }
@@ -805,6 +823,30 @@ fn remove_if_present(path: &Path) -> Result<()> {
 
 fn exists(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok()
+}
+
+/// Directories whose entries a commit changed, each flushed once by [`DirsToFlush::flush`].
+#[derive(Default)]
+struct DirsToFlush(Vec<PathBuf>);
+
+impl DirsToFlush {
+    fn add(&mut self, dir: PathBuf) {
+        if !self.0.contains(&dir) {
+            self.0.push(dir);
+        }
+    }
+
+    fn flush(self) -> Result<()> {
+        self.0.iter().try_for_each(|dir| sync_dir(dir))
+    }
+}
+
+/// Renames `from` over `to`; their directories go into `dirs` to be flushed.
+fn rename_for_flush(from: &Path, to: &Path, dirs: &mut DirsToFlush) -> Result<()> {
+    fs::rename(from, to).map_err(|e| Error::io_op(to, "rename", e))?;
+    dirs.add(parent_dir(to));
+    dirs.add(parent_dir(from));
+    Ok(())
 }
 
 fn rename_durably(from: &Path, to: &Path) -> Result<()> {
