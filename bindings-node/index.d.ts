@@ -1068,7 +1068,9 @@ export interface AsyncOptions {
   /**
    * Stops waiting for the memory lock when it fires: the Promise rejects with an
    * `AbortError` (`code` `ERR_MEMORY_ABORTED`, `cause` the signal's reason) and
-   * nothing is written. A write already running when it fires completes.
+   * nothing is written. A write already running when it fires completes, except one
+   * waiting on a compactor function (`StructuredMemory.compactAsync`/`rememberAsync`):
+   * it stops at once, even if that function's Promise never settles, and writes nothing.
    */
   signal?: AbortSignal
 }

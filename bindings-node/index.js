@@ -252,19 +252,50 @@ function compactorFor(compactor) {
   })
 }
 
+/** The answer that tells the native side the `AbortSignal` fired while a function ran. */
+const ABORTED = '\u0000aborted'
+/** What `untilAborted` rejects with when the signal fires (never a caller's value). */
+const STOPPED = Symbol('stopped by the AbortSignal')
+
+/**
+ * `value` (an answer or a Promise of one), or a rejection with `STOPPED` as soon as
+ * `signal` fires: a compactor Promise that never settles cannot keep the directory's
+ * lock past an abort.
+ */
+function untilAborted(value, signal) {
+  if (signal == null || typeof signal.addEventListener !== 'function') return value
+  if (signal.aborted) return Promise.reject(STOPPED)
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(STOPPED)
+    signal.addEventListener('abort', stop, { once: true })
+    Promise.resolve(value).then(
+      (answer) => {
+        signal.removeEventListener('abort', stop)
+        resolve(answer)
+      },
+      (err) => {
+        signal.removeEventListener('abort', stop)
+        reject(err)
+      },
+    )
+  })
+}
+
 /**
  * The compactor of a Promise form: each function wrapped as an
  * `async (topicJson, argsJson) => resultJson` that never rejects. It awaits the answer
  * (a value or a Promise); a throw or a rejection is kept in `failure` (the first one) and
  * answered with `THREW`, so that the native side aborts and `failure.value` becomes the
- * Promise form's rejection.
+ * Promise form's rejection. When `signal` fires first it answers `ABORTED`: the native
+ * side aborts and the Promise form rejects with `ERR_MEMORY_ABORTED` (nothing written).
  */
-function asyncCompactorFor(compactor, failure) {
+function asyncCompactorFor(compactor, failure, signal) {
   return wrapped(compactor, (name) => async (topic, rest) => {
     try {
-      const answer = await ask(compactor, name, [JSON.parse(topic), ...JSON.parse(rest)])
+      const answer = await untilAborted(ask(compactor, name, [JSON.parse(topic), ...JSON.parse(rest)]), signal)
       return answerText(compactor, answer)
     } catch (thrown) {
+      if (thrown === STOPPED) return ABORTED
       if (!failure.failed) Object.assign(failure, { failed: true, value: thrown })
       return THREW
     }
@@ -298,8 +329,10 @@ function withAsyncCompactor(nativeAttempt, at) {
       return nativeAttempt.apply(this, args)
     }
     const failure = { failed: false, value: undefined }
+    const asyncOptions = args[at + 1]
+    const signal = asyncOptions !== null && typeof asyncOptions === 'object' ? asyncOptions.signal : undefined
     const own = [...args]
-    own[at] = { ...options, compactor: asyncCompactorFor(options.compactor, failure) }
+    own[at] = { ...options, compactor: asyncCompactorFor(options.compactor, failure, signal) }
     return nativeAttempt.apply(this, own).then(undefined, (err) => {
       throw failure.failed ? failure.value : err
     })
@@ -378,7 +411,7 @@ install(NativeContextMemory, ContextMemory, CONTEXT_METHODS)
 install(NativeStructuredMemory, StructuredMemory, STRUCTURED_METHODS)
 
 function withCause(err, signal) {
-  if (err && err.code === 'ERR_MEMORY_ABORTED' && signal) err.cause = signal.reason
+  if (err && err.code === 'ERR_MEMORY_ABORTED' && signal?.aborted) err.cause = signal.reason
   return err
 }
 
@@ -406,7 +439,7 @@ function retrying(memory, attempt, args, options, parse) {
           }
         },
         (err) => {
-          if (!err || err.code !== 'ERR_MEMORY_LOCK_TIMEOUT') return reject(err)
+          if (!err || err.code !== 'ERR_MEMORY_LOCK_TIMEOUT') return reject(withCause(err, signal))
           const waited = performance.now() - start
           if (waited >= timeoutMs) {
             try {

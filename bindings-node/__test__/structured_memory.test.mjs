@@ -457,6 +457,48 @@ test('a throw or a rejection in an async compactor rejects with that very value 
   await assert.rejects(open(root).compactAsync(null, { compactor: { dead: 5 } }), (err) => err.code === 'ERR_MEMORY_INVALID_INPUT' && /options\.compactor\.dead/.test(err.message))
 })
 
+test('an AbortSignal stops a compaction waiting on a compactor Promise that never settles', async () => {
+  const root = dir()
+  seed(root)
+  const memory = open(root, { topicLines: 2 })
+  const before = tree(root)
+  for (const pass of ['dead', 'summarize']) {
+    const controller = new AbortController()
+    let asked = 0
+    const hung = {
+      [pass]() {
+        asked++
+        setTimeout(() => controller.abort(new RangeError('the user gave up')), 20)
+        return new Promise(() => {})
+      },
+    }
+    await assert.rejects(memory.compactAsync('memory-infra.md', { compactor: hung }, { signal: controller.signal }), (err) => {
+      assert.equal(err.code, 'ERR_MEMORY_ABORTED')
+      assert.match(err.message, new RegExp(`${pass}\\(\\): stopped waiting for its answer: the AbortSignal was aborted`))
+      assert.ok(err.cause instanceof RangeError && err.cause.message === 'the user gave up', 'cause: the signal reason')
+      return true
+    })
+    assert.equal(asked, 1, pass)
+    assert.deepEqual(tree(root), before, `${pass}: nothing written`)
+    // The directory's lock is free at once: a sync call with no wait goes through.
+    const quick = open(root, { lockTimeoutMs: 0 })
+    assert.equal(quick.compact('memory-infra.md', { dryRun: true }).dry_run, true)
+  }
+  // The budget trigger of rememberAsync is stopped the same way; the write is not made.
+  const controller = new AbortController()
+  const pending = memory.rememberAsync(
+    { topic: 'memory-infra.md', text: 'one more fact', subject: 'x' },
+    { compactor: { dead: () => { setTimeout(() => controller.abort(), 20); return new Promise(() => {}) } } },
+    { signal: controller.signal },
+  )
+  await assert.rejects(pending, (err) => err.code === 'ERR_MEMORY_ABORTED' && err.cause?.name === 'AbortError')
+  assert.deepEqual(tree(root), before, 'the write whose compaction was stopped wrote nothing')
+  // A signal that never fires changes nothing about a compactor that answers.
+  const calm = new AbortController()
+  const report = await memory.compactAsync('memory-infra.md', { compactor: { dead: async () => [] } }, { signal: calm.signal })
+  assert.equal(report.dry_run, false)
+})
+
 test('two compactAsync with async compactors on different directories run side by side', async () => {
   const roots = [dir(), dir()]
   for (const root of roots) seed(root)

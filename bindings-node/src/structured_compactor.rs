@@ -55,6 +55,10 @@ const PASSES: [&str; 6] = [
 /// rejection) was kept by `index.js`: not JSON, so no result can look like it.
 pub const THREW: &str = "\u{0}threw";
 
+/// What a wrapped function of a Promise form answered when the call's `AbortSignal`
+/// fired before the caller's function settled: the compaction stops, nothing is written.
+pub const ABORTED: &str = "\u{0}aborted";
+
 /// One wrapped compactor function.
 pub type Method<'env, R> = Function<'env, FnArgs<(String, String)>, R>;
 
@@ -197,6 +201,13 @@ impl<C: Calls> JsCompactor<C> {
         };
         if text == THREW {
             return Err("it threw".into());
+        }
+        if text == ABORTED {
+            return Err(format!(
+                "{}: stopped waiting for its answer: the AbortSignal was aborted",
+                self.callee(slot)
+            )
+            .into());
         }
         if text.is_empty() {
             return Ok(None);
