@@ -389,3 +389,99 @@ fn a_dry_run_lists_each_move_as_the_json_report_does() {
     }
     assert!(human.starts_with("Dry run: nothing written.\n"), "{human}");
 }
+
+#[test]
+fn relative_time_in_a_fact_is_written_as_the_day_and_reported_in_json_and_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "remember",
+        "--topic",
+        "memory-infra.md",
+        "--text",
+        "the deploy broke yesterday",
+        "--hook",
+        "hosts",
+    ]))
+    .json();
+    // No --date: the entry is dated today, and "yesterday" is the day before it.
+    let today =
+        chrono::NaiveDate::parse_from_str(out["entry"]["date"].as_str().unwrap(), "%Y-%m-%d")
+            .unwrap();
+    let day = (today - chrono::Days::new(1))
+        .format("%Y-%m-%d")
+        .to_string();
+    assert_eq!(
+        out["converted"],
+        serde_json::json!([{ "field": "text", "from": "yesterday", "to": day }])
+    );
+    assert_eq!(
+        out["entry"]["text"],
+        format!("the deploy broke {day}").as_str()
+    );
+    let topic = std::fs::read_to_string(d.join("memory/memory-infra.md")).unwrap();
+    assert!(
+        topic.contains(&format!("the deploy broke {day}\n")),
+        "{topic}"
+    );
+    // The human form says the same; a fact without relative time converts nothing.
+    let human = topics(
+        d,
+        &[
+            "remember",
+            "--topic",
+            "memory-infra.md",
+            "--text",
+            "CI was red 3 days ago",
+            "--subject",
+            "ci",
+        ],
+    )
+    .ok();
+    let three = (today - chrono::Days::new(3))
+        .format("%Y-%m-%d")
+        .to_string();
+    assert!(
+        human.contains(&format!("text \"3 days ago\" written as {three}")),
+        "{human}"
+    );
+    let plain = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "remember",
+        "--topic",
+        "memory-infra.md",
+        "--text",
+        "Postgres 16",
+        "--subject",
+        "db",
+    ]))
+    .json();
+    assert_eq!(plain["converted"], serde_json::json!([]));
+    // A vague phrase is refused, naming it, and writes nothing.
+    let before = std::fs::read(d.join("memory/memory-infra.md")).unwrap();
+    let refused = topics(
+        d,
+        &[
+            "remember",
+            "--topic",
+            "memory-infra.md",
+            "--text",
+            "it broke recently",
+            "--subject",
+            "x",
+        ],
+    );
+    assert_eq!(refused.code, 2, "{refused:?}");
+    assert!(refused.stderr.contains("recently"), "{refused:?}");
+    assert_eq!(
+        std::fs::read(d.join("memory/memory-infra.md")).unwrap(),
+        before
+    );
+}
