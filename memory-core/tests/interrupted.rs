@@ -410,7 +410,8 @@ fn injected_syscalls(point: (Phase, usize)) -> &'static [&'static str] {
     match point {
         (Phase::Stage, _) | (Phase::Record, 0) => &["write"],
         (Phase::Record, _) => &["fsync"],
-        (Phase::Apply, _) => &["rename", "unlink", "write"],
+        // The last Apply point is the flush of the directories the steps changed.
+        (Phase::Apply, _) => &["rename", "unlink", "write", "fsync"],
         (Phase::Write, _) => &["write"],
         (Phase::Verify, _) => &["read"],
         (Phase::Clean, _) => &["unlink"],

@@ -172,6 +172,20 @@ impl<'lock> Transaction<'lock> {
             discard_staged(&steps);
             return Err(error);
         }
+        // The journal's store flushes the root; a staged file or backup in another
+        // directory must be durable before the plan that names it is.
+        let mut staging = DirsToFlush::default();
+        for step in &steps {
+            for dir in step.staged_in() {
+                if dir != self.root {
+                    staging.add(dir);
+                }
+            }
+        }
+        if let Err(error) = staging.flush() {
+            discard_staged(&steps);
+            return Err(error);
+        }
         let records = steps.iter().map(|s| s.record(&self.root)).collect();
         let mut journal = match records {
             Ok(records) => Journal {
@@ -213,7 +227,12 @@ impl<'lock> Transaction<'lock> {
                 .map_err(|e| Error::io_op(step.target(), step.syscall(), e))
                 .and_then(|()| step.apply(i, &mut dirs))
         });
-        if let Err(error) = applied.and_then(|()| dirs.flush()) {
+        let flushed = applied.and_then(|()| {
+            fault::point(Phase::Apply, steps.len())
+                .map_err(|e| Error::io_op(&self.root, "fsync", e))
+                .and_then(|()| dirs.flush())
+        });
+        if let Err(error) = flushed {
             journal.state = State::Rollback;
             // Until the journal says `rollback`, a crash must roll forward; if it cannot
             // be marked, rolling back here could be undone by that roll-forward.
@@ -494,6 +513,18 @@ enum Step {
 }
 
 impl Step {
+    /// The directories this step staged a file or a backup in.
+    fn staged_in(&self) -> Vec<PathBuf> {
+        match self {
+            Step::Write { staged, backup, .. } => std::iter::once(staged)
+                .chain(backup.as_ref())
+                .map(|p| parent_dir(p))
+                .collect(),
+            Step::Remove { backup, .. } => vec![parent_dir(backup)],
+            Step::Append { .. } | Step::Move { .. } => Vec::new(),
+        }
+    }
+
     fn target(&self) -> &Path {
         match self {
             Step::Write { target, .. } | Step::Append { target, .. } => target,
@@ -842,10 +873,16 @@ impl DirsToFlush {
 }
 
 /// Renames `from` over `to`; their directories go into `dirs` to be flushed.
+/// A rename between two directories is flushed at once (destination first): a later
+/// step's flush of the source directory alone (making a new directory flushes its
+/// parent) must never make the file's leaving durable before its arriving, which a
+/// roll-forward would take for a step already done.
 fn rename_for_flush(from: &Path, to: &Path, dirs: &mut DirsToFlush) -> Result<()> {
+    if parent_dir(from) != parent_dir(to) {
+        return rename_durably(from, to);
+    }
     fs::rename(from, to).map_err(|e| Error::io_op(to, "rename", e))?;
     dirs.add(parent_dir(to));
-    dirs.add(parent_dir(from));
     Ok(())
 }
 
