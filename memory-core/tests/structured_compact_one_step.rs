@@ -171,6 +171,11 @@ fn a_split_file_the_index_pass_merges_away_is_never_created_and_its_facts_live_o
         .unwrap();
     assert!(!d.join("memory-split.md").exists());
     assert!(report.created.is_empty(), "{:?}", report.created);
+    assert!(
+        report.files.iter().all(|f| f.file != "memory-split.md"),
+        "no budget report for a file that was never written: {:?}",
+        report.files
+    );
     let a = m.topic("memory-a.md").unwrap();
     let texts: Vec<&str> = a.entries.iter().map(|e| e.text.as_str()).collect();
     assert_eq!(texts, ["one", "two", "three"]);
@@ -191,4 +196,85 @@ fn a_split_file_the_index_pass_merges_away_is_never_created_and_its_facts_live_o
         .and_then(|f| f.needs_judgment.clone())
         .unwrap();
     assert_eq!(nj.over_by_lines, a.budget.over_by_lines);
+}
+
+/// Never splits; merges every topic but the first into the first.
+struct MergeOnly;
+
+impl Compactor for MergeOnly {
+    fn merge_topics(&self, index: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {
+        let first = index.lines[0].file.clone();
+        Ok(index.lines[1..]
+            .iter()
+            .map(|l| (l.file.clone(), first.clone()))
+            .collect())
+    }
+}
+
+#[test]
+fn a_topic_merged_away_is_reported_gone_not_over_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [B](memory-b.md) — b things\n- [A](memory-a.md) — a things\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory-b.md"), "# B\n\n- 2026-06-01: b one\n").unwrap();
+    // Over its budget of 4 lines, with nothing the passes can take: it needs judgment,
+    // then the index pass (MEMORY.md over its budget of 1) merges it into memory-b.md.
+    std::fs::write(
+        d.join("memory-a.md"),
+        "# A\n\n- 2026-06-01 [x]: a one\n- 2026-06-02 [y]: a two\n- 2026-06-03 [z]: a three\n",
+    )
+    .unwrap();
+    let m = memory(d, 4, 1);
+    let report = m.compact(None, &MergeOnly, false).unwrap();
+    assert!(!d.join("memory-a.md").exists());
+    let a = report
+        .files
+        .iter()
+        .find(|f| f.file == "memory-a.md")
+        .unwrap();
+    assert_eq!((a.after.lines, a.after.bytes), (0, 0), "{a:?}");
+    assert!(a.needs_judgment.is_none(), "{a:?}");
+    let b = m.topic("memory-b.md").unwrap();
+    let reported = report
+        .files
+        .iter()
+        .find(|f| f.file == "memory-b.md")
+        .unwrap();
+    assert_eq!(
+        reported.after, b.budget,
+        "memory-b.md reported as it is on disk"
+    );
+    assert_eq!(
+        reported.needs_judgment.as_ref().map(|n| n.over_by_lines),
+        Some(b.budget.over_by_lines)
+    );
+    let texts: Vec<&str> = b.entries.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(texts, ["b one", "a one", "a two", "a three"]);
+}
+
+#[test]
+fn a_merged_topic_with_a_byte_order_mark_and_crlf_joins_as_the_other_file_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [B](memory-b.md) — b things\n- [A](memory-a.md) — a things\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory-b.md"), "# B\n\n- 2026-06-01: b one\n").unwrap();
+    let a = "\u{feff}# A\r\n\r\n- 2026-06-01: a one\r\n- 2026-06-02: a two\r\n";
+    std::fs::write(d.join("memory-a.md"), a).unwrap();
+    let m = memory(d, 150, 1);
+    m.compact(None, &MergeOnly, false).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory-b.md")).unwrap(),
+        "# B\n\n- 2026-06-01: b one\n\n## A\n\n- 2026-06-01: a one\n- 2026-06-02: a two\n"
+    );
+    // The archive keeps the merged file's lines as they were.
+    let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
+    assert!(archive.contains("- 2026-06-01: a one"), "{archive}");
 }

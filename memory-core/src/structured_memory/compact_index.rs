@@ -68,14 +68,23 @@ impl StructuredMemory {
         // A topic this very step was creating (a split's new file, a write's new topic)
         // that the pass merged away is not on disk: its write is dropped (above) instead
         // of a removal the step could not make, and it was not created after all.
-        let mut removals = work.removals;
-        removals.retain(|path| {
-            let on_disk = std::fs::symlink_metadata(path).is_ok();
-            if !on_disk && let Ok(name) = self.relative_name(path) {
+        // A merged-away topic's own report says it is gone: none at all for one never
+        // written, nothing left (and nothing to judge) for one removed.
+        let mut removals = Vec::new();
+        for path in work.removals {
+            let on_disk = std::fs::symlink_metadata(&path).is_ok();
+            let name = self.relative_name(&path)?;
+            if on_disk {
+                for f in staged.report.files.iter_mut().filter(|f| f.file == name) {
+                    f.after = self.budgets.usage(&name, false, 0, 0);
+                    f.needs_judgment = None;
+                }
+                removals.push(path);
+            } else {
                 staged.report.created.retain(|c| *c != name);
+                staged.report.files.retain(|f| f.file != name);
             }
-            on_disk
-        });
+        }
         for (pass, from, lines) in &work.archived {
             let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
             staged
@@ -253,7 +262,12 @@ impl StructuredMemory {
                 t.push_str(tle);
             }
             t.push_str(&format!("## {}{tle}{tle}", from_line.title));
-            t.push_str(body.trim_start_matches(['\r', '\n']));
+            // The merged lines take the line ending of the file they join (the archive
+            // keeps them as they were).
+            t.push_str(&with_line_ending(
+                body.trim_start_matches(['\r', '\n']),
+                tle,
+            ));
             if !t.ends_with('\n') {
                 t.push_str(tle);
             }
@@ -362,11 +376,33 @@ fn line_edit(text: &str, number: usize) -> Edit {
     }
 }
 
+/// `text` with every line ending `le` (`\n` or `\r\n`).
+fn with_line_ending(text: &str, le: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match line.strip_suffix('\n') {
+            Some(content) => {
+                out.push_str(content.strip_suffix('\r').unwrap_or(content));
+                out.push_str(le);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// Where a topic's body starts (after its frontmatter, if any).
 fn body_start(text: &str) -> usize {
     let start = match crate::markdown::Frontmatter::locate(text) {
         Ok(Some(fm)) => fm.body_start,
         _ => 0,
+    };
+    // A byte-order mark (a file without frontmatter) is not carried into the middle of
+    // another file.
+    let start = if start == 0 && text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        start
     };
     // Its `# Title` line too: the merged topic's title becomes the `##` heading.
     let mut at = start;
