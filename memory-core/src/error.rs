@@ -321,6 +321,27 @@ pub enum Error {
         /// Why it was left alone and what to do.
         message: String,
     },
+    /// A file changed on disk while memory-core worked out a change to it under the lock
+    /// (a program that does not take memory-core's lock — an editor, an agent writing
+    /// the file itself — wrote it meanwhile, for example while a compactor ran). Nothing
+    /// was written; run the operation again.
+    ///
+    /// ```
+    /// use memory_core::{Error, ErrorKind};
+    /// let err = Error::ChangedMeanwhile { path: "memory/memory-infra.md".into(), operation: "compact" };
+    /// assert_eq!(err.kind(), ErrorKind::Conflict);
+    /// assert!(err.to_string().contains("nothing was written"));
+    /// ```
+    #[error(
+        "{}: changed on disk while {operation} was being worked out (another program wrote it without memory-core's lock); nothing was written: run {operation} again",
+        path.display()
+    )]
+    ChangedMeanwhile {
+        /// The file that changed.
+        path: PathBuf,
+        /// The operation that was refused (`compact`, `remember`…).
+        operation: &'static str,
+    },
     /// An operating-system I/O error on a named file.
     #[error("{}: {}", path.display(), plain_io(source))]
     Io {
@@ -485,7 +506,7 @@ impl Error {
                 GitFailure::NotARepository => ErrorKind::InvalidInput,
                 GitFailure::Missing | GitFailure::Failed => ErrorKind::Io,
             },
-            Error::ForeignHook { .. } => ErrorKind::Conflict,
+            Error::ForeignHook { .. } | Error::ChangedMeanwhile { .. } => ErrorKind::Conflict,
         }
     }
 
@@ -521,7 +542,8 @@ impl Error {
             | Error::VerifyFailed { path, .. }
             | Error::Io { path, .. }
             | Error::Git { path, .. }
-            | Error::ForeignHook { path, .. } => Some(path),
+            | Error::ForeignHook { path, .. }
+            | Error::ChangedMeanwhile { path, .. } => Some(path),
         }
     }
 

@@ -340,6 +340,9 @@ impl Compactor for Hostile {
             8 => Ok(vec![SplitPart::new("MEMORY.md", "X", "x", [0])]),
             9 => Ok(vec![SplitPart::new("memory-infra.md", "X", "x", [0])]),
             10 => Ok(vec![SplitPart::new("memory-part.md", "X", "", [0])]),
+            // A catch-all topic, which `remember` refuses and `check` flags.
+            12 => Ok(vec![SplitPart::new("memory-misc.md", "Misc", "x", [0])]),
+            13 => Ok(vec![SplitPart::new("Stuff.md", "Stuff", "x", [0])]),
             _ => Ok(vec![]),
         }
     }
@@ -347,7 +350,7 @@ impl Compactor for Hostile {
 
 #[test]
 fn a_hostile_compactor_changes_nothing() {
-    for case in 0..=11 {
+    for case in 0..=13 {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         seed(

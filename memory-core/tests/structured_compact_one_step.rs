@@ -278,3 +278,57 @@ fn a_merged_topic_with_a_byte_order_mark_and_crlf_joins_as_the_other_file_is_wri
     let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
     assert!(archive.contains("- 2026-06-01: a one"), "{archive}");
 }
+
+/// Routes every content line of the index to the first topic.
+struct RouteToFirst;
+
+impl Compactor for RouteToFirst {
+    fn route_content(&self, index: &MemoryIndex) -> Result<Vec<(usize, String)>, CompactorError> {
+        let first = index.lines[0].file.clone();
+        Ok((0..index.content.len())
+            .map(|i| (i, first.clone()))
+            .collect())
+    }
+}
+
+#[test]
+fn content_routed_out_of_the_index_is_its_own_paragraph_not_part_of_the_last_entry() {
+    for (topic, le) in [
+        ("# Ops\n\n- 2026-01-01 [ops]: ops fact\n", "\n"),
+        ("# Ops\r\n\r\n- 2026-01-01 [ops]: ops fact", "\r\n"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(
+            d.join("MEMORY.md"),
+            "- [Ops](memory-ops.md) — ops\nDeploy with make deploy.\nThen check the dashboard.\n",
+        )
+        .unwrap();
+        std::fs::write(d.join("memory-ops.md"), topic).unwrap();
+        let m = memory(d, 150, 1);
+        m.compact(None, &RouteToFirst, false).unwrap();
+        let text = std::fs::read_to_string(d.join("memory-ops.md")).unwrap();
+        let want = format!(
+            "{}{le}Deploy with make deploy.{le}Then check the dashboard.{le}",
+            topic.trim_end_matches(['\r', '\n']).to_string() + le
+        );
+        assert_eq!(text, want);
+        let ops = m.topic("memory-ops.md").unwrap();
+        assert_eq!(ops.entries.len(), 1);
+        assert_eq!(ops.entries[0].text, "ops fact", "the entry reads as it did");
+        // A newer generation of the subject replaces the entry only, not the routed lines.
+        m.remember(
+            Fact::new("memory-ops.md", "ops fact, newer")
+                .subject("ops")
+                .date("2026-02-01"),
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(d.join("memory-ops.md")).unwrap();
+        assert!(text.contains("Deploy with make deploy."), "{text}");
+        assert!(text.contains("Then check the dashboard."), "{text}");
+        assert!(
+            !text.contains("[ops]: ops fact\n") && !text.contains("[ops]: ops fact\r\n"),
+            "{text}"
+        );
+    }
+}

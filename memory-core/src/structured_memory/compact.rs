@@ -514,6 +514,16 @@ impl StructuredMemory {
             .iter()
             .map(|w| self.load_topic(&w.file))
             .collect::<Result<Vec<_>>>()?;
+        // What the passes were worked out from: each topic as read, the index, and no file
+        // where a split makes one. Checked again right before the step is made.
+        let mut basis: Vec<(PathBuf, Option<String>)> = works
+            .iter()
+            .map(|w| (w.path.clone(), Some(w.original.clone())))
+            .collect();
+        basis.push((self.index_path()?, index.as_ref().map(|i| i.text.clone())));
+        for w in &works {
+            basis.extend(w.created.iter().map(|c| (c.1.clone(), None)));
+        }
         let staged = self.stage_works(
             works,
             originals,
@@ -527,6 +537,19 @@ impl StructuredMemory {
             Some(compactor) => self.stage_index_pass(&mut staged, compactor, &candidate, &at)?,
             None => Vec::new(),
         };
+        // The compactor may have taken seconds; a program that does not take the lock (an
+        // editor, an agent writing the file itself) may have written meanwhile. Its
+        // change is never overwritten: the compaction is refused and can be run again.
+        if !dry_run {
+            for (path, text) in &basis {
+                if read_text_if_exists(path)? != *text {
+                    return Err(Error::ChangedMeanwhile {
+                        path: path.clone(),
+                        operation: "compact",
+                    });
+                }
+            }
+        }
         let mut tx = Transaction::new(lock);
         for (path, text) in &staged.writes {
             tx.write(path, text.clone().into_bytes());

@@ -192,6 +192,12 @@ impl StructuredMemory {
             if !t.is_empty() && !t.ends_with('\n') {
                 t.push_str(tle);
             }
+            // The first line routed into a file starts its own paragraph: right after an
+            // entry it would read as that entry's lazy continuation (and move with it).
+            let first_into = !routed.iter().any(|(f, _, _)| *f == file);
+            if first_into && !t.is_empty() && !(t.ends_with("\n\n") || t.ends_with("\r\n\r\n")) {
+                t.push_str(tle);
+            }
             t.push_str(&line.text);
             t.push_str(tle);
             Topic::read(&p, file.clone(), t.clone())

@@ -129,6 +129,8 @@ impl StructuredMemory {
                 format!("{file} is the file being split: a split makes new topic files").into(),
             ));
         }
+        // A catch-all topic is refused here as `remember` refuses it (`check` flags one).
+        super::remember::refuse_misc(&file).map_err(|e| failed(pass, &w.file, e.into()))?;
         let taken = |name: &str, path: &std::path::Path| {
             path.exists()
                 || index.as_ref().is_some_and(|i| i.line_for(name).is_some())

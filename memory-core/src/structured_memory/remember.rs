@@ -609,7 +609,7 @@ fn clean_subject(subject: &str) -> Result<String> {
 }
 
 /// Refuses a "misc" topic (the seed's first anti-pattern): see [`is_catch_all`].
-fn refuse_misc(file: &str) -> Result<()> {
+pub(super) fn refuse_misc(file: &str) -> Result<()> {
     if is_catch_all(file) {
         return Err(Error::invalid(
             "topic file",

@@ -8,7 +8,11 @@ use std::path::PathBuf;
 
 use super::memory::StructuredMemory;
 use crate::durable::{LOCK_FILE_NAME, MemoryLock, Transaction, read_text_if_exists};
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+/// How many times a write is planned under the lock while another program keeps
+/// changing the files it reads.
+const PLAN_ATTEMPTS: usize = 3;
 
 /// One file change of a plan.
 pub(super) enum Change {
@@ -31,14 +35,14 @@ pub(super) struct Plan<T> {
 }
 
 impl<T> Plan<T> {
-    /// Whether every file the plan was made from still reads the same.
-    fn still_holds(&self) -> Result<bool> {
+    /// The first file the plan was made from that no longer reads the same, if any.
+    fn changed(&self) -> Result<Option<&PathBuf>> {
         for (path, text) in &self.basis {
             if read_text_if_exists(path)? != *text {
-                return Ok(false);
+                return Ok(Some(path));
             }
         }
-        Ok(true)
+        Ok(None)
     }
 
     /// Makes the changes as one step under `lock`.
@@ -66,7 +70,10 @@ impl StructuredMemory {
     /// Plans a write with `plan` under the directory's lock and makes it. Without a lock
     /// file yet, `plan` runs first without the lock (a refusal then leaves the disk as it
     /// was); under the lock that plan is made if nothing it read has changed, and `plan`
-    /// runs again otherwise.
+    /// runs again otherwise. A plan made under the lock is checked once more before it is
+    /// made: a program that does not take the lock may have written meanwhile (while a
+    /// compactor ran, say); the write is then planned again, up to [`PLAN_ATTEMPTS`]
+    /// times, and refused with [`Error::ChangedMeanwhile`] after that.
     pub(super) fn planned_write<T>(&self, plan: impl Fn() -> Result<Plan<T>>) -> Result<T> {
         let early = if self.root().join(LOCK_FILE_NAME).exists() {
             None
@@ -74,10 +81,24 @@ impl StructuredMemory {
             Some(plan()?)
         };
         let lock = self.handle.lock()?;
-        let plan = match early {
-            Some(p) if p.still_holds()? => p,
-            _ => plan()?,
-        };
-        plan.commit(&lock)
+        if let Some(p) = early
+            && p.changed()?.is_none()
+        {
+            return p.commit(&lock);
+        }
+        let mut attempt = 1;
+        loop {
+            let p = plan()?;
+            match p.changed()? {
+                None => return p.commit(&lock),
+                Some(path) if attempt == PLAN_ATTEMPTS => {
+                    return Err(Error::ChangedMeanwhile {
+                        path: path.clone(),
+                        operation: "remember",
+                    });
+                }
+                Some(_) => attempt += 1,
+            }
+        }
     }
 }
