@@ -41,6 +41,7 @@ fn main() -> ExitCode {
             ExitCode::from(u8::try_from(memory_core::ErrorKind::Conflict.exit_code()).unwrap_or(4))
         }
         Ok(_) => ExitCode::SUCCESS,
+        Err(err) if output::is_closed_stdout(&err) => ExitCode::SUCCESS,
         Err(err) => {
             output::print_error(&err, as_json);
             exit_code(&err)
@@ -76,13 +77,14 @@ fn exit_code(err: &Error) -> ExitCode {
 }
 
 /// Prints clap's message (help and version go to stdout with code 0); a real usage
-/// error is followed by its JSON object when `--json` was on the command line.
+/// error is printed as its JSON object instead when `--json` was on the command line.
 fn usage_error(err: clap::Error) -> ExitCode {
-    let _ = err.print();
     if err.use_stderr() && json_requested(std::env::args_os()) {
         let rendered = err.render().to_string();
         let first = rendered.lines().next().unwrap_or_default();
         output::print_usage_error_json(first.strip_prefix("error: ").unwrap_or(first));
+    } else {
+        let _ = err.print();
     }
     ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2))
 }

@@ -150,10 +150,16 @@ impl<'a> ErrorFields<'a> {
 
 /// One JSON error line, newline included.
 fn error_line(error: ErrorFields<'_>) -> String {
-    // Only strings, numbers and nulls: serializing cannot fail, and if it ever did the
-    // human line above it still carries the message.
+    // Only strings, numbers and nulls: serializing cannot fail.
     let line = json::to_line(&ErrorJson { error }).unwrap_or_default();
     format!("{line}\n")
+}
+
+/// Whether `err` is stdout closed by the reader (`memcore … | head -1`): not a failure
+/// of the command, which has done its work; it ends quietly, as `cat` or `rg` would.
+pub fn is_closed_stdout(err: &Error) -> bool {
+    matches!(err, Error::Io { path, source, .. }
+        if path.as_os_str() == "<stdout>" && source.kind() == io::ErrorKind::BrokenPipe)
 }
 
 fn stdout_error(source: io::Error) -> Error {
@@ -164,18 +170,26 @@ fn stdout_error(source: io::Error) -> Error {
     }
 }
 
-/// Writes `err` to stderr as `memcore: error: <message>`, then, with `--json`, as one
-/// JSON object `{"error": {"kind", "code", "message", "path", "line", "id", "syscall"}}`.
+/// Writes `err` to stderr as `memcore: error: <message>`, or, with `--json`, as one
+/// JSON object `{"error": {"kind", "code", "message", "path", "line", "id", "syscall"}}`
+/// and nothing else (stderr then parses as JSON whole).
 pub fn print_error(err: &Error, as_json: bool) {
-    let mut text = format!("memcore: error: {err}\n");
-    if as_json {
-        text.push_str(&error_line(ErrorFields::of(err)));
-    }
+    let human = || format!("memcore: error: {err}\n");
+    let text = if as_json {
+        // Only strings, numbers and nulls: serializing cannot fail; if it ever did, the
+        // human line still carries the message.
+        json::to_line(&ErrorJson {
+            error: ErrorFields::of(err),
+        })
+        .map_or_else(|_| human(), |line| format!("{line}\n"))
+    } else {
+        human()
+    };
     // Nothing more can be done if stderr itself fails; the exit code still tells.
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// Writes a usage error detected by clap with `--json`: the JSON object that follows
+/// Writes a usage error detected by clap with `--json`: its JSON object, in place of
 /// clap's own message.
 pub fn print_usage_error_json(message: &str) {
     let text = error_line(ErrorFields::usage(message));

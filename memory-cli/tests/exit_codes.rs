@@ -1,5 +1,6 @@
-//! Every exit code, with the error on stderr (human line, and JSON with `--json`) and
-//! nothing on stdout.
+//! Every exit code, with the error on stderr (a human line, or with `--json` one JSON
+//! object and nothing else) and nothing on stdout; a reader closing stdout early is not an
+//! error.
 
 mod common;
 
@@ -61,10 +62,9 @@ fn usage_errors_exit_2() {
         .fails(2);
     assert!(stderr.contains("invalid value 'soon'"), "{stderr}");
 
-    // With --json the usage error is also one JSON object, on the last stderr line.
+    // With --json the usage error is one JSON object, and stderr holds nothing else.
     let stderr = fx.run(&["--json", "agent", "bogus"]).fails(2);
-    let last = stderr.lines().last().unwrap();
-    let value: serde_json::Value = serde_json::from_str(last).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&stderr).unwrap();
     assert_eq!(value["error"]["kind"], "invalid_input");
     assert_eq!(value["error"]["message"], "unrecognized subcommand 'bogus'");
     assert!(!fx.root.exists());
@@ -347,4 +347,35 @@ fn root_that_is_a_file_is_invalid_input_exit_2() {
         )
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
+}
+
+#[test]
+fn a_reader_closing_stdout_early_ends_the_command_quietly_with_exit_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("memory");
+    std::fs::create_dir(&root).unwrap();
+    // More than a pipe holds (64 KiB), so that memcore writes after the reader is gone.
+    let mut index = String::new();
+    for i in 0..3000 {
+        index.push_str(&format!(
+            "- [Topic {i}](memory-t{i}.md) — hook words for topic {i}\n"
+        ));
+    }
+    std::fs::write(root.join("MEMORY.md"), &index).unwrap();
+    for args in [
+        vec!["--root", "memory", "topics", "index"],
+        vec!["--root", "memory", "--json", "topics", "index"],
+    ] {
+        let mut child = command(dir.path())
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+    }
 }
