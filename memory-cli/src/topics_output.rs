@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use memory_core::structured_memory::{BudgetUse, PassReport};
+use memory_core::structured_memory::{BudgetUse, NeedsJudgment, PassReport};
 use serde::Serialize;
 
 use crate::json;
@@ -46,7 +46,7 @@ pub fn human(reply: &TopicsReply) -> String {
                         f.file, f.before.lines, f.after.lines
                     );
                     if let Some(n) = &f.needs_judgment {
-                        let _ = write!(out, " (needs judgment: {} lines over)", n.over_by_lines);
+                        let _ = write!(out, " (needs judgment: {})", overage(n));
                     }
                 }
                 for created in &c.created {
@@ -140,11 +140,7 @@ pub fn human(reply: &TopicsReply) -> String {
                     moves(&mut out, p, to);
                 }
                 if let Some(n) = &f.needs_judgment {
-                    let _ = writeln!(
-                        out,
-                        "  needs judgment: {} lines over; {}",
-                        n.over_by_lines, n.message
-                    );
+                    let _ = writeln!(out, "  needs judgment: {}; {}", overage(n), n.message);
                 }
             }
             match &report.id {
@@ -221,11 +217,29 @@ fn moves(out: &mut String, p: &PassReport, to: &str) {
     }
 }
 
+/// `memory-x.md: 12 of 150 lines (138 left)`, then `, 900 of 4000 bytes` when the file
+/// has a byte budget.
 fn budget_line(b: &BudgetUse) -> String {
+    let bytes = match b.byte_budget {
+        Some(budget) => format!(", {} of {budget} bytes", b.bytes),
+        None => String::new(),
+    };
     format!(
-        "{}: {} of {} lines ({} left)",
+        "{}: {} of {} lines ({} left){bytes}",
         b.file, b.lines, b.line_budget, b.lines_left
     )
+}
+
+/// `3 lines over`, `120 bytes over`, or both: what a needs-judgment report is over by.
+fn overage(n: &NeedsJudgment) -> String {
+    let mut over = Vec::new();
+    if n.over_by_lines > 0 || n.over_by_bytes == 0 {
+        over.push(format!("{} lines over", n.over_by_lines));
+    }
+    if n.over_by_bytes > 0 {
+        over.push(format!("{} bytes over", n.over_by_bytes));
+    }
+    over.join(", ")
 }
 
 /// The JSON value of `reply`: index lines carry `title, file, hook`; entries `date,
