@@ -23,12 +23,23 @@ pub fn warnings(reply: &TopicsReply) -> Vec<String> {
 pub fn human(reply: &TopicsReply) -> String {
     match reply {
         TopicsReply::Remembered(o) => {
-            let mut out = format!(
-                "Remembered in {}: {} (line {})",
-                o.file,
-                o.entry.date.format("%Y-%m-%d"),
-                o.entry.line
-            );
+            // A fact older than the live entry about its subject went to the archive: the
+            // first line says so, not "Remembered" with the live entry's date.
+            let mut out = if o.archived_as_older {
+                format!(
+                    "Archived as older: {} keeps the newer entry about its subject, {} (line {})",
+                    o.file,
+                    o.entry.date.format("%Y-%m-%d"),
+                    o.entry.line
+                )
+            } else {
+                format!(
+                    "Remembered in {}: {} (line {})",
+                    o.file,
+                    o.entry.date.format("%Y-%m-%d"),
+                    o.entry.line
+                )
+            };
             for c in &o.converted {
                 let _ = write!(out, "\n  {} {:?} written as {}", c.field, c.from, c.to);
             }
@@ -52,11 +63,6 @@ pub fn human(reply: &TopicsReply) -> String {
                 for created in &c.created {
                     let _ = write!(out, "\n  split into {created}");
                 }
-            }
-            if o.archived_as_older {
-                out.push_str(
-                    "\n  older than the entry about its subject: archived, the newer one stays",
-                );
             }
             for e in &o.replaced {
                 let _ = write!(
@@ -165,6 +171,23 @@ pub fn human(reply: &TopicsReply) -> String {
                     r.pass.as_str(),
                     r.already_live.len()
                 );
+            }
+            for n in &report.not_restored {
+                let live = if n.live_in.is_empty() {
+                    "the archive is their only copy".to_string()
+                } else {
+                    format!("live in {}", n.live_in.join(", "))
+                };
+                let _ = writeln!(
+                    out,
+                    "{}: {} line(s) not restored ({}): {live}",
+                    n.file,
+                    n.lines.len(),
+                    n.pass.as_str()
+                );
+            }
+            for b in &report.budgets {
+                let _ = writeln!(out, "  {}", budget_line(b));
             }
             out
         }
