@@ -332,3 +332,45 @@ fn content_routed_out_of_the_index_is_its_own_paragraph_not_part_of_the_last_ent
         );
     }
 }
+
+#[test]
+fn a_dry_run_in_a_directory_never_written_to_creates_nothing_not_even_the_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("MEMORY.md"), "- [A](memory-a.md) — a things\n").unwrap();
+    std::fs::write(
+        d.join("memory-a.md"),
+        "# A\n\n- 2026-06-01 [x]: one\n- 2026-06-02 [x]: two\n- 2026-06-03 [y]: three\n",
+    )
+    .unwrap();
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing();
+    let m = memory(d, 4, 10);
+    let dry = m
+        .compact(
+            None,
+            &memory_core::structured_memory::DefaultCompactor,
+            true,
+        )
+        .unwrap();
+    assert!(dry.dry_run);
+    assert_eq!(dry.files[0].passes.len(), 1, "{dry:?}");
+    assert_eq!(listing(), before, "nothing created");
+    // The real run does what the dry run said, under the lock.
+    let real = m
+        .compact(
+            None,
+            &memory_core::structured_memory::DefaultCompactor,
+            false,
+        )
+        .unwrap();
+    assert_eq!(real.files, dry.files);
+    assert!(d.join(".memcore.lock").exists());
+}

@@ -19,7 +19,7 @@ use super::pointer::render_pointer;
 use super::remember::{INDEX_HEADER, check_fact_text, render_entry};
 use super::time_words::convert_relative_time;
 use super::topic_file::{Entry, Topic, subject_key};
-use crate::durable::{MemoryLock, Transaction, read_text_if_exists};
+use crate::durable::{LOCK_FILE_NAME, MemoryLock, Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::hygiene::refuse_secrets;
 use crate::markdown::{Edit, apply_edits};
@@ -203,14 +203,20 @@ impl StructuredMemory {
         compactor: &dyn Compactor,
         dry_run: bool,
     ) -> Result<CompactionReport> {
+        // A dry run in a directory memory-core never wrote to creates nothing, not even
+        // the lock file: no memory-core writer has a step there to wait for.
+        if dry_run && !self.root().join(LOCK_FILE_NAME).exists() {
+            return self.compact_locked(None, file, compactor, true);
+        }
         let lock = self.handle.lock()?;
-        self.compact_locked(&lock, file, compactor, dry_run)
+        self.compact_locked(Some(&lock), file, compactor, dry_run)
     }
 
-    /// [`compact`](StructuredMemory::compact) under a lock already held.
+    /// [`compact`](StructuredMemory::compact) under a lock already held (none only for a
+    /// dry run).
     fn compact_locked(
         &self,
-        lock: &MemoryLock,
+        lock: Option<&MemoryLock>,
         file: Option<&str>,
         compactor: &dyn Compactor,
         dry_run: bool,
@@ -493,7 +499,7 @@ impl StructuredMemory {
     /// archive sections, as one step (unless `dry_run`).
     fn finish(
         &self,
-        lock: &MemoryLock,
+        lock: Option<&MemoryLock>,
         works: Vec<Work>,
         index: Option<MemoryIndex>,
         dry_run: bool,
@@ -550,6 +556,9 @@ impl StructuredMemory {
                 }
             }
         }
+        let Some(lock) = lock.filter(|_| !dry_run) else {
+            return Ok(staged.report);
+        };
         let mut tx = Transaction::new(lock);
         for (path, text) in &staged.writes {
             tx.write(path, text.clone().into_bytes());
@@ -578,7 +587,7 @@ impl StructuredMemory {
                 }
             }
         }
-        if !dry_run && !tx.is_empty() {
+        if !tx.is_empty() {
             tx.commit()?;
         }
         Ok(staged.report)
