@@ -134,7 +134,11 @@ impl Topic {
             Ok(None) => (None, 0, None),
             Err(issue) => return Err(Error::malformed(path, issue.line, issue.message)),
         };
-        let blocks = classify(&text);
+        // The frontmatter is YAML, not Markdown: a `<!--` or a fence in a description
+        // must not open a block that hides the body. It is classified as blank lines (the
+        // same length, so offsets and line numbers hold).
+        let masked = mask_frontmatter(&text, body_start);
+        let blocks = classify(masked.as_deref().unwrap_or(&text));
         if let Some((opened, context)) = blocks.unclosed
             && let Some(hidden) = blocks.lines[opened..]
                 .iter()
@@ -404,6 +408,26 @@ pub fn subject_key(subject: &str) -> String {
         }
     }
     out.trim_end_matches('-').to_string()
+}
+
+/// `text` with the bytes before `body_start` (the frontmatter) turned to spaces, line
+/// breaks kept; `None` when there is no frontmatter. Every byte replaced is either ASCII
+/// or a whole UTF-8 sequence of a character (the frontmatter ends at a line break), so
+/// the result is UTF-8 of the same length.
+pub(super) fn mask_frontmatter(text: &str, body_start: usize) -> Option<String> {
+    if body_start == 0 {
+        return None;
+    }
+    let (front, body) = text.split_at(body_start.min(text.len()));
+    let mut out = String::with_capacity(text.len());
+    for c in front.chars() {
+        match c {
+            '\n' | '\r' => out.push(c),
+            _ => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
+        }
+    }
+    out.push_str(body);
+    Some(out)
 }
 
 #[cfg(test)]

@@ -35,7 +35,9 @@ pub(super) fn sections(topic: &Topic) -> Vec<TopicSection> {
         _ => 0,
     };
     let mut out: Vec<TopicSection> = Vec::new();
-    for block in classify(text).lines {
+    // The frontmatter is not Markdown (see `Topic::read`).
+    let masked = super::topic_file::mask_frontmatter(text, body_start);
+    for block in classify(masked.as_deref().unwrap_or(text)).lines {
         let line = &block.line;
         if line.content.start < body_start || block.context != Context::Text {
             continue;
