@@ -499,6 +499,35 @@ test('an AbortSignal stops a compaction waiting on a compactor Promise that neve
   assert.equal(report.dry_run, false)
 })
 
+test('a write by another program while the compactor runs is never overwritten (sync and Promise forms)', async () => {
+  const { execFileSync } = await import('node:child_process')
+  for (const form of ['sync', 'async']) {
+    const root = dir()
+    seed(root)
+    const topic = join(root, 'memory-infra.md')
+    const line = `- 2026-07-01 [hand]: typed in an editor (${form})\n`
+    // Another process (an editor, Claude Code) appends without memory-core's lock.
+    const editor = () => {
+      execFileSync(process.execPath, ['-e', 'require("fs").appendFileSync(process.argv[1], process.argv[2])', topic, line])
+      return []
+    }
+    const memory = open(root, { topicLines: 4 })
+    const check = (err) => {
+      assert.equal(err.code, 'ERR_MEMORY_CONFLICT', String(err))
+      assert.equal(err.path, topic)
+      assert.match(err.message, /nothing was written/)
+      return true
+    }
+    if (form === 'sync') {
+      assert.throws(() => memory.compact('memory-infra.md', { compactor: { dead: editor } }), check)
+    } else {
+      await assert.rejects(memory.compactAsync('memory-infra.md', { compactor: { dead: async () => editor() } }), check)
+    }
+    assert.ok(readFileSync(topic, 'utf8').endsWith(line), 'the editor\'s line is kept')
+    assert.equal(existsSync(join(root, 'memory-archive.md')), false)
+  }
+})
+
 test('two compactAsync with async compactors on different directories run side by side', async () => {
   const roots = [dir(), dir()]
   for (const root of roots) seed(root)

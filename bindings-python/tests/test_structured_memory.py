@@ -576,6 +576,38 @@ def test_an_exception_the_compactor_raises_comes_back_itself_and_nothing_changes
     assert tree(root) == before, "a write whose compaction fails writes nothing"
 
 
+def test_a_write_by_another_program_while_the_compactor_runs_is_never_overwritten(
+    root: pathlib.Path,
+) -> None:
+    import subprocess
+    import sys
+
+    seed(root)
+    topic = root / "memory-infra.md"
+    line = "- 2026-07-01 [hand]: typed in an editor\n"
+
+    def editor_writes(request: dict[str, object]) -> None:
+        # Another process (an editor, Claude Code) appends without memory-core's lock.
+        if request["pass"] == "dead":
+            subprocess.run(
+                [sys.executable, "-c", "import sys; open(sys.argv[1], 'a').write(sys.argv[2])", str(topic), line],
+                check=True,
+            )
+        return None
+
+    m = StructuredMemory(root, topic_lines=4, fixed_time=FIXED)
+    with pytest.raises(memory_core.ConflictError) as caught:
+        m.compact("memory-infra.md", compactor=editor_writes)
+    assert caught.value.path == topic, caught.value
+    assert "nothing was written" in str(caught.value)
+    assert topic.read_text(encoding="utf-8").endswith(line), "the editor's line is kept"
+    assert not (root / "memory-archive.md").exists()
+    # Run again: nothing is lost.
+    m.compact("memory-infra.md")
+    everything = "".join(p.read_text(encoding="utf-8") for p in root.glob("*.md"))
+    assert "typed in an editor" in everything
+
+
 def test_a_keyboard_interrupt_in_a_compactor_propagates(root: pathlib.Path) -> None:
     seed(root)
 
