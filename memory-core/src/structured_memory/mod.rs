@@ -27,6 +27,7 @@ mod compact_index;
 mod compact_split;
 mod compactor;
 mod dates;
+mod index_fields;
 mod index_file;
 mod memory;
 mod pointer;

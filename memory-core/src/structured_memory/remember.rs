@@ -12,6 +12,7 @@ use super::budget::{BudgetState, BudgetUse};
 use super::compact::CompactionReport;
 use super::compactor::{Compactor, DefaultCompactor};
 use super::dates::resolve_date;
+use super::index_fields::{check_given, check_reads_back, from_frontmatter};
 use super::index_file::MemoryIndex;
 use super::memory::StructuredMemory;
 use super::pointer::render_pointer;
@@ -142,8 +143,12 @@ impl StructuredMemory {
     /// Refused with [`Error::InvalidInput`] (nothing written): a vague date or a vague time in
     /// the text (`last week`, `recently`), an empty or
     /// multi-paragraph text, a "misc" topic, a reserved file (`MEMORY.md`, the archive,
-    /// Agent Memory's `index.md`), a path outside the directory, a new topic without a hook;
-    /// with [`Error::SecretRefused`] for a secret in any field.
+    /// Agent Memory's `index.md`), a path outside the directory, a new topic without a hook,
+    /// a hook, title or subject with a line break or a control character (tabs aside), a
+    /// frontmatter `description` (or `name`) that cannot be the new index line's hook (or
+    /// title) for the same reasons or a secret — naming the topic file and the frontmatter
+    /// line, and saying to give the hook; with [`Error::SecretRefused`] for a secret in any
+    /// field given, the topic file's name included.
     ///
     /// ```
     /// use memory_core::structured_memory::{Fact, StructuredMemory};
@@ -186,25 +191,30 @@ impl StructuredMemory {
             .to_string();
         let topic_path = self.topic_path(&file)?;
         refuse_misc(&file)?;
+        // The name goes into MEMORY.md (the link, and the title when none is given).
+        refuse_secrets("topic file", &file)?;
         let text = check_fact_text(&fact.text)?;
         let subject = fact.subject.as_deref().map(clean_subject).transpose()?;
         for (field, value) in [
             ("text", Some(text.as_str())),
             ("subject", subject.as_deref()),
-            ("title", fact.title.as_deref()),
-            ("hook", fact.hook.as_deref()),
         ] {
             if let Some(value) = value {
                 refuse_secrets(field, value)?;
             }
         }
-        for (field, value) in [("title", &fact.title), ("hook", &fact.hook)] {
-            if let Some(v) = value
-                && v.contains(['\n', '\r'])
-            {
-                return Err(Error::invalid(field, v, "must be one line"));
-            }
-        }
+        let mut fact = fact;
+        fact.title = fact
+            .title
+            .as_deref()
+            .map(|t| check_given("title", t))
+            .transpose()?
+            .filter(|t| !t.is_empty());
+        fact.hook = fact
+            .hook
+            .as_deref()
+            .map(|h| check_given("hook", h))
+            .transpose()?;
         let now = self.handle.clock.now();
         let today = now.date_naive();
         let date = match &fact.date {
@@ -315,28 +325,30 @@ impl StructuredMemory {
         let created_index = old_index.is_none();
         match &linked_line {
             None => {
-                let hook = fact
-                    .hook
-                    .clone()
-                    .or_else(|| old_topic.as_ref().and_then(|t| t.meta.clone()?.description))
-                    .filter(|h| !h.trim().is_empty())
-                    .ok_or_else(|| {
-                        Error::invalid(
-                            "hook",
-                            "",
-                            format!(
-                                "{file} has no line in MEMORY.md yet: give the hook that says when to load it"
-                            ),
-                        )
-                    })?;
-                let title = match (
-                    &fact.title,
-                    old_topic.as_ref().and_then(|t| t.meta.clone()?.name),
-                ) {
+                // Given, or the topic's frontmatter `description`, checked as a given one.
+                let hook = match fact.hook.clone().filter(|h| !h.is_empty()) {
+                    Some(hook) => Some(hook),
+                    None => match &old_topic {
+                        Some(t) => from_frontmatter(t, "description", "hook", "a hook (--hook)")?,
+                        None => None,
+                    },
+                }
+                .ok_or_else(|| {
+                    Error::invalid(
+                        "hook",
+                        "",
+                        format!(
+                            "{file} has no line in MEMORY.md yet: give the hook that says when to load it"
+                        ),
+                    )
+                })?;
+                let title = match (&fact.title, &old_topic) {
                     (Some(t), _) => t.clone(),
-                    (None, Some(name)) => name,
+                    (None, Some(t)) => from_frontmatter(t, "name", "title", "a title (--title)")?
+                        .unwrap_or_else(|| title.clone()),
                     (None, None) => title.clone(),
                 };
+                check_reads_back(&title, &file, &hook)?;
                 let pointer = render_pointer(&title, &file, &hook);
                 index_text = Some(append_line(index_text.as_deref(), &pointer));
                 linked = true;
@@ -348,6 +360,7 @@ impl StructuredMemory {
                     && hook != line.hook
                     && let Some(index) = &old_index
                 {
+                    check_reads_back(&line.title, &line.file, hook)?;
                     index_text = Some(replace_hook(index, &line.line, hook)?);
                 }
             }
@@ -403,8 +416,16 @@ impl StructuredMemory {
             Some(t) => Some(MemoryIndex::parse(&index_path, t.clone())?),
             None => None,
         };
+        // The new index reads as the old one plus the line added (a value that split the
+        // line or held a second pointer would read as more lines, or as content).
+        let count =
+            |i: Option<&MemoryIndex>| i.map_or((0, 0), |i| (i.lines.len(), i.content.len()));
+        let (old_lines, old_content) = count(old_index.as_ref());
+        let (new_lines, new_content) = count(new_index.as_ref());
         if let Some(index) = &new_index
-            && index.line_for(&file).is_none()
+            && (index.line_for(&file).is_none()
+                || new_lines != old_lines + usize::from(linked)
+                || new_content != old_content)
         {
             return Err(Error::invalid(
                 "topic file",
