@@ -283,7 +283,7 @@ proptest! {
                 prop_assert_eq!(&index.lines[1].file, "memory-t.md");
                 prop_assert_eq!(index.lines[1].hook.as_str(), hook.trim());
                 prop_assert!(!hook.trim().is_empty());
-                prop_assert!(!hook.contains(['\n', '\r']));
+                prop_assert!(!hook.trim().contains(['\n', '\r']));
                 // (A raw NEL or DEL makes the block not YAML: reported, and read leniently.)
                 let found = memory(d).check().unwrap();
                 prop_assert!(found.iter().all(|v| v.kind.as_str() == "frontmatter_not_yaml"), "{:?}", found);
