@@ -36,6 +36,7 @@ mod remember;
 mod remember_compaction;
 mod restore;
 mod time_words;
+mod topic_case;
 mod topic_file;
 mod topic_meta;
 mod topic_sections;

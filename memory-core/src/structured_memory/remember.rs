@@ -189,7 +189,9 @@ impl StructuredMemory {
             .strip_prefix("./")
             .unwrap_or(&fact.topic)
             .to_string();
-        let topic_path = self.topic_path(&file)?;
+        // Checked before anything is read (the path the write goes to is worked out under
+        // the lock: see `resolve_topic_name`).
+        self.topic_path(&file)?;
         refuse_misc(&file)?;
         // The name goes into MEMORY.md (the link, and the title when none is given).
         refuse_secrets("topic file", &file)?;
@@ -238,7 +240,6 @@ impl StructuredMemory {
 
         let input = CheckedFact {
             file,
-            topic_path,
             text,
             subject,
             date,
@@ -258,7 +259,6 @@ impl StructuredMemory {
     ) -> Result<Plan<RememberOutcome>> {
         let CheckedFact {
             file,
-            topic_path,
             text,
             subject,
             date,
@@ -268,15 +268,11 @@ impl StructuredMemory {
         } = input.clone();
         let index_path = self.index_path()?;
         let old_index = self.load_index()?;
-        // The index's spelling of the name wins (`user.md` for a linked `USER.md`): a second
-        // file that differs only in case would be an orphan on a case-sensitive disk.
-        let (file, topic_path) = match old_index.as_ref().and_then(|i| i.line_for(&file)) {
-            Some(line) if line.file != file => {
-                let path = self.topic_path(&line.file)?;
-                (line.file.clone(), path)
-            }
-            _ => (file, topic_path),
-        };
+        // The index's spelling of the name wins (`user.md` for a linked `USER.md`), and an
+        // existing file's for a new topic (`memory-infra.md` for an unlinked
+        // `memory-Infra.md`): a second file that differs only in case would be an orphan on
+        // a case-sensitive disk and the same file elsewhere (see `topic_case.rs`).
+        let (file, topic_path) = self.resolve_topic_name(&file, old_index.as_ref())?;
         let old_topic = self.load_topic(&file)?;
         let archive_path = self.archive_path()?;
         let archive_text = read_text_if_exists(&archive_path)?;
@@ -543,7 +539,6 @@ impl StructuredMemory {
 #[derive(Clone)]
 struct CheckedFact {
     file: String,
-    topic_path: std::path::PathBuf,
     text: String,
     subject: Option<String>,
     date: NaiveDate,
