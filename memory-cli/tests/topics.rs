@@ -485,3 +485,177 @@ fn relative_time_in_a_fact_is_written_as_the_day_and_reported_in_json_and_text()
         before
     );
 }
+
+#[test]
+fn a_frontmatter_description_that_cannot_be_a_hook_exits_2_naming_file_and_line() {
+    for description in [
+        "description: \"line\\nbreak\"",
+        "description: |\n  - [X](memory-x.md) — injected\n  more",
+        "description: \"\\u0007 bell\"",
+        "description: has AKIAIOSFODNN7EXAMPLE",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir(d.join("memory")).unwrap();
+        let topic = format!("---\nname: X\n{description}\n---\n- 2026-07-01: a\n");
+        std::fs::write(d.join("memory/memory-x.md"), &topic).unwrap();
+        let stderr = topics(d, &["remember", "--topic", "memory-x.md", "--text", "b"]).fails(2);
+        assert!(stderr.contains("memory-x.md:3:"), "{stderr}");
+        assert!(stderr.contains("--hook"), "{stderr}");
+        assert!(!stderr.contains("AKIA"), "{stderr}");
+        assert!(!d.join("memory/MEMORY.md").exists());
+        assert_eq!(
+            std::fs::read_to_string(d.join("memory/memory-x.md")).unwrap(),
+            topic
+        );
+        topics(
+            d,
+            &[
+                "remember",
+                "--topic",
+                "memory-x.md",
+                "--text",
+                "b",
+                "--hook",
+                "x things",
+            ],
+        )
+        .ok();
+    }
+}
+
+#[test]
+fn control_characters_in_hook_title_and_subject_and_a_secret_file_name_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for args in [
+        vec!["--hook", "a\u{7}b"],
+        vec!["--hook", "h", "--title", "a\u{1b}[31mb"],
+        vec!["--hook", "h", "--subject", "a\u{7f}b"],
+    ] {
+        let mut all = vec!["remember", "--topic", "memory-x.md", "--text", "x"];
+        all.extend(args.iter());
+        let stderr = topics(d, &all).fails(2);
+        assert!(
+            stderr.contains("control characters") || stderr.contains("one line"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!d.join("memory").exists(), "{args:?} wrote");
+    }
+    let stderr = topics(
+        d,
+        &[
+            "remember",
+            "--topic",
+            "memory-AKIAIOSFODNN7EXAMPLE.md",
+            "--text",
+            "x",
+            "--hook",
+            "h",
+        ],
+    )
+    .fails(2);
+    assert!(stderr.contains("secret"), "{stderr}");
+    assert!(!d.join("memory").exists());
+}
+
+#[test]
+fn a_topic_named_like_an_unlinked_file_but_for_case_goes_into_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("memory")).unwrap();
+    std::fs::write(d.join("memory/memory-Infra.md"), "- 2026-07-01: old\n").unwrap();
+    let before = topics(d, &["check"]);
+    assert_eq!(before.code, 4, "{before:?}");
+    assert!(
+        before.stdout.contains("memory-Infra.md: orphan_topic"),
+        "{before:?}"
+    );
+    let out = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "remember",
+        "--topic",
+        "memory-infra.md",
+        "--hook",
+        "h",
+        "--text",
+        "new",
+    ]))
+    .json();
+    assert_eq!(out["file"], "memory-Infra.md");
+    let names: Vec<String> = std::fs::read_dir(d.join("memory"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    topics(d, &["check"]).ok();
+    // An exact-name file beside it leaves the other one an orphan, and check says so.
+    std::fs::write(d.join("memory/MEMORY-INFRA.md"), "- 2026-07-01: other\n").unwrap();
+    let after = topics(d, &["check"]);
+    assert_eq!(after.code, 4, "{after:?}");
+    assert!(
+        after.stdout.contains("MEMORY-INFRA.md: orphan_topic"),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn counted_days_and_weekday_abbreviations_are_converted_vague_counts_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "remember",
+        "--topic",
+        "memory-t.md",
+        "--hook",
+        "t",
+        "--text",
+        "two weeks ago it broke, on Fri we ship",
+    ]))
+    .json();
+    let today =
+        chrono::NaiveDate::parse_from_str(out["entry"]["date"].as_str().unwrap(), "%Y-%m-%d")
+            .unwrap();
+    let two_weeks = (today - chrono::Days::new(14))
+        .format("%Y-%m-%d")
+        .to_string();
+    assert_eq!(out["converted"][0]["from"], "two weeks ago");
+    assert_eq!(out["converted"][0]["to"], two_weeks.as_str());
+    assert_eq!(out["converted"][1]["from"], "Fri");
+    let stderr = topics(
+        d,
+        &[
+            "remember",
+            "--topic",
+            "memory-t.md",
+            "--text",
+            "a few weeks ago",
+        ],
+    )
+    .fails(2);
+    assert!(stderr.contains("a few weeks ago"), "{stderr}");
+    std::fs::write(
+        d.join("memory/memory-t.md"),
+        "- 2026-07-01: in 3 days we ship\n- 2026-07-02: Mon it broke\n",
+    )
+    .unwrap();
+    let found = run(command(d).args(["--root", "memory", "--json", "topics", "check"]));
+    assert_eq!(found.code, 4, "{found:?}");
+    let found: serde_json::Value = serde_json::from_str(&found.stdout).unwrap();
+    let lines: Vec<u64> = found["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["kind"] == "relative_date")
+        .map(|v| v["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [1, 2], "{found}");
+}

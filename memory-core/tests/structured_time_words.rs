@@ -36,6 +36,34 @@ const PHRASES: &[(&str, &str, &str)] = &[
     ("next sunday", "", "2026-07-12"),
     ("last saturday", "", "2026-07-04"),
     ("this thursday", "", "2026-07-16"),
+    ("two weeks ago", "", "2026-06-26"),
+    ("2 weeks ago", "", "2026-06-26"),
+    ("a week ago", "", "2026-07-03"),
+    ("a day ago", "", "2026-07-09"),
+    ("twelve days ago", "", "2026-06-28"),
+    ("in 3 days", "", "2026-07-13"),
+    ("in two weeks", "", "2026-07-24"),
+    ("in 1 day", "", "2026-07-11"),
+];
+
+/// Weekday abbreviations as written (capitalised), with the day they mean on Friday
+/// 2026-07-10 and the part kept before the date.
+const ABBREVIATIONS: &[(&str, &str, &str)] = &[
+    ("Mon", "", "2026-07-06"),
+    ("MON", "", "2026-07-06"),
+    ("Tue", "", "2026-07-07"),
+    ("Tues", "", "2026-07-07"),
+    ("Thu", "", "2026-07-09"),
+    ("Thurs", "", "2026-07-09"),
+    ("Fri", "", "2026-07-03"),
+    ("on Fri", "on ", "2026-07-03"),
+    ("on Sat", "on ", "2026-07-04"),
+    ("on Sun", "on ", "2026-07-05"),
+    ("on Wed", "on ", "2026-07-08"),
+    ("last Sun", "", "2026-07-05"),
+    ("next Wed", "", "2026-07-15"),
+    ("next sat", "", "2026-07-11"),
+    ("this Mon", "", "2026-07-13"),
 ];
 
 const WORDS: &[&str] = &[
@@ -106,7 +134,7 @@ proptest! {
     #[test]
     fn a_vague_phrase_anywhere_is_refused_and_nothing_is_written(
         before in words(),
-        phrase in proptest::sample::select(&["last week", "recently", "a while ago", "the other day", "lately", "last month", "a few days ago"][..]),
+        phrase in proptest::sample::select(&["last week", "recently", "a while ago", "the other day", "lately", "last month", "a few days ago", "a few weeks ago", "several days ago", "a couple of weeks ago", "weeks ago", "3 months ago", "a year ago", "in two months", "in a few days"][..]),
         mask in proptest::collection::vec(any::<bool>(), 1..8),
         punct in proptest::sample::select(&["", ".", ",", "!"][..]),
     ) {
@@ -118,6 +146,48 @@ proptest! {
         prop_assert_eq!(err.kind(), ErrorKind::InvalidInput);
         prop_assert!(err.to_string().contains(phrase), "{}", err);
         prop_assert!(!root.exists(), "a refused write creates nothing");
+    }
+
+    #[test]
+    fn a_capitalised_weekday_abbreviation_anywhere_becomes_its_day(
+        before in words(),
+        after in words(),
+        phrase in proptest::sample::select(ABBREVIATIONS),
+        punct in proptest::sample::select(&["", ".", ",", "!", ":", ";", "?", ")"][..]),
+    ) {
+        let (written, keep, day) = phrase;
+        // Bare `Sat`, `Sun`, `Wed` (also words) are in the unit tests, with the words
+        // around them that make them a verb or a name.
+        let head = before.join(" ");
+        let tail = after.join(" ").to_lowercase();
+        let join = |a: &str, b: &str| match (a.is_empty(), b.is_empty()) {
+            (true, _) => b.to_string(),
+            (_, true) => a.to_string(),
+            _ => format!("{a} {b}"),
+        };
+        let text = join(&join(&head, &format!("{written}{punct}")), &tail);
+        let expected = join(&join(&head, &format!("{keep}{day}{punct}")), &tail);
+        let dir = tempfile::tempdir().unwrap();
+        let m = memory(dir.path());
+        let out = m.remember(Fact::new("memory-t.md", text.as_str()).hook("a topic")).unwrap();
+        prop_assert_eq!(&out.entry.text, &expected);
+        prop_assert_eq!(out.converted.len(), 1);
+        prop_assert_eq!(&out.converted[0].from, &written[keep.len()..]);
+        prop_assert!(m.check().unwrap().is_empty());
+    }
+
+    #[test]
+    fn lowercase_abbreviations_and_verbs_stay_as_written(
+        before in words(),
+        word in proptest::sample::select(&["mon", "tue", "wed", "thu", "fri", "sat", "sun"][..]),
+        after in words(),
+    ) {
+        let text = format!("{} {word} {}", before.join(" "), after.join(" "));
+        let dir = tempfile::tempdir().unwrap();
+        let m = memory(dir.path());
+        let out = m.remember(Fact::new("memory-t.md", text.as_str()).hook("a topic")).unwrap();
+        prop_assert_eq!(&out.entry.text, text.trim());
+        prop_assert!(out.converted.is_empty());
     }
 
     #[test]
@@ -194,6 +264,79 @@ fn check_still_flags_relative_words_written_by_hand() {
     let got: Vec<(&str, usize)> = found.iter().map(|v| (v.kind.as_str(), v.line)).collect();
     assert_eq!(got, [("relative_date", 1), ("relative_date", 2)]);
     assert!(found[1].message.contains("friday"), "{}", found[1].message);
+}
+
+#[test]
+fn check_flags_counted_and_abbreviated_times_written_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("MEMORY.md"), "- [T](memory-t.md) — a topic\n").unwrap();
+    let lines = [
+        ("two weeks ago it broke", Some("two weeks ago")),
+        ("2 weeks ago it broke", Some("2 weeks ago")),
+        ("a week ago", Some("a week ago")),
+        ("in 3 days", Some("in 3 days")),
+        ("in 2 days we ship", Some("in 2 days")),
+        ("Mon it broke", Some("mon")),
+        ("on Fri we ship", Some("fri")),
+        ("a few weeks ago", Some("a few weeks ago")),
+        ("3 months ago", Some("3 months ago")),
+        ("we sat down with ops", None),
+        ("Sat down with ops", None),
+        ("standup every Mon", None),
+        ("done in a day", None),
+    ];
+    let text: String = lines
+        .iter()
+        .enumerate()
+        .map(|(i, (t, _))| format!("- 2026-07-{:02}: {t}\r\n", i + 1))
+        .collect();
+    std::fs::write(d.join("memory-t.md"), format!("\u{feff}{text}")).unwrap();
+    let found = memory(d).check().unwrap();
+    let expected: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, w))| w.is_some())
+        .map(|(i, _)| i + 1)
+        .collect();
+    let got: Vec<usize> = found
+        .iter()
+        .filter(|v| v.kind.as_str() == "relative_date")
+        .map(|v| v.line)
+        .collect();
+    assert_eq!(got, expected, "{found:?}");
+    for v in &found {
+        let (_, word) = lines[v.line - 1];
+        assert!(v.message.contains(word.unwrap()), "{}", v.message);
+    }
+}
+
+#[test]
+fn a_date_given_as_a_counted_phrase_or_abbreviation_is_converted() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    for (given, day) in [
+        ("2 weeks ago", "2026-06-26"),
+        ("a week ago", "2026-07-03"),
+        ("in 3 days", "2026-07-13"),
+        ("Fri", "2026-07-03"),
+        ("next tue", "2026-07-14"),
+    ] {
+        let out = m
+            .remember(
+                Fact::new("memory-t.md", format!("fact {given}x"))
+                    .date(given)
+                    .hook("a topic"),
+            )
+            .unwrap();
+        assert_eq!(out.entry.date.to_string(), day, "{given:?}");
+        assert_eq!(out.converted[0].field, "date");
+    }
+    let err = m
+        .remember(Fact::new("memory-t.md", "x").date("3 months ago"))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("names no day"), "{err}");
 }
 
 #[test]

@@ -10,6 +10,7 @@ use super::dates::relative_time_in;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::{RESERVED_FILES, StructuredMemory};
 use super::remember::is_catch_all;
+use super::topic_case::same_but_for_case;
 use super::topic_file::{Topic, subject_key};
 use crate::durable::is_dead_writer_file;
 use crate::error::{Error, Result};
@@ -159,6 +160,7 @@ impl StructuredMemory {
                 usage.warning().unwrap_or_default(),
             ));
         }
+        let on_disk = self.top_level_markdown()?;
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for line in &index.lines {
             let key = line.file.to_lowercase();
@@ -192,12 +194,21 @@ impl StructuredMemory {
                 ));
             }
             match self.load_topic(&line.file) {
-                Ok(None) => out.push(v(
-                    ViolationKind::DanglingIndexLine,
-                    INDEX_FILE_NAME,
-                    line.line,
-                    format!("{} does not exist: an index line without a file", line.file),
-                )),
+                Ok(None) => {
+                    let other = on_disk.iter().find(|f| same_but_for_case(f, &line.file));
+                    let also = other.map_or(String::new(), |f| {
+                        format!(" ({f} does, in another case: make the link name it exactly)")
+                    });
+                    out.push(v(
+                        ViolationKind::DanglingIndexLine,
+                        INDEX_FILE_NAME,
+                        line.line,
+                        format!(
+                            "{} does not exist{also}: an index line without a file",
+                            line.file
+                        ),
+                    ));
+                }
                 Ok(Some(topic)) => self.check_topic(&topic, &mut out),
                 Err(Error::Malformed {
                     line: at, message, ..
@@ -205,11 +216,16 @@ impl StructuredMemory {
                 Err(e) => return Err(e),
             }
         }
-        for file in self.top_level_markdown()? {
-            if index.line_for(&file).is_none() {
+        // A file is linked by a line naming it exactly, or but for case when no file has
+        // the line's exact name (on a case-insensitive disk the line opens it).
+        for file in &on_disk {
+            let linked = index.lines.iter().any(|l| {
+                l.file == *file || (same_but_for_case(&l.file, file) && !on_disk.contains(&l.file))
+            });
+            if !linked {
                 out.push(v(
                     ViolationKind::OrphanTopic,
-                    &file,
+                    file,
                     0,
                     "no index line links it: an orphaned topic file is invisible; add its line or archive it".into(),
                 ));

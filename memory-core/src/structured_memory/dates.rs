@@ -59,7 +59,9 @@ const WEEKDAYS: [(&str, Weekday); 7] = [
 /// `YYYY-MM-DD`; `today`, `yesterday`, `tomorrow`; a weekday name (`monday`, `last monday`:
 /// the most recent one before today; `next monday`: the first one after today; `this
 /// monday`: the coming one, today included);
-/// `N days ago`. Case and surrounding white space are ignored. Anything vague is refused
+/// `N days ago`; and every phrase a fact's text may hold when it is the whole date (`2
+/// weeks ago`, `in 3 days`, `fri`: see [`convert_relative_time`](super::convert_relative_time)).
+/// Case and surrounding white space are ignored. Anything vague is refused
 /// with [`Error::InvalidInput`] saying to give a day.
 ///
 /// ```
@@ -103,6 +105,22 @@ pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
         .filter(|n| (0..=3650).contains(n))
     {
         return Ok(today - Duration::days(n));
+    }
+    // The phrases a fact's text may hold (`2 weeks ago`, `in 3 days`, `Fri`), read with
+    // the first letter capitalised: a date field is one phrase, `fri` means Friday.
+    let mut capitalised: String = given.trim().to_string();
+    if let Some(first) = capitalised.chars().next() {
+        let upper: String = first.to_uppercase().collect();
+        capitalised.replace_range(..first.len_utf8(), &upper);
+    }
+    match super::time_words::whole_phrase_day(&capitalised, today) {
+        Some(Ok(day)) => return Ok(day),
+        Some(Err(())) => {
+            return refuse(format!(
+                "{given:?} names no day; give the date (YYYY-MM-DD) the fact is about"
+            ));
+        }
+        None => {}
     }
     if VAGUE_TIME.iter().any(|v| text.contains(v)) {
         return refuse(format!(
@@ -177,6 +195,14 @@ mod tests {
             ("1 day ago", "2026-07-09"),
             ("tomorrow", "2026-07-11"),
             ("today", "2026-07-10"),
+            ("2 weeks ago", "2026-06-26"),
+            ("two weeks ago", "2026-06-26"),
+            ("a week ago", "2026-07-03"),
+            ("in 3 days", "2026-07-13"),
+            ("fri", "2026-07-03"),
+            ("Mon", "2026-07-06"),
+            ("sat", "2026-07-04"),
+            ("next tue", "2026-07-14"),
         ] {
             assert_eq!(
                 resolve_date(given, friday).unwrap(),
@@ -200,6 +226,9 @@ mod tests {
             "",
             "someday",
             "99999 days ago",
+            "3 months ago",
+            "a few weeks ago",
+            "in a week",
         ] {
             let err = resolve_date(given, today).unwrap_err();
             assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{given:?}");

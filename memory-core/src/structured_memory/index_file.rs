@@ -207,7 +207,7 @@ impl MemoryIndex {
         Ok(index)
     }
 
-    /// The pointer line for `file` (compared as written, then ignoring ASCII case, as on
+    /// The pointer line for `file` (compared as written, then ignoring case, as on
     /// case-insensitive file systems).
     ///
     /// ```
@@ -221,7 +221,7 @@ impl MemoryIndex {
         self.lines.iter().find(|l| l.file == file).or_else(|| {
             self.lines
                 .iter()
-                .find(|l| l.file.eq_ignore_ascii_case(file))
+                .find(|l| super::topic_case::same_but_for_case(&l.file, file))
         })
     }
 }

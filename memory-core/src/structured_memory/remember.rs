@@ -12,6 +12,7 @@ use super::budget::{BudgetState, BudgetUse};
 use super::compact::CompactionReport;
 use super::compactor::{Compactor, DefaultCompactor};
 use super::dates::resolve_date;
+use super::index_fields::{check_given, check_reads_back, from_frontmatter};
 use super::index_file::MemoryIndex;
 use super::memory::StructuredMemory;
 use super::pointer::render_pointer;
@@ -142,8 +143,12 @@ impl StructuredMemory {
     /// Refused with [`Error::InvalidInput`] (nothing written): a vague date or a vague time in
     /// the text (`last week`, `recently`), an empty or
     /// multi-paragraph text, a "misc" topic, a reserved file (`MEMORY.md`, the archive,
-    /// Agent Memory's `index.md`), a path outside the directory, a new topic without a hook;
-    /// with [`Error::SecretRefused`] for a secret in any field.
+    /// Agent Memory's `index.md`), a path outside the directory, a new topic without a hook,
+    /// a hook, title or subject with a line break or a control character (tabs aside), a
+    /// frontmatter `description` (or `name`) that cannot be the new index line's hook (or
+    /// title) for the same reasons or a secret — naming the topic file and the frontmatter
+    /// line, and saying to give the hook; with [`Error::SecretRefused`] for a secret in any
+    /// field given, the topic file's name included.
     ///
     /// ```
     /// use memory_core::structured_memory::{Fact, StructuredMemory};
@@ -184,27 +189,34 @@ impl StructuredMemory {
             .strip_prefix("./")
             .unwrap_or(&fact.topic)
             .to_string();
-        let topic_path = self.topic_path(&file)?;
+        // Checked before anything is read (the path the write goes to is worked out under
+        // the lock: see `resolve_topic_name`).
+        self.topic_path(&file)?;
         refuse_misc(&file)?;
+        // The name goes into MEMORY.md (the link, and the title when none is given).
+        refuse_secrets("topic file", &file)?;
         let text = check_fact_text(&fact.text)?;
         let subject = fact.subject.as_deref().map(clean_subject).transpose()?;
         for (field, value) in [
             ("text", Some(text.as_str())),
             ("subject", subject.as_deref()),
-            ("title", fact.title.as_deref()),
-            ("hook", fact.hook.as_deref()),
         ] {
             if let Some(value) = value {
                 refuse_secrets(field, value)?;
             }
         }
-        for (field, value) in [("title", &fact.title), ("hook", &fact.hook)] {
-            if let Some(v) = value
-                && v.contains(['\n', '\r'])
-            {
-                return Err(Error::invalid(field, v, "must be one line"));
-            }
-        }
+        let mut fact = fact;
+        fact.title = fact
+            .title
+            .as_deref()
+            .map(|t| check_given("title", t))
+            .transpose()?
+            .filter(|t| !t.is_empty());
+        fact.hook = fact
+            .hook
+            .as_deref()
+            .map(|h| check_given("hook", h))
+            .transpose()?;
         let now = self.handle.clock.now();
         let today = now.date_naive();
         let date = match &fact.date {
@@ -228,7 +240,6 @@ impl StructuredMemory {
 
         let input = CheckedFact {
             file,
-            topic_path,
             text,
             subject,
             date,
@@ -248,7 +259,6 @@ impl StructuredMemory {
     ) -> Result<Plan<RememberOutcome>> {
         let CheckedFact {
             file,
-            topic_path,
             text,
             subject,
             date,
@@ -258,15 +268,11 @@ impl StructuredMemory {
         } = input.clone();
         let index_path = self.index_path()?;
         let old_index = self.load_index()?;
-        // The index's spelling of the name wins (`user.md` for a linked `USER.md`): a second
-        // file that differs only in case would be an orphan on a case-sensitive disk.
-        let (file, topic_path) = match old_index.as_ref().and_then(|i| i.line_for(&file)) {
-            Some(line) if line.file != file => {
-                let path = self.topic_path(&line.file)?;
-                (line.file.clone(), path)
-            }
-            _ => (file, topic_path),
-        };
+        // The index's spelling of the name wins (`user.md` for a linked `USER.md`), and an
+        // existing file's for a new topic (`memory-infra.md` for an unlinked
+        // `memory-Infra.md`): a second file that differs only in case would be an orphan on
+        // a case-sensitive disk and the same file elsewhere (see `topic_case.rs`).
+        let (file, topic_path) = self.resolve_topic_name(&file, old_index.as_ref())?;
         let old_topic = self.load_topic(&file)?;
         let archive_path = self.archive_path()?;
         let archive_text = read_text_if_exists(&archive_path)?;
@@ -315,28 +321,30 @@ impl StructuredMemory {
         let created_index = old_index.is_none();
         match &linked_line {
             None => {
-                let hook = fact
-                    .hook
-                    .clone()
-                    .or_else(|| old_topic.as_ref().and_then(|t| t.meta.clone()?.description))
-                    .filter(|h| !h.trim().is_empty())
-                    .ok_or_else(|| {
-                        Error::invalid(
-                            "hook",
-                            "",
-                            format!(
-                                "{file} has no line in MEMORY.md yet: give the hook that says when to load it"
-                            ),
-                        )
-                    })?;
-                let title = match (
-                    &fact.title,
-                    old_topic.as_ref().and_then(|t| t.meta.clone()?.name),
-                ) {
+                // Given, or the topic's frontmatter `description`, checked as a given one.
+                let hook = match fact.hook.clone().filter(|h| !h.is_empty()) {
+                    Some(hook) => Some(hook),
+                    None => match &old_topic {
+                        Some(t) => from_frontmatter(t, "description", "hook", "a hook (--hook)")?,
+                        None => None,
+                    },
+                }
+                .ok_or_else(|| {
+                    Error::invalid(
+                        "hook",
+                        "",
+                        format!(
+                            "{file} has no line in MEMORY.md yet: give the hook that says when to load it"
+                        ),
+                    )
+                })?;
+                let title = match (&fact.title, &old_topic) {
                     (Some(t), _) => t.clone(),
-                    (None, Some(name)) => name,
+                    (None, Some(t)) => from_frontmatter(t, "name", "title", "a title (--title)")?
+                        .unwrap_or_else(|| title.clone()),
                     (None, None) => title.clone(),
                 };
+                check_reads_back(&title, &file, &hook)?;
                 let pointer = render_pointer(&title, &file, &hook);
                 index_text = Some(append_line(index_text.as_deref(), &pointer));
                 linked = true;
@@ -348,6 +356,7 @@ impl StructuredMemory {
                     && hook != line.hook
                     && let Some(index) = &old_index
                 {
+                    check_reads_back(&line.title, &line.file, hook)?;
                     index_text = Some(replace_hook(index, &line.line, hook)?);
                 }
             }
@@ -403,8 +412,16 @@ impl StructuredMemory {
             Some(t) => Some(MemoryIndex::parse(&index_path, t.clone())?),
             None => None,
         };
+        // The new index reads as the old one plus the line added (a value that split the
+        // line or held a second pointer would read as more lines, or as content).
+        let count =
+            |i: Option<&MemoryIndex>| i.map_or((0, 0), |i| (i.lines.len(), i.content.len()));
+        let (old_lines, old_content) = count(old_index.as_ref());
+        let (new_lines, new_content) = count(new_index.as_ref());
         if let Some(index) = &new_index
-            && index.line_for(&file).is_none()
+            && (index.line_for(&file).is_none()
+                || new_lines != old_lines + usize::from(linked)
+                || new_content != old_content)
         {
             return Err(Error::invalid(
                 "topic file",
@@ -522,7 +539,6 @@ impl StructuredMemory {
 #[derive(Clone)]
 struct CheckedFact {
     file: String,
-    topic_path: std::path::PathBuf,
     text: String,
     subject: Option<String>,
     date: NaiveDate,

@@ -6,19 +6,31 @@
 //! included (`yesterday's` → `2026-07-09's`):
 //! - `today`, `tonight`, `this morning`/`afternoon`/`evening` → today; `yesterday`,
 //!   `last night` → the day before; `tomorrow` → the day after; `the day before yesterday`,
-//!   `the day after tomorrow`; `N days ago` (digits);
+//!   `the day after tomorrow`;
+//! - a count of days or weeks: `N days ago`, `N weeks ago`, `in N days`, `in N weeks`
+//!   (N in digits or a number word `one`…`twenty`), `a day ago`, `a week ago` (7 days);
+//!   the whole phrase is replaced (`in 2 days we ship` → `2026-07-12 we ship`);
 //! - a weekday name: `Monday` or `on Monday` and `last Monday` → the most recent one before
 //!   today (`on` is kept: `on 2026-07-06`); `next Monday` → the first one after today;
-//!   `this Monday` → the coming one, today included.
+//!   `this Monday` → the coming one, today included. Abbreviations follow the same rules
+//!   when capitalised (`Mon`, `MON`, `Tue`/`Tues`, `Wed`, `Thu`/`Thur`/`Thurs`, `Fri`,
+//!   `Sat`, `Sun`; lowercase only after `last`, `next` or `this`: `last fri`, never a bare
+//!   `mon`, `sat`, `sun` or `wed`). `Wed`, `Sat` and `Sun` are
+//!   English words too: bare, they are a day unless a pronoun or article comes before them
+//!   (`we Sat`, `the Sun`), a preposition after them (`Sat down`, `Sat in on`), or a
+//!   capitalised word after them (`Sun Microsystems`); after `on`, `by`, `since`, `until`,
+//!   `till`, `from`, `last`, `next` or `this` they are always a day.
 //!
 //! What is left alone: inline code (`` `today` ``), URLs (`https://…`, `<…>` autolinks,
 //! Markdown link targets), names that only contain the word (`todays_report`,
 //! `today.csv`, `/reports/today/`, `yesterday-build`), recurring weekdays (`every Monday`,
-//! `each Friday`, `per Sunday`, plurals like `Mondays`) and weekday ranges (`Monday to
-//! Friday`, `Monday through Friday`).
+//! `each Friday`, `per Sunday`, plurals like `Mondays`), weekday ranges (`Monday to
+//! Friday`, `Mon-Fri`), and `in a day`/`in a week` (a duration: `done in a day`).
 //!
 //! What is refused, naming the phrase: the vague ones ([`VAGUE_TIME`]: `last week`,
-//! `recently`, …) — no conversion would be honest. `as soon as` and `earlier than` are
+//! `recently`, …), vague counts (`a few weeks ago`, `several days ago`, `couple of days
+//! ago`, `weeks ago`, `in a few days`) and months or years (`3 months ago`, `a year ago`,
+//! `in two months`: a month is no fixed number of days) — no conversion would be honest. `as soon as` and `earlier than` are
 //! comparisons, not times, and are not refused.
 
 use std::ops::Range;
@@ -66,7 +78,14 @@ pub struct Conversion {
 pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Vec<Conversion>)> {
     let found = find(text);
     if let Some(vague) = found.iter().find_map(|f| match f.meaning {
-        Meaning::Vague(phrase) => Some(phrase),
+        Meaning::Vague(phrase) => Some(phrase.to_string()),
+        Meaning::VagueCount => Some(
+            text[f.range.clone()]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase(),
+        ),
         _ => None,
     }) {
         return Err(Error::invalid(
@@ -84,7 +103,7 @@ pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Ve
         let day = match f.meaning {
             Meaning::Days(days) => today + Duration::days(days),
             Meaning::Weekday(weekday, direction) => nearest_weekday(today, weekday, direction),
-            Meaning::Vague(_) => continue,
+            Meaning::Vague(_) | Meaning::VagueCount => continue,
         };
         let to = day.format("%Y-%m-%d").to_string();
         out.push_str(&text[at..f.range.start]);
@@ -110,6 +129,27 @@ pub(super) fn first_relative(text: &str) -> Option<String> {
         .map(|f| text[f.range].to_lowercase())
 }
 
+/// The day `text` names when the whole of it is one phrase a write converts (`2 weeks
+/// ago`, `in 3 days`, `Mon`): `Some(Ok(day))`; `Some(Err(()))` when it is a vague one
+/// (`3 months ago`); `None` when it is not one phrase.
+pub(super) fn whole_phrase_day(
+    text: &str,
+    today: NaiveDate,
+) -> Option<std::result::Result<NaiveDate, ()>> {
+    let found = find(text);
+    let [only] = found.as_slice() else {
+        return None;
+    };
+    if only.range != (0..text.len()) {
+        return None;
+    }
+    Some(match only.meaning {
+        Meaning::Days(days) => Ok(today + Duration::days(days)),
+        Meaning::Weekday(weekday, direction) => Ok(nearest_weekday(today, weekday, direction)),
+        Meaning::Vague(_) | Meaning::VagueCount => Err(()),
+    })
+}
+
 /// What a phrase means.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Meaning {
@@ -119,6 +159,8 @@ enum Meaning {
     Weekday(Weekday, i64),
     /// A vague phrase ([`VAGUE_TIME`]).
     Vague(&'static str),
+    /// A vague count or unit (`a few weeks ago`, `3 months ago`): named by its words.
+    VagueCount,
 }
 
 /// A phrase found: the bytes to replace and what they mean.
@@ -213,14 +255,8 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
             return Some((parts.len(), Meaning::Vague(vague)));
         }
     }
-    // `N days ago`.
-    if let Some(n) = w(0).and_then(|n| n.parse::<i64>().ok())
-        && matches!(w(1), Some("days" | "day"))
-        && w(2) == Some("ago")
-        && joined(3)
-        && (0..=3650).contains(&n)
-    {
-        return Some((3, Meaning::Days(-n)));
+    if let Some(found) = counted_days(words, i, &joined) {
+        return Some(found);
     }
     let (len, direction, at) = match w(0) {
         Some("last") if joined(2) => (2, -1, 1),
@@ -228,7 +264,7 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
         Some("this") if joined(2) => (2, 0, 1),
         _ => (1, -1, 0),
     };
-    let weekday = weekday_of(w(at)?)?;
+    let weekday = weekday_at(text, words, i + at, at == 1)?;
     // Recurring (`every Monday`) and ranges (`Monday to Friday`) name no one day.
     let before = (i > 0).then(|| words[i - 1].lower.as_str());
     if matches!(before, Some("every" | "each" | "per")) {
@@ -236,18 +272,202 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
     }
     let ranged = |k: usize| {
         matches!(w(k), Some("to" | "through" | "thru" | "till" | "until"))
-            && w(k + 1).and_then(weekday_of).is_some()
+            && w(k + 1).and_then(any_weekday).is_some()
     };
     let ranged_before = i >= 2
         && matches!(
             words[i - 1].lower.as_str(),
             "to" | "through" | "thru" | "till" | "until"
         )
-        && weekday_of(&words[i - 2].lower).is_some();
+        && any_weekday(&words[i - 2].lower).is_some();
     if ranged(at + 1) || ranged_before {
         return None;
     }
     Some((len, Meaning::Weekday(weekday, direction)))
+}
+
+/// Number words a count of days or weeks may be written in (`two weeks ago`).
+const NUMBER_WORDS: [&str; 20] = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+/// The longest span a counted phrase may name, in days (a hundred years): beyond it the
+/// phrase is refused.
+const MAX_COUNTED_DAYS: i64 = 36_500;
+
+/// A counted phrase at word `i`: `N days ago`, `N weeks ago`, `a week ago`, `in N days`,
+/// `in N weeks` (N in digits or `one`…`twenty`) → the day; a vague count or unit (`a few
+/// weeks ago`, `several days ago`, `couple of days ago`, `3 months ago`, `in a few
+/// days`, `in two months`, `weeks ago`) → refused.
+fn counted_days(
+    words: &[Word],
+    i: usize,
+    joined: &dyn Fn(usize) -> bool,
+) -> Option<(usize, Meaning)> {
+    let w = |k: usize| words.get(i + k).map(|w| w.lower.as_str());
+    let future = w(0) == Some("in");
+    let mut k = usize::from(future);
+    // The count: exact, vague, or none at all (`weeks ago`).
+    let count = match w(k)? {
+        "a" if matches!(w(k + 1), Some("few" | "couple")) => {
+            k += 2;
+            None
+        }
+        "few" | "several" | "couple" | "some" | "many" => {
+            k += 1;
+            None
+        }
+        "a" if !future => {
+            k += 1;
+            Some(1)
+        }
+        // A digit run too long for a number is past the limit (refused below).
+        word => match word
+            .parse::<i64>()
+            .ok()
+            .or_else(|| word.bytes().all(|b| b.is_ascii_digit()).then_some(i64::MAX))
+            .or_else(|| {
+                NUMBER_WORDS
+                    .iter()
+                    .position(|n| *n == word)
+                    .and_then(|p| i64::try_from(p + 1).ok())
+            }) {
+            Some(n) => {
+                k += 1;
+                Some(n)
+            }
+            // `weeks ago`: no count, vague.
+            None if !future => None,
+            None => return None,
+        },
+    };
+    if count.is_none() && w(k) == Some("of") {
+        k += 1;
+    }
+    let unit = match w(k)? {
+        "day" | "days" => Some(1),
+        "week" | "weeks" => Some(7),
+        "month" | "months" | "year" | "years" => None,
+        _ => return None,
+    };
+    k += 1;
+    if !future {
+        if w(k) != Some("ago") {
+            return None;
+        }
+        k += 1;
+    }
+    if !joined(k) {
+        return None;
+    }
+    let meaning = match (count, unit) {
+        (Some(n), Some(unit)) => match n.checked_mul(unit).filter(|d| *d <= MAX_COUNTED_DAYS) {
+            Some(days) => Meaning::Days(if future { days } else { -days }),
+            None => Meaning::VagueCount,
+        },
+        _ => Meaning::VagueCount,
+    };
+    Some((k, meaning))
+}
+
+/// Weekday abbreviations, as written capitalised (`Mon`, `MON`): the ones that are also
+/// English words (`Wed`, `Sat`, `Sun`) are marked.
+const WEEKDAY_ABBREVIATIONS: [(&str, Weekday, bool); 10] = [
+    ("mon", Weekday::Mon, false),
+    ("tue", Weekday::Tue, false),
+    ("tues", Weekday::Tue, false),
+    ("wed", Weekday::Wed, true),
+    ("thu", Weekday::Thu, false),
+    ("thur", Weekday::Thu, false),
+    ("thurs", Weekday::Thu, false),
+    ("fri", Weekday::Fri, false),
+    ("sat", Weekday::Sat, true),
+    ("sun", Weekday::Sun, true),
+];
+
+/// Words after which a bare `Wed`, `Sat` or `Sun` is a verb or a noun, not a day (`we
+/// Sat`, `the Sun`).
+const NOT_BEFORE_A_DAY: [&str; 10] = [
+    "i", "we", "you", "he", "she", "they", "it", "the", "a", "an",
+];
+
+/// Words after which a bare `Wed`, `Sat` or `Sun` is a verb (`Sat down with ops`, `Sat
+/// in on the review`).
+const NOT_AFTER_A_DAY: [&str; 10] = [
+    "down", "up", "with", "in", "through", "out", "for", "around", "by", "on",
+];
+
+/// Words before a day that make an abbreviation that is also a word (`on Sat`, `by
+/// Sun`) a day.
+const DAY_PREPOSITIONS: [&str; 6] = ["on", "since", "by", "until", "till", "from"];
+
+/// The weekday word `at` names: a full name in any case (`monday`, `MONDAY`), or a
+/// capitalised abbreviation (`Mon`, `MON`; `mon` only after `last`, `next` or `this`);
+/// `prefixed` when `last`, `next` or `this` comes before it. A bare `Wed`, `Sat` or `Sun` (also English words) is a day
+/// unless a pronoun or article comes before it, a preposition after it (`Sat down`), or
+/// a capitalised word after it (`Sun Microsystems`).
+fn weekday_at(text: &str, words: &[Word], at: usize, prefixed: bool) -> Option<Weekday> {
+    let word = words.get(at)?;
+    if let Some(day) = weekday_of(&word.lower) {
+        return Some(day);
+    }
+    let written = &text[word.range.clone()];
+    let mut chars = written.chars();
+    let capitalised = chars.next().is_some_and(char::is_uppercase)
+        && (chars.clone().all(char::is_lowercase) || chars.all(char::is_uppercase));
+    let (_, day, also_a_word) = WEEKDAY_ABBREVIATIONS
+        .iter()
+        .find(|(a, _, _)| *a == word.lower)?;
+    if !capitalised && !prefixed {
+        return None;
+    }
+    let before = at
+        .checked_sub(1)
+        .and_then(|b| words.get(b))
+        .map(|b| b.lower.as_str());
+    if !also_a_word || prefixed || before.is_some_and(|b| DAY_PREPOSITIONS.contains(&b)) {
+        return Some(*day);
+    }
+    let after = words.get(at + 1);
+    let verb_or_noun = before.is_some_and(|b| NOT_BEFORE_A_DAY.contains(&b))
+        || after.is_some_and(|a| {
+            NOT_AFTER_A_DAY.contains(&a.lower.as_str())
+                || text[a.range.clone()]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_uppercase)
+        });
+    (!verb_or_noun).then_some(*day)
+}
+
+/// A weekday full name or abbreviation in any case (for recurrences and ranges: `Mon to
+/// Fri`).
+fn any_weekday(word: &str) -> Option<Weekday> {
+    weekday_of(word).or_else(|| {
+        WEEKDAY_ABBREVIATIONS
+            .iter()
+            .find(|(a, _, _)| *a == word)
+            .map(|(_, d, _)| *d)
+    })
 }
 
 fn weekday_of(word: &str) -> Option<Weekday> {
@@ -452,6 +672,100 @@ mod tests {
             ("we said so earlier", "earlier"),
             ("coming soon", "soon"),
             ("it broke yesterday and again last  month", "last month"),
+        ] {
+            let err = convert_relative_time(text, friday()).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{text:?}");
+            assert!(err.to_string().contains(phrase), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn counted_days_and_weeks_become_the_day() {
+        for (given, expected) in [
+            ("two weeks ago it broke", "2026-06-26 it broke"),
+            ("2 weeks ago it broke", "2026-06-26 it broke"),
+            ("broke a week ago.", "broke 2026-07-03."),
+            ("a day ago", "2026-07-09"),
+            ("1 week ago", "2026-07-03"),
+            ("Three Days Ago", "2026-07-07"),
+            ("twelve days ago", "2026-06-28"),
+            ("in 3 days", "2026-07-13"),
+            ("in 2 days we ship", "2026-07-12 we ship"),
+            ("ship IN TWO WEEKS, then", "ship 2026-07-24, then"),
+            ("in 1 day", "2026-07-11"),
+            ("0 days ago", "2026-07-10"),
+        ] {
+            assert_eq!(convert(given), expected, "{given:?}");
+        }
+    }
+
+    #[test]
+    fn capitalised_abbreviations_are_weekdays() {
+        for (given, expected) in [
+            ("Mon it broke", "2026-07-06 it broke"),
+            ("on Fri we ship", "on 2026-07-03 we ship"),
+            ("next Tue", "2026-07-14"),
+            ("last Thurs, again", "2026-07-09, again"),
+            ("this Sun", "2026-07-12"),
+            ("on Sat we ship", "on 2026-07-04 we ship"),
+            ("by Wed", "by 2026-07-08"),
+            ("Sat it broke", "2026-07-04 it broke"),
+            ("deployed MON", "deployed 2026-07-06"),
+            ("Tues: outage", "2026-07-07: outage"),
+            ("last fri", "2026-07-03"),
+        ] {
+            assert_eq!(convert(given), expected, "{given:?}");
+        }
+    }
+
+    #[test]
+    fn words_that_only_look_like_abbreviations_stay() {
+        for text in [
+            "we sat down with ops",
+            "mon ami",
+            "the sun set",
+            "Sat down with ops",
+            "Sat in on the review",
+            "we Sat there",
+            "the Sun is up",
+            "Sun Microsystems made it",
+            "they wed in June",
+            "standup every Mon",
+            "open Mon to Fri",
+            "open Mon-Fri",
+            "Monitor the Fri_day job",
+            "done in a day",
+            "done in a week",
+            "within 3 days",
+            "every 3 days",
+            "3 days later",
+            "for 2 weeks",
+            "in the 3 days since",
+        ] {
+            let (out, converted) = convert_relative_time(text, friday()).unwrap();
+            assert_eq!(out, text);
+            assert!(converted.is_empty(), "{text:?}: {converted:?}");
+        }
+    }
+
+    #[test]
+    fn vague_counts_months_and_years_are_refused() {
+        for (text, phrase) in [
+            ("a few weeks ago it broke", "a few weeks ago"),
+            ("several days ago", "several days ago"),
+            ("a couple of days ago", "a couple of days ago"),
+            ("couple days ago", "couple days ago"),
+            ("weeks ago we decided", "weeks ago"),
+            ("3 months ago", "3 months ago"),
+            ("a year ago", "a year ago"),
+            ("in two months", "in two months"),
+            ("in a few days we ship", "in a few days"),
+            ("Some Weeks  Ago", "some weeks ago"),
+            (
+                "99999999999999999999 days ago",
+                "99999999999999999999 days ago",
+            ),
+            ("in 40000 days", "in 40000 days"),
         ] {
             let err = convert_relative_time(text, friday()).unwrap_err();
             assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{text:?}");
