@@ -548,9 +548,11 @@ struct CheckedFact {
 }
 
 /// The fact's text, trimmed: not empty, no blank line inside (it would end the entry), no
-/// control characters but tabs, within the body limit.
+/// control characters but tabs (a CRLF line break, as Windows input has it, is a line
+/// break), within the body limit.
 pub(super) fn check_fact_text(text: &str) -> Result<String> {
-    let text = text.trim();
+    let unified = text.replace("\r\n", "\n");
+    let text = unified.trim();
     if text.is_empty() {
         return Err(Error::invalid("text", text, "must not be empty"));
     }
@@ -588,14 +590,22 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
         "{}- 2000-01-01: next\n",
         render_entry(NaiveDate::default(), None, &text, "\n")
     );
-    let reads_back = Topic::parse("probe.md", probe).is_ok_and(|t| {
-        t.entries.len() == 2 && t.entries[0].text == text && t.entries[1].text == "next"
-    });
-    if !reads_back {
+    let probed = Topic::parse("probe.md", probe);
+    let hides_next = probed
+        .as_ref()
+        .map_or(true, |t| t.entries.len() != 2 || t.entries[1].text != "next");
+    if hides_next {
         return Err(Error::invalid(
             "text",
             &text,
             "would not read back as one entry (a fence, comment or HTML block it opens and never closes would hide the entries after it)",
+        ));
+    }
+    if probed.is_ok_and(|t| t.entries[0].text != text) {
+        return Err(Error::invalid(
+            "text",
+            &text,
+            "would not read back as itself: a line of it would read as a heading, a fence, a quote or an HTML block, not as part of the entry (write the fact as plain lines)",
         ));
     }
     Ok(text)
