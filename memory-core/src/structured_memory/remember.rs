@@ -848,8 +848,8 @@ mod tests {
 
     #[test]
     fn a_text_that_would_hide_later_entries_is_refused() {
-        // A fenced block (open or closed) is no fact's text: it would not read back.
-        for text in ["x\n```", "x\n~~~rust", "x\n%%", "x\n```\ncode\n```"] {
+        // A fence or comment left open is no fact's text: it would hide the next entry.
+        for text in ["x\n```", "x\n~~~rust", "x\n%%"] {
             assert!(check_fact_text(text).is_err(), "{text:?}");
         }
         // Whatever else is accepted reads back with the next entry intact (checked inside).
@@ -858,6 +858,8 @@ mod tests {
             "a <!-- closed --> comment",
             "x <!-- mid-line",
             "a\nb",
+            // A closed fence is indented under the entry: it is the entry's, as Markdown reads it.
+            "x\n```\ncode\n```",
         ] {
             assert!(check_fact_text(text).is_ok(), "{text:?}");
         }
