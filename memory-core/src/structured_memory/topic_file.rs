@@ -221,6 +221,7 @@ impl Topic {
                         column: content_column(t),
                         blank: false,
                         paragraph: !first.is_empty(),
+                        nested: Vec::new(),
                     });
                 }
                 None => undated.push(UndatedItem {
@@ -311,6 +312,9 @@ struct OpenEntry {
     blank: bool,
     /// Whether its last line is paragraph text a line at the margin may continue.
     paragraph: bool,
+    /// The text columns of the items nested in it that are still open, innermost last
+    /// (a line is read against the innermost one it is indented to).
+    nested: Vec<usize>,
 }
 
 /// What one more line does to the entry being read.
@@ -332,13 +336,37 @@ impl OpenEntry {
         let indent = indent_width(t);
         if indent >= self.column {
             let part = strip_columns(t, self.column);
+            let innermost = self.nested.last().copied().unwrap_or(self.column);
+            let lazy_inside = indent < innermost
+                && !self.blank
+                && self.paragraph
+                && matches!(
+                    block.context,
+                    Context::Text | Context::List | Context::Indented
+                )
+                && matches!(block_start(&part), None | Some(BlockStart::Indented));
+            if lazy_inside {
+                // A nested item's paragraph running on lazily: the item stays open.
+                return Continuation::Line(part.trim_end().to_string());
+            }
+            while self.nested.last().is_some_and(|&c| c > indent) {
+                self.nested.pop();
+            }
+            let base = self.nested.last().copied().unwrap_or(self.column);
+            let inner = strip_columns(t, base);
             self.paragraph = match block.context {
                 Context::Fence | Context::Comment | Context::Html => false,
-                // Indented code under the entry, or (no blank line before) its paragraph
-                // running on.
-                _ if indent - self.column >= 4 => self.paragraph && !self.blank,
-                _ => opens_paragraph(&part),
+                // Indented code in its container, or (no blank line before) the
+                // paragraph above running on.
+                _ if indent - base >= 4 => self.paragraph && !self.blank,
+                _ => opens_paragraph(&inner),
             };
+            if indent - base < 4
+                && block_start(&inner) == Some(BlockStart::ListItem)
+                && let Some(width) = item_text_column(&inner)
+            {
+                self.nested.push(base + width);
+            }
             return Continuation::Line(part.trim_end().to_string());
         }
         let lazy = !self.blank
@@ -372,6 +400,24 @@ fn opens_paragraph(part: &str) -> bool {
         }
         Some(_) => false,
     }
+}
+
+/// The column the text of the list item `t` starts at, counted from `t`'s start: its
+/// indentation, the marker (`-`, `*`, `+`, or digits and `.`/`)`), and one to four
+/// columns of white space (one when there are five or more: the rest is indented code).
+fn item_text_column(t: &str) -> Option<usize> {
+    let indent = indent_width(t);
+    let rest = t.trim_start_matches([' ', '\t']);
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let marker = if digits > 0 { digits + 1 } else { 1 };
+    let after = rest.get(marker..)?;
+    let spaces = indent_width(after);
+    let spaces = if after.trim().is_empty() || spaces > 4 {
+        1
+    } else {
+        spaces.max(1)
+    };
+    Some(indent + marker + spaces)
 }
 
 /// `t` without its first `columns` columns of indentation (a tab counts to the next
