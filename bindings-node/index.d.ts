@@ -404,6 +404,7 @@ export type ViolationKind =
   | 'contradicting_generations'
   | 'unreadable_topic'
   | 'frontmatter_not_yaml'
+  | 'unreadable_archive'
 
 /** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
 export interface Budgets {

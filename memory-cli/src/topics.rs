@@ -3,8 +3,8 @@
 
 use memory_core::Result;
 use memory_core::structured_memory::{
-    CompactionReport, DefaultCompactor, Fact, MemoryIndex, RecallHit, RememberOutcome,
-    RestoreReport, StructuredMemory, Topic, Violation,
+    CompactionReport, DefaultCompactor, Fact, RecallHit, RememberOutcome, RestoreReport,
+    SessionIndex, StructuredMemory, Topic, Violation,
 };
 
 use crate::args::TopicsCommand;
@@ -16,8 +16,8 @@ pub enum TopicsReply {
     Remembered(Box<RememberOutcome>),
     /// `recall`.
     Recalled(Vec<RecallHit>),
-    /// `index`: the whole index.
-    Index(Box<MemoryIndex>),
+    /// `index`: the whole index (as text with a warning when it does not read).
+    Index(Box<SessionIndex>),
     /// `show`: one topic file.
     Topic(Box<Topic>),
     /// `check`: every violation found.
@@ -55,7 +55,7 @@ pub fn run(memory: &StructuredMemory, command: TopicsCommand) -> Result<TopicsRe
             TopicsReply::Remembered(Box::new(memory.remember(fact)?))
         }
         TopicsCommand::Recall { query } => TopicsReply::Recalled(memory.recall(&query.join(" "))?),
-        TopicsCommand::Index => TopicsReply::Index(Box::new(memory.index()?)),
+        TopicsCommand::Index => TopicsReply::Index(Box::new(memory.session_index()?)),
         TopicsCommand::Show { file } => TopicsReply::Topic(Box::new(memory.topic(&file)?)),
         TopicsCommand::Check => TopicsReply::Checked(memory.check()?),
         TopicsCommand::Compact { file, dry_run } => TopicsReply::Compacted(Box::new(

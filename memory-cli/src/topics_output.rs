@@ -1,5 +1,6 @@
 //! How `topics` replies print: the index as it is written, one line per hit, entry or
-//! violation, or one JSON value. Budget warnings go to stderr.
+//! violation, or one JSON value. Budget warnings, and why an index printed as text does
+//! not read, go to stderr.
 
 use std::fmt::Write;
 
@@ -9,11 +10,12 @@ use serde::Serialize;
 use crate::json;
 use crate::topics::TopicsReply;
 
-/// Budget warnings of `reply` (a file near or over its budget), for stderr.
+/// Warnings of `reply` for stderr: a file near or over its budget, an index printed as
+/// text because it does not read.
 pub fn warnings(reply: &TopicsReply) -> Vec<String> {
     match reply {
         TopicsReply::Remembered(outcome) => outcome.warnings.clone(),
-        TopicsReply::Index(index) => index.budget.warning().into_iter().collect(),
+        TopicsReply::Index(index) => index.warnings(),
         TopicsReply::Topic(topic) => topic.budget.warning().into_iter().collect(),
         _ => Vec::new(),
     }
@@ -275,7 +277,11 @@ pub fn json(reply: &TopicsReply) -> serde_json::Result<String> {
     match reply {
         TopicsReply::Remembered(o) => json::to_line(o),
         TopicsReply::Recalled(hits) => json::to_line(hits),
-        TopicsReply::Index(index) => json::to_line(index),
+        // The index as read; one that does not read as its text, budget and `damaged`.
+        TopicsReply::Index(start) => match &start.index {
+            Some(index) => json::to_line(index),
+            None => json::to_line(start),
+        },
         TopicsReply::Topic(topic) => json::to_line(topic),
         TopicsReply::Checked(found) => json::to_line(&Violations { violations: found }),
         TopicsReply::Compacted(report) => json::to_line(report),

@@ -659,3 +659,110 @@ fn counted_days_and_weekday_abbreviations_are_converted_vague_counts_refused() {
         .collect();
     assert_eq!(lines, [1, 2], "{found}");
 }
+
+#[test]
+fn the_index_hook_prints_a_damaged_index_whole_with_a_warning() {
+    // A comment and a fence never closed (LF, CRLF, a BOM): `index()` refuses them, the
+    // SessionStart hook prints every byte and says on stderr why, with file and line.
+    for (text, line) in [
+        (
+            "- [User](USER.md) — role\n<!-- start note\n- [Infra](memory-infra.md) — hosts\n",
+            2,
+        ),
+        ("# Memory\r\n\r\n```\r\n- [User](USER.md) — role\r\n", 3),
+        ("\u{feff}- [A](a.md) — a\n%% open\n- [B](b.md) — b", 2),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("memory")).unwrap();
+        std::fs::write(d.join("memory/MEMORY.md"), text).unwrap();
+        let out = topics(d, &["index"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        // Byte for byte (a BOM too), a line break added only when the file ends without one.
+        let mut whole = text.to_string();
+        if !whole.ends_with('\n') {
+            whole.push('\n');
+        }
+        assert_eq!(out.stdout, whole, "{out:?}");
+        let expected = format!("MEMORY.md:{line}: ");
+        assert!(out.stderr.starts_with("warning: "), "{out:?}");
+        assert!(out.stderr.contains(&expected), "{out:?}");
+        assert_eq!(out.stderr.lines().count(), 1, "{out:?}");
+
+        let out = topics(d, &["--json", "index"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+        assert_eq!(value["text"], text);
+        assert_eq!(value["damaged"]["line"], line);
+        assert!(out.stderr.contains(&expected), "{out:?}");
+
+        // The other readers keep their typed refusal (exit 5, malformed file).
+        topics(d, &["recall", "user"]).fails(5);
+    }
+}
+
+#[test]
+fn a_damaged_index_over_budget_gets_both_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    let mut text: String = (0..70)
+        .map(|i| format!("- [T{i}](memory-t{i}.md) — hook {i}\n"))
+        .collect();
+    text.insert_str(0, "<!-- never closed\n");
+    std::fs::write(d.join("memory/MEMORY.md"), &text).unwrap();
+    let out = topics(d, &["index"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, text, "never truncated");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{out:?}");
+    assert!(lines[0].contains("MEMORY.md:1: "), "{out:?}");
+    assert!(
+        lines[1].contains("over its budget: 71 of 60 lines"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn check_reports_a_linked_symlink_directory_and_corrupt_archive_and_exits_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = d.join("memory");
+    std::fs::create_dir_all(m.join("subdir.md")).unwrap();
+    std::fs::write(m.join("memory-k.md"), "- 2026-07-01: k\n").unwrap();
+    std::os::unix::fs::symlink("memory-k.md", m.join("memory-l.md")).unwrap();
+    std::fs::write(m.join("memory-archive.md"), b"# Memory archive\n\xff\n").unwrap();
+    std::fs::write(
+        m.join("MEMORY.md"),
+        "- [K](memory-k.md) — k\n- [L](memory-l.md) — l\n- [D](subdir.md) — d\n",
+    )
+    .unwrap();
+    let out = topics(d, &["--json", "check"]);
+    assert_eq!(out.code, 4, "{out:?}");
+    let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    let found: Vec<(String, String, u64)> = value["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            (
+                v["kind"].as_str().unwrap().to_string(),
+                v["file"].as_str().unwrap().to_string(),
+                v["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("unreadable_archive", "memory-archive.md", 2),
+        ("unreadable_topic", "memory-l.md", 0),
+        ("unreadable_topic", "subdir.md", 0),
+    ];
+    let expected: Vec<(String, String, u64)> = expected
+        .iter()
+        .map(|(k, f, l)| (k.to_string(), f.to_string(), *l))
+        .collect();
+    assert_eq!(found, expected, "{out:?}");
+    // `show` keeps its typed refusal: a link is invalid input (2), a directory I/O (1).
+    topics(d, &["show", "memory-l.md"]).fails(2);
+    topics(d, &["show", "subdir.md"]).fails(1);
+}

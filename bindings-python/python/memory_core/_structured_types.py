@@ -33,6 +33,7 @@ ViolationKindLiteral = Literal[
     "contradicting_generations",
     "unreadable_topic",
     "frontmatter_not_yaml",
+    "unreadable_archive",
 ]
 """``ViolationDict.kind``."""
 

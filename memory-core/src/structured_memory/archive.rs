@@ -160,6 +160,69 @@ pub fn parse_archive(text: &str) -> Vec<ArchiveSection> {
     sections
 }
 
+/// A place where the archive does not read as memory-core wrote it: the 1-based line
+/// and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct ArchiveProblem {
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+/// The sections of `text` that do not read: a `## ` heading shaped like a section's
+/// (it starts with a `c-` id or holds the ` · ` separator) that does not parse as
+/// `ID · PASS · FILE · TIME` with a known pass (`restore` cannot find it, and its id may
+/// be given again), and a section of removed entries whose lines no longer read as a
+/// topic file's (a fence or comment opened in them and never closed: `restore` would
+/// fail on it). A hand-written heading of any other shape is someone's note, not a
+/// problem.
+pub(super) fn archive_problems(text: &str) -> Vec<ArchiveProblem> {
+    let mut out = Vec::new();
+    for line in lines(text) {
+        let Some(heading) = line.text.strip_prefix("## ") else {
+            continue;
+        };
+        let ours = heading.trim_start().starts_with("c-") || heading.contains(FIELD_SEPARATOR);
+        if ours && parse_heading(heading).is_none() {
+            out.push(ArchiveProblem {
+                line: line.number,
+                message: format!(
+                    "the section heading {heading:?} does not read as `ID · PASS · FILE · TIME` (passes: {}): restore cannot find its entries",
+                    ArchivePass::ALL.map(ArchivePass::as_str).join(", ")
+                ),
+            });
+        }
+    }
+    for section in parse_archive(text) {
+        let moved = matches!(
+            section.pass,
+            ArchivePass::IndexContent | ArchivePass::MergeTopics | ArchivePass::SplitOvergrown
+        );
+        if moved {
+            continue;
+        }
+        let read = super::topic_file::Topic::parse(section.from.clone(), section.lines.join("\n"));
+        if let Err(e) = read {
+            let why = match e {
+                crate::error::Error::Malformed { line, message, .. } => {
+                    format!("its line {line}: {message}")
+                }
+                other => other.to_string(),
+            };
+            out.push(ArchiveProblem {
+                line: section.line,
+                message: format!(
+                    "the entries of section {} do not read as a topic file's ({why}): restore {} would fail",
+                    section.id, section.id
+                ),
+            });
+        }
+    }
+    out.sort_by_key(|p| p.line);
+    out
+}
+
 /// `ID · PASS · FILE · TIME` (the file may itself hold the separator: it is what is
 /// left between the pass and the time).
 fn parse_heading(heading: &str) -> Option<ArchiveSection> {

@@ -5,14 +5,15 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::archive::archive_problems;
 use super::budget::BudgetState;
 use super::dates::relative_time_in;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
-use super::memory::{RESERVED_FILES, StructuredMemory};
+use super::memory::{ARCHIVE_FILE_NAME, RESERVED_FILES, StructuredMemory};
 use super::remember::is_catch_all;
 use super::topic_case::same_but_for_case;
 use super::topic_file::{Topic, subject_key};
-use crate::durable::is_dead_writer_file;
+use crate::durable::{is_dead_writer_file, read_text_if_exists};
 use crate::error::{Error, Result};
 
 /// The kinds of problem `check` reports.
@@ -52,13 +53,20 @@ pub enum ViolationKind {
     /// Several entries about one subject in a topic ("never accumulate contradicting
     /// generations of the same fact").
     ContradictingGenerations,
-    /// A topic file that does not read (a frontmatter block never closed, an unclosed
-    /// fence hiding entries).
+    /// A linked topic file that does not read: a frontmatter block never closed, an
+    /// unclosed fence hiding entries, not UTF-8 (at the line), or — for the whole file
+    /// (line 0), the message naming the index line — a symbolic link, a directory, a
+    /// file that cannot be opened.
     UnreadableTopic,
     /// A topic file whose frontmatter is not YAML (`name: Feedback: testing`): the file
     /// reads and takes writes, its `name`, `description` and `type` read line by line; other
     /// tools may refuse it.
     FrontmatterNotYaml,
+    /// `memory-archive.md` does not read (not UTF-8, a NUL byte, too large, a symbolic
+    /// link, a directory: every write that archives fails until it is repaired), or a
+    /// section of it does not (a heading shaped like a section's that does not parse,
+    /// entries that would not restore), at the line.
+    UnreadableArchive,
 }
 
 impl ViolationKind {
@@ -78,7 +86,20 @@ impl ViolationKind {
             ViolationKind::ContradictingGenerations => "contradicting_generations",
             ViolationKind::UnreadableTopic => "unreadable_topic",
             ViolationKind::FrontmatterNotYaml => "frontmatter_not_yaml",
+            ViolationKind::UnreadableArchive => "unreadable_archive",
         }
+    }
+}
+
+/// What is wrong, without the path the error starts with (the violation names the file).
+fn reason_of(e: &Error) -> String {
+    let text = e.to_string();
+    match e.path() {
+        Some(path) => {
+            let prefix = format!("{}: ", path.display());
+            text.strip_prefix(&prefix).unwrap_or(&text).to_string()
+        }
+        None => text,
     }
 }
 
@@ -109,9 +130,11 @@ impl StructuredMemory {
     /// Every rule of the seed the directory breaks, in file and line order: the index
     /// (content, dangling and duplicate lines, links out, empty hooks, its budget), every
     /// linked topic (budget, undated and relatively dated entries, contradicting
-    /// generations, a catch-all name, a file that does not read), and orphan Markdown files
-    /// at the top of the directory (Agent Memory's `index.md`, the archive and temp files
-    /// are not orphans). Writes nothing.
+    /// generations, a catch-all name, a file that does not read — a symbolic link or a
+    /// directory too: reported, and the check goes on), the archive (a file that does not
+    /// read, a section that does not), and orphan Markdown files at the top of the
+    /// directory (Agent Memory's `index.md`, the archive and temp files are not orphans).
+    /// Writes nothing.
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
@@ -213,9 +236,21 @@ impl StructuredMemory {
                 Err(Error::Malformed {
                     line: at, message, ..
                 }) => out.push(v(ViolationKind::UnreadableTopic, &line.file, at, message)),
-                Err(e) => return Err(e),
+                // A link, a directory, a file that cannot be opened: the file's problem,
+                // reported, and the check goes on (every other command refuses it).
+                Err(e) => out.push(v(
+                    ViolationKind::UnreadableTopic,
+                    &line.file,
+                    0,
+                    format!(
+                        "{} (linked from {INDEX_FILE_NAME} line {}): it cannot be read as a topic file; make it a plain file in the directory or remove its index line",
+                        reason_of(&e),
+                        line.line
+                    ),
+                )),
             }
         }
+        self.check_archive(&mut out);
         // A file is linked by a line naming it exactly, or but for case when no file has
         // the line's exact name (on a case-insensitive disk the line opens it).
         for file in &on_disk {
@@ -240,6 +275,41 @@ impl StructuredMemory {
             ))
         });
         Ok(out)
+    }
+
+    /// Whether `memory-archive.md` reads, and each of its sections.
+    fn check_archive(&self, out: &mut Vec<Violation>) {
+        let mut push = |line, message: String| {
+            out.push(Violation {
+                kind: ViolationKind::UnreadableArchive,
+                file: ARCHIVE_FILE_NAME.to_string(),
+                line,
+                message,
+            })
+        };
+        let read = self
+            .archive_path()
+            .and_then(|path| read_text_if_exists(&path));
+        match read {
+            Ok(None) => {}
+            Ok(Some(text)) => {
+                for problem in archive_problems(&text) {
+                    push(problem.line, problem.message);
+                }
+            }
+            Err(e) => {
+                let (line, why) = match &e {
+                    Error::Malformed { line, message, .. } => (*line, message.clone()),
+                    other => (0, reason_of(other)),
+                };
+                push(
+                    line,
+                    format!(
+                        "the archive does not read ({why}): every write that archives an entry (a merge on write, a compaction) fails until it is repaired; move it aside and keep it"
+                    ),
+                );
+            }
+        }
     }
 
     /// The rules of one topic file.

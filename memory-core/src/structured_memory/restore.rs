@@ -292,16 +292,35 @@ impl StructuredMemory {
     }
 }
 
-/// Archived lines grouped into entries: a line at the margin starts one, indented lines
-/// continue it (blank lines are dropped).
+/// Archived lines grouped into entries as a topic file reads them: an entry and every
+/// line under it (blank lines inside it included, so a second paragraph or a fenced block
+/// comes back with it). Any other line that is not blank starts a unit of its own at the
+/// margin, and an indented one continues such a unit (blank lines between them dropped).
 fn entries_of(lines: &[String]) -> Vec<Vec<String>> {
+    let entries = Topic::parse("archive", lines.join("\n"))
+        .map(|t| t.entries)
+        .unwrap_or_default();
+    let mut entries = entries.iter().peekable();
     let mut out: Vec<Vec<String>> = Vec::new();
-    for line in lines.iter().filter(|l| !l.trim().is_empty()) {
-        let continues = line.starts_with([' ', '\t']) && !out.is_empty();
+    let mut in_other = false;
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some(e) = entries.next_if(|e| e.line == i + 1) {
+            out.push(lines[i..e.end_line.min(lines.len())].to_vec());
+            i = e.end_line.max(i + 1);
+            in_other = false;
+            continue;
+        }
+        let line = &lines[i];
+        i += 1;
+        if line.trim().is_empty() {
+            continue;
+        }
         match out.last_mut() {
-            Some(unit) if continues => unit.push(line.clone()),
+            Some(unit) if in_other && line.starts_with([' ', '\t']) => unit.push(line.clone()),
             _ => out.push(vec![line.clone()]),
         }
+        in_other = true;
     }
     out
 }

@@ -1,7 +1,7 @@
 //! A topic file read whole: its own frontmatter (kept byte-identical; `name`,
 //! `description` and `type` read, leniently when it is not YAML: see `topic_meta.rs`), its
 //! dated entries (`- YYYY-MM-DD: text` or `- YYYY-MM-DD [subject]: text`, with the lines
-//! indented under them), the list items that carry no date (hand-written, never
+//! indented under them — after blank lines too, as CommonMark runs a list item on), the list items that carry no date (hand-written, never
 //! compacted, flagged), and everything else (headings, prose) left where it is; the
 //! lines that are not entries, headings or blank are [`Topic::unparsed_lines`].
 
@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::budget::{BudgetUse, Budgets};
 use super::topic_meta::{FrontmatterNotYaml, TopicMeta, read_meta};
 use crate::error::{Error, Result};
-use crate::markdown::{Context, LineEnding, classify};
+use crate::markdown::{BlockLine, BlockStart, Context, LineEnding, block_start, classify};
 
 /// One dated fact.
 ///
@@ -34,16 +34,35 @@ pub struct Entry {
     pub date: NaiveDate,
     /// What the fact is about, when the entry names it (`[subject]`).
     pub subject: Option<String>,
-    /// The fact; lines indented under the entry joined with `\n`, their indentation
-    /// removed.
+    /// The fact: its first line's text, then each line under it joined with `\n` —
+    /// the entry's own indentation removed (deeper indentation kept), a lazy line at the
+    /// margin trimmed, and each run of blank lines inside the entry read as one empty line.
     pub text: String,
     /// The 1-based first line.
     pub line: usize,
-    /// The 1-based last line (continuation lines included).
+    /// The 1-based last line: the last line indented under it (after blank lines too, as
+    /// a list item runs on in CommonMark) or lazily continuing it. Blank lines after it
+    /// are not the entry's.
     pub end_line: usize,
     /// Byte range of the entry's lines in the file, last terminator included.
     #[serde(skip)]
     pub(crate) span: Range<usize>,
+}
+
+impl Entry {
+    /// The byte range of the entry's lines in its file: its first line to the last line
+    /// under it, that line's terminator included (blank lines inside it included, blank
+    /// lines after it not). Merge on write, compaction and restore move exactly these bytes.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::Topic;
+    /// let text = "- 2026-07-10: a\n\n  second paragraph\n\nprose\n";
+    /// let topic = Topic::parse("t.md", text).unwrap();
+    /// assert_eq!(&text[topic.entries[0].span()], "- 2026-07-10: a\n\n  second paragraph\n");
+    /// ```
+    pub fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
 }
 
 /// A top-level list item without a leading date: someone's hand-written note.
@@ -156,55 +175,63 @@ impl Topic {
         }
         let mut entries: Vec<Entry> = Vec::new();
         let mut undated = Vec::new();
-        // The entry whose continuation lines are being collected, and the column its
-        // text starts at (a line indented that far belongs to it, nested items too).
-        let mut open: Option<(usize, usize)> = None;
+        // The entry whose continuation lines are being collected.
+        let mut open: Option<OpenEntry> = None;
         for block in &blocks.lines {
             let line = &block.line;
             if line.content.start < body_start {
                 continue;
             }
             let t = line.text;
-            let nested = open.is_some_and(|(_, column)| indent_width(t) >= column);
+            if let Some(o) = open.as_mut() {
+                match o.continues(block) {
+                    Continuation::Blank => {
+                        o.blank = true;
+                        continue;
+                    }
+                    Continuation::Line(part) => {
+                        let entry = &mut entries[o.entry];
+                        if o.blank {
+                            entry.text.push('\n');
+                        }
+                        entry.text.push('\n');
+                        entry.text.push_str(&part);
+                        entry.end_line = line.number;
+                        entry.span.end = line.end;
+                        o.blank = false;
+                        continue;
+                    }
+                    Continuation::Ends => open = None,
+                }
+            }
             let top_item = block.context == Context::List
                 && !block.lazy
-                && !nested
                 && (is_top_item(t) || is_ordered_item(t));
-            if top_item {
-                open = None;
-                match entry_head(t) {
-                    Some((date, subject, first)) => {
-                        entries.push(Entry {
-                            date,
-                            subject,
-                            text: first.to_string(),
-                            line: line.number,
-                            end_line: line.number,
-                            span: line.content.start..line.end,
-                        });
-                        open = Some((entries.len() - 1, content_column(t)));
-                    }
-                    None => undated.push(UndatedItem {
-                        line: line.number,
-                        text: t.trim().to_string(),
-                    }),
-                }
+            if !top_item {
                 continue;
             }
-            // A line continues the open entry when it is indented under it (nested items
-            // included) or a lazy continuation of its paragraph; anything else at the
-            // margin is someone else's and ends it.
-            let continues =
-                block.context == Context::List && !t.trim().is_empty() && (nested || block.lazy);
-            match open {
-                Some((i, _)) if continues => {
-                    let entry = &mut entries[i];
-                    entry.text.push('\n');
-                    entry.text.push_str(t.trim());
-                    entry.end_line = line.number;
-                    entry.span.end = line.end;
+            match entry_head(t) {
+                Some((date, subject, first)) => {
+                    entries.push(Entry {
+                        date,
+                        subject,
+                        text: first.to_string(),
+                        line: line.number,
+                        end_line: line.number,
+                        span: line.content.start..line.end,
+                    });
+                    open = Some(OpenEntry {
+                        entry: entries.len() - 1,
+                        column: content_column(t),
+                        blank: false,
+                        paragraph: !first.is_empty(),
+                        nested: Vec::new(),
+                    });
                 }
-                _ => open = None,
+                None => undated.push(UndatedItem {
+                    line: line.number,
+                    text: t.trim().to_string(),
+                }),
             }
         }
         // Every other line of the body that is not blank and not a heading: someone
@@ -273,6 +300,145 @@ impl Topic {
             ),
         }
     }
+}
+
+/// An entry being read, as CommonMark reads a list item: its lines run on while they are
+/// indented to the column its text starts at — blank lines between them included, so a
+/// second paragraph, a nested list or a fenced block under it is part of it — or while a
+/// line at the margin lazily continues its last paragraph (no blank line before it).
+struct OpenEntry {
+    /// Its index in the entries read so far.
+    entry: usize,
+    /// The column its text starts at.
+    column: usize,
+    /// Whether blank lines were read since its last line (they are its own only when
+    /// a line indented under it follows).
+    blank: bool,
+    /// Whether its last line is paragraph text a line at the margin may continue.
+    paragraph: bool,
+    /// The text columns of the items nested in it that are still open, innermost last
+    /// (a line is read against the innermost one it is indented to).
+    nested: Vec<usize>,
+}
+
+/// What one more line does to the entry being read.
+enum Continuation {
+    /// A blank line: the entry's only if a line indented under it follows.
+    Blank,
+    /// A line of the entry, as its text reads it (the entry's indentation removed).
+    Line(String),
+    /// The line is not the entry's: the entry ended on its last line.
+    Ends,
+}
+
+impl OpenEntry {
+    fn continues(&mut self, block: &BlockLine<'_>) -> Continuation {
+        let t = block.line.text;
+        if t.trim().is_empty() {
+            return Continuation::Blank;
+        }
+        let indent = indent_width(t);
+        if indent >= self.column {
+            let part = strip_columns(t, self.column);
+            let innermost = self.nested.last().copied().unwrap_or(self.column);
+            let lazy_inside = indent < innermost
+                && !self.blank
+                && self.paragraph
+                && matches!(
+                    block.context,
+                    Context::Text | Context::List | Context::Indented
+                )
+                && matches!(block_start(&part), None | Some(BlockStart::Indented));
+            if lazy_inside {
+                // A nested item's paragraph running on lazily: the item stays open.
+                return Continuation::Line(part.trim_end().to_string());
+            }
+            while self.nested.last().is_some_and(|&c| c > indent) {
+                self.nested.pop();
+            }
+            let base = self.nested.last().copied().unwrap_or(self.column);
+            let inner = strip_columns(t, base);
+            self.paragraph = match block.context {
+                Context::Fence | Context::Comment | Context::Html => false,
+                // Indented code in its container, or (no blank line before) the
+                // paragraph above running on.
+                _ if indent - base >= 4 => self.paragraph && !self.blank,
+                _ => opens_paragraph(&inner),
+            };
+            if indent - base < 4
+                && block_start(&inner) == Some(BlockStart::ListItem)
+                && let Some(width) = item_text_column(&inner)
+            {
+                self.nested.push(base + width);
+            }
+            return Continuation::Line(part.trim_end().to_string());
+        }
+        let lazy = !self.blank
+            && self.paragraph
+            && !matches!(
+                block.context,
+                Context::Fence | Context::Comment | Context::Html | Context::Quote
+            )
+            && matches!(block_start(t), None | Some(BlockStart::Indented));
+        if lazy {
+            Continuation::Line(t.trim().to_string())
+        } else {
+            Continuation::Ends
+        }
+    }
+}
+
+/// Whether a line (its container's indentation removed) leaves paragraph text open: plain
+/// text, or a nested list item or quote with text after its marker.
+fn opens_paragraph(part: &str) -> bool {
+    match block_start(part) {
+        None => true,
+        Some(BlockStart::ListItem | BlockStart::Quote) => {
+            let rest = part.trim_start();
+            let marker = rest
+                .find(|c: char| {
+                    !(c.is_ascii_digit() || matches!(c, '-' | '*' | '+' | '.' | ')' | '>'))
+                })
+                .unwrap_or(rest.len());
+            !rest[marker..].trim().is_empty()
+        }
+        Some(_) => false,
+    }
+}
+
+/// The column the text of the list item `t` starts at, counted from `t`'s start: its
+/// indentation, the marker (`-`, `*`, `+`, or digits and `.`/`)`), and one to four
+/// columns of white space (one when there are five or more: the rest is indented code).
+fn item_text_column(t: &str) -> Option<usize> {
+    let indent = indent_width(t);
+    let rest = t.trim_start_matches([' ', '\t']);
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let marker = if digits > 0 { digits + 1 } else { 1 };
+    let after = rest.get(marker..)?;
+    let spaces = indent_width(after);
+    let spaces = if after.trim().is_empty() || spaces > 4 {
+        1
+    } else {
+        spaces.max(1)
+    };
+    Some(indent + marker + spaces)
+}
+
+/// `t` without its first `columns` columns of indentation (a tab counts to the next
+/// multiple of 4; the columns of a tab that reaches past them are kept as spaces).
+fn strip_columns(t: &str, columns: usize) -> String {
+    let mut col = 0;
+    let mut at = t.len();
+    for (i, b) in t.bytes().enumerate() {
+        if col >= columns || !matches!(b, b' ' | b'\t') {
+            at = i;
+            break;
+        }
+        col += if b == b'\t' { 4 - col % 4 } else { 1 };
+    }
+    let mut out = " ".repeat(col.saturating_sub(columns));
+    out.push_str(&t[at..]);
+    out
 }
 
 /// `3, 5-7, 10`: line numbers with runs folded.
@@ -493,6 +659,126 @@ mod tests {
         assert_eq!(topic.entries.len(), 2);
         assert_eq!(topic.entries[0].text, "steps\n- first\n- second");
         assert!(topic.undated.is_empty());
+    }
+
+    /// Every line of `text` from `line` to `end_line` of the entry, as written.
+    fn span_of<'a>(text: &'a str, topic: &Topic, i: usize) -> &'a str {
+        &text[topic.entries[i].span.clone()]
+    }
+
+    #[test]
+    fn a_blank_line_then_a_line_indented_under_the_entry_continues_it() {
+        let text = "- 2026-01-01 [k]: a\n  - nested\n\n    indented para\n- 2026-01-02 [k]: b\n";
+        let topic = parse(text);
+        assert_eq!(topic.entries.len(), 2);
+        assert_eq!(topic.entries[0].text, "a\n- nested\n\n  indented para");
+        assert_eq!(topic.entries[0].end_line, 4);
+        assert_eq!(
+            span_of(text, &topic, 0),
+            "- 2026-01-01 [k]: a\n  - nested\n\n    indented para\n"
+        );
+        assert!(topic.unparsed_lines().is_empty());
+    }
+
+    #[test]
+    fn continuations_after_several_blank_lines_deeper_indents_and_tabs() {
+        let text = "- 2026-01-01: a\n\n\n\n  second para\n\n      code under it\n\n\tafter a tab\n\n- 2026-01-02: b\n";
+        let topic = parse(text);
+        assert_eq!(topic.entries.len(), 2);
+        let first = &topic.entries[0];
+        assert_eq!(first.end_line, 9);
+        assert_eq!(
+            first.text,
+            "a\n\nsecond para\n\n    code under it\n\n  after a tab"
+        );
+        assert!(span_of(text, &topic, 0).ends_with("\tafter a tab\n"));
+        assert_eq!(topic.entries[1].line, 11);
+        assert!(topic.unparsed_lines().is_empty());
+    }
+
+    #[test]
+    fn a_continuation_under_a_crlf_entry_keeps_its_terminators() {
+        let text = "# T\r\n\r\n- 2026-01-01: a\r\n\r\n  more\r\n\r\nprose\r\n";
+        let topic = parse(text);
+        assert_eq!(topic.entries[0].text, "a\n\nmore");
+        assert_eq!(
+            span_of(text, &topic, 0),
+            "- 2026-01-01: a\r\n\r\n  more\r\n"
+        );
+        assert_eq!(topic.unparsed_lines(), [7]);
+    }
+
+    #[test]
+    fn a_fenced_block_inside_the_entry_is_the_entry_s_blank_lines_and_all() {
+        let text = "- 2026-01-01: run this\n\n  ```sh\n  make\n\n  # not a heading\n  ```\n- 2026-01-02: b\n";
+        let topic = parse(text);
+        assert_eq!(topic.entries[0].end_line, 7);
+        assert_eq!(
+            topic.entries[0].text,
+            "run this\n\n```sh\nmake\n\n# not a heading\n```"
+        );
+        assert_eq!(topic.entries[1].line, 8);
+        assert!(topic.unparsed_lines().is_empty());
+    }
+
+    #[test]
+    fn a_paragraph_at_the_margin_after_a_blank_line_is_prose_not_the_entry() {
+        for text in [
+            "- 2026-01-01: a\n\nprose at the margin\n",
+            "- 2026-01-01: a\n  more\n\n prose one space in\n",
+            "- 2026-01-01: a\n\n    para\n\nprose\n- 2026-01-02: b\n",
+        ] {
+            let topic = parse(text);
+            let prose = text.lines().position(|l| l.contains("prose")).unwrap() + 1;
+            assert!(topic.entries[0].end_line < prose, "{text:?}");
+            assert!(topic.unparsed_lines().contains(&prose), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_line_at_the_margin_continues_the_paragraph_it_follows() {
+        // Lazy continuation: after the entry's line, after its second paragraph and after
+        // a nested item — but not after a fenced block under it.
+        let topic =
+            parse("- 2026-01-01: a\n\n  para\nlazy\n- 2026-01-02: b\n  - nested\nlazy too\n");
+        assert_eq!(topic.entries[0].text, "a\n\npara\nlazy");
+        assert_eq!(topic.entries[1].text, "b\n- nested\nlazy too");
+        let text = "- 2026-01-01: a\n  ```\n  x\n  ```\nnot lazy\n";
+        let topic = parse(text);
+        assert_eq!(topic.entries[0].end_line, 4);
+        assert_eq!(topic.unparsed_lines(), [5]);
+    }
+
+    #[test]
+    fn the_last_entry_of_the_file_runs_to_its_last_indented_line() {
+        for (text, end_line) in [
+            ("- 2026-01-01: a\n\n  more", 3),
+            ("- 2026-01-01: a\n\n  more\n", 3),
+            ("- 2026-01-01: a\n\n  more\n\n\n", 3),
+            ("- 2026-01-01: a\n\n", 1),
+        ] {
+            let topic = parse(text);
+            assert_eq!(topic.entries[0].end_line, end_line, "{text:?}");
+            let span = span_of(text, &topic, 0);
+            assert!(
+                !span.trim_end().ends_with('\n'),
+                "no blank line at the end: {text:?}"
+            );
+            assert_eq!(span.trim_end(), text.trim_end(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_heading_indented_under_an_entry_is_the_entry_s() {
+        let text = "- 2026-01-01: a\n\n  ## inside\n\n## Outside\n- 2026-01-02: b\n";
+        let topic = parse(text);
+        assert_eq!(topic.entries[0].end_line, 3);
+        assert!(topic.unparsed_lines().is_empty());
+        let titles: Vec<String> = super::super::topic_sections::sections(&topic)
+            .into_iter()
+            .map(|s| s.title)
+            .collect();
+        assert_eq!(titles, ["Outside"]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! A topic file's `##` sections, as a split sees them: each `## ` heading in ordinary
-//! text (not in the frontmatter, a fence, a comment or an HTML block) opens a section
+//! text (not in the frontmatter, a fence, a comment, an HTML block or an entry: a heading
+//! indented under an entry is that entry's) opens a section
 //! that runs to the next `# ` or `## ` heading, or to the end of the file. A split cuts by
 //! them and moves a heading with the entries under it.
 
@@ -35,11 +36,22 @@ pub(super) fn sections(topic: &Topic) -> Vec<TopicSection> {
         _ => 0,
     };
     let mut out: Vec<TopicSection> = Vec::new();
+    let mut entries = topic.entries.iter().peekable();
     // The frontmatter is not Markdown (see `Topic::read`).
     let masked = super::topic_file::mask_frontmatter(text, body_start);
     for block in classify(masked.as_deref().unwrap_or(text)).lines {
         let line = &block.line;
         if line.content.start < body_start || block.context != Context::Text {
+            continue;
+        }
+        while entries
+            .next_if(|e| e.span.end <= line.content.start)
+            .is_some()
+        {}
+        if entries
+            .peek()
+            .is_some_and(|e| e.span.contains(&line.content.start))
+        {
             continue;
         }
         let Some(level) = heading_level(line.text) else {

@@ -1,0 +1,108 @@
+//! The index as a session start loads it (`memcore topics index`, the SessionStart hook):
+//! never lost to a damage that [`StructuredMemory::index`] refuses. A `MEMORY.md` whose
+//! comment or fence is never closed (hiding pointer lines) comes back whole, as text, with
+//! a warning naming the file and line — as Agent Memory's SessionStart goes on past an
+//! index row it cannot read.
+
+use serde::Serialize;
+
+use super::budget::BudgetUse;
+use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
+use super::memory::StructuredMemory;
+use crate::agent_memory::Warning;
+use crate::durable::read_text_if_exists;
+use crate::error::{Error, Result};
+use crate::markdown::lines;
+
+/// `MEMORY.md` for a session to load: the file whole, read as an index when it reads.
+///
+/// ```
+/// use memory_core::structured_memory::StructuredMemory;
+/// let dir = tempfile::tempdir().unwrap();
+/// let text = "- [User](USER.md) — role\n<!-- a note never closed\n- [Infra](memory-infra.md) — hosts\n";
+/// std::fs::write(dir.path().join("MEMORY.md"), text).unwrap();
+/// let memory = StructuredMemory::open(dir.path()).unwrap();
+/// assert!(memory.index().is_err(), "index() refuses it");
+/// let start = memory.session_index().unwrap();
+/// assert_eq!(start.text, text, "whole, never truncated");
+/// assert!(start.index.is_none());
+/// assert_eq!(start.damaged.unwrap().line, 2);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct SessionIndex {
+    /// The file's text, whole (empty when there is no `MEMORY.md` yet).
+    pub text: String,
+    /// The index read from it; `None` when it does not read (see
+    /// [`SessionIndex::damaged`]).
+    #[serde(skip)]
+    pub index: Option<MemoryIndex>,
+    /// What it uses of its budget (lines and bytes of the text, read or not).
+    pub budget: BudgetUse,
+    /// Why it does not read as an index, with the file and the line, when it does not
+    /// (the text is still all there).
+    pub damaged: Option<Warning>,
+}
+
+impl SessionIndex {
+    /// What a session start says on stderr: why the index does not read (when it does
+    /// not), then its budget warning (when it is near or over).
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"), "```\n- [User](USER.md) — role\n").unwrap();
+    /// let start = StructuredMemory::open(dir.path()).unwrap().session_index().unwrap();
+    /// let warnings = start.warnings();
+    /// assert!(warnings[0].contains("MEMORY.md:1: "), "{warnings:?}");
+    /// ```
+    pub fn warnings(&self) -> Vec<String> {
+        let damaged = self.damaged.as_ref().map(|w| {
+            format!(
+                "{w} (printed whole as text; `memcore topics check` and the other commands refuse it until it is repaired)"
+            )
+        });
+        damaged.into_iter().chain(self.budget.warning()).collect()
+    }
+}
+
+impl StructuredMemory {
+    /// `MEMORY.md` for a session start: [`StructuredMemory::index`] when the file reads;
+    /// when a comment, fence or frontmatter block never closed makes it refused, the text
+    /// whole with the reason in [`SessionIndex::damaged`] instead of an error, so that
+    /// a session never loses its index to one unclosed line. A file that is not text
+    /// (not UTF-8, a NUL byte, too large) or cannot be opened is still an error.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"), "- [User](USER.md) — role\n").unwrap();
+    /// let start = StructuredMemory::open(dir.path()).unwrap().session_index().unwrap();
+    /// assert_eq!(start.index.unwrap().lines[0].file, "USER.md");
+    /// assert!(start.damaged.is_none());
+    /// ```
+    pub fn session_index(&self) -> Result<SessionIndex> {
+        let _guard = self.handle.read_guard()?;
+        let path = self.index_path()?;
+        let text = read_text_if_exists(&path)?.unwrap_or_default();
+        let (index, damaged) = match MemoryIndex::parse(&path, text.as_str()) {
+            Ok(index) => (Some(index), None),
+            Err(e @ Error::Malformed { .. }) => (None, Some(Warning::from_error(&e, 0))),
+            Err(e) => return Err(e),
+        };
+        let line_count = lines(&text).count();
+        let budget = self
+            .budgets
+            .usage(INDEX_FILE_NAME, true, line_count, text.len());
+        let index = index.map(|mut i| {
+            i.budget = budget.clone();
+            i
+        });
+        Ok(SessionIndex {
+            text,
+            index,
+            budget,
+            damaged,
+        })
+    }
+}
