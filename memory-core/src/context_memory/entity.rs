@@ -150,7 +150,7 @@ pub(crate) fn read_entry(
     };
     let diagram = read_diagram(map, category)?;
     Ok(Entry {
-        summary: summary.unwrap_or_else(|| super::entry::summary_of(body)),
+        summary: summary.unwrap_or_else(|| super::summary::summary_of(body)),
         entity_name,
         namespace: ns,
         category,

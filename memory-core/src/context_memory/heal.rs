@@ -439,7 +439,7 @@ pub(super) fn row_of(entry: &Entry, file: &str, summary: Option<String>) -> Inde
 
 /// A summary as an index cell holds it: one line, at most the limit.
 fn index_summary(summary: &str) -> String {
-    super::entry::summary_of(summary)
+    super::summary::summary_of(summary)
 }
 
 /// Whether a row says what its file says (the summary is the index's own).

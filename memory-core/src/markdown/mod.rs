@@ -34,11 +34,11 @@ pub use lines::{Line, LineEnding, lines};
 pub use list::{ListItem, parse_list, render_item_line};
 pub(crate) use list::{render_item, value_lines, value_of};
 pub use sections::{Section, split_sections};
-pub(crate) use table::split_cells;
 pub use table::{
     MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, apply_edits, escape_cell, render_row,
     unescape_cell, without_new_final_newline,
 };
+pub(crate) use table::{push_escaped, split_cells};
 pub use table_scan::{TableScan, find_table, header_matches, scan_table};
 pub(crate) use table_scan::{continue_table, without_emphasis};
 
