@@ -21,6 +21,7 @@ use super::namespace::Namespace;
 use crate::agent_memory::Warning;
 use crate::durable::{MemoryLock, Transaction};
 use crate::error::{Error, Result};
+use crate::markdown::Edit;
 
 /// How an index and its directory disagree.
 ///
@@ -98,9 +99,13 @@ pub struct HealReport {
     pub unreadable_index: Option<Warning>,
 }
 
-/// What heal writes for an index that does not read: the report, the new index, and
-/// the backup (its path and the old bytes) written in the same transaction.
-type Rebuilt = (HealReport, Option<IndexFile>, Option<(PathBuf, Vec<u8>)>);
+/// What heal writes for an index that does not read: the report, the new index (its
+/// path and checked text), and the backup (its path and the old bytes) written in the same transaction.
+type Rebuilt = (
+    HealReport,
+    Option<(PathBuf, String)>,
+    Option<(PathBuf, Vec<u8>)>,
+);
 
 /// Every entity file of a namespace, read (`T`: what is kept of each, the whole file or
 /// only its entry).
@@ -199,7 +204,11 @@ impl ContextMemory {
         let lock = self.handle.lock()?;
         let (report, index, backup) = match self.load_index(namespace) {
             Ok(index) => {
-                let (report, new) = self.healed_index(namespace, &index)?;
+                let (report, edits) = self.healed_edits(namespace, &index)?;
+                let new = match edits {
+                    Some(edits) => Some((index.path.clone(), index.prepare_text(edits)?)),
+                    None => None,
+                };
                 (report, new, None)
             }
             Err(error) if error.kind() == crate::ErrorKind::Malformed => {
@@ -207,12 +216,12 @@ impl ContextMemory {
             }
             Err(error) => return Err(error),
         };
-        if let Some(index) = index {
+        if let Some((path, text)) = index {
             let mut tx = Transaction::new(&lock);
             if let Some((path, old)) = backup {
                 tx.write(path, old);
             }
-            tx.write(index.path.clone(), index.text.into_bytes());
+            tx.write(path, text.into_bytes());
             tx.commit()?;
         }
         Ok(report)
@@ -244,12 +253,23 @@ impl ContextMemory {
         }
     }
 
-    /// The healed text of `index` (`None` when nothing changes) and what changed.
+    /// The healed `index` (`None` when nothing changes), read back, and what changed.
     pub(super) fn healed_index(
         &self,
         namespace: &Namespace,
         index: &IndexFile,
     ) -> Result<(HealReport, Option<IndexFile>)> {
+        let (report, edits) = self.healed_edits(namespace, index)?;
+        let new = edits.map(|edits| index.prepare(edits)).transpose()?;
+        Ok((report, new))
+    }
+
+    /// The edits that heal `index` (`None` when nothing changes) and what changed.
+    pub(super) fn healed_edits(
+        &self,
+        namespace: &Namespace,
+        index: &IndexFile,
+    ) -> Result<(HealReport, Option<Vec<Edit>>)> {
         let scan = self.scan_entries(namespace)?;
         let mut report = HealReport {
             namespace: Some(namespace.clone()),
@@ -310,9 +330,8 @@ impl ContextMemory {
             return Ok((report, None));
         }
         edits.push(index.touch(&now));
-        let new = index.prepare(edits)?;
         report.written = true;
-        Ok((report, Some(new)))
+        Ok((report, Some(edits)))
     }
 
     /// A fresh index of `namespace` from its files, for an index that does not read
@@ -341,7 +360,11 @@ impl ContextMemory {
             unreadable_index: Some(Warning::from_error(error, error.line().unwrap_or(0))),
             ..HealReport::default()
         };
-        Ok((report, Some(new), Some((backup, old.into_bytes()))))
+        Ok((
+            report,
+            Some((new.path, new.text)),
+            Some((backup, old.into_bytes())),
+        ))
     }
 
     /// A free `_index.md.bak-<UTC time>` name beside `namespace`'s index (`-2`, `-3`, …

@@ -221,6 +221,16 @@ impl IndexFile {
             .map_err(|e| Error::unreadable_result(&self.path, e))
     }
 
+    /// The text `edits` make, checked as [`IndexFile::prepare`] checks it, for a caller
+    /// that only writes it (heal): every row is read by the one row reader
+    /// ([`IndexFile::parse`]'s check, which can refuse nothing else), but no owned rows
+    /// are built.
+    pub fn prepare_text(&self, edits: Vec<Edit>) -> Result<String> {
+        let text = without_new_final_newline(&self.text, apply_edits(&self.text, edits));
+        read_table(&self.path, &text).map_err(|e| Error::unreadable_result(&self.path, e))?;
+        Ok(text)
+    }
+
     /// A fresh index of `rows` (what heal writes when a directory has no usable index).
     pub fn rebuilt(
         path: &Path,
@@ -331,6 +341,49 @@ mod tests {
             };
             proptest::prop_assert_eq!(row.render(), render_row(&row.cells()));
         }
+    }
+
+    /// The text heal writes is checked exactly as `prepare` checks it: the same text,
+    /// or the same refusal with its line.
+    #[test]
+    fn prepare_text_checks_as_prepare_does() {
+        let index =
+            IndexFile::parse(Path::new("_index.md"), &ns(), SEED.to_string(), true).unwrap();
+        let end = index.text.len();
+        let raw = |s: &str| Edit {
+            range: end..end,
+            replacement: s.to_string(),
+        };
+        let mut row = index.rows[0].clone();
+        row.summary = "a | b <!-- %% \n c".into();
+        let mut refused = 0;
+        for edits in [
+            vec![index.touch("2026-05-01T00:00:00Z")],
+            vec![index.replace(0, &row), index.append(&row)],
+            vec![raw(
+                "| org.global.decision.002 | decision | s | a, b | done | f.md |\n",
+            )],
+            vec![raw(
+                "| org.global.decision.002 | risk | s | a | accepted | f.md |\n",
+            )],
+            vec![raw("| only | three | cells |\n")],
+            vec![raw(
+                "\n| org.global.decision.003 | decision | s | a | accepted | f.md |\n",
+            )],
+            vec![index.remove(0)],
+        ] {
+            let full = index.prepare(edits.clone()).map(|i| i.text);
+            let text = index.prepare_text(edits);
+            refused += usize::from(text.is_err());
+            assert_eq!(
+                text.as_ref().map_err(|e| (e.to_string(), e.line())),
+                full.as_ref().map_err(|e| (e.to_string(), e.line()))
+            );
+        }
+        assert_eq!(
+            refused, 4,
+            "the bad status, category, cell count and loose row"
+        );
     }
 
     #[test]

@@ -15,6 +15,9 @@ use super::index_file::MAX_SUMMARY_CHARS;
 /// assert!(summary_of(&"word ".repeat(60)).chars().count() <= 100);
 /// ```
 pub fn summary_of(body: &str) -> String {
+    if body.is_ascii() {
+        return ascii_summary(body);
+    }
     // The body on one line is its words joined by single spaces; the sentence is a
     // prefix of that line. Only the characters up to the limit can be kept: a sentence
     // that ends later, or not at all, is cut at the limit either way.
@@ -25,6 +28,18 @@ pub fn summary_of(body: &str) -> String {
         if count > 0 {
             out.push(' ');
             count += 1;
+        }
+        if !may_end_sentence(word) {
+            out.push_str(word);
+            count += if word.is_ascii() {
+                word.len()
+            } else {
+                word.chars().count()
+            };
+            if count > MAX_SUMMARY_CHARS {
+                break;
+            }
+            continue;
         }
         let mut chars = word.chars().peekable();
         while let Some(c) = chars.next() {
@@ -61,6 +76,63 @@ pub fn summary_of(body: &str) -> String {
         _ => cut,
     };
     format!("{}…", at_word.trim_end())
+}
+
+/// [`summary_of`] for an ASCII body: a sentence can then end only at a word's end (the
+/// `。！？` ends are not ASCII), so words are copied whole and only their last byte is
+/// looked at.
+fn ascii_summary(body: &str) -> String {
+    let mut out = String::with_capacity(body.len().min(MAX_SUMMARY_CHARS + 32));
+    let mut words = body
+        .split(is_ascii_space)
+        .filter(|w| !w.is_empty())
+        .peekable();
+    while let Some(word) = words.next() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let before = out.len();
+        out.push_str(word);
+        if out.len() > MAX_SUMMARY_CHARS {
+            break;
+        }
+        let ends = match word.as_bytes().last() {
+            Some(b'!' | b'?') => true,
+            Some(b'.') => {
+                !is_abbreviation(&out[..before + word.len() - 1])
+                    && !words
+                        .peek()
+                        .and_then(|w| w.as_bytes().first())
+                        .is_some_and(u8::is_ascii_lowercase)
+            }
+            _ => false,
+        };
+        if ends {
+            break;
+        }
+    }
+    if out.len() <= MAX_SUMMARY_CHARS {
+        return out;
+    }
+    let cut = &out[..MAX_SUMMARY_CHARS - 1];
+    let at_word = match cut.rfind(' ') {
+        Some(space) if space > cut.len() / 2 => &cut[..space],
+        _ => cut,
+    };
+    format!("{}…", at_word.trim_end())
+}
+
+/// ASCII white space as `char::is_whitespace` (and so `split_whitespace`) has it: tab,
+/// line feed, vertical tab, form feed, carriage return and space.
+fn is_ascii_space(c: char) -> bool {
+    matches!(c, '\t'..='\r' | ' ')
+}
+
+/// Whether `word` holds a character that can end a sentence (`.`, `!`, `?`, or a lead
+/// byte of `。！？`, all three `E3`/`EF`-led in UTF-8).
+fn may_end_sentence(word: &str) -> bool {
+    word.bytes()
+        .any(|b| matches!(b, b'.' | b'!' | b'?' | 0xe3 | 0xef))
 }
 
 /// Whether the word before a full stop (the end of `before`) is an abbreviation, not a
@@ -211,6 +283,25 @@ mod tests {
                 }
             }
             prop_assert_eq!(summary_of(&body), reference(&body), "{:?}", body);
+        }
+
+        #[test]
+        fn equals_the_whole_line_derivation_on_ascii(
+            picks in prop::collection::vec((0..PIECES.len(), 0..4usize), 0..80),
+        ) {
+            let mut body = String::new();
+            for (i, space) in picks {
+                if PIECES[i].is_ascii() {
+                    body.push_str(PIECES[i]);
+                }
+                body.push_str(["", " ", "\u{b}", "\r\n\u{c}"][space]);
+            }
+            prop_assert_eq!(summary_of(&body), reference(&body), "{:?}", body);
+        }
+
+        #[test]
+        fn equals_the_whole_line_derivation_on_ascii_text(body in "[ -~\t\n\r\u{b}\u{c}]{0,300}") {
+            prop_assert_eq!(summary_of(&body), reference(&body));
         }
 
         #[test]
