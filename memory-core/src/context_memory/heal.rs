@@ -270,15 +270,15 @@ impl ContextMemory {
         namespace: &Namespace,
         index: &IndexFile,
     ) -> Result<(HealReport, Option<Vec<Edit>>)> {
-        let scan = self.scan_entries(namespace)?;
+        let scan = self.scan_rows(namespace)?;
         let mut report = HealReport {
             namespace: Some(namespace.clone()),
             unreadable: scan.unreadable.clone(),
             ..HealReport::default()
         };
         let now = self.utc_now();
-        let wanted: Vec<IndexRow> =
-            crate::parallel::map_light(&scan.entries, |f| row_of(f, file_name(f), None));
+        let no_files = scan.entries.is_empty();
+        let wanted: Vec<IndexRow> = scan.entries;
         let unreadable = unreadable_names(&scan.unreadable);
         let mut edits = Vec::new();
         let by_entity = first_by_entity(&wanted);
@@ -325,7 +325,7 @@ impl ContextMemory {
         if edits.is_empty() && index.exists {
             return Ok((report, None));
         }
-        if edits.is_empty() && scan.entries.is_empty() {
+        if edits.is_empty() && no_files {
             // A namespace with neither files nor an index: nothing to write.
             return Ok((report, None));
         }
@@ -460,6 +460,20 @@ pub(super) fn row_of(entry: &Entry, file: &str, summary: Option<String>) -> Inde
     }
 }
 
+/// [`row_of`] an entry without an old summary, taking the entry's name and tags.
+pub(super) fn row_from(entry: Entry) -> IndexRow {
+    let file = file_name(&entry).to_string();
+    IndexRow {
+        summary: index_summary(&entry.summary),
+        entity: entry.entity_name,
+        category: entry.category,
+        tags: entry.tags,
+        status: entry.status,
+        file,
+        line: 0,
+    }
+}
+
 /// A summary as an index cell holds it: one line, at most the limit.
 fn index_summary(summary: &str) -> String {
     super::summary::summary_of(summary)
@@ -494,4 +508,36 @@ fn same_row(a: &IndexRow, b: &IndexRow) -> bool {
 fn sorted(mut rows: Vec<IndexRow>) -> Vec<IndexRow> {
     rows.sort_by(|a, b| a.entity.cmp(&b.entity));
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context_memory::entity_file::EntityFile;
+    use std::path::Path;
+
+    /// The row heal builds by taking the entry's fields is the row built by copying them.
+    #[test]
+    fn a_row_taken_from_an_entry_is_the_row_copied_from_it() {
+        for (tags, body) in [
+            ("[auth, security]", "Auth uses JWT. Tokens last an hour."),
+            ("'登入, 認證'", "認證使用 JWT 令牌。其餘照舊。"),
+            ("\n  - a\n  - b", &*"long words without an end ".repeat(20)),
+        ] {
+            let text = format!(
+                "---\nentity_name: org.global.decision.001\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: {tags}\ncreated_at: 2026-04-03T10:00:00Z\n---\n\n{body}\n"
+            );
+            let file = EntityFile::parse(
+                Path::new("decision-001-auth.md"),
+                PathBuf::from("org/global/decision-001-auth.md"),
+                text,
+                &Namespace::org_global(),
+                None,
+            )
+            .unwrap();
+            let copied = row_of(&file.entry, file_name(&file.entry), None);
+            assert_eq!(copied.file, "decision-001-auth.md");
+            assert_eq!(row_from(file.entry), copied);
+        }
+    }
 }

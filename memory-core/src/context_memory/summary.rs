@@ -15,7 +15,9 @@ use super::index_file::MAX_SUMMARY_CHARS;
 /// assert!(summary_of(&"word ".repeat(60)).chars().count() <= 100);
 /// ```
 pub fn summary_of(body: &str) -> String {
-    if body.is_ascii() {
+    // `split_ascii_whitespace` leaves out the vertical tab, which `split_whitespace`
+    // (and so the one-line text) counts as white space.
+    if body.is_ascii() && !body.contains('\u{b}') {
         return ascii_summary(body);
     }
     // The body on one line is its words joined by single spaces; the sentence is a
@@ -78,15 +80,12 @@ pub fn summary_of(body: &str) -> String {
     format!("{}…", at_word.trim_end())
 }
 
-/// [`summary_of`] for an ASCII body: a sentence can then end only at a word's end (the
+/// [`summary_of`] for an ASCII body without a vertical tab: a sentence can then end only at a word's end (the
 /// `。！？` ends are not ASCII), so words are copied whole and only their last byte is
 /// looked at.
 fn ascii_summary(body: &str) -> String {
     let mut out = String::with_capacity(body.len().min(MAX_SUMMARY_CHARS + 32));
-    let mut words = body
-        .split(is_ascii_space)
-        .filter(|w| !w.is_empty())
-        .peekable();
+    let mut words = body.split_ascii_whitespace().peekable();
     while let Some(word) = words.next() {
         if !out.is_empty() {
             out.push(' ');
@@ -120,12 +119,6 @@ fn ascii_summary(body: &str) -> String {
         _ => cut,
     };
     format!("{}…", at_word.trim_end())
-}
-
-/// ASCII white space as `char::is_whitespace` (and so `split_whitespace`) has it: tab,
-/// line feed, vertical tab, form feed, carriage return and space.
-fn is_ascii_space(c: char) -> bool {
-    matches!(c, '\t'..='\r' | ' ')
 }
 
 /// Whether `word` holds a character that can end a sentence (`.`, `!`, `?`, or a lead
