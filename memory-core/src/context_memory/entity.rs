@@ -2,6 +2,7 @@
 //! frontmatter: mandatory fields, the closed sets, optional fields by type, the diagram
 //! variant, and unknown keys left alone.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -11,7 +12,7 @@ use super::entry::{Diagram, MIN_TAGS};
 use super::names::EntityName;
 use super::namespace::Namespace;
 use super::schema::{Category, EntryStatus};
-use crate::markdown::Fields;
+use crate::markdown::{Field, FieldsRef};
 
 /// The keys the seed defines, in the order memory-core writes them.
 pub const ENTITY_KEYS: [&str; 16] = [
@@ -96,7 +97,7 @@ fn problem(key: &'static str, message: impl Into<String>) -> FieldProblem {
 /// `entity_name` must be `{namespace}.{category}.{short_id}` of the same category: a
 /// file that says otherwise is reported, not indexed under a name it does not have.
 pub(crate) fn read_entry(
-    map: &Fields,
+    map: &FieldsRef<'_>,
     body: &str,
     namespace: &Namespace,
     file: PathBuf,
@@ -142,15 +143,19 @@ pub(crate) fn read_entry(
         check_timestamp("updated_at", at)?;
     }
     let confidence = match map.get("confidence") {
-        None | Some(Value::Null) => None,
-        Some(v) => match v.as_f64() {
-            Some(c) if c.is_finite() && (0.0..=1.0).contains(&c) => Some(c),
-            _ => return Err(problem("confidence", "must be a number from 0 to 1")),
-        },
+        None | Some(Field::Value(Value::Null)) => None,
+        Some(v) => match v {
+            Field::Value(v) => v.as_f64(),
+            // A string or a list is not a number.
+            Field::Str(_) | Field::List(_) => None,
+        }
+        .filter(|c| c.is_finite() && (0.0..=1.0).contains(c))
+        .map(Some)
+        .ok_or_else(|| problem("confidence", "must be a number from 0 to 1"))?,
     };
     let diagram = read_diagram(map, category)?;
     Ok(Entry {
-        summary: summary.unwrap_or_else(|| super::entry::summary_of(body)),
+        summary: summary.unwrap_or_else(|| super::summary::summary_of(body)),
         entity_name,
         namespace: ns,
         category,
@@ -169,7 +174,7 @@ pub(crate) fn read_entry(
     })
 }
 
-fn read_diagram(map: &Fields, category: Category) -> Result<Option<Diagram>, FieldProblem> {
+fn read_diagram(map: &FieldsRef<'_>, category: Category) -> Result<Option<Diagram>, FieldProblem> {
     let language = optional_str(map, "diagram_language")?;
     let diagram_type = optional_str(map, "diagram_type")?;
     let subject = optional_str(map, "diagram_subject")?;
@@ -205,60 +210,85 @@ fn scalar_text(key: &'static str, value: &Value) -> Result<Option<String>, Field
         Value::Number(n) => Ok(Some(n.to_string())),
         Value::Bool(b) => Ok(Some(b.to_string())),
         Value::Tagged(tagged) => scalar_text(key, &tagged.value),
-        _ => Err(problem(
-            key,
-            "must be a single value, not a list or mapping",
-        )),
+        _ => Err(not_single(key)),
     }
 }
 
-fn required_str(map: &Fields, key: &'static str) -> Result<String, FieldProblem> {
+fn not_single(key: &'static str) -> FieldProblem {
+    problem(key, "must be a single value, not a list or mapping")
+}
+
+/// [`scalar_text`] of a field, borrowing a string the text holds as it is.
+fn field_text<'a>(
+    key: &'static str,
+    value: Field<'a>,
+) -> Result<Option<Cow<'a, str>>, FieldProblem> {
+    match value {
+        Field::Str(s) => Ok(Some(Cow::Borrowed(s))),
+        Field::List(_) => Err(not_single(key)),
+        Field::Value(v) => Ok(scalar_text(key, v)?.map(Cow::Owned)),
+    }
+}
+
+fn required_str(map: &FieldsRef<'_>, key: &'static str) -> Result<String, FieldProblem> {
     match map.get(key) {
         None => Err(FieldProblem {
             key: None,
             message: format!("the mandatory field {key} is missing"),
         }),
-        Some(v) => scalar_text(key, v)?
+        Some(v) => field_text(key, v)?
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .ok_or_else(|| problem(key, format!("the mandatory field {key} is empty"))),
     }
 }
 
-fn optional_str(map: &Fields, key: &'static str) -> Result<Option<String>, FieldProblem> {
+fn optional_str(map: &FieldsRef<'_>, key: &'static str) -> Result<Option<String>, FieldProblem> {
     match map.get(key) {
         None => Ok(None),
-        Some(v) => Ok(scalar_text(key, v)?.filter(|s| !s.trim().is_empty())),
+        Some(v) => Ok(field_text(key, v)?
+            .filter(|s| !s.trim().is_empty())
+            .map(Cow::into_owned)),
     }
 }
 
 /// A list of strings: a YAML sequence (`[a, b]` or `- a` lines), or one comma-separated
 /// string as people write by hand (`tags: auth, security`). Empty items are dropped,
 /// the same item twice is kept once.
-fn string_list(map: &Fields, key: &'static str) -> Result<Option<Vec<String>>, FieldProblem> {
+fn string_list(
+    map: &FieldsRef<'_>,
+    key: &'static str,
+) -> Result<Option<Vec<String>>, FieldProblem> {
     let Some(value) = map.get(key) else {
         return Ok(None);
     };
     let mut items: Vec<String> = Vec::new();
-    let mut push = |item: String| {
-        let item = item.trim().to_string();
-        if !item.is_empty() && !items.contains(&item) {
-            items.push(item);
+    let mut push = |item: &str| {
+        let item = item.trim();
+        if !item.is_empty() && !items.iter().any(|i| i == item) {
+            items.push(item.to_string());
         }
     };
     match value {
-        Value::Null => {}
-        Value::Sequence(seq) => {
+        Field::Value(Value::Null) => {}
+        Field::Value(Value::Sequence(seq)) => {
             for v in seq {
                 if let Some(s) = scalar_text(key, v)? {
-                    push(s);
+                    push(&s);
+                }
+            }
+        }
+        Field::List(list) => {
+            for item in list {
+                if let Some(s) = field_text(key, Field::of(item))? {
+                    push(&s);
                 }
             }
         }
         other => {
-            if let Some(s) = scalar_text(key, other)? {
+            if let Some(s) = field_text(key, other)? {
                 for part in s.split(',') {
-                    push(part.to_string());
+                    push(part);
                 }
             }
         }
@@ -266,7 +296,7 @@ fn string_list(map: &Fields, key: &'static str) -> Result<Option<Vec<String>>, F
     Ok(Some(items))
 }
 
-fn names(map: &Fields, key: &'static str) -> Result<Vec<EntityName>, FieldProblem> {
+fn names(map: &FieldsRef<'_>, key: &'static str) -> Result<Vec<EntityName>, FieldProblem> {
     string_list(map, key)?
         .unwrap_or_default()
         .iter()
@@ -294,8 +324,10 @@ fn check_timestamp(key: &'static str, value: &str) -> Result<(), FieldProblem> {
 mod tests {
     use super::*;
 
-    fn map(yaml: &str) -> Fields {
-        Fields::from(serde_yaml::from_str::<serde_yaml::Mapping>(yaml).unwrap())
+    fn map(yaml: &str) -> FieldsRef<'static> {
+        FieldsRef::from(crate::markdown::Fields::from(
+            serde_yaml::from_str::<serde_yaml::Mapping>(yaml).unwrap(),
+        ))
     }
 
     const SEED: &str = "entity_name: org.global.decision.001\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [auth, security]\ncreated_at: 2026-04-03T10:00:00Z\nrationale: Brief explanation of why\nsupersedes: []\nconfidence: 0.9\nsource_path: docs:global/decisions/auth-flow.md\nupdated_at: 2026-04-03T10:00:00Z\n";

@@ -7,6 +7,7 @@ use super::index_file::MAX_SUMMARY_CHARS;
 use super::names::EntityName;
 use super::namespace::Namespace;
 use super::schema::{Category, EntryStatus};
+use super::summary::summary_of;
 use crate::error::{Error, Result};
 
 /// The fewest tags an entry has (the seed: "tags (min 2)").
@@ -327,70 +328,6 @@ where
 /// `text` on one line: line breaks and runs of white space become one space.
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The body's first sentence (ending at `.`, `!`, `?` followed by a space or the end, or
-/// at `。！？`), on one line, cut to [`MAX_SUMMARY_CHARS`] characters at a word with `…`.
-///
-/// ```
-/// use memory_core::context_memory::summary_of;
-/// assert_eq!(summary_of("Auth uses JWT. Tokens expire."), "Auth uses JWT.");
-/// assert_eq!(summary_of("使用 JWT 認證。令牌每日輪替。"), "使用 JWT 認證。");
-/// assert_eq!(summary_of("We use e.g. Postgres for jobs. Redis caches."), "We use e.g. Postgres for jobs.");
-/// assert!(summary_of(&"word ".repeat(60)).chars().count() <= 100);
-/// ```
-pub fn summary_of(body: &str) -> String {
-    let text = one_line(body);
-    let mut end = text.len();
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let after = i + c.len_utf8();
-        let ends = match c {
-            '。' | '！' | '？' => true,
-            '!' | '?' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
-            '.' => {
-                chars.peek().is_none_or(|(_, next)| next.is_whitespace())
-                    && !is_abbreviation(&text[..i])
-                    && !text[after..].trim_start().starts_with(char::is_lowercase)
-            }
-            _ => false,
-        };
-        if ends {
-            end = after;
-            break;
-        }
-    }
-    let sentence = &text[..end];
-    if sentence.chars().count() <= MAX_SUMMARY_CHARS {
-        return sentence.to_string();
-    }
-    let limit = MAX_SUMMARY_CHARS - 1;
-    let cut: String = sentence.chars().take(limit).collect();
-    let at_word = match cut.rfind(' ') {
-        Some(space) if space > cut.len() / 2 => &cut[..space],
-        _ => cut.as_str(),
-    };
-    format!("{}…", at_word.trim_end())
-}
-
-/// Whether the word before a full stop (the end of `before`) is an abbreviation, not a
-/// sentence's end: a common one (`e.g`, `i.e`, `vs`, `cf`, `approx`, `Mr`, `Dr`, `Fig`,
-/// `et al`), or a single letter (an initial, `U.S`). Any other word ends a sentence
-/// unless the next word starts in lower case (`etc. and more`).
-fn is_abbreviation(before: &str) -> bool {
-    const COMMON: [&str; 11] = [
-        "e.g", "i.e", "vs", "cf", "approx", "mr", "mrs", "ms", "dr", "fig", "al",
-    ];
-    let word = before
-        .rsplit(|c: char| c.is_whitespace() || c == '(')
-        .next()
-        .unwrap_or("");
-    let lower = word.to_lowercase();
-    COMMON.contains(&lower.as_str())
-        || word
-            .rsplit('.')
-            .next()
-            .is_some_and(|last| last.chars().count() == 1 && last.chars().all(char::is_alphabetic))
 }
 
 /// How alike two summaries are, from 0 to 1: one minus the Levenshtein distance over

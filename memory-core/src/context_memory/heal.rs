@@ -21,6 +21,7 @@ use super::namespace::Namespace;
 use crate::agent_memory::Warning;
 use crate::durable::{MemoryLock, Transaction};
 use crate::error::{Error, Result};
+use crate::markdown::Edit;
 
 /// How an index and its directory disagree.
 ///
@@ -98,9 +99,13 @@ pub struct HealReport {
     pub unreadable_index: Option<Warning>,
 }
 
-/// What heal writes for an index that does not read: the report, the new index, and
-/// the backup (its path and the old bytes) written in the same transaction.
-type Rebuilt = (HealReport, Option<IndexFile>, Option<(PathBuf, Vec<u8>)>);
+/// What heal writes for an index that does not read: the report, the new index (its
+/// path and checked text), and the backup (its path and the old bytes) written in the same transaction.
+type Rebuilt = (
+    HealReport,
+    Option<(PathBuf, String)>,
+    Option<(PathBuf, Vec<u8>)>,
+);
 
 /// Every entity file of a namespace, read (`T`: what is kept of each, the whole file or
 /// only its entry).
@@ -199,7 +204,11 @@ impl ContextMemory {
         let lock = self.handle.lock()?;
         let (report, index, backup) = match self.load_index(namespace) {
             Ok(index) => {
-                let (report, new) = self.healed_index(namespace, &index)?;
+                let (report, edits) = self.healed_edits(namespace, &index)?;
+                let new = match edits {
+                    Some(edits) => Some((index.path.clone(), index.prepare_text(edits)?)),
+                    None => None,
+                };
                 (report, new, None)
             }
             Err(error) if error.kind() == crate::ErrorKind::Malformed => {
@@ -207,12 +216,12 @@ impl ContextMemory {
             }
             Err(error) => return Err(error),
         };
-        if let Some(index) = index {
+        if let Some((path, text)) = index {
             let mut tx = Transaction::new(&lock);
             if let Some((path, old)) = backup {
                 tx.write(path, old);
             }
-            tx.write(index.path.clone(), index.text.into_bytes());
+            tx.write(path, text.into_bytes());
             tx.commit()?;
         }
         Ok(report)
@@ -244,21 +253,32 @@ impl ContextMemory {
         }
     }
 
-    /// The healed text of `index` (`None` when nothing changes) and what changed.
+    /// The healed `index` (`None` when nothing changes), read back, and what changed.
     pub(super) fn healed_index(
         &self,
         namespace: &Namespace,
         index: &IndexFile,
     ) -> Result<(HealReport, Option<IndexFile>)> {
-        let scan = self.scan_entries(namespace)?;
+        let (report, edits) = self.healed_edits(namespace, index)?;
+        let new = edits.map(|edits| index.prepare(edits)).transpose()?;
+        Ok((report, new))
+    }
+
+    /// The edits that heal `index` (`None` when nothing changes) and what changed.
+    pub(super) fn healed_edits(
+        &self,
+        namespace: &Namespace,
+        index: &IndexFile,
+    ) -> Result<(HealReport, Option<Vec<Edit>>)> {
+        let scan = self.scan_rows(namespace)?;
         let mut report = HealReport {
             namespace: Some(namespace.clone()),
             unreadable: scan.unreadable.clone(),
             ..HealReport::default()
         };
         let now = self.utc_now();
-        let wanted: Vec<IndexRow> =
-            crate::parallel::map_light(&scan.entries, |f| row_of(f, file_name(f), None));
+        let no_files = scan.entries.is_empty();
+        let wanted: Vec<IndexRow> = scan.entries;
         let unreadable = unreadable_names(&scan.unreadable);
         let mut edits = Vec::new();
         let by_entity = first_by_entity(&wanted);
@@ -305,14 +325,13 @@ impl ContextMemory {
         if edits.is_empty() && index.exists {
             return Ok((report, None));
         }
-        if edits.is_empty() && scan.entries.is_empty() {
+        if edits.is_empty() && no_files {
             // A namespace with neither files nor an index: nothing to write.
             return Ok((report, None));
         }
         edits.push(index.touch(&now));
-        let new = index.prepare(edits)?;
         report.written = true;
-        Ok((report, Some(new)))
+        Ok((report, Some(edits)))
     }
 
     /// A fresh index of `namespace` from its files, for an index that does not read
@@ -341,7 +360,11 @@ impl ContextMemory {
             unreadable_index: Some(Warning::from_error(error, error.line().unwrap_or(0))),
             ..HealReport::default()
         };
-        Ok((report, Some(new), Some((backup, old.into_bytes()))))
+        Ok((
+            report,
+            Some((new.path, new.text)),
+            Some((backup, old.into_bytes())),
+        ))
     }
 
     /// A free `_index.md.bak-<UTC time>` name beside `namespace`'s index (`-2`, `-3`, …
@@ -437,9 +460,23 @@ pub(super) fn row_of(entry: &Entry, file: &str, summary: Option<String>) -> Inde
     }
 }
 
+/// [`row_of`] an entry without an old summary, taking the entry's name and tags.
+pub(super) fn row_from(entry: Entry) -> IndexRow {
+    let file = file_name(&entry).to_string();
+    IndexRow {
+        summary: index_summary(&entry.summary),
+        entity: entry.entity_name,
+        category: entry.category,
+        tags: entry.tags,
+        status: entry.status,
+        file,
+        line: 0,
+    }
+}
+
 /// A summary as an index cell holds it: one line, at most the limit.
 fn index_summary(summary: &str) -> String {
-    super::entry::summary_of(summary)
+    super::summary::summary_of(summary)
 }
 
 /// Whether a row says what its file says (the summary is the index's own).
@@ -471,4 +508,36 @@ fn same_row(a: &IndexRow, b: &IndexRow) -> bool {
 fn sorted(mut rows: Vec<IndexRow>) -> Vec<IndexRow> {
     rows.sort_by(|a, b| a.entity.cmp(&b.entity));
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context_memory::entity_file::EntityFile;
+    use std::path::Path;
+
+    /// The row heal builds by taking the entry's fields is the row built by copying them.
+    #[test]
+    fn a_row_taken_from_an_entry_is_the_row_copied_from_it() {
+        for (tags, body) in [
+            ("[auth, security]", "Auth uses JWT. Tokens last an hour."),
+            ("'登入, 認證'", "認證使用 JWT 令牌。其餘照舊。"),
+            ("\n  - a\n  - b", &*"long words without an end ".repeat(20)),
+        ] {
+            let text = format!(
+                "---\nentity_name: org.global.decision.001\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: {tags}\ncreated_at: 2026-04-03T10:00:00Z\n---\n\n{body}\n"
+            );
+            let file = EntityFile::parse(
+                Path::new("decision-001-auth.md"),
+                PathBuf::from("org/global/decision-001-auth.md"),
+                text,
+                &Namespace::org_global(),
+                None,
+            )
+            .unwrap();
+            let copied = row_of(&file.entry, file_name(&file.entry), None);
+            assert_eq!(copied.file, "decision-001-auth.md");
+            assert_eq!(row_from(file.entry), copied);
+        }
+    }
 }

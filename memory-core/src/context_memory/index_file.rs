@@ -24,7 +24,8 @@ use super::schema::{Category, EntryStatus};
 use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
 use crate::markdown::{
-    Edit, LineEnding, Table, apply_edits, lines, render_row, without_new_final_newline,
+    Edit, LineEnding, Table, apply_edits, lines, push_escaped, render_row,
+    without_new_final_newline,
 };
 
 /// The index table's columns, in order.
@@ -60,7 +61,9 @@ pub struct IndexRow {
 }
 
 impl IndexRow {
-    /// The six cell values in column order.
+    /// The six cell values in column order (what [`IndexRow::render`] is checked
+    /// against).
+    #[cfg(test)]
     pub(crate) fn cells(&self) -> [String; 6] {
         [
             self.entity.to_string(),
@@ -70,6 +73,55 @@ impl IndexRow {
             self.status.to_string(),
             self.file.clone(),
         ]
+    }
+
+    /// The row as the index holds it, `row.render()`, written straight into
+    /// one string (no cell is copied on its own, a cell with nothing to escape is not
+    /// looked at twice).
+    pub(crate) fn render(&self) -> String {
+        let mut out = String::with_capacity(
+            24 + self.entity.as_str().len()
+                + self.summary.len()
+                + self.file.len()
+                + 16 * self.tags.len(),
+        );
+        out.push('|');
+        let cell = |out: &mut String, value: &str| {
+            out.push(' ');
+            push_escaped(out, value.trim());
+            out.push_str(" |");
+        };
+        cell(&mut out, self.entity.as_str());
+        cell(&mut out, self.category.as_str());
+        cell(&mut out, &self.summary);
+        // The tags' cell is `tags.join(", ")` trimmed and escaped; the separators keep
+        // every escape inside one tag, so the tags are escaped one by one unless the
+        // trim would reach into the first or the last.
+        // (An empty last tag leaves the join ending in a space.)
+        let trims = self.tags.iter().any(String::is_empty)
+            || self
+                .tags
+                .first()
+                .is_some_and(|t| t.starts_with(char::is_whitespace))
+            || self
+                .tags
+                .last()
+                .is_some_and(|t| t.ends_with(char::is_whitespace));
+        if trims {
+            cell(&mut out, &self.tags.join(", "));
+        } else {
+            out.push(' ');
+            for (i, tag) in self.tags.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_escaped(&mut out, tag);
+            }
+            out.push_str(" |");
+        }
+        cell(&mut out, self.status.as_str());
+        cell(&mut out, &self.file);
+        out
     }
 }
 
@@ -124,12 +176,12 @@ impl IndexFile {
 
     /// The edit appending `row`.
     pub fn append(&self, row: &IndexRow) -> Edit {
-        self.table.append(&render_row(&row.cells()))
+        self.table.append(&row.render())
     }
 
     /// The edit replacing row `index` with `row`.
     pub fn replace(&self, index: usize, row: &IndexRow) -> Edit {
-        self.table.replace(index, &render_row(&row.cells()))
+        self.table.replace(index, &row.render())
     }
 
     /// The edit removing row `index`.
@@ -169,6 +221,16 @@ impl IndexFile {
             .map_err(|e| Error::unreadable_result(&self.path, e))
     }
 
+    /// The text `edits` make, checked as [`IndexFile::prepare`] checks it, for a caller
+    /// that only writes it (heal): every row is read by the one row reader
+    /// ([`IndexFile::parse`]'s check, which can refuse nothing else), but no owned rows
+    /// are built.
+    pub fn prepare_text(&self, edits: Vec<Edit>) -> Result<String> {
+        let text = without_new_final_newline(&self.text, apply_edits(&self.text, edits));
+        read_table(&self.path, &text).map_err(|e| Error::unreadable_result(&self.path, e))?;
+        Ok(text)
+    }
+
     /// A fresh index of `rows` (what heal writes when a directory has no usable index).
     pub fn rebuilt(
         path: &Path,
@@ -178,7 +240,7 @@ impl IndexFile {
     ) -> Result<IndexFile> {
         let mut text = template(namespace, Some(timestamp));
         for row in rows {
-            text.push_str(&render_row(&row.cells()));
+            text.push_str(&row.render());
             text.push('\n');
         }
         Self::parse(path, namespace, text, true).map_err(|e| Error::unreadable_result(path, e))
@@ -254,6 +316,74 @@ mod tests {
             touched.text
         );
         assert_eq!(touched.last_updated(), Some("2026-05-01T00:00:00Z"));
+    }
+
+    proptest::proptest! {
+        /// A row rendered in one string is the row rendered cell by cell, whatever its
+        /// summary, tags (empty, padded, escaped, one or many) and file hold.
+        #[test]
+        fn a_row_renders_as_its_cells(
+            summary in "[ a登|\\\\\r\n<!\\-%&b]{0,12}|\\PC{0,12}",
+            tags in proptest::collection::vec("[ a登|\\\\\r\n<!\\-%,b]{0,6}|\\PC{0,4}", 0..5),
+            file in "[ a|<%.\\-]{0,8}",
+            which in 0usize..3,
+        ) {
+            let entity = ["org.global.decision.001", "project.myapp.risk.002", "org.global.principle.010"][which];
+            let entity = EntityName::parse(entity).unwrap();
+            let row = IndexRow {
+                category: entity.category(),
+                entity,
+                summary,
+                tags,
+                status: EntryStatus::Superseded,
+                file,
+                line: 0,
+            };
+            proptest::prop_assert_eq!(row.render(), render_row(&row.cells()));
+        }
+    }
+
+    /// The text heal writes is checked exactly as `prepare` checks it: the same text,
+    /// or the same refusal with its line.
+    #[test]
+    fn prepare_text_checks_as_prepare_does() {
+        let index =
+            IndexFile::parse(Path::new("_index.md"), &ns(), SEED.to_string(), true).unwrap();
+        let end = index.text.len();
+        let raw = |s: &str| Edit {
+            range: end..end,
+            replacement: s.to_string(),
+        };
+        let mut row = index.rows[0].clone();
+        row.summary = "a | b <!-- %% \n c".into();
+        let mut refused = 0;
+        for edits in [
+            vec![index.touch("2026-05-01T00:00:00Z")],
+            vec![index.replace(0, &row), index.append(&row)],
+            vec![raw(
+                "| org.global.decision.002 | decision | s | a, b | done | f.md |\n",
+            )],
+            vec![raw(
+                "| org.global.decision.002 | risk | s | a | accepted | f.md |\n",
+            )],
+            vec![raw("| only | three | cells |\n")],
+            vec![raw(
+                "\n| org.global.decision.003 | decision | s | a | accepted | f.md |\n",
+            )],
+            vec![index.remove(0)],
+        ] {
+            let full = index.prepare(edits.clone()).map(|i| i.text);
+            let text = index.prepare_text(edits);
+            refused += usize::from(text.is_err());
+            assert_eq!(
+                text.as_ref().map_err(|e| (e.to_string(), e.line())),
+                full.as_ref().map_err(|e| (e.to_string(), e.line()))
+            );
+        }
+        assert_eq!(
+            refused, 4,
+            "the bad status, category, cell count and loose row"
+        );
     }
 
     #[test]

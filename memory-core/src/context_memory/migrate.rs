@@ -241,11 +241,11 @@ impl ContextMemory {
             .ok_or_else(|| "no YAML frontmatter: not an entity file".to_string())?;
         screen(&text, &keys)?;
         let map = keys
-            .fields(&text)
+            .fields_ref(&text)
             .map_err(|i| format!("line {}: {}", i.line, i.message))?;
         let namespace = map
             .get("namespace")
-            .and_then(|v| v.as_str())
+            .and_then(crate::markdown::Field::as_str)
             .ok_or_else(|| "no namespace in the frontmatter".to_string())
             .and_then(|ns| Namespace::parse(ns).map_err(|e| e.to_string()))?;
         let body = keys.frontmatter.body(&text);

@@ -37,12 +37,13 @@ mod scan;
 mod schema;
 mod session;
 mod split;
+mod summary;
 mod triggers;
 mod write;
 
 pub use entity::{ENTITY_KEYS, Entry};
 pub use entry::{
-    DUPLICATE_THRESHOLD, Diagram, MAX_TAG_CHARS, MIN_TAGS, NewEntry, summary_of, summary_similarity,
+    DUPLICATE_THRESHOLD, Diagram, MAX_TAG_CHARS, MIN_TAGS, NewEntry, summary_similarity,
 };
 pub use heal::{DriftReport, HealReport};
 pub use hooks::{
@@ -72,4 +73,5 @@ pub use revise::{EntryPatch, Superseded};
 pub use schema::{Category, EntryStatus};
 pub use session::EndSession;
 pub use split::{SplitPlan, SplitReport};
+pub use summary::summary_of;
 pub use write::WriteOutcome;

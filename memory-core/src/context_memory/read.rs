@@ -117,10 +117,11 @@ impl ContextMemory {
             };
             // Re-read under the lock: a writer may have changed the index meanwhile.
             let index = self.load_index(&namespace)?;
-            let (_, healed) = self.healed_index(&namespace, &index)?;
-            if let Some(new) = healed {
+            let (_, edits) = self.healed_edits(&namespace, &index)?;
+            if let Some(edits) = edits {
+                let text = index.prepare_text(edits)?;
                 let mut tx = crate::durable::Transaction::new(lock);
-                tx.write(new.path.clone(), new.text.into_bytes());
+                tx.write(index.path.clone(), text.into_bytes());
                 tx.commit()?;
             }
         }

@@ -11,6 +11,7 @@ use super::dir_reader::DirReader;
 use super::entity::Entry;
 use super::entity_file::EntityFile;
 use super::heal::DirScan;
+use super::index_file::IndexRow;
 use super::memory::ContextMemory;
 use super::names::EntityName;
 use super::namespace::Namespace;
@@ -31,6 +32,14 @@ impl ContextMemory {
     pub(super) fn scan_entries(&self, namespace: &Namespace) -> Result<DirScan<Entry>> {
         let names = self.list_dir(namespace)?;
         self.scan_names(namespace, names, |file| file.entry)
+    }
+
+    /// Reads every entity file of `namespace`, keeping only the index row each makes
+    /// (heal): the row is built from the entry on the thread that read the file,
+    /// moving its name and tags instead of copying them.
+    pub(super) fn scan_rows(&self, namespace: &Namespace) -> Result<DirScan<IndexRow>> {
+        let names = self.list_dir(namespace)?;
+        self.scan_names(namespace, names, |file| super::heal::row_from(file.entry))
     }
 
     /// Reads the entity files `names` (a listing of `namespace`'s directory), keeping

@@ -26,6 +26,7 @@ mod table_scan;
 pub use blocks::{BlockLine, BlockStart, Blocks, Context, block_lines, block_start, classify};
 pub use cells::Cells;
 pub(crate) use escape::{FenceScan, encode_lines, entity_first, fenced_lines};
+pub(crate) use frontmatter::{Field, FieldsRef};
 pub use frontmatter::{
     Fields, Frontmatter, FrontmatterKeys, KeyEntry, ValueStyle, double_quoted, render_entry,
     render_flow_list, render_frontmatter, render_scalar,
@@ -34,11 +35,11 @@ pub use lines::{Line, LineEnding, lines};
 pub use list::{ListItem, parse_list, render_item_line};
 pub(crate) use list::{render_item, value_lines, value_of};
 pub use sections::{Section, split_sections};
-pub(crate) use table::split_cells;
 pub use table::{
     MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, apply_edits, escape_cell, render_row,
     unescape_cell, without_new_final_newline,
 };
+pub(crate) use table::{push_escaped, split_cells};
 pub use table_scan::{TableScan, find_table, header_matches, scan_table};
 pub(crate) use table_scan::{continue_table, without_emphasis};
 

@@ -293,6 +293,9 @@ pub(crate) fn split_cells(line: &str) -> Vec<String> {
 /// assert_eq!(unescape_cell(&escape_cell("x | y\r\nz <!-- %%")), "x | y\nz <!-- %%");
 /// ```
 pub fn escape_cell(value: &str) -> String {
+    if !needs_escape(value) {
+        return value.to_string();
+    }
     let mut out = String::with_capacity(value.len());
     let mut chars = value.chars().peekable();
     while let Some(c) = chars.next() {
@@ -343,10 +346,28 @@ pub fn render_row<S: AsRef<str>>(values: &[S]) -> String {
     let mut out = String::from("|");
     for value in values {
         out.push(' ');
-        out.push_str(&escape_cell(value.as_ref().trim()));
+        push_escaped(&mut out, value.as_ref().trim());
         out.push_str(" |");
     }
     out
+}
+
+/// Whether [`escape_cell`] changes `value`: only `|`, a line break, `<` (of `<!--`) and
+/// `%` (of `%%`) are ever rewritten.
+fn needs_escape(value: &str) -> bool {
+    value
+        .bytes()
+        .any(|b| matches!(b, b'|' | b'\r' | b'\n' | b'<' | b'%'))
+}
+
+/// Appends `value` escaped as [`escape_cell`] escapes it, without a copy when nothing
+/// in it needs escaping.
+pub(crate) fn push_escaped(out: &mut String, value: &str) {
+    if needs_escape(value) {
+        out.push_str(&escape_cell(value));
+    } else {
+        out.push_str(value);
+    }
 }
 
 impl Table {
@@ -482,7 +503,43 @@ mod tests {
         }
     }
 
+    /// The escape as it was: every character looked at, the comment openers after.
+    fn escape_reference(value: &str) -> String {
+        let mut out = String::with_capacity(value.len());
+        let mut chars = value.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '|' => out.push_str("\\|"),
+                '\r' => {
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    out.push_str("<br>");
+                }
+                '\n' => out.push_str("<br>"),
+                _ => out.push(c),
+            }
+        }
+        out.replace("<!--", "&lt;!--").replace("%%", "%&#37;")
+    }
+
     proptest::proptest! {
+        /// Escaping without a copy when nothing needs it is the escape as it was, alone
+        /// and inside a rendered row.
+        #[test]
+        fn escape_fast_path_is_the_escape(
+            values in proptest::collection::vec("[ a登|\\\\\r\n<!\\-%&#;b]{0,10}|\\PC{0,10}", 0..7),
+        ) {
+            let mut row = String::from("|");
+            for v in &values {
+                proptest::prop_assert_eq!(escape_cell(v), escape_reference(v));
+                row.push(' ');
+                row.push_str(&escape_reference(v.trim()));
+                row.push_str(" |");
+            }
+            proptest::prop_assert_eq!(render_row(&values), row);
+        }
+
         /// The byte-level cell trim agrees with `str::trim` on any part of a line.
         #[test]
         fn trim_bytes_is_str_trim(

@@ -2,13 +2,48 @@
 //! quoted scalars and single-line flow lists of them, resolved exactly as serde_yaml
 //! resolves them (the core schema: null, booleans, integers, floats, else a string).
 //! Anything else returns `None` and is parsed by serde_yaml; a proptest compares both.
+//! Strings are borrowed from the text where it holds them as they are ([`Simple`]);
+//! [`simple_value`] is the same read turned into a [`Value`].
+
+use std::borrow::Cow;
 
 use serde_yaml::Value;
 
 use super::keys::ValueStyle;
 
+/// A simple value as read from the text: a string (borrowed when the text holds it as
+/// it is), a list of simple values, or any other scalar as serde_yaml resolves it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Simple<'t> {
+    /// A string scalar.
+    Str(Cow<'t, str>),
+    /// A sequence.
+    List(Vec<Simple<'t>>),
+    /// Any other value (null, a boolean, a number, or what serde_yaml read alone).
+    Other(Value),
+}
+
+impl Simple<'_> {
+    /// The value serde_yaml gives.
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Simple::Str(s) => Value::String(s.into_owned()),
+            Simple::List(items) => {
+                Value::Sequence(items.into_iter().map(Simple::into_value).collect())
+            }
+            Simple::Other(v) => v,
+        }
+    }
+}
+
 /// The value of `raw` (a value's text, written in `style`) when it is simple.
+#[cfg(test)]
 pub(super) fn simple_value(raw: &str, style: ValueStyle) -> Option<Value> {
+    simple(raw, style).map(Simple::into_value)
+}
+
+/// [`simple_value`], borrowing strings from `raw`.
+pub(super) fn simple(raw: &str, style: ValueStyle) -> Option<Simple<'_>> {
     if let ValueStyle::BlockSequence { indent, .. } = style {
         return block_list(raw, indent);
     }
@@ -18,16 +53,16 @@ pub(super) fn simple_value(raw: &str, style: ValueStyle) -> Option<Value> {
     // A one-line value below its key starts with the line's indentation.
     let raw = raw.trim_start_matches([' ', '\t']);
     match style {
-        ValueStyle::Empty if raw.is_empty() => Some(Value::Null),
+        ValueStyle::Empty if raw.is_empty() => Some(Simple::Other(Value::Null)),
         ValueStyle::Plain => plain(raw),
-        ValueStyle::SingleQuoted | ValueStyle::DoubleQuoted => quoted(raw).map(Value::String),
+        ValueStyle::SingleQuoted | ValueStyle::DoubleQuoted => quoted(raw).map(Simple::Str),
         ValueStyle::FlowSequence => flow_list(raw),
         _ => None,
     }
 }
 
 /// A plain scalar resolved as serde_yaml does, for the shapes that are clear.
-pub(super) fn plain(s: &str) -> Option<Value> {
+pub(super) fn plain(s: &str) -> Option<Simple<'_>> {
     let first = *s.as_bytes().first()?;
     let second = s.as_bytes().get(1).copied();
     // Properties, aliases and other indicators are left to the parser, as are `-`, `?`
@@ -39,22 +74,22 @@ pub(super) fn plain(s: &str) -> Option<Value> {
     }
     if first.is_ascii_alphabetic() || first >= 0x80 {
         return Some(match s {
-            "null" | "Null" | "NULL" => Value::Null,
-            "true" | "True" | "TRUE" => Value::Bool(true),
-            "false" | "False" | "FALSE" => Value::Bool(false),
+            "null" | "Null" | "NULL" => Simple::Other(Value::Null),
+            "true" | "True" | "TRUE" => Simple::Other(Value::Bool(true)),
+            "false" | "False" | "FALSE" => Simple::Other(Value::Bool(false)),
             // Rust's float parser reads `inf`, `infinity` and `nan`; serde_yaml keeps
             // non-finite results as strings, like every other word.
-            _ => Value::String(s.to_string()),
+            _ => Simple::Str(Cow::Borrowed(s)),
         });
     }
     if first == b'~' && s.len() == 1 {
-        return Some(Value::Null);
+        return Some(Simple::Other(Value::Null));
     }
     // A byte that no number form of serde_yaml holds (`:` and `T` of a timestamp, a
     // space…) makes the scalar a string.
     let numeric = |c: u8| c.is_ascii_hexdigit() || b"xXoO.+-iInNtTyY".contains(&c);
     if first != b'.' && !s.bytes().all(numeric) {
-        return Some(Value::String(s.to_string()));
+        return Some(Simple::Str(Cow::Borrowed(s)));
     }
     let (negative, digits) = match s.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -65,7 +100,7 @@ pub(super) fn plain(s: &str) -> Option<Value> {
     if !simple_digits(int_part) || (int_part.len() > 1 && int_part.starts_with('0')) {
         return None;
     }
-    match digits.split_once('.') {
+    let number = match digits.split_once('.') {
         None if negative => s.parse::<i64>().ok().map(Value::from),
         None => s.parse::<u64>().ok().map(Value::from),
         Some((_, frac)) if simple_digits(frac) => s
@@ -74,12 +109,13 @@ pub(super) fn plain(s: &str) -> Option<Value> {
             .filter(|f| f.is_finite())
             .map(Value::from),
         Some(_) => None,
-    }
+    };
+    number.map(Simple::Other)
 }
 
 /// A block list whose every line is `- item` at column `indent`, with one-line plain or
 /// simply quoted items and no comments or blank lines.
-fn block_list(raw: &str, indent: usize) -> Option<Value> {
+fn block_list(raw: &str, indent: usize) -> Option<Simple<'_>> {
     let mut items = Vec::new();
     for line in raw.split('\n') {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -89,7 +125,7 @@ fn block_list(raw: &str, indent: usize) -> Option<Value> {
         }
         let item = rest.strip_prefix("- ")?.trim_matches(' ');
         let value = match item.as_bytes().first() {
-            Some(b'\'' | b'"') => Value::String(quoted(item)?),
+            Some(b'\'' | b'"') => Simple::Str(quoted(item)?),
             Some(_)
                 if !item.contains(['#', '\t']) && !item.contains(": ") && !item.ends_with(':') =>
             {
@@ -99,12 +135,12 @@ fn block_list(raw: &str, indent: usize) -> Option<Value> {
         };
         items.push(value);
     }
-    Some(Value::Sequence(items))
+    Some(Simple::List(items))
 }
 
 /// A single-line quoted scalar's text: `''` is a quote in single quotes; double quotes
 /// without escapes are taken as they are.
-fn quoted(raw: &str) -> Option<String> {
+fn quoted(raw: &str) -> Option<Cow<'_, str>> {
     let b = raw.as_bytes();
     if b.len() < 2 || b[0] != b[b.len() - 1] {
         return None;
@@ -112,17 +148,21 @@ fn quoted(raw: &str) -> Option<String> {
     let inner = &raw[1..raw.len() - 1];
     match b[0] {
         // The scalar must close at the last byte (a lone `'` inside closes it early).
-        b'\'' if close_of(raw, b'\'') == Some(raw.len()) => Some(inner.replace("''", "'")),
-        b'"' if !inner.contains(['\\', '"']) => Some(inner.to_string()),
+        b'\'' if close_of(raw, b'\'') == Some(raw.len()) => Some(if inner.contains("''") {
+            Cow::Owned(inner.replace("''", "'"))
+        } else {
+            Cow::Borrowed(inner)
+        }),
+        b'"' if !inner.contains(['\\', '"']) => Some(Cow::Borrowed(inner)),
         _ => None,
     }
 }
 
 /// A single-line flow list of plain or simply quoted scalars.
-fn flow_list(raw: &str) -> Option<Value> {
+fn flow_list(raw: &str) -> Option<Simple<'_>> {
     let inner = raw.strip_prefix('[')?.strip_suffix(']')?;
     if inner.trim().is_empty() {
-        return Some(Value::Sequence(Vec::new()));
+        return Some(Simple::List(Vec::new()));
     }
     if inner.contains(['[', ']', '{', '}', '#']) {
         return None;
@@ -136,7 +176,7 @@ fn flow_list(raw: &str) -> Option<Value> {
                 let close = close_of(rest, q)?;
                 let value = quoted(&rest[..close])?;
                 (
-                    Value::String(value),
+                    Simple::Str(value),
                     rest[close..].trim_start_matches([' ', '\t']),
                 )
             }
@@ -158,7 +198,7 @@ fn flow_list(raw: &str) -> Option<Value> {
             None => return None,
         }
     }
-    Some(Value::Sequence(items))
+    Some(Simple::List(items))
 }
 
 /// Just past the quote closing the quoted scalar at the start of `s`.

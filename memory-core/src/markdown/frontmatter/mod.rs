@@ -39,6 +39,7 @@ mod read;
 mod render;
 
 pub use fields::Fields;
+pub(crate) use fields::{Field, FieldsRef};
 pub use keys::{FrontmatterKeys, KeyEntry, ValueStyle};
 pub use locate::Frontmatter;
 pub use render::{

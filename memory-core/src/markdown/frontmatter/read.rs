@@ -4,8 +4,8 @@
 use serde_yaml::{Mapping, Value};
 
 use super::super::ParseIssue;
-use super::fast;
-use super::fields::Fields;
+use super::fast::{self, Simple};
+use super::fields::{Fields, FieldsRef};
 use super::keys::{FrontmatterKeys, KeyEntry};
 use super::locate::Frontmatter;
 
@@ -111,9 +111,34 @@ impl FrontmatterKeys {
         }
     }
 
+    /// [`FrontmatterKeys::fields`] with values borrowed from `text` where it holds them
+    /// as they are (the entity reader's input): the same entries, the same values, the
+    /// same refusals.
+    pub(crate) fn fields_ref<'t>(&self, text: &'t str) -> Result<FieldsRef<'t>, ParseIssue> {
+        match self.simple_pairs(text) {
+            Some(pairs) => Ok(FieldsRef::from_pairs(pairs)),
+            None => self
+                .frontmatter
+                .mapping(text)
+                .map(|map| FieldsRef::from(Fields::from(map))),
+        }
+    }
+
     /// The entries read one by one, in order; `None` when the block must be parsed whole
     /// (aliases, an odd key, a value that does not parse alone).
     fn pairs(&self, text: &str) -> Option<Vec<(Value, Value)>> {
+        let pairs = self.simple_pairs(text)?;
+        Some(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (k.into_value(), v.into_value()))
+                .collect(),
+        )
+    }
+
+    /// [`FrontmatterKeys::pairs`] with strings borrowed from `text` where it holds them
+    /// as they are (what [`FrontmatterKeys::fields_ref`] keeps).
+    pub(super) fn simple_pairs<'t>(&self, text: &'t str) -> Option<Vec<(Simple<'t>, Simple<'t>)>> {
         let yaml = self.frontmatter.yaml(text);
         if memchr::memchr(b'*', yaml.as_bytes()).is_some() {
             return None;
@@ -121,7 +146,7 @@ impl FrontmatterKeys {
         let mut pairs = Vec::with_capacity(self.entries.len());
         for entry in &self.entries {
             let key = if entry.quoted {
-                Value::String(entry.name(text).into_owned())
+                Simple::Str(entry.name(text))
             } else {
                 // An odd key (`::`, `1e3`…): serde_yaml reads the block.
                 fast::plain(text.get(entry.key.clone()).unwrap_or(""))?
@@ -135,13 +160,13 @@ impl FrontmatterKeys {
 
 /// The value of one entry read alone (simple values without the YAML parser); `None`
 /// when it does not parse alone.
-fn value_alone(text: &str, entry: &KeyEntry) -> Option<Value> {
+fn value_alone<'t>(text: &'t str, entry: &KeyEntry) -> Option<Simple<'t>> {
     let raw = entry.raw_value(text);
     if raw.starts_with("---") || raw.starts_with("...") {
         // Alone, the value would start with a document marker.
         return None;
     }
-    fast::simple_value(raw, entry.style).or_else(|| serde_yaml::from_str(raw).ok())
+    fast::simple(raw, entry.style).or_else(|| serde_yaml::from_str(raw).ok().map(Simple::Other))
 }
 
 /// The value of one entry, read alone or, when that fails (an alias, an error), from
@@ -152,7 +177,7 @@ pub(super) fn entry_value(
     entry: &KeyEntry,
 ) -> Result<Value, ParseIssue> {
     if let Some(value) = value_alone(text, entry) {
-        return Ok(value);
+        return Ok(value.into_value());
     }
     let map = fm.mapping(text)?;
     let name = entry.name(text);
