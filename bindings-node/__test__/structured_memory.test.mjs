@@ -197,6 +197,7 @@ test('check finds every kind, with file and line', async () => {
   writeFileSync(join(root, 'memory-big.md'), Array.from({ length: 12 }, (_, i) => `- 2026-07-${String(i + 1).padStart(2, '0')}: fact ${i}\n`).join(''))
   writeFileSync(join(root, 'memory-bad.md'), '---\nname: [unclosed\n---\n- 2026-07-01: x\n')
   writeFileSync(join(root, 'memory-unclosed.md'), '---\nname: x\n- 2026-07-01: y\n')
+  writeFileSync(join(root, 'memory-archive.md'), Buffer.from('# Memory archive\n\nnot \xff UTF-8\n', 'latin1'))
   const found = open(root, { topicLines: 10 }).check()
   assert.deepEqual(found, await open(root, { topicLines: 10 }).checkAsync())
   const got = new Set(found.map((v) => `${v.kind} ${v.file}:${v.line}`))
@@ -205,11 +206,11 @@ test('check finds every kind, with file and line', async () => {
     'unusable_link MEMORY.md:8', 'content_in_index MEMORY.md:9', 'contradicting_generations memory-infra.md:3',
     'undated_entry memory-infra.md:5', 'relative_date memory-infra.md:6', 'misc_topic memory-misc.md:0',
     'orphan_topic memory-orphan.md:0', 'over_budget memory-big.md:11', 'frontmatter_not_yaml memory-bad.md:2',
-    'unreadable_topic memory-unclosed.md:1',
+    'unreadable_topic memory-unclosed.md:1', 'unreadable_archive memory-archive.md:3',
   ]) {
     assert.ok(got.has(expected), `${expected} missing from ${[...got].join(', ')}`)
   }
-  assert.equal(new Set(found.map((v) => v.kind)).size, 13)
+  assert.equal(new Set(found.map((v) => v.kind)).size, 14)
   assert.ok(found.every((v) => v.message.length > 0))
 })
 

@@ -313,6 +313,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     (root / "memory-big.md").write_text("".join(f"- 2026-07-{d:02}: fact {d}\n" for d in range(1, 13)), encoding="utf-8")
     (root / "memory-bad.md").write_text("---\nname: [unclosed\n---\n- 2026-07-01: x\n", encoding="utf-8")
     (root / "memory-unclosed.md").write_text("---\nname: x\n- 2026-07-01: y\n", encoding="utf-8")
+    (root / "memory-archive.md").write_bytes(b"# Memory archive\n\nnot \xff UTF-8\n")
     found = StructuredMemory(root, topic_lines=10).check()
     kinds = {v["kind"] for v in found}
     assert kinds == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
@@ -331,6 +332,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         ("over_budget", "memory-big.md", 11),
         ("frontmatter_not_yaml", "memory-bad.md", 2),
         ("unreadable_topic", "memory-unclosed.md", 1),
+        ("unreadable_archive", "memory-archive.md", 3),
     ]:
         assert expected in got, (expected, sorted(got))
     assert all(v["message"] for v in found)
