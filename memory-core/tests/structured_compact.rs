@@ -3,6 +3,9 @@
 //! refused without a byte changed, hand-written lines never compacted, restore by id.
 //! The property test that no fact is ever lost is `structured_no_fact_lost.rs`.
 
+mod structured_support;
+use structured_support::tree;
+
 use std::path::Path;
 
 use memory_core::ErrorKind;
@@ -18,22 +21,6 @@ fn memory(dir: &Path, topic_lines: usize) -> StructuredMemory {
         .unwrap()
         .open()
         .unwrap()
-}
-
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != ".memcore.lock")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 fn seed(dir: &Path, topic: &str) {

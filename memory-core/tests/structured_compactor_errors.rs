@@ -2,7 +2,8 @@
 //! pass (the index passes too), so that a binding can give its caller back the very
 //! exception its callable raised; nothing is written.
 
-use std::path::Path;
+mod structured_support;
+use structured_support::tree;
 
 use memory_core::structured_memory::{
     Budgets, Compactor, CompactorError, Entry, MemoryIndex, StructuredMemory, Topic,
@@ -48,22 +49,6 @@ impl Compactor for RaisesIn {
         }
         Ok(Vec::new())
     }
-}
-
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != ".memcore.lock")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]

@@ -5,6 +5,9 @@
 //! The foreign write is made from inside the compactor, so it lands in that window for
 //! certain.
 
+mod structured_support;
+use structured_support::tree;
+
 use std::cell::Cell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -56,22 +59,6 @@ impl Compactor for EditsWhileJudging {
         }
         Ok(Vec::new())
     }
-}
-
-fn tree(d: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != ".memcore.lock")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! every file meets its budget or a needs-judgment names its exact overage, index lines
 //! and topic files stay one-to-one, and no read truncates.
 
-use std::path::Path;
+mod structured_support;
+use structured_support::tree;
 
 use memory_core::ErrorKind;
 use memory_core::structured_memory::{
@@ -13,22 +14,6 @@ use memory_core::structured_memory::{
     StructuredMemory, Topic,
 };
 use proptest::prelude::*;
-
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != ".memcore.lock")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
 
 /// A compactor proptest drives: honest (evicts, condenses and splits what it is told),
 /// or hostile in one way — it duplicates entries or facts, rewrites them (changed text,
