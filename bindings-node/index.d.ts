@@ -448,6 +448,19 @@ export interface MemoryIndex {
   budget: BudgetUse
 }
 
+/** `StructuredMemory.sessionIndex()`: `MEMORY.md` as a session start loads it. */
+export interface SessionIndex {
+  /** The file whole (empty before the first write). */
+  text: string
+  budget: BudgetUse
+  /** Why it does not read as an index (a comment or fence never closed), or null. */
+  damaged: { path: string; line: number; message: string } | null
+  /** The index read from it; null when it does not read. */
+  index: MemoryIndex | null
+  /** What a SessionStart hook prints on stderr: the damage, then the budget warning. */
+  warnings: string[]
+}
+
 /** One dated entry of a topic file (`- 2026-07-10 [subject]: text`), on lines `line`..`end_line`. */
 export interface StructuredEntry {
   /** `YYYY-MM-DD`. */
@@ -991,6 +1004,15 @@ export declare class StructuredMemory {
   index(): MemoryIndex
   /** Promise form of `index`. */
   indexAsync(options?: AsyncOptions): Promise<MemoryIndex>
+  /**
+   * `MEMORY.md` for a session start (a SessionStart hook): `text` (the file whole),
+   * `budget`, `damaged` (why it does not read, with `path` and `line`; null when it reads),
+   * `index` (null when it does not read) and `warnings` (what a hook prints on stderr).
+   * A comment or fence never closed does not throw, so a session never loses its index.
+   */
+  sessionIndex(): SessionIndex
+  /** Promise form of `sessionIndex`. */
+  sessionIndexAsync(options?: AsyncOptions): Promise<SessionIndex>
   /** Topic file `file` read whole (`ERR_MEMORY_NOT_FOUND` when it does not exist). */
   topic(file: string): Topic
   /** Promise form of `topic`. */

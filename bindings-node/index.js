@@ -341,6 +341,7 @@ function withAsyncCompactor(nativeAttempt, at) {
 
 const STRUCTURED_METHODS = {
   index: [0, JSON.parse],
+  sessionIndex: [0, JSON.parse],
   topic: [1, JSON.parse],
   recall: [1, JSON.parse],
   check: [0, JSON.parse],

@@ -181,6 +181,29 @@ test('the index is read whole with its budget; recall reads only it', async () =
   assert.deepEqual(open(dir()).index().lines, [])
 })
 
+test('sessionIndex loads a damaged index whole with a warning (sync and Promise forms)', async () => {
+  const root = dir()
+  mkdirSync(root)
+  const text = '- [User](USER.md) — role\n<!-- a note never closed\n- [Infra](memory-infra.md) — hosts\n'
+  writeFileSync(join(root, 'MEMORY.md'), text)
+  const memory = open(root)
+  assert.throws(() => memory.index(), (err) => err.code === 'ERR_MEMORY_MALFORMED')
+  const start = memory.sessionIndex()
+  assert.deepEqual(await memory.sessionIndexAsync(), start)
+  assert.deepEqual(Object.keys(start), ['text', 'budget', 'damaged', 'index', 'warnings'])
+  assert.equal(start.text, text, 'whole, never truncated')
+  assert.equal(start.index, null)
+  assert.equal(start.damaged.line, 2)
+  assert.equal(start.damaged.path, join(root, 'MEMORY.md'))
+  assert.equal(start.warnings.length, 1)
+  assert.ok(start.warnings[0].includes('MEMORY.md:2: '), start.warnings[0])
+  writeFileSync(join(root, 'MEMORY.md'), '- [User](USER.md) — role\n')
+  const ok = memory.sessionIndex()
+  assert.equal(ok.damaged, null)
+  assert.deepEqual(ok.warnings, [])
+  assert.deepEqual(ok.index.lines.map((l) => l.file), ['USER.md'])
+})
+
 test('check finds every kind, with file and line', async () => {
   const root = dir()
   mkdirSync(root)

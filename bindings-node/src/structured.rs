@@ -405,6 +405,38 @@ paired! {
     call(|m| json(&m.index()?))
 }
 
+/// What `sessionIndex` returns: the core's `SessionIndex` (`text`, `budget`, `damaged`),
+/// the index read from it and the hook's warnings.
+#[derive(serde::Serialize)]
+struct SessionIndexJson<'a> {
+    #[serde(flatten)]
+    start: &'a memory_core::structured_memory::SessionIndex,
+    index: &'a Option<memory_core::structured_memory::MemoryIndex>,
+    warnings: Vec<String>,
+}
+
+paired! {
+    in StructuredMemory(Handle);
+    #[doc = " `MEMORY.md` for a session start (a SessionStart hook): `text` (the file whole),"]
+    #[doc = " `budget`, `damaged` (why it does not read, with `path` and `line`; null when it reads),"]
+    #[doc = " `index` (null when it does not read) and `warnings` (what a hook prints on stderr)."]
+    #[doc = " A comment or fence never closed does not throw, so a session never loses its index."]
+    #[napi(ts_return_type = "SessionIndex")]
+    fn session_index() -> JsonText;
+    #[doc = " Promise form of `sessionIndex`."]
+    #[napi(ts_args_type = "options?: AsyncOptions", ts_return_type = "Promise<SessionIndex>")]
+    fn session_index_async(.., options);
+    convert {}
+    call(|m| {
+        let start = m.session_index()?;
+        json(&SessionIndexJson {
+            start: &start,
+            index: &start.index,
+            warnings: start.warnings(),
+        })
+    })
+}
+
 paired! {
     in StructuredMemory(Handle);
     #[doc = " Topic file `file` read whole (`ERR_MEMORY_NOT_FOUND` when it does not exist)."]

@@ -200,6 +200,24 @@ impl StructuredMemory {
         plain(py, &index)
     }
 
+    /// ``MEMORY.md`` for a session start (a SessionStart hook), as a ``SessionIndexDict``:
+    /// ``text`` (the file whole), ``index`` (a ``MemoryIndexDict``; None when it does not
+    /// read), ``budget``, ``damaged`` (why it does not read, with ``path`` and ``line``; None
+    /// when it reads) and ``warnings`` (what a hook prints on stderr). A comment or fence
+    /// never closed does not raise, so a session never loses its index; a file that is not
+    /// text still raises.
+    fn session_index(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let start = detached(py, || self.inner.session_index())?;
+        let out = plain(py, &start)?;
+        let dict = out.bind(py).cast::<PyDict>()?;
+        match &start.index {
+            Some(index) => dict.set_item("index", plain(py, index)?)?,
+            None => dict.set_item("index", py.None())?,
+        }
+        dict.set_item("warnings", start.warnings())?;
+        Ok(out)
+    }
+
     /// Topic file ``file`` (relative to the directory, such as ``memory-infra.md``) read
     /// whole, as a ``TopicDict``: its frontmatter ``meta``, dated ``entries``, ``undated``
     /// hand notes, size and ``budget`` use. NotFoundError when it does not exist;

@@ -290,6 +290,29 @@ def test_a_topic_file_by_hand(root: pathlib.Path) -> None:
         StructuredMemory(root).topic("MEMORY.md")
 
 
+def test_session_index_loads_a_damaged_index_whole_with_a_warning(root: pathlib.Path) -> None:
+    root.mkdir()
+    text = "- [User](USER.md) — role\n<!-- a note never closed\n- [Infra](memory-infra.md) — hosts\n"
+    (root / "MEMORY.md").write_text(text, encoding="utf-8")
+    m = StructuredMemory(root)
+    with pytest.raises(memory_core.MalformedFileError):
+        m.index()
+    start = m.session_index()
+    assert start["text"] == text, "whole, never truncated"
+    assert start["index"] is None
+    damaged = start["damaged"]
+    assert damaged is not None and damaged["line"] == 2 and damaged["path"] == str(root / "MEMORY.md")
+    assert len(start["warnings"]) == 1 and "MEMORY.md:2: " in start["warnings"][0]
+    assert "SessionIndexDict" in shape(start, memory_core.SessionIndexDict)
+    # A readable index comes back read, with no warning; none at all before the first write.
+    (root / "MEMORY.md").write_text("- [User](USER.md) — role\n", encoding="utf-8")
+    start = m.session_index()
+    assert start["damaged"] is None and start["warnings"] == []
+    assert start["index"] is not None and [l["file"] for l in start["index"]["lines"]] == ["USER.md"]
+    empty = StructuredMemory(root / "nowhere").session_index()
+    assert empty["text"] == "" and empty["index"] is not None and empty["index"]["lines"] == []
+
+
 # -- check ------------------------------------------------------------------------------
 
 

@@ -37,6 +37,7 @@ from memory_core._structured_types import (
     RecallHitDict,
     RememberOutcomeDict,
     RestoreReportDict,
+    SessionIndexDict,
     TopicDict,
     ViolationDict,
 )
@@ -594,6 +595,13 @@ class StructuredMemory:
         """``MEMORY.md`` read whole, as a ``MemoryIndexDict``: its pointer ``lines``, the
         ``content`` lines that are not pointers, the ``unusable`` links, its size and
         ``budget`` use. An empty index when there is no ``MEMORY.md`` yet."""
+    def session_index(self) -> SessionIndexDict:
+        """``MEMORY.md`` for a session start (a SessionStart hook), as a ``SessionIndexDict``:
+        ``text`` (the file whole), ``index`` (a ``MemoryIndexDict``; None when it does not
+        read), ``budget``, ``damaged`` (why it does not read, with ``path`` and ``line``; None
+        when it reads) and ``warnings`` (what a hook prints on stderr). A comment or fence
+        never closed does not raise, so a session never loses its index; a file that is not
+        text still raises."""
     def topic(self, file: str) -> TopicDict:
         """Topic file ``file`` (relative to the directory, such as ``memory-infra.md``) read
         whole, as a ``TopicDict``: its frontmatter ``meta``, dated ``entries``, ``undated``

@@ -8,6 +8,8 @@ strings, lines 1-based.
 
 from typing import List, Literal, Optional, TypedDict
 
+from memory_core._types import WarningRecordDict
+
 BudgetStateLiteral = Literal["within", "near", "over"]
 """``BudgetUseDict.state``: within budget, near it (90% or more), or over it."""
 ArchivePassLiteral = Literal[
@@ -94,6 +96,16 @@ class MemoryIndexDict(TypedDict):
     line_count: int
     byte_count: int
     budget: BudgetUseDict
+
+
+class SessionIndexDict(TypedDict):
+    """``StructuredMemory.session_index()``: ``MEMORY.md`` as a session start loads it."""
+
+    text: str
+    budget: BudgetUseDict
+    damaged: Optional[WarningRecordDict]
+    index: Optional[MemoryIndexDict]
+    warnings: List[str]
 
 
 class TopicMetaDict(TypedDict):
