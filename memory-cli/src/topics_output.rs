@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use memory_core::structured_memory::{BudgetUse, NeedsJudgment, PassReport};
+use memory_core::structured_memory::{BudgetUse, PassReport};
 use serde::Serialize;
 
 use crate::json;
@@ -59,7 +59,7 @@ pub fn human(reply: &TopicsReply) -> String {
                         f.file, f.before.lines, f.after.lines
                     );
                     if let Some(n) = &f.needs_judgment {
-                        let _ = write!(out, " (needs judgment: {})", overage(n));
+                        let _ = write!(out, " (needs judgment: {})", n.overage());
                     }
                 }
                 for created in &c.created {
@@ -148,7 +148,7 @@ pub fn human(reply: &TopicsReply) -> String {
                     moves(&mut out, p, to);
                 }
                 if let Some(n) = &f.needs_judgment {
-                    let _ = writeln!(out, "  needs judgment: {}; {}", overage(n), n.message);
+                    let _ = writeln!(out, "  needs judgment: {}; {}", n.overage(), n.message);
                 }
             }
             match &report.id {
@@ -253,18 +253,6 @@ fn budget_line(b: &BudgetUse) -> String {
         "{}: {} of {} lines ({} left){bytes}",
         b.file, b.lines, b.line_budget, b.lines_left
     )
-}
-
-/// `3 lines over`, `120 bytes over`, or both: what a needs-judgment report is over by.
-fn overage(n: &NeedsJudgment) -> String {
-    let mut over = Vec::new();
-    if n.over_by_lines > 0 || n.over_by_bytes == 0 {
-        over.push(format!("{} lines over", n.over_by_lines));
-    }
-    if n.over_by_bytes > 0 {
-        over.push(format!("{} bytes over", n.over_by_bytes));
-    }
-    over.join(", ")
 }
 
 /// The JSON value of `reply`: index lines carry `title, file, hook`; entries `date,

@@ -75,6 +75,35 @@ pub struct NeedsJudgment {
     pub message: String,
 }
 
+impl NeedsJudgment {
+    /// What the file is over by, in words: `3 lines over`, `120 bytes over`, or both
+    /// (`0 lines over` only when neither is set).
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{Budgets, Fact, StructuredMemory};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let m = StructuredMemory::builder(dir.path())
+    ///     .budgets(Budgets::default().topic_bytes(Some(40)))
+    ///     .open()
+    ///     .unwrap();
+    /// m.remember(Fact::new("memory-t.md", "a fact long enough to pass forty bytes").hook("t"))
+    ///     .unwrap();
+    /// let report = m.compact(None, &memory_core::structured_memory::DefaultCompactor, true).unwrap();
+    /// let n = report.files[0].needs_judgment.as_ref().unwrap();
+    /// assert!(n.overage().ends_with("bytes over") && !n.overage().contains("lines"), "{}", n.overage());
+    /// ```
+    pub fn overage(&self) -> String {
+        let mut over = Vec::new();
+        if self.over_by_lines > 0 || self.over_by_bytes == 0 {
+            over.push(format!("{} lines over", self.over_by_lines));
+        }
+        if self.over_by_bytes > 0 {
+            over.push(format!("{} bytes over", self.over_by_bytes));
+        }
+        over.join(", ")
+    }
+}
+
 /// What compaction did (or, with `dry_run`, would do) to one file.
 ///
 /// ```

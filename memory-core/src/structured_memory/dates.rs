@@ -45,7 +45,8 @@ pub const RELATIVE_DAYS: &[&str] = &[
     "sunday",
 ];
 
-const WEEKDAYS: [(&str, Weekday); 7] = [
+/// The weekday names, lowercased, and their days (dates and the words of a fact's text).
+pub(super) const WEEKDAYS: [(&str, Weekday); 7] = [
     ("monday", Weekday::Mon),
     ("tuesday", Weekday::Tue),
     ("wednesday", Weekday::Wed),

@@ -170,16 +170,6 @@ struct Found {
     meaning: Meaning,
 }
 
-const WEEKDAY_NAMES: [(&str, Weekday); 7] = [
-    ("monday", Weekday::Mon),
-    ("tuesday", Weekday::Tue),
-    ("wednesday", Weekday::Wed),
-    ("thursday", Weekday::Thu),
-    ("friday", Weekday::Fri),
-    ("saturday", Weekday::Sat),
-    ("sunday", Weekday::Sun),
-];
-
 /// Fixed phrases (as words) and the day offset they mean; longest first where one
 /// starts another.
 const DAY_PHRASES: &[(&[&str], i64)] = &[
@@ -471,7 +461,7 @@ fn any_weekday(word: &str) -> Option<Weekday> {
 }
 
 fn weekday_of(word: &str) -> Option<Weekday> {
-    WEEKDAY_NAMES
+    super::dates::WEEKDAYS
         .iter()
         .find(|(name, _)| *name == word)
         .map(|(_, d)| *d)
