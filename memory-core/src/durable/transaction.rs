@@ -254,9 +254,11 @@ impl<'lock> Transaction<'lock> {
             return Err(error);
         }
         // The new state is in place and verified; a failed clean-up is finished by the
-        // next writer's recovery and does not make this commit fail.
+        // next writer's recovery and does not make this commit fail. Nothing is rolled
+        // forward here: every step was just applied, flushed and read back (rolling an
+        // append forward would read it back and flush it a second time).
         if fault::point(Phase::Clean, 0).is_ok() {
-            let _ = self.finish(&journal);
+            let _ = self.clean(&steps);
         }
         Ok(())
     }
@@ -371,6 +373,11 @@ impl<'lock> Transaction<'lock> {
                 }
             }
         }
+        self.clean(&steps)
+    }
+
+    /// Removes the backups of `steps` (rolled forward or back), then the journal.
+    fn clean(&self, steps: &[Step]) -> Result<()> {
         // The backups go before the journal does, flushed once per directory: a crash in
         // between leaves the journal, and the next writer finishes the clean-up.
         let mut dirs = DirsToFlush::default();
