@@ -16,7 +16,7 @@ use super::compactor::{Compactor, CompactorError};
 use super::index_file::MemoryIndex;
 use super::memory::{ARCHIVE_FILE_NAME, StructuredMemory};
 use super::pointer::render_pointer;
-use super::remember::{INDEX_HEADER, check_fact_text, render_entry};
+use super::remember::{INDEX_HEADER, check_fact_text, clean_subject, render_entry};
 use super::time_words::convert_relative_time;
 use super::topic_file::{Entry, Topic, subject_key};
 use crate::durable::{LOCK_FILE_NAME, MemoryLock, Transaction, read_text_if_exists};
@@ -436,9 +436,17 @@ impl StructuredMemory {
                 &group.text,
                 self.handle.clock.now().date_naive(),
             )?;
-            if let Some(s) = &group.subject {
-                refuse_secrets("subject", s).map_err(|e| failed(pass, &w.file, e.into()))?;
-            }
+            // A lesson's subject is held to what `remember` holds a given subject to (one
+            // line, no brackets, not empty, not too long, no secret): a `]:` or a line
+            // break in it would read back as another subject and other text.
+            let subject = match &group.subject {
+                Some(s) => {
+                    let s = clean_subject(s).map_err(|e| failed(pass, &w.file, e.into()))?;
+                    refuse_secrets("subject", &s).map_err(|e| failed(pass, &w.file, e.into()))?;
+                    Some(s)
+                }
+                None => None,
+            };
             let date = list
                 .iter()
                 .map(|&i| entries[i].date)
@@ -447,7 +455,7 @@ impl StructuredMemory {
             let first = list[0];
             let lesson = render_entry(
                 date,
-                group.subject.as_deref(),
+                subject.as_deref(),
                 &text,
                 w.topic.line_ending.as_str(),
             );

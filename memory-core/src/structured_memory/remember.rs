@@ -612,7 +612,7 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
 }
 
 /// A subject, trimmed: one line, no brackets, at most [`MAX_SUBJECT_CHARS`].
-fn clean_subject(subject: &str) -> Result<String> {
+pub(super) fn clean_subject(subject: &str) -> Result<String> {
     let s = subject.trim();
     if s.is_empty() {
         return Err(Error::invalid("subject", subject, "must not be empty"));
