@@ -405,16 +405,6 @@ paired! {
     call(|m| json(&m.index()?))
 }
 
-/// What `sessionIndex` returns: the core's `SessionIndex` (`text`, `budget`, `damaged`),
-/// the index read from it and the hook's warnings.
-#[derive(serde::Serialize)]
-struct SessionIndexJson<'a> {
-    #[serde(flatten)]
-    start: &'a memory_core::structured_memory::SessionIndex,
-    index: &'a Option<memory_core::structured_memory::MemoryIndex>,
-    warnings: Vec<String>,
-}
-
 paired! {
     in StructuredMemory(Handle);
     #[doc = " `MEMORY.md` for a session start (a SessionStart hook): `text` (the file whole),"]
@@ -427,14 +417,7 @@ paired! {
     #[napi(ts_args_type = "options?: AsyncOptions", ts_return_type = "Promise<SessionIndex>")]
     fn session_index_async(.., options);
     convert {}
-    call(|m| {
-        let start = m.session_index()?;
-        json(&SessionIndexJson {
-            start: &start,
-            index: &start.index,
-            warnings: start.warnings(),
-        })
-    })
+    call(|m| json(&m.session_index()?))
 }
 
 paired! {

@@ -208,14 +208,7 @@ impl StructuredMemory {
     /// text still raises.
     fn session_index(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let start = detached(py, || self.inner.session_index())?;
-        let out = plain(py, &start)?;
-        let dict = out.bind(py).cast::<PyDict>()?;
-        match &start.index {
-            Some(index) => dict.set_item("index", plain(py, index)?)?,
-            None => dict.set_item("index", py.None())?,
-        }
-        dict.set_item("warnings", start.warnings())?;
-        Ok(out)
+        plain(py, &start)
     }
 
     /// Topic file ``file`` (relative to the directory, such as ``memory-infra.md``) read

@@ -265,11 +265,8 @@ pub fn json(reply: &TopicsReply) -> serde_json::Result<String> {
     match reply {
         TopicsReply::Remembered(o) => json::to_line(o),
         TopicsReply::Recalled(hits) => json::to_line(hits),
-        // The index as read; one that does not read as its text, budget and `damaged`.
-        TopicsReply::Index(start) => match &start.index {
-            Some(index) => json::to_line(index),
-            None => json::to_line(start),
-        },
+        // One shape whether it reads or not (as Python's and Node's `session_index`).
+        TopicsReply::Index(start) => json::to_line(start),
         TopicsReply::Topic(topic) => json::to_line(topic),
         TopicsReply::Checked(found) => json::to_line(&Violations { violations: found }),
         TopicsReply::Compacted(report) => json::to_line(report),

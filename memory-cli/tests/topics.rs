@@ -766,3 +766,51 @@ fn check_reports_a_linked_symlink_directory_and_corrupt_archive_and_exits_4() {
     topics(d, &["show", "memory-l.md"]).fails(2);
     topics(d, &["show", "subdir.md"]).fails(1);
 }
+
+/// `--json index` has one shape whether `MEMORY.md` reads or not — `text`, `budget`,
+/// `damaged`, `index`, `warnings`, as Python's and Node's `session_index` — so a hook that
+/// reads `.index.lines` does not break exactly when the index is damaged.
+#[test]
+fn the_json_index_has_one_shape_sound_or_damaged() {
+    let keys =
+        |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    let mut shapes = Vec::new();
+    for text in [
+        "- [A](memory-a.md) — a\n",
+        "- [A](memory-a.md) — a\n<!-- x\n- [B](memory-b.md) — b\n",
+        "",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("memory")).unwrap();
+        if !text.is_empty() {
+            std::fs::write(d.join("memory/MEMORY.md"), text).unwrap();
+            std::fs::write(d.join("memory/memory-a.md"), "# A\n").unwrap();
+        }
+        let out = topics(d, &["--json", "index"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+        assert_eq!(value["text"], text);
+        let damaged = text.contains("<!--");
+        assert_eq!(value["damaged"].is_null(), !damaged, "{value}");
+        assert_eq!(value["index"].is_null(), damaged, "{value}");
+        assert_eq!(
+            value["warnings"].as_array().unwrap().is_empty(),
+            !damaged,
+            "{value}"
+        );
+        if !damaged {
+            assert_eq!(
+                value["index"]["lines"].as_array().unwrap().len(),
+                text.lines().count()
+            );
+        }
+        shapes.push(keys(&value));
+    }
+    assert!(shapes.iter().all(|s| *s == shapes[0]), "{shapes:?}");
+    let mut expected = ["text", "budget", "damaged", "index", "warnings"];
+    expected.sort_unstable();
+    let mut first = shapes[0].clone();
+    first.sort_unstable();
+    assert_eq!(first, expected);
+}

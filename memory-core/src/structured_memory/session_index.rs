@@ -28,20 +28,40 @@ use crate::markdown::lines;
 /// assert!(start.index.is_none());
 /// assert_eq!(start.damaged.unwrap().line, 2);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+///
+/// Serialized (JSON on every surface: `memcore topics --json index`, Python
+/// `session_index()`, Node `sessionIndex()`) as one shape whether the file reads or not:
+/// `text`, `budget`, `damaged`, `index` (null when it does not read) and `warnings`
+/// ([`SessionIndex::warnings`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SessionIndex {
     /// The file's text, whole (empty when there is no `MEMORY.md` yet).
     pub text: String,
     /// The index read from it; `None` when it does not read (see
     /// [`SessionIndex::damaged`]).
-    #[serde(skip)]
     pub index: Option<MemoryIndex>,
     /// What it uses of its budget (lines and bytes of the text, read or not).
     pub budget: BudgetUse,
     /// Why it does not read as an index, with the file and the line, when it does not
     /// (the text is still all there).
     pub damaged: Option<Warning>,
+}
+
+impl Serialize for SessionIndex {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("SessionIndex", 5)?;
+        out.serialize_field("text", &self.text)?;
+        out.serialize_field("budget", &self.budget)?;
+        out.serialize_field("damaged", &self.damaged)?;
+        out.serialize_field("index", &self.index)?;
+        out.serialize_field("warnings", &self.warnings())?;
+        out.end()
+    }
 }
 
 impl SessionIndex {
