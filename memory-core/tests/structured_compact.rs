@@ -799,3 +799,77 @@ fn a_new_topic_the_index_pass_merges_away_in_the_same_write_lands_in_the_other_f
             | memory_core::structured_memory::ViolationKind::DanglingIndexLine
     )));
 }
+
+/// Merging topics is a write into the topic merged into, and merge on write holds: of
+/// the generations of one subject the two topics held, only the newest-dated stays live,
+/// whichever file it came from; the others are in the archive (the merged file whole,
+/// and the target's own older generation in a `merge` section), the dry run says so, and
+/// `check` finds no contradicting generations.
+#[test]
+fn merging_topics_leaves_one_live_generation_per_subject() {
+    for (a_date, b_date, live) in [
+        ("2026-06-01", "2026-06-05", "from b"),
+        ("2026-06-05", "2026-06-01", "from a"),
+        ("2026-06-03", "2026-06-03", "from b"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(
+            d.join("MEMORY.md"),
+            "- [A](memory-a.md) — deploys\n- [B](memory-b.md) — deploy notes\n",
+        )
+        .unwrap();
+        std::fs::write(
+            d.join("memory-a.md"),
+            format!("# A\n\n- {a_date} [k]: from a\n- 2026-06-02 [other]: kept a\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            d.join("memory-b.md"),
+            format!("# B\n\n- {b_date} [K]: from b\n- 2026-06-04: kept b\n"),
+        )
+        .unwrap();
+        let m = StructuredMemory::builder(d)
+            .budgets(Budgets::default().index_lines(1))
+            .open()
+            .unwrap();
+        let dry = m.compact(Some("MEMORY.md"), &IndexJudge, true).unwrap();
+        let report = m.compact(Some("MEMORY.md"), &IndexJudge, false).unwrap();
+        assert_eq!(dry.files[0].passes, report.files[0].passes);
+        let a = m.topic("memory-a.md").unwrap();
+        let k: Vec<&str> = a
+            .entries
+            .iter()
+            .filter(|e| {
+                e.subject
+                    .as_deref()
+                    .is_some_and(|s| s.eq_ignore_ascii_case("k"))
+            })
+            .map(|e| e.text.as_str())
+            .collect();
+        assert_eq!(k, [live], "{}", a.text);
+        assert!(
+            a.text.contains("kept a") && a.text.contains("kept b"),
+            "{}",
+            a.text
+        );
+        let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
+        let stale = if live == "from a" { "from b" } else { "from a" };
+        assert!(archive.contains(stale), "{archive}");
+        let merged_out: Vec<_> = report.files[0]
+            .passes
+            .iter()
+            .filter(|p| p.pass.as_str() == "merge")
+            .flat_map(|p| p.entries.iter().map(|e| e.text.clone()))
+            .collect();
+        assert_eq!(merged_out.len(), 1, "{:?}", report.files[0].passes);
+        assert_ne!(merged_out[0], live);
+        let found = m.check().unwrap();
+        assert!(
+            !found
+                .iter()
+                .any(|v| v.kind.as_str() == "contradicting_generations"),
+            "{found:?}"
+        );
+    }
+}

@@ -322,3 +322,61 @@ fn unicode_and_reserved_links_are_read_not_panicked_on() {
         .is_ok()
     );
 }
+
+/// Whichever fact is written about a subject — newer than every generation, between
+/// them, or older than all — one generation stays live: the newest-dated; every other
+/// (hand-written generations included) is in the archive and in the outcome's `replaced`.
+#[test]
+fn one_generation_stays_live_whatever_the_date_written() {
+    for (date, live, older) in [
+        ("2026-11-25", "new", false),
+        ("2026-11-15", "on the 20th", true),
+        ("2026-10-01", "on the 20th", true),
+        ("2026-11-20", "new", false),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let topic = "# Net\n\n- 2026-11-01 [k]: on the 1st\n- 2026-11-20 [k]: on the 20th\n\nprose\n\n- 2026-11-10 [K]: on the 10th\n- 2026-11-05 [j]: other\n";
+        std::fs::write(d.join("memory-net.md"), topic).unwrap();
+        std::fs::write(d.join("MEMORY.md"), "- [Net](memory-net.md) — network\n").unwrap();
+        let m = memory(d);
+        let out = m
+            .remember(Fact::new("memory-net.md", "new").subject("k").date(date))
+            .unwrap();
+        assert_eq!(out.archived_as_older, older, "{date}");
+        let t = m.topic("memory-net.md").unwrap();
+        let k: Vec<&str> = t
+            .entries
+            .iter()
+            .filter(|e| {
+                e.subject
+                    .as_deref()
+                    .is_some_and(|s| s.eq_ignore_ascii_case("k"))
+            })
+            .map(|e| e.text.as_str())
+            .collect();
+        assert_eq!(k, [live], "{date}: {}", t.text);
+        assert!(
+            t.text.contains("prose\n") && t.text.contains("[j]: other"),
+            "{}",
+            t.text
+        );
+        let archive = read(d, "memory-archive.md");
+        for text in ["on the 1st", "on the 10th", "on the 20th", "new"] {
+            assert_eq!(
+                archive.contains(text),
+                text != live,
+                "{date}: {text}: {archive}"
+            );
+        }
+        let replaced = out.replaced.len() + usize::from(older);
+        assert_eq!(replaced, 3, "{date}: {:?}", out.replaced);
+        assert!(
+            !m.check()
+                .unwrap()
+                .iter()
+                .any(|v| v.kind.as_str() == "contradicting_generations"),
+            "{date}"
+        );
+    }
+}

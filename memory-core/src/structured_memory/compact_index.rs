@@ -267,6 +267,7 @@ impl StructuredMemory {
             if !(t.ends_with("\n\n") || t.ends_with("\r\n\r\n") || t.is_empty()) {
                 t.push_str(tle);
             }
+            let joined_at = t.len();
             t.push_str(&format!("## {}{tle}{tle}", from_line.title));
             // The merged lines take the line ending of the file they join (the archive
             // keeps them as they were).
@@ -277,8 +278,68 @@ impl StructuredMemory {
             if !t.ends_with('\n') {
                 t.push_str(tle);
             }
-            Topic::read(&into_path, into.clone(), t.clone())
+            let joined = Topic::read(&into_path, into.clone(), t.clone())
                 .map_err(|e| Error::unreadable_result(&into_path, e))?;
+            // Merge on write: the two topics may hold generations of one subject, and only
+            // the newest-dated stays live (as `remember` leaves it).
+            let stale = superseded_generations(&joined);
+            let from_part: Vec<usize> = (0..joined.entries.len())
+                .filter(|&i| joined.entries[i].span.start >= joined_at)
+                .collect();
+            let (mut stale_into, mut stale_from) = (Vec::new(), Vec::new());
+            if !stale.is_empty() && from_part.len() == from_topic.entries.len() {
+                for &i in &stale {
+                    match from_part.iter().position(|&j| j == i) {
+                        Some(k) => stale_from.push(k),
+                        None => stale_into.push(joined.entries[i].clone()),
+                    }
+                }
+                let gone: Vec<&super::topic_file::Entry> =
+                    stale.iter().map(|&i| &joined.entries[i]).collect();
+                t = without_entries(&t, &gone);
+                Topic::read(&into_path, into.clone(), t.clone())
+                    .map_err(|e| Error::unreadable_result(&into_path, e))?;
+            }
+            if !stale_into.is_empty() {
+                archived.push((
+                    ArchivePass::Merge,
+                    into.clone(),
+                    stale_into
+                        .iter()
+                        .flat_map(|e| joined.text[e.span.clone()].lines().map(str::to_string))
+                        .collect(),
+                ));
+                passes.push(PassReport {
+                    pass: ArchivePass::Merge,
+                    from: into.clone(),
+                    from_lines: stale_into.iter().map(|e| e.line).collect(),
+                    entries: stale_into,
+                    to: crate::structured_memory::ARCHIVE_FILE_NAME.to_string(),
+                    written: Vec::new(),
+                });
+            }
+            if !stale_from.is_empty() {
+                // Already in the archive with the whole merged file (below).
+                let entries: Vec<_> = stale_from
+                    .iter()
+                    .map(|&k| from_topic.entries[k].clone())
+                    .collect();
+                passes.push(PassReport {
+                    pass: ArchivePass::Merge,
+                    from: from.clone(),
+                    from_lines: entries.iter().map(|e| e.line).collect(),
+                    entries,
+                    to: crate::structured_memory::ARCHIVE_FILE_NAME.to_string(),
+                    written: Vec::new(),
+                });
+            }
+            let moved: Vec<_> = from_topic
+                .entries
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !stale_from.contains(k))
+                .map(|(_, e)| e.clone())
+                .collect();
             writes.retain(|(p, _)| *p != from_path);
             writes.push((into_path, t));
             removals.push(from_path);
@@ -291,10 +352,10 @@ impl StructuredMemory {
             passes.push(PassReport {
                 pass: ArchivePass::MergeTopics,
                 from: from.clone(),
-                entries: from_topic.entries.clone(),
+                from_lines: moved.iter().map(|e| e.line).collect(),
+                entries: moved,
                 to: into.clone(),
                 written: Vec::new(),
-                from_lines: from_topic.entries.iter().map(|e| e.line).collect(),
             });
             merged.push(from);
         }
@@ -365,6 +426,42 @@ impl StructuredMemory {
 }
 
 /// The edit removing line `number` (1-based) of `text`, terminator included.
+/// The entries of `topic` that an entry about the same subject supersedes: in each
+/// subject's group, all but the newest-dated (of two on one day, the later in the file).
+fn superseded_generations(topic: &Topic) -> Vec<usize> {
+    let mut newest: Vec<(String, usize)> = Vec::new();
+    let mut stale = Vec::new();
+    for (i, e) in topic.entries.iter().enumerate() {
+        let Some(subject) = &e.subject else { continue };
+        let key = super::topic_file::subject_key(subject);
+        match newest.iter_mut().find(|(k, _)| *k == key) {
+            None => newest.push((key, i)),
+            Some((_, kept)) => {
+                if e.date >= topic.entries[*kept].date {
+                    stale.push(*kept);
+                    *kept = i;
+                } else {
+                    stale.push(i);
+                }
+            }
+        }
+    }
+    stale.sort_unstable();
+    stale
+}
+
+/// `text` without the entries `gone` (in file order).
+fn without_entries(text: &str, gone: &[&super::topic_file::Entry]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for e in gone {
+        out.push_str(&text[at..e.span.start]);
+        at = e.span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
 fn line_edit(text: &str, number: usize) -> Edit {
     let mut start = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {

@@ -297,13 +297,21 @@ impl StructuredMemory {
         let archived_as_older = newest_live.is_some_and(|d| d > date);
         let title = fact.title.clone().unwrap_or_else(|| title_from_file(&file));
         let (new_topic_text, replaced): (String, Vec<Entry>) = match &old_topic {
-            _ if archived_as_older => (
-                old_topic
-                    .as_ref()
-                    .map(|t| t.text.clone())
-                    .unwrap_or_default(),
-                Vec::new(),
-            ),
+            // An older fact goes to the archive, and so does every generation older than
+            // the newest live one: one entry per subject stays live, whichever is written.
+            Some(topic) if archived_as_older => {
+                let newest = same.iter().position(|e| Some(e.date) == newest_live);
+                let stale: Vec<&Entry> = same
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| Some(*i) != newest)
+                    .map(|(_, e)| *e)
+                    .collect();
+                (
+                    remove_entries(&topic.text, &stale),
+                    stale.into_iter().cloned().collect(),
+                )
+            }
             None => (format!("# {title}\n\n{entry_text}"), Vec::new()),
             Some(topic) if same.is_empty() => {
                 (append_entry(&topic.text, &entry_text, topic), Vec::new())
@@ -363,15 +371,14 @@ impl StructuredMemory {
         }
 
         // The archive's addition (the id is shared with a compaction the write triggers).
-        let to_archive: Vec<String> = if archived_as_older {
-            vec![entry_text.clone()]
-        } else {
-            let topic_text = old_topic.as_ref().map_or("", |t| t.text.as_str());
-            replaced
-                .iter()
-                .map(|e| topic_text[e.span.clone()].to_string())
-                .collect()
-        };
+        let topic_text = old_topic.as_ref().map_or("", |t| t.text.as_str());
+        let mut to_archive: Vec<String> = replaced
+            .iter()
+            .map(|e| topic_text[e.span.clone()].to_string())
+            .collect();
+        if archived_as_older {
+            to_archive.push(entry_text.clone());
+        }
         let utc = now.with_timezone(&Utc);
         let at = utc.format("%Y-%m-%dT%H:%M:%SZ").to_string();
         let sections = archive_text
@@ -739,6 +746,18 @@ fn replace_entries(text: &str, same: &[&Entry], entry: &str) -> String {
                 out.truncate(trimmed);
             }
         }
+        at = e.span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// `text` without the entries `gone` (in file order).
+fn remove_entries(text: &str, gone: &[&Entry]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for e in gone {
+        out.push_str(&text[at..e.span.start]);
         at = e.span.end;
     }
     out.push_str(&text[at..]);
