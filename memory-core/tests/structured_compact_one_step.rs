@@ -374,3 +374,39 @@ fn a_dry_run_in_a_directory_never_written_to_creates_nothing_not_even_the_lock()
     assert_eq!(real.files, dry.files);
     assert!(d.join(".memcore.lock").exists());
 }
+
+/// A compaction, a restore (refused: there is no archive) and a dry run of a directory
+/// that does not exist leave it not existing: no directory, no lock.
+#[test]
+fn commands_on_a_directory_that_does_not_exist_create_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("memory");
+    let m = memory(&d, 4, 10);
+    let compactor = memory_core::structured_memory::DefaultCompactor;
+    for dry_run in [true, false] {
+        let report = m.compact(None, &compactor, dry_run).unwrap();
+        assert_eq!(report.dry_run, dry_run);
+        assert!(report.id.is_none() && report.files.iter().all(|f| f.passes.is_empty()));
+        assert!(!d.exists(), "dry run {dry_run}");
+    }
+    assert!(m.compact(Some("memory-a.md"), &compactor, false).is_err());
+    assert!(!d.exists());
+    let err = m.restore("c-20260601-001").unwrap_err();
+    assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput, "{err}");
+    assert!(!d.exists());
+    // An archive without the id: refused under the lock, nothing else written.
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("memory-archive.md"), "# Memory archive\n").unwrap();
+    assert_eq!(
+        m.restore("c-20260601-001").unwrap_err().kind(),
+        memory_core::ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        read_text(&d.join("memory-archive.md")),
+        "# Memory archive\n"
+    );
+}
+
+fn read_text(p: &std::path::Path) -> String {
+    std::fs::read_to_string(p).unwrap()
+}

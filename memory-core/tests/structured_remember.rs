@@ -380,3 +380,59 @@ fn one_generation_stays_live_whatever_the_date_written() {
         );
     }
 }
+
+/// `restore` into a topic file whose index line was removed since (an orphan on disk)
+/// links it again: a restored fact is never left where no session loads it.
+#[test]
+fn restore_into_an_unlinked_topic_links_it_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = memory(d);
+    m.remember(
+        Fact::new("memory-net.md", "dns on a")
+            .subject("dns")
+            .date("2026-06-01")
+            .hook("network"),
+    )
+    .unwrap();
+    let merged = m
+        .remember(
+            Fact::new("memory-net.md", "dns on b")
+                .subject("dns")
+                .date("2026-06-02"),
+        )
+        .unwrap();
+    m.remember(Fact::new("memory-tools.md", "kept").hook("tools"))
+        .unwrap();
+    // The user removes the line by hand; the file stays.
+    let index = read(d, "MEMORY.md");
+    let without: String = index
+        .lines()
+        .filter(|l| !l.contains("memory-net.md"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(d.join("MEMORY.md"), &without).unwrap();
+    let report = m.restore(merged.archive_id.as_deref().unwrap()).unwrap();
+    assert_eq!(report.restored[0].lines, ["- 2026-06-01 [dns]: dns on a"]);
+    let index = m.index().unwrap();
+    let files: Vec<&str> = index.lines.iter().map(|l| l.file.as_str()).collect();
+    assert_eq!(
+        files,
+        ["memory-tools.md", "memory-net.md"],
+        "{}",
+        index.text
+    );
+    assert!(
+        index.text.starts_with(&without),
+        "the rest kept byte for byte"
+    );
+    assert!(report.budgets.iter().any(|b| b.file == "MEMORY.md"));
+    assert!(
+        !m.check()
+            .unwrap()
+            .iter()
+            .any(|v| v.kind.as_str() == "orphan_topic"),
+        "{:?}",
+        m.check().unwrap()
+    );
+}

@@ -237,6 +237,18 @@ impl StructuredMemory {
         if dry_run && !self.root().join(LOCK_FILE_NAME).exists() {
             return self.compact_locked(None, file, compactor, true);
         }
+        // Nor does a compaction of a directory that does not exist (it has nothing to
+        // compact): it is not created, and neither is its lock.
+        if !self.root().exists() {
+            let mut report = self.compact_locked(None, file, compactor, true)?;
+            let nothing = report.id.is_none()
+                && report.created.is_empty()
+                && report.files.iter().all(|f| f.passes.is_empty());
+            if nothing {
+                report.dry_run = false;
+                return Ok(report);
+            }
+        }
         let lock = self.handle.lock()?;
         self.compact_locked(Some(&lock), file, compactor, dry_run)
     }

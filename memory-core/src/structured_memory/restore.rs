@@ -84,7 +84,8 @@ pub struct RestoreReport {
 impl StructuredMemory {
     /// Puts back every entry archived under `id` (a compaction's or a merge's), at the end
     /// of the file it came from, in one step under the lock: lines already live in that
-    /// file are not added twice; a file that no longer exists is created with an index line.
+    /// file are not added twice; a file that no longer exists is created with an index line,
+    /// and one that exists without an index line gets one.
     /// The archive is left byte for byte as it is (append-only). What a compaction moved —
     /// entries a split put in a new file (a split archives nothing), content lines moved
     /// out of `MEMORY.md`, a topic merged into another — is live where it went and is not
@@ -105,8 +106,13 @@ impl StructuredMemory {
     /// assert_eq!(report.budgets[0].lines, 4);
     /// ```
     pub fn restore(&self, id: &str) -> Result<RestoreReport> {
-        let lock = self.handle.lock()?;
         let archive_path = self.archive_path()?;
+        // Without an archive no id can be restored: refused before the lock is taken, so
+        // that a directory never written to is not created (nor its lock).
+        if !archive_path.exists() {
+            return Err(no_section(&archive_path, id));
+        }
+        let lock = self.handle.lock()?;
         let archive = read_text_if_exists(&archive_path)?.unwrap_or_default();
         let all: Vec<_> = parse_archive(&archive)
             .into_iter()
@@ -121,11 +127,7 @@ impl StructuredMemory {
             )
         };
         if all.is_empty() {
-            return Err(Error::invalid(
-                "archive id",
-                id,
-                format!("{} has no section with this id", archive_path.display()),
-            ));
+            return Err(no_section(&archive_path, id));
         }
         let sections: Vec<_> = all.iter().filter(|s| !moved(s.pass)).cloned().collect();
         let not_restored = all
@@ -187,7 +189,8 @@ impl StructuredMemory {
         }
         let mut tx = Transaction::new(&lock);
         let mut budgets = Vec::new();
-        for (file, text, created) in &texts {
+        let mut linked_any = false;
+        for (file, text, _) in &texts {
             let path = self.topic_path(file)?;
             let topic = Topic::read(&path, file.clone(), text.clone())
                 .map_err(|e| Error::unreadable_result(&path, e))?;
@@ -199,7 +202,10 @@ impl StructuredMemory {
                 budgets.push(self.usage_of(&topic));
             }
             let linked = index.as_ref().is_some_and(|i| i.line_for(file).is_some());
-            if *created && changed && !linked {
+            // A file restored into gets an index line when it has none: created here, or
+            // left on disk after its line was removed (an orphan no session would load).
+            if changed && !linked {
+                linked_any = true;
                 let pointer = render_pointer(
                     &title_of(file),
                     file,
@@ -223,7 +229,7 @@ impl StructuredMemory {
             }
         }
         if let Some(text) = &index_text
-            && restored.iter().any(|r| r.created && !r.lines.is_empty())
+            && linked_any
         {
             tx.write(self.index_path()?, text.clone().into_bytes());
             if let Some(i) = &index {
@@ -296,6 +302,15 @@ impl StructuredMemory {
 /// line under it (blank lines inside it included, so a second paragraph or a fenced block
 /// comes back with it). Any other line that is not blank starts a unit of its own at the
 /// margin, and an indented one continues such a unit (blank lines between them dropped).
+/// The refusal of an id the archive has no section for.
+fn no_section(archive: &std::path::Path, id: &str) -> Error {
+    Error::invalid(
+        "archive id",
+        id,
+        format!("{} has no section with this id", archive.display()),
+    )
+}
+
 fn entries_of(lines: &[String]) -> Vec<Vec<String>> {
     let entries = Topic::parse("archive", lines.join("\n"))
         .map(|t| t.entries)
