@@ -576,7 +576,7 @@ export type MaybePromise<T> = T | Promise<T>
  * newest generation, summarize nothing, split by `##` heading or subject) and gets the
  * topic and its readable entries; indexes are into that array. In the Promise forms a
  * function may return a Promise (it is awaited; the core waits on a worker, the JS
- * thread stays free); a sync call refuses a Promise with a TypeError. A function that
+ * thread stays free); a sync call refuses a Promise (`ERR_MEMORY_ABORTED`). A function that
  * throws (or rejects) aborts the compaction (nothing written) and that very value is
  * thrown (or rejected with); an unusable result is `ERR_MEMORY_ABORTED`. Do not call the
  * sync forms on the same directory from inside a function: the compaction holds its lock.

@@ -188,6 +188,8 @@ const PASSES = {
 const USE_DEFAULT = ''
 /** What a wrapped function answers when the caller's function threw or rejected (kept aside). */
 const THREW = '\u0000threw'
+/** What a wrapped function of a sync form answers when the caller's function returned a Promise. */
+const PROMISE_IN_SYNC = '\u0000promise'
 
 /**
  * The raw answer of `compactor` for method `name`: the object's own or inherited
@@ -206,7 +208,13 @@ function ask(compactor, name, args) {
 /** The JSON text of an answer (`undefined` from an object's method is `null`). */
 function answerText(compactor, answer) {
   if (typeof compactor === 'function' && answer == null) return USE_DEFAULT
-  return JSON.stringify(answer === undefined ? null : answer) ?? 'undefined'
+  try {
+    return JSON.stringify(answer === undefined ? null : answer) ?? 'undefined'
+  } catch {
+    // A BigInt, a cycle, a throwing toJSON: not JSON, which the native side refuses as
+    // "a value JSON cannot represent" (a memory error, nothing written).
+    return 'undefined'
+  }
 }
 
 /**
@@ -244,9 +252,7 @@ function compactorFor(compactor) {
     }
     if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function') {
       answer.then(undefined, () => {}) // it is not awaited: keep its rejection handled
-      throw new TypeError(
-        `options.compactor: ${name} returned a Promise in a sync call; use the Promise form (…Async) for an async compactor`,
-      )
+      return PROMISE_IN_SYNC // refused by the native side as a memory error, nothing written
     }
     return answerText(compactor, answer)
   })

@@ -344,6 +344,10 @@ test('a hostile compactor is refused by name and nothing changes', () => {
     ['dead', () => [0.5], /dead\(\)/],
     ['dead', () => undefined, /dead\(\) returned null/],
     ['dead', () => () => 1, /JSON cannot represent/],
+    ['dead', () => [0n], /dead\(\) returned a value JSON cannot represent/],
+    ['dead', () => { const a = []; a.push(a); return a }, /JSON cannot represent/],
+    ['dead', () => ({ toJSON() { throw new Error('no') } }), /JSON cannot represent/],
+    ['dead', async () => [0], /dead\(\) returned a Promise in a sync call/],
     ['collapse', () => 5, /collapse\(\) returned 5/],
     ['summarize', () => [{ entries: [3, 4], txt: 'x' }], /unknown key "txt"/],
     ['summarize', () => [{ entries: [3, 4] }], /without "text"/],
@@ -633,12 +637,12 @@ test('a plain function is a compactor: one request per pass, undefined for the d
   assert.ok(readFileSync(join(idx, 'memory-a.md'), 'utf8').includes('b fact'))
 })
 
-test('a sync call whose compactor returns a Promise is refused with a TypeError, nothing written', () => {
+test('a sync call whose compactor returns a Promise is refused with a memory error, nothing written', () => {
   const root = dir()
   seed(root)
   const before = tree(root)
   for (const compactor of [{ dead: async () => [] }, async () => undefined]) {
-    assert.throws(() => open(root, { topicLines: 2 }).compact('memory-infra.md', { compactor }), (err) => err instanceof TypeError && /Promise form/.test(err.message))
+    assert.throws(() => open(root, { topicLines: 2 }).compact('memory-infra.md', { compactor }), (err) => err instanceof MemoryCoreError && err.code === 'ERR_MEMORY_ABORTED' && /Promise form/.test(err.message))
     assert.deepEqual(tree(root), before)
   }
 })

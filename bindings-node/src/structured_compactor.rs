@@ -59,6 +59,10 @@ pub const THREW: &str = "\u{0}threw";
 /// fired before the caller's function settled: the compaction stops, nothing is written.
 pub const ABORTED: &str = "\u{0}aborted";
 
+/// What a wrapped function of a sync form answered when the caller's function returned a
+/// Promise (a sync call cannot wait for it): the compaction stops, nothing is written.
+pub const PROMISE_IN_SYNC: &str = "\u{0}promise";
+
 /// One wrapped compactor function.
 pub type Method<'env, R> = Function<'env, FnArgs<(String, String)>, R>;
 
@@ -205,6 +209,13 @@ impl<C: Calls> JsCompactor<C> {
         if text == ABORTED {
             return Err(format!(
                 "{}: stopped waiting for its answer: the AbortSignal was aborted",
+                self.callee(slot)
+            )
+            .into());
+        }
+        if text == PROMISE_IN_SYNC {
+            return Err(format!(
+                "{} returned a Promise in a sync call; use the Promise form (…Async) for an async compactor",
                 self.callee(slot)
             )
             .into());
