@@ -227,7 +227,7 @@ test('check finds every kind, with file and line', async () => {
   for (const expected of [
     'dangling_index_line MEMORY.md:4', 'empty_hook MEMORY.md:6', 'duplicate_index_line MEMORY.md:7',
     'unusable_link MEMORY.md:8', 'content_in_index MEMORY.md:9', 'contradicting_generations memory-infra.md:3',
-    'undated_entry memory-infra.md:5', 'relative_date memory-infra.md:6', 'misc_topic memory-misc.md:0',
+    'undated_entry memory-infra.md:5', 'relative_date memory-infra.md:6', 'misc_topic MEMORY.md:5',
     'orphan_topic memory-orphan.md:0', 'over_budget memory-big.md:11', 'frontmatter_not_yaml memory-bad.md:2',
     'unreadable_topic memory-unclosed.md:1', 'unreadable_archive memory-archive.md:3',
   ]) {

@@ -350,7 +350,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         ("contradicting_generations", "memory-infra.md", 3),
         ("undated_entry", "memory-infra.md", 5),
         ("relative_date", "memory-infra.md", 6),
-        ("misc_topic", "memory-misc.md", 0),
+        ("misc_topic", "MEMORY.md", 5),
         ("orphan_topic", "memory-orphan.md", 0),
         ("over_budget", "memory-big.md", 11),
         ("frontmatter_not_yaml", "memory-bad.md", 2),

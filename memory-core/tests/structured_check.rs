@@ -40,7 +40,7 @@ fn every_anti_pattern_is_found_with_its_line() {
         ("contradicting_generations", "memory-infra.md", 4),
         ("undated_entry", "memory-infra.md", 5),
         ("relative_date", "memory-infra.md", 6),
-        ("misc_topic", "memory-misc.md", 0),
+        ("misc_topic", "MEMORY.md", 5),
         ("orphan_topic", "memory-orphan.md", 0),
     ];
     for e in expected {

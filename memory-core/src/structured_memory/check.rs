@@ -209,11 +209,15 @@ impl StructuredMemory {
                 ));
             }
             if is_catch_all(&line.file) {
+                // Reported at its index line: the name is the problem, and it is written there.
                 out.push(v(
                     ViolationKind::MiscTopic,
-                    &line.file,
-                    0,
-                    "a catch-all topic: its hook cannot say when to load it; route its entries to topics named for their subjects".into(),
+                    INDEX_FILE_NAME,
+                    line.line,
+                    format!(
+                        "{} is a catch-all topic: its hook cannot say when to load it; route its entries to topics named for their subjects",
+                        line.file
+                    ),
                 ));
             }
             match self.load_topic(&line.file) {
