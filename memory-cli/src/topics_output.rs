@@ -67,11 +67,13 @@ pub fn human(reply: &TopicsReply) -> String {
                 }
             }
             for e in &o.replaced {
+                // One report line per entry: a multi-line entry's further lines indented
+                // under it, not printed as lines of their own.
                 let _ = write!(
                     out,
                     "\n  replaced (archived): {}: {}",
                     e.date.format("%Y-%m-%d"),
-                    e.text
+                    e.text.replace('\n', "\n      ")
                 );
             }
             if let Some(id) = &o.archive_id {

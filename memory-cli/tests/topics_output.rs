@@ -88,3 +88,44 @@ fn an_older_fact_is_reported_archived_and_restore_reports_budgets() {
         "{restored}"
     );
 }
+
+/// A replaced entry of several lines is one line of the report, its further lines
+/// indented under it: no line of the report starts at column 0 but the first.
+#[test]
+fn a_replaced_multi_line_entry_is_reported_indented() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "- [Db](memory-db.md) — databases\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("memory/memory-db.md"),
+        "# Db\n\n- 2026-06-01 [db]: Postgres 15\n  on db1\n  with replicas\n",
+    )
+    .unwrap();
+    let out = topics(
+        d,
+        &[
+            "remember",
+            "--topic",
+            "memory-db.md",
+            "--text",
+            "Postgres 16",
+            "--subject",
+            "db",
+            "--date",
+            "2026-07-01",
+        ],
+    )
+    .ok();
+    let report: Vec<&str> = out.lines().collect();
+    assert!(report.iter().skip(1).all(|l| l.starts_with("  ")), "{out}");
+    let at = report
+        .iter()
+        .position(|l| l.starts_with("  replaced (archived): 2026-06-01: Postgres 15"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(report[at + 1].starts_with("      "), "{out}");
+}
