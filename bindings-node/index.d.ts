@@ -195,10 +195,19 @@ export interface ContextHit {
   tag_overlap: number
 }
 
-/** The new entry and the old one it superseded. */
+/**
+ * The new entry and the old one it superseded, and the three fields `write` reports for
+ * the new entry.
+ */
 export interface Superseded {
   new: ContextEntry
   old: ContextEntry
+  /** How many entries the new entry's namespace lists after the step. */
+  namespace_entries: number
+  /** Whether that namespace is now over the split threshold (50). */
+  over_threshold: boolean
+  /** What the body check flagged in the new entry's body. */
+  body: BodyFlags
 }
 
 /** `verify`: how a namespace's `_index.md` differs from its files. */
@@ -208,6 +217,11 @@ export interface DriftReport {
   unindexed_files: string[]
   mismatched: string[]
   unreadable: WarningRecord[]
+  /**
+   * Files not named like entities (`README.md`, `NOTES.md`), relative to the root: not
+   * drift, never indexed, never counted in `files`, never touched.
+   */
+  foreign: string[]
   /** Entities with more than one row (every row after the first). */
   repeated: string[]
   unreadable_index: WarningRecord | null
@@ -223,6 +237,8 @@ export interface HealReport {
   removed: string[]
   updated: string[]
   unreadable: WarningRecord[]
+  /** Files not named like entities, relative to the root: never indexed or touched. */
+  foreign: string[]
   written: boolean
   /** Where the old index was moved, verbatim, when it did not read and was rebuilt. */
   backup: string | null

@@ -164,6 +164,7 @@ test('verify, heal and namespaces in both forms', async () => {
     unindexed_files: [],
     mismatched: [],
     unreadable: [],
+    foreign: [],
     repeated: [],
     unreadable_index: null,
     last_updated: FIXED,
@@ -184,6 +185,46 @@ test('verify, heal and namespaces in both forms', async () => {
   assert.deepEqual(memory.verify('project.app').missing_files, [])
   const nothing = await memory.healAsync('project.app')
   assert.deepEqual([nothing.added, nothing.removed, nothing.updated, nothing.written], [[], [], [], false])
+})
+
+test('foreign files are listed apart by verify and heal, never drift, never touched, in both forms', async () => {
+  const memory = open()
+  const { entry } = memory.write(jwt)
+  const dir = join(memory.root, 'projects/app')
+  const files = {
+    'README.md': Buffer.from('# About\n'),
+    'NOTES.md': Buffer.from('\ufeff---\r\nx: 1\r\n---\r\n'),
+    'todo.md': Buffer.from('- [ ] tidy\n'),
+    'ノート.md': Buffer.from('覚え\n'),
+    'decision.md': readFileSync(join(memory.root, entry.file)),
+  }
+  for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes)
+  const foreign = Object.keys(files).map((n) => `projects/app/${n}`).sort()
+  for (const drift of [memory.verify('project.app'), await memory.verifyAsync('project.app')]) {
+    assert.deepEqual(drift.foreign, foreign)
+    assert.deepEqual([drift.missing_files, drift.unindexed_files, drift.unreadable, drift.rows, drift.files], [[], [], [], 1, 1])
+  }
+  for (const healed of [memory.heal('project.app'), await memory.healAsync('project.app')]) {
+    assert.equal(healed.written, false)
+    assert.deepEqual(healed.foreign, foreign)
+  }
+  assert.equal(memory.query({}).length, 1)
+  for (const [name, bytes] of Object.entries(files)) assert.deepEqual(readFileSync(join(dir, name)), bytes, name)
+  writeFileSync(join(dir, 'todo-list.md'), '# My list\n')
+  const drift = memory.verify('project.app')
+  assert.deepEqual(drift.unreadable.map((w) => w.path.endsWith('todo-list.md')), [true])
+  assert.ok(!drift.foreign.includes('projects/app/todo-list.md'))
+})
+
+test('supersede and promoteTo report the write fields, in both forms', async () => {
+  const memory = open()
+  const old = memory.write(jwt).entry.entity_name
+  const done = await memory.supersedeAsync(old, { ...jwt, body: 'Auth uses JWT. One. Two. Three.' })
+  assert.deepEqual(Object.keys(done), ['new', 'old', 'namespace_entries', 'over_threshold', 'body'])
+  assert.deepEqual([done.namespace_entries, done.over_threshold], [2, false])
+  assert.deepEqual(done.body.flags.map((f) => f.code), ['many-sentences'])
+  const promoted = memory.promoteTo(done.new.entity_name, 'org.global')
+  assert.deepEqual([promoted.namespace_entries, promoted.over_threshold, promoted.old.status], [1, false, 'superseded'])
 })
 
 test('split by tag and by mapping, in both forms', async () => {

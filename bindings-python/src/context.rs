@@ -457,7 +457,8 @@ impl ContextMemory {
     }
 
     /// Writes a new entry that supersedes ``old`` (same arguments as ``write``) and marks
-    /// ``old`` ``superseded``, as one step; returns a ``SupersededDict`` (``new``, ``old``).
+    /// ``old`` ``superseded``, as one step; returns a ``SupersededDict`` (``new``, ``old``,
+    /// and ``write``'s ``namespace_entries``, ``over_threshold``, ``body``).
     #[pyo3(
         signature = (old, namespace, category, tags, body, *, status = None, summary = None,
                      slug = None, rationale = None, confidence = None, source_path = None,
@@ -534,7 +535,8 @@ impl ContextMemory {
     }
 
     /// How ``namespace``'s ``_index.md`` disagrees with its files, writing nothing: a
-    /// ``DriftReportDict``.
+    /// ``DriftReportDict``. Files not named like entities (``README.md``) are listed in
+    /// ``foreign``, not as drift.
     fn verify(&self, py: Python<'_>, namespace: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let namespace = self::namespace(py, namespace)?;
         let report = detached(py, || self.inner.verify(&namespace))?;
@@ -542,7 +544,8 @@ impl ContextMemory {
     }
 
     /// Rebuilds ``namespace``'s ``_index.md`` from its files (under the lock); files that
-    /// do not read are reported and left alone. Returns a ``HealReportDict``.
+    /// do not read are reported and left alone, foreign files (``README.md``) listed and
+    /// never read. Returns a ``HealReportDict``.
     fn heal(&self, py: Python<'_>, namespace: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let namespace = self::namespace(py, namespace)?;
         let report = detached(py, || self.inner.heal(&namespace))?;

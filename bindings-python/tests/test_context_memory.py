@@ -288,6 +288,45 @@ def test_verify_and_heal_after_hand_edits(cm: ContextMemory, root: pathlib.Path)
     assert cm.get(kept["entity_name"]) == kept
 
 
+def test_foreign_files_are_listed_apart_and_never_drift(cm: ContextMemory, root: pathlib.Path) -> None:
+    ns = "project.app"
+    cm.write(ns, "decision", ["api", "rest"], "Use REST.")
+    d = root / "projects/app"
+    files = {
+        "README.md": b"# About\n",
+        "NOTES.md": b"\xef\xbb\xbf---\r\nx: 1\r\n---\r\n",
+        "todo.md": b"- [ ] tidy\n",
+        "\u30ce\u30fc\u30c8.md": "\u899a\u3048\n".encode(),
+        "decision.md": (d / "decision-001-use-rest.md").read_bytes(),
+    }
+    for name, data in files.items():
+        (d / name).write_bytes(data)
+    drift = cm.verify(ns)
+    assert drift["foreign"] == sorted(f"projects/app/{n}" for n in files)
+    assert drift["missing_files"] == drift["unindexed_files"] == [] and drift["unreadable"] == []
+    assert drift["rows"] == 1 and drift["files"] == 1
+    healed = cm.heal(ns)
+    assert healed["written"] is False and healed["foreign"] == drift["foreign"]
+    assert [h["entity_name"] for h in cm.query()] == ["project.app.decision.001"]
+    for name, data in files.items():
+        assert (d / name).read_bytes() == data, name
+    # Named like an entity but not reading: still unreadable, not foreign.
+    (d / "todo-list.md").write_text("# My list\n", encoding="utf-8")
+    drift = cm.verify(ns)
+    assert [w["path"].endswith("todo-list.md") for w in drift["unreadable"]] == [True]
+    assert "projects/app/todo-list.md" not in drift["foreign"]
+
+
+def test_supersede_reports_the_write_fields(cm: ContextMemory) -> None:
+    old = cm.write("org.global", "decision", ["db", "x1"], "Use MySQL.")["entry"]["entity_name"]
+    done = cm.supersede(old, "org.global", "decision", ["db", "x1"], "Use Postgres. It has JSONB. It scales. It is free.")
+    assert list(done) == ["new", "old", "namespace_entries", "over_threshold", "body"]
+    assert done["namespace_entries"] == 2 and done["over_threshold"] is False
+    assert [f["code"] for f in done["body"]["flags"]] == ["many-sentences"]
+    promoted = cm.promote_to(done["new"]["entity_name"], "project.app")
+    assert promoted["namespace_entries"] == 1 and promoted["old"]["status"] == "superseded"
+
+
 def test_namespaces_lists_every_directory_with_memory(cm: ContextMemory) -> None:
     assert cm.namespaces() == []
     cm.write("project.app", "decision", ["api", "rest"], "Use REST.")

@@ -5,6 +5,7 @@ use std::fmt::Write;
 use memory_core::context_memory::{
     DriftReport, Entry, HealReport, Hit, NamespaceInfo, PendingMatch, SkipReason,
 };
+use memory_core::hygiene::BodyFlags;
 
 use crate::context::ContextReply;
 use crate::json;
@@ -18,16 +19,12 @@ pub fn human(reply: &ContextReply) -> String {
                 outcome.entry.entity_name,
                 outcome.entry.file.display()
             );
-            for flag in &outcome.body.flags {
-                let _ = write!(line, "\nnote: body: {flag}");
-            }
-            if outcome.over_threshold {
-                let _ = write!(
-                    line,
-                    "\n{} has {} entries, over the 50 the seed allows: split it by domain (memcore context split {})",
-                    outcome.entry.namespace, outcome.namespace_entries, outcome.entry.namespace
-                );
-            }
+            write_notes(
+                &mut line,
+                &outcome.entry,
+                &outcome.body,
+                outcome.over_threshold.then_some(outcome.namespace_entries),
+            );
             line
         }
         ContextReply::Entry(entry) => entry_text(entry),
@@ -95,12 +92,21 @@ pub fn human(reply: &ContextReply) -> String {
             );
             out
         }
-        ContextReply::Superseded(done) => format!(
-            "Wrote {} ({}); {} is now superseded",
-            done.new.entity_name,
-            done.new.file.display(),
-            done.old.entity_name
-        ),
+        ContextReply::Superseded(done) => {
+            let mut line = format!(
+                "Wrote {} ({}); {} is now superseded",
+                done.new.entity_name,
+                done.new.file.display(),
+                done.old.entity_name
+            );
+            write_notes(
+                &mut line,
+                &done.new,
+                &done.body,
+                done.over_threshold.then_some(done.namespace_entries),
+            );
+            line
+        }
         ContextReply::Hits(hits, _) if hits.is_empty() => "No entries.".to_string(),
         ContextReply::Hits(hits, _) => lines(hits.iter().map(hit_line)),
         ContextReply::Drift(reports) if reports.is_empty() => "No namespaces.".to_string(),
@@ -144,6 +150,22 @@ pub fn human(reply: &ContextReply) -> String {
     };
     out.push('\n');
     out
+}
+
+/// The notes of a write of a new entry (`write`, `supersede`, `promote --to`): each body
+/// flag, and the split advice when the namespace is over the threshold (`crowded`: its
+/// entry count then).
+fn write_notes(out: &mut String, entry: &Entry, body: &BodyFlags, crowded: Option<usize>) {
+    for flag in &body.flags {
+        let _ = write!(out, "\nnote: body: {flag}");
+    }
+    if let Some(entries) = crowded {
+        let _ = write!(
+            out,
+            "\n{} has {entries} entries, over the 50 the seed allows: split it by domain (memcore context split {})",
+            entry.namespace, entry.namespace
+        );
+    }
 }
 
 /// The JSON value of `reply`.
@@ -213,7 +235,9 @@ fn hit_line(hit: &Hit) -> String {
 fn drift_text(report: &DriftReport) -> String {
     let ns = report.namespace.as_ref().map_or("", |n| n.as_str());
     if !report.has_drift() {
-        return format!("{ns}: index and files agree ({} entries)", report.rows);
+        let mut out = format!("{ns}: index and files agree ({} entries)", report.rows);
+        foreign_lines(&mut out, &report.foreign);
+        return out;
     }
     let mut out = format!("{ns}: drift");
     for name in &report.missing_files {
@@ -234,7 +258,19 @@ fn drift_text(report: &DriftReport) -> String {
     if let Some(w) = &report.unreadable_index {
         let _ = write!(out, "\n  index unreadable: {w}");
     }
+    foreign_lines(&mut out, &report.foreign);
     out
+}
+
+/// One line per foreign file (`README.md`, `NOTES.md`): not drift, said apart.
+fn foreign_lines(out: &mut String, foreign: &[std::path::PathBuf]) {
+    for path in foreign {
+        let _ = write!(
+            out,
+            "\n  foreign (not named like an entity; not indexed, left alone): {}",
+            path.display()
+        );
+    }
 }
 
 fn heal_text(report: &HealReport) -> String {
@@ -258,6 +294,7 @@ fn heal_text(report: &HealReport) -> String {
     for w in &report.unreadable {
         let _ = write!(out, "\n  unreadable, left as is (its row kept): {w}");
     }
+    foreign_lines(&mut out, &report.foreign);
     out
 }
 

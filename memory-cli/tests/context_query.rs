@@ -969,6 +969,81 @@ fn json_hits_carry_the_file_only_fields() {
     assert_eq!(hit["supersedes"], serde_json::json!([]));
 }
 
+/// A `README.md`, a `NOTES.md` with a BOM and CRLF, a `todo.md` and a Unicode name kept
+/// beside the entries are foreign: verify and heal list them apart (human and `--json`),
+/// verify exits 0, heal writes nothing and the files stay byte for byte.
+#[test]
+fn foreign_files_are_listed_apart_and_are_not_drift() {
+    let dir = tempfile::tempdir().unwrap();
+    org_entry(dir.path());
+    let ns = dir.path().join("org/global");
+    let files: [(&str, &[u8]); 4] = [
+        ("README.md", b"# What this is\n"),
+        ("NOTES.md", b"\xef\xbb\xbf---\r\nx: 1\r\n---\r\n"),
+        ("todo.md", b"- [ ] tidy\n"),
+        ("\u{30ce}\u{30fc}\u{30c8}.md", "覚え書き\n".as_bytes()),
+    ];
+    for (name, bytes) in files {
+        std::fs::write(ns.join(name), bytes).unwrap();
+    }
+    let verify = run(command(dir.path()).args(["--root", ".", "context", "verify"])).ok();
+    assert!(
+        verify.contains("org.global: index and files agree (1 entries)"),
+        "{verify}"
+    );
+    for (name, _) in files {
+        assert!(
+            verify.contains(&format!(
+                "foreign (not named like an entity; not indexed, left alone): org/global/{name}"
+            )),
+            "{verify}"
+        );
+    }
+    let raw = run(command(dir.path()).args(["--root", ".", "--json", "context", "verify"])).ok();
+    // The keys in the core's (serde's) order, `foreign` after `unreadable`.
+    let at = |key: &str| raw.find(&format!("\"{key}\"")).unwrap_or(usize::MAX);
+    let order = [
+        "namespace",
+        "missing_files",
+        "unindexed_files",
+        "mismatched",
+        "unreadable",
+        "foreign",
+        "repeated",
+        "unreadable_index",
+        "last_updated",
+        "rows",
+        "files",
+    ];
+    assert!(order.windows(2).all(|w| at(w[0]) < at(w[1])), "{raw}");
+    let json: serde_json::Value = serde_json::from_str(&raw).unwrap();
+    assert_eq!(
+        json[0]["foreign"],
+        serde_json::json!([
+            "org/global/NOTES.md",
+            "org/global/README.md",
+            "org/global/todo.md",
+            "org/global/\u{30ce}\u{30fc}\u{30c8}.md"
+        ])
+    );
+    assert_eq!(
+        (json[0]["rows"].as_u64(), json[0]["files"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let healed = run(command(dir.path()).args(["--root", ".", "context", "heal"])).ok();
+    assert!(healed.contains("org.global: nothing to heal"), "{healed}");
+    assert!(
+        healed.contains("left alone): org/global/README.md"),
+        "{healed}"
+    );
+    let healed = run(command(dir.path()).args(["--root", ".", "--json", "context", "heal"])).json();
+    assert_eq!(healed[0]["written"], false);
+    assert_eq!(healed[0]["foreign"].as_array().unwrap().len(), 4);
+    for (name, bytes) in files {
+        assert_eq!(std::fs::read(ns.join(name)).unwrap(), bytes, "{name}");
+    }
+}
+
 /// An unreadable file is drift: verify prints its path and line and exits 4 (a file
 /// with no row that does not read, which a row count alone does not see).
 #[test]

@@ -42,10 +42,20 @@ fn migration_backs_up_imports_reports_and_keeps_the_source() {
         imported,
         ["org.global.decision.001", "project.app.risk.004"]
     );
+    // `auth.md` is not named like an entity file (it would be foreign in the
+    // namespace): it is imported under the name a new entity gets, bytes unchanged;
+    // `rota.md` likewise.
     assert_eq!(
-        std::fs::read_to_string(root.path().join("org/global/auth.md")).unwrap(),
+        std::fs::read_to_string(root.path().join("org/global/decision-001-auth-uses-jwt.md"))
+            .unwrap(),
         GOOD,
         "an imported file keeps its bytes"
+    );
+    assert!(!root.path().join("org/global/auth.md").exists());
+    assert!(
+        root.path()
+            .join("projects/app/risk-004-the-rota-is-thin.md")
+            .exists()
     );
     let reasons: Vec<(String, String)> = report
         .not_imported

@@ -127,10 +127,15 @@ class QueryAnswerDict(TypedDict):
 
 
 class SupersededDict(TypedDict):
-    """``supersede``, ``promote_to``: the new entry and the old one, now superseded."""
+    """``supersede``, ``promote_to``: the new entry and the old one, now superseded, and
+    the three fields ``write`` reports for the new entry (its namespace's size, whether
+    that is over the split threshold, the body check)."""
 
     new: EntryDict
     old: EntryDict
+    namespace_entries: int
+    over_threshold: bool
+    body: BodyFlagsDict
 
 
 class DriftReportDict(TypedDict):
@@ -141,6 +146,9 @@ class DriftReportDict(TypedDict):
     unindexed_files: List[str]
     mismatched: List[str]
     unreadable: List[WarningRecordDict]
+    foreign: List[str]
+    """Files not named like entities (``README.md``, ``NOTES.md``), relative to the root:
+    not drift, never indexed, never counted in ``files``, never touched."""
     repeated: List[str]
     unreadable_index: Optional[WarningRecordDict]
     last_updated: Optional[str]
@@ -156,6 +164,8 @@ class HealReportDict(TypedDict):
     removed: List[str]
     updated: List[str]
     unreadable: List[WarningRecordDict]
+    foreign: List[str]
+    """Files not named like entities, relative to the root: never indexed or touched."""
     written: bool
     backup: Optional[str]
     unreadable_index: Optional[WarningRecordDict]

@@ -405,7 +405,8 @@ class ContextMemory:
         force_new: bool = False,
     ) -> SupersededDict:
         """Writes a new entry that supersedes ``old`` (same arguments as ``write``) and marks
-        ``old`` ``superseded``, as one step; returns a ``SupersededDict`` (``new``, ``old``)."""
+        ``old`` ``superseded``, as one step; returns a ``SupersededDict`` (``new``, ``old``,
+        and ``write``'s ``namespace_entries``, ``over_threshold``, ``body``)."""
 
     def promote(self, name: str) -> EntryDict:
         """Promotes an ``experimental`` entry to ``accepted`` in place; returns its
@@ -417,11 +418,13 @@ class ContextMemory:
 
     def verify(self, namespace: str) -> DriftReportDict:
         """How ``namespace``'s ``_index.md`` disagrees with its files, writing nothing: a
-        ``DriftReportDict``."""
+        ``DriftReportDict``. Files not named like entities (``README.md``) are listed in
+        ``foreign``, not as drift."""
 
     def heal(self, namespace: str) -> HealReportDict:
         """Rebuilds ``namespace``'s ``_index.md`` from its files (under the lock); files that
-        do not read are reported and left alone. Returns a ``HealReportDict``."""
+        do not read are reported and left alone, foreign files (``README.md``) listed and
+        never read. Returns a ``HealReportDict``."""
 
     def namespaces(self) -> list[NamespaceInfoDict]:
         """Every namespace under the root that has an index or an entity file, in name order,

@@ -136,7 +136,7 @@ pub(crate) fn read_entry(
             ),
         ));
     }
-    let created_at = required_str(map, "created_at")?;
+    let created_at = required_str(map, "created_at")?.into_owned();
     check_timestamp("created_at", &created_at)?;
     let updated_at = optional_str(map, "updated_at")?;
     if let Some(at) = &updated_at {
@@ -230,14 +230,23 @@ fn field_text<'a>(
     }
 }
 
-fn required_str(map: &FieldsRef<'_>, key: &'static str) -> Result<String, FieldProblem> {
+/// A mandatory field's text, trimmed: borrowed from the file when it holds it as it is
+/// (the name, namespace, category and status are only checked or parsed, so heal
+/// copies none of them here).
+fn required_str<'a>(
+    map: &'a FieldsRef<'_>,
+    key: &'static str,
+) -> Result<Cow<'a, str>, FieldProblem> {
     match map.get(key) {
         None => Err(FieldProblem {
             key: None,
             message: format!("the mandatory field {key} is missing"),
         }),
         Some(v) => field_text(key, v)?
-            .map(|s| s.trim().to_string())
+            .map(|s| match s {
+                Cow::Borrowed(s) => Cow::Borrowed(s.trim()),
+                Cow::Owned(s) => Cow::Owned(s.trim().to_string()),
+            })
             .filter(|s| !s.is_empty())
             .ok_or_else(|| problem(key, format!("the mandatory field {key} is empty"))),
     }

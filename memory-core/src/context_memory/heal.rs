@@ -16,7 +16,7 @@ use super::entity::Entry;
 use super::entity_file::EntityFile;
 use super::index_file::{IndexFile, IndexRow};
 use super::memory::ContextMemory;
-use super::names::{EntityName, is_entity_file_name};
+use super::names::{EntityName, is_entity_file_name, is_foreign_file_name};
 use super::namespace::Namespace;
 use crate::agent_memory::Warning;
 use crate::durable::{MemoryLock, Transaction};
@@ -43,6 +43,10 @@ pub struct DriftReport {
     /// Entity files that do not read, with the line and the reason: drift to report
     /// (a person must fix them; heal keeps their rows and never touches them).
     pub unreadable: Vec<Warning>,
+    /// Foreign files in the directory (`README.md`, `NOTES.md`: not named
+    /// `{category}-{short_id}[-{slug}].md`), relative to the root, by name: not drift,
+    /// never indexed, never counted in [`DriftReport::files`], never touched.
+    pub foreign: Vec<PathBuf>,
     /// Entities with more than one row (every row after the first).
     pub repeated: Vec<EntityName>,
     /// The index itself does not read (the reason), or `None`.
@@ -89,6 +93,9 @@ pub struct HealReport {
     pub updated: Vec<EntityName>,
     /// Entity files that do not read: reported, untouched, their rows kept.
     pub unreadable: Vec<Warning>,
+    /// Foreign files in the directory (`README.md`, `NOTES.md`), relative to the root,
+    /// by name: never indexed, never touched, never a reason to heal.
+    pub foreign: Vec<PathBuf>,
     /// Whether `_index.md` was written.
     pub written: bool,
     /// When the old `_index.md` did not read and was rebuilt from the files: where its
@@ -114,6 +121,18 @@ pub(super) struct DirScan<T = EntityFile> {
     pub unreadable: Vec<Warning>,
     /// Every entity file name in the directory (readable or not).
     pub names: BTreeSet<String>,
+    /// The foreign files in the directory, relative to the root, by name.
+    pub foreign: Vec<PathBuf>,
+}
+
+/// A namespace directory's regular files: its entity files and its foreign ones
+/// ([`is_foreign_file_name`]); memory-core's own files are in neither.
+#[derive(Debug, Default)]
+pub(super) struct DirListing {
+    /// The entity file names.
+    pub entities: BTreeSet<String>,
+    /// The foreign files, relative to the root, sorted.
+    pub foreign: Vec<PathBuf>,
 }
 
 impl ContextMemory {
@@ -133,6 +152,7 @@ impl ContextMemory {
             namespace: Some(namespace.clone()),
             files: scan.names.len(),
             unreadable: scan.unreadable.clone(),
+            foreign: scan.foreign.clone(),
             ..DriftReport::default()
         };
         let index = match self.load_index(namespace) {
@@ -274,6 +294,7 @@ impl ContextMemory {
         let mut report = HealReport {
             namespace: Some(namespace.clone()),
             unreadable: scan.unreadable.clone(),
+            foreign: scan.foreign.clone(),
             ..HealReport::default()
         };
         let now = self.utc_now();
@@ -355,6 +376,7 @@ impl ContextMemory {
             namespace: Some(namespace.clone()),
             added: rows.iter().map(|r| r.entity.clone()).collect(),
             unreadable: scan.unreadable,
+            foreign: scan.foreign,
             written: true,
             backup: Some(relative),
             unreadable_index: Some(Warning::from_error(error, error.line().unwrap_or(0))),
@@ -371,7 +393,7 @@ impl ContextMemory {
     /// appended when one of that second exists).
     fn backup_path(&self, namespace: &Namespace, now: &str) -> Result<PathBuf> {
         let stamp: String = now.chars().filter(|c| *c != ':' && *c != '-').collect();
-        let base = format!("{}.bak-{stamp}", super::names::INDEX_FILE_NAME);
+        let base = format!("{}{stamp}", super::names::INDEX_BACKUP_PREFIX);
         let mut name = base.clone();
         let mut n = 1u64;
         loop {
@@ -386,13 +408,21 @@ impl ContextMemory {
 
     /// The entity file names in `namespace`'s directory (empty when it does not exist).
     pub(super) fn list_dir(&self, namespace: &Namespace) -> Result<BTreeSet<String>> {
+        Ok(self.read_listing(namespace)?.entities)
+    }
+
+    /// The entity file names and the foreign file names in `namespace`'s directory
+    /// (both empty when it does not exist): regular files only (a link or a
+    /// subdirectory is neither).
+    pub(super) fn read_listing(&self, namespace: &Namespace) -> Result<DirListing> {
         let dir = self.namespace_dir(namespace);
         // Collected first and built into the set in one go (sorted once), not inserted
         // one by one in the directory's hash order.
         let mut names = Vec::new();
+        let mut foreign = Vec::new();
         let entries = match fs::read_dir(&dir) {
             Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(DirListing::default()),
             Err(e) => return Err(Error::io_op(&dir, "scandir", e)),
         };
         for entry in entries {
@@ -400,14 +430,21 @@ impl ContextMemory {
             if !entry.file_type().is_ok_and(|t| t.is_file()) {
                 continue;
             }
-            if let Some(name) = entry.file_name().to_str()
-                && is_entity_file_name(name)
-            {
-                names.push(name.to_string());
+            // A name that is not UTF-8 is left out (no report could name it).
+            if let Some(name) = entry.file_name().to_str() {
+                if is_entity_file_name(name) {
+                    names.push(name.to_string());
+                } else if is_foreign_file_name(name) {
+                    foreign.push(namespace.dir().join(name));
+                }
             }
         }
         names.sort_unstable();
-        Ok(names.into_iter().collect())
+        foreign.sort_unstable();
+        Ok(DirListing {
+            entities: names.into_iter().collect(),
+            foreign,
+        })
     }
 
     /// The clock's time in UTC, as entity files and indexes write it.
@@ -419,16 +456,6 @@ impl ContextMemory {
             .format("%Y-%m-%dT%H:%M:%SZ")
             .to_string()
     }
-}
-
-/// Whether `name` follows the seed's file naming, `{category}-{short_id}[-{slug}].md`.
-pub(super) fn looks_like_entity_file(name: &str) -> bool {
-    is_entity_file_name(name)
-        && super::schema::Category::ALL.iter().any(|c| {
-            name.strip_prefix(c.as_str())
-                .and_then(|rest| rest.strip_prefix('-'))
-                .is_some_and(|rest| rest.len() > ".md".len())
-        })
 }
 
 /// The file names of unreadable entity files.

@@ -14,7 +14,9 @@ use super::entity::read_entry;
 use super::heal::row_of;
 use super::index_file::IndexRow;
 use super::memory::ContextMemory;
-use super::names::{EntityName, entity_file_name, is_entity_file_name, slug_of};
+use super::names::{
+    EntityName, entity_file_name, is_entity_file_name, is_markdown_file_name, slug_of,
+};
 use super::namespace::Namespace;
 use crate::durable::{Transaction, create_private_dir_all};
 use crate::error::{Error, Result};
@@ -163,7 +165,7 @@ impl ContextMemory {
                 report.other_files += 1;
                 continue;
             }
-            if !is_entity_file_name(name) {
+            if !is_markdown_file_name(name) {
                 report.not_imported.push(NotImported {
                     file: rel.clone(),
                     reason: "an index or pending-refresh file (indexes are rebuilt)".to_string(),
@@ -279,7 +281,9 @@ impl ContextMemory {
                     .flatten()
                     .any(|(f, _, _)| f == n)
         };
-        let file_name = if !taken(&original) {
+        // A file not named like an entity (`auth-notes.md`) would be foreign in the
+        // namespace: it is renamed as a new entity file is named.
+        let file_name = if is_entity_file_name(&original) && !taken(&original) {
             original
         } else {
             let fresh = entity_file_name(

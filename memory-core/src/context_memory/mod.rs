@@ -55,7 +55,7 @@ pub use memory::{ContextMemory, ContextMemoryBuilder, DEFAULT_LOCK_TIMEOUT};
 pub use migrate::{DanglingLink, MAX_MIGRATED_FILES, MigrationReport, NotImported};
 pub use names::{
     EntityName, INDEX_FILE_NAME, PENDING_REFRESH_FILE_NAME, entity_file_name, is_entity_file_name,
-    next_short_id, slug_of,
+    is_foreign_file_name, next_short_id, slug_of,
 };
 pub use namespace::{MAX_DOMAIN_DEPTH, MAX_SEGMENT_LEN, Namespace, NamespaceKind, project_segment};
 pub use namespaces::{NamespaceInfo, SPLIT_THRESHOLD};

@@ -209,18 +209,66 @@ pub fn entity_file_name(category: Category, short_id: &str, slug: &str) -> Strin
     }
 }
 
-/// Whether a file in a namespace directory is an entity file: a `.md` file that is not
-/// the index or the pending-refresh list (nor hidden, nor a temp file).
+/// Whether a file in a namespace directory is an entity file: named as the seed names
+/// them, `{category}-{short_id}[-{slug}].md` with one of the seed's categories (and not
+/// hidden, nor a temp file). Any other file there is *foreign* ([`is_foreign_file_name`]):
+/// a `README.md` or `NOTES.md` a person keeps beside the entries is never read as an
+/// entity, indexed, counted or rewritten.
 ///
 /// ```
 /// use memory_core::context_memory::is_entity_file_name;
 /// assert!(is_entity_file_name("decision-001-auth.md"));
+/// assert!(is_entity_file_name("todo-fix-login.md"));
 /// assert!(!is_entity_file_name("_index.md"));
 /// assert!(!is_entity_file_name("_pending_refresh.md"));
+/// assert!(!is_entity_file_name("README.md"));
+/// assert!(!is_entity_file_name("todo.md"));
+/// assert!(!is_entity_file_name("decision-.md"));
+/// assert!(!is_entity_file_name("Decision-001.md"));
 /// assert!(!is_entity_file_name("notes.txt"));
 /// assert!(!is_entity_file_name(".decision-001.md.tmp-1-2"));
 /// ```
 pub fn is_entity_file_name(name: &str) -> bool {
+    is_markdown_file_name(name)
+        && Category::ALL.iter().any(|c| {
+            name.strip_prefix(c.as_str())
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|rest| rest.len() > ".md".len())
+        })
+}
+
+/// Whether a file in a namespace directory is *foreign*: a file a person keeps there
+/// (`README.md`, `NOTES.md`, `todo.md`, `diagram.png`) that is neither an entity file
+/// ([`is_entity_file_name`]) nor one of memory-core's own (`_index.md`,
+/// `_pending_refresh.md`, an `_index.md.bak-…` backup, a hidden lock or temp file).
+/// `verify` and `heal` list foreign files apart from drift; nothing else reads them.
+///
+/// ```
+/// use memory_core::context_memory::is_foreign_file_name;
+/// assert!(is_foreign_file_name("README.md"));
+/// assert!(is_foreign_file_name("todo.md"));
+/// assert!(is_foreign_file_name("notes.txt"));
+/// assert!(!is_foreign_file_name("decision-001-auth.md"));
+/// assert!(!is_foreign_file_name("_index.md"));
+/// assert!(!is_foreign_file_name("_index.md.bak-20260403T100000Z"));
+/// assert!(!is_foreign_file_name(".decision-001.md.tmp-1-2"));
+/// ```
+pub fn is_foreign_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name != INDEX_FILE_NAME
+        && name != PENDING_REFRESH_FILE_NAME
+        && !name.starts_with(INDEX_BACKUP_PREFIX)
+        && !is_entity_file_name(name)
+}
+
+/// The start of the name of an old index heal moved aside (`_index.md.bak-<UTC time>`).
+pub(crate) const INDEX_BACKUP_PREFIX: &str = "_index.md.bak-";
+
+/// Whether `name` is a `.md` file name other than the index and the pending-refresh
+/// list (nor hidden, nor a temp file): what an index's `File` cell may name, and what
+/// `migrate` tries to import (renaming it to an entity file name when it is not one).
+pub(crate) fn is_markdown_file_name(name: &str) -> bool {
     name.ends_with(".md")
         && name.len() > 3
         && !name.starts_with('.')
@@ -238,7 +286,7 @@ pub(crate) fn check_file_name(name: &str) -> std::result::Result<(), String> {
             "File {name:?} must be a file name in this directory, without a path"
         ));
     }
-    if !is_entity_file_name(name) {
+    if !is_markdown_file_name(name) {
         return Err(format!(
             "File {name:?} is not an entity file name (a .md file other than {INDEX_FILE_NAME} and {PENDING_REFRESH_FILE_NAME})"
         ));

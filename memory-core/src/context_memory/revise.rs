@@ -88,11 +88,14 @@ impl EntryPatch {
     }
 }
 
-/// What a supersession wrote.
+/// What a supersession wrote: the new entry, the old one, and — as every outcome that
+/// writes a new entry ([`WriteOutcome`](super::WriteOutcome)) — the new entry's
+/// namespace size, whether it is now over the split threshold, and the body check.
 ///
 /// ```
 /// # use memory_core::context_memory::Superseded;
 /// fn names(s: &Superseded) -> (&str, &str) { (s.new.entity_name.as_str(), s.old.entity_name.as_str()) }
+/// fn crowded(s: &Superseded) -> bool { s.over_threshold }
 /// ```
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
@@ -101,6 +104,13 @@ pub struct Superseded {
     pub new: Entry,
     /// The old entry, now `superseded`.
     pub old: Entry,
+    /// How many entries the new entry's namespace index lists after the step.
+    pub namespace_entries: usize,
+    /// Whether the new entry's namespace now has more than
+    /// [`SPLIT_THRESHOLD`](super::SPLIT_THRESHOLD) entries (the seed: split it by domain).
+    pub over_threshold: bool,
+    /// What the body check flagged in the new entry's body (written, worth a look).
+    pub body: crate::hygiene::BodyFlags,
 }
 
 /// A checked change of one entity file and its index row.
@@ -177,9 +187,9 @@ impl ContextMemory {
         // by nature) and still refuses a copy of any other.
         let new = new.supersedes(old.clone());
         new.validate()?;
-        super::write::screen(&new)?;
+        let body = super::write::screen(&new)?;
         let lock = self.handle.lock()?;
-        self.supersede_locked(&lock, &old, &new)
+        self.supersede_locked(&lock, &old, &new, body)
     }
 
     /// Namespace promotion (project → org): a new entry in `target` made from `source`
@@ -216,17 +226,23 @@ impl ContextMemory {
         lock: &MemoryLock,
         old: &EntityName,
         new: &NewEntry,
+        body: crate::hygiene::BodyFlags,
     ) -> Result<Superseded> {
         let (written, mut olds) = self.supersede_all_locked(lock, new)?;
         let old_entry = olds
             .iter()
             .position(|e| &e.entity_name == old)
-            .map(|i| olds.swap_remove(i));
-        Ok(Superseded {
-            new: written.entry,
-            old: old_entry.ok_or_else(|| {
+            .map(|i| olds.swap_remove(i))
+            .ok_or_else(|| {
                 Error::verify(self.root(), format!("{old} was not marked superseded"))
-            })?,
+            })?;
+        let outcome = written.outcome(body);
+        Ok(Superseded {
+            new: outcome.entry,
+            old: old_entry,
+            namespace_entries: outcome.namespace_entries,
+            over_threshold: outcome.over_threshold,
+            body: outcome.body,
         })
     }
 

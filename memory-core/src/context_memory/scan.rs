@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::dir_reader::DirReader;
 use super::entity::Entry;
 use super::entity_file::EntityFile;
-use super::heal::DirScan;
+use super::heal::{DirListing, DirScan};
 use super::index_file::IndexRow;
 use super::memory::ContextMemory;
 use super::names::EntityName;
@@ -22,36 +22,40 @@ use crate::error::{Error, Result};
 impl ContextMemory {
     /// Reads every entity file of `namespace`.
     pub(super) fn scan_dir(&self, namespace: &Namespace) -> Result<DirScan> {
-        let names = self.list_dir(namespace)?;
-        self.scan_names(namespace, names, |file| file)
+        let listing = self.read_listing(namespace)?;
+        self.scan_names(namespace, listing, |file| file)
     }
 
     /// Reads every entity file of `namespace`, keeping only the entries (heal and
     /// verify): each file's text and key spans are freed on the thread that read them,
     /// which reuses the memory for the next file.
     pub(super) fn scan_entries(&self, namespace: &Namespace) -> Result<DirScan<Entry>> {
-        let names = self.list_dir(namespace)?;
-        self.scan_names(namespace, names, |file| file.entry)
+        let listing = self.read_listing(namespace)?;
+        self.scan_names(namespace, listing, |file| file.entry)
     }
 
     /// Reads every entity file of `namespace`, keeping only the index row each makes
     /// (heal): the row is built from the entry on the thread that read the file,
     /// moving its name and tags instead of copying them.
     pub(super) fn scan_rows(&self, namespace: &Namespace) -> Result<DirScan<IndexRow>> {
-        let names = self.list_dir(namespace)?;
-        self.scan_names(namespace, names, |file| super::heal::row_from(file.entry))
+        let listing = self.read_listing(namespace)?;
+        self.scan_names(namespace, listing, |file| super::heal::row_from(file.entry))
     }
 
-    /// Reads the entity files `names` (a listing of `namespace`'s directory), keeping
-    /// `keep` of each. A file whose content does not read is reported and kept out; a
+    /// Reads the entity files of `listing` (of `namespace`'s directory), keeping `keep`
+    /// of each (its foreign files are passed on, unread). A file whose content does not read is reported and kept out; a
     /// file that cannot be reached (an I/O error) fails the scan with the first such
     /// error in name order.
     fn scan_names<T: Send>(
         &self,
         namespace: &Namespace,
-        names: BTreeSet<String>,
+        listing: DirListing,
         keep: impl Fn(EntityFile) -> T + Sync,
     ) -> Result<DirScan<T>> {
+        let DirListing {
+            entities: names,
+            foreign,
+        } = listing;
         let (paths, mut refused): (Vec<_>, Vec<_>) = self
             .paths_of(namespace, &names)
             .into_iter()
@@ -97,6 +101,7 @@ impl ContextMemory {
             entries,
             unreadable,
             names,
+            foreign,
         })
     }
 

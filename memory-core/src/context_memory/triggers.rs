@@ -2,7 +2,6 @@
 //! listing: the rows' names sorted once (usually a check: rows are appended in order)
 //! and each listed name looked up in them, files opened only when they have no row.
 
-use super::heal::looks_like_entity_file;
 use super::index_file::IndexFile;
 use super::index_rows::RowRef;
 use super::memory::ContextMemory;
@@ -30,8 +29,8 @@ impl ContextMemory {
     /// with no row that reads (a file with no row that does not read is already known:
     /// it is reported by `verify` and changes nothing, so it triggers nothing). Only the
     /// unindexed files are opened, in name order, and only when the rows alone trigger
-    /// nothing; a `.md` that is not named like an entity file (`README.md`) triggers
-    /// nothing.
+    /// nothing. The listing holds entity files only: a foreign file (`README.md`) is not
+    /// in it and triggers nothing.
     pub(super) fn needs_heal<'r, 'l>(
         &self,
         namespace: &Namespace,
@@ -64,9 +63,6 @@ impl ContextMemory {
         }
         unindexed.sort_unstable();
         for name in unindexed {
-            if !looks_like_entity_file(name) {
-                continue;
-            }
             // A readable copy of an indexed entity is kept out by heal anyway.
             if self
                 .entity_of_file(namespace, name)?
@@ -89,7 +85,7 @@ mod tests {
     use std::collections::{BTreeSet, HashSet};
 
     use super::*;
-    use crate::context_memory::EntityName;
+    use crate::context_memory::{EntityName, is_entity_file_name};
     use proptest::prelude::*;
 
     /// The triggers as they were checked before (hash sets, a tree look-up per row),
@@ -111,7 +107,7 @@ mod tests {
             }
         }
         for name in listing {
-            if files.contains(name.as_str()) || !looks_like_entity_file(name) {
+            if files.contains(name.as_str()) || !is_entity_file_name(name) {
                 continue;
             }
             if memory
