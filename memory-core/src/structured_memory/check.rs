@@ -355,7 +355,7 @@ impl StructuredMemory {
             push(
                 ViolationKind::UndatedEntry,
                 item.line,
-                "an entry without an absolute date (- YYYY-MM-DD: …)".into(),
+                undated_reason(&item.text),
             );
         }
         let mut subjects: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -426,5 +426,71 @@ impl StructuredMemory {
         }
         out.sort();
         Ok(out)
+    }
+}
+
+/// Why a list item is not a dated entry, as precisely as its first line `line` says: a
+/// date that is not on the calendar, a date (and subject) without the `:` before the
+/// text, or no date at all.
+fn undated_reason(line: &str) -> String {
+    const SHAPE: &str = "(- YYYY-MM-DD: … or - YYYY-MM-DD [subject]: …)";
+    let rest = line.trim_start().get(1..).unwrap_or("").trim_start();
+    let rest = rest.strip_prefix("**").unwrap_or(rest);
+    let Some(date) = rest.get(..10).filter(|d| {
+        d.bytes().enumerate().all(|(i, b)| match i {
+            4 | 7 => b == b'-',
+            _ => b.is_ascii_digit(),
+        })
+    }) else {
+        return format!("an entry without an absolute date {SHAPE}");
+    };
+    if chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
+        return format!("{date} is not a day of the calendar {SHAPE}");
+    }
+    let after = rest[10..].trim_start_matches("**");
+    if let Some(subject) = after.strip_prefix(" [") {
+        match subject.find(']') {
+            None => return format!("the subject after {date} is never closed with `]` {SHAPE}"),
+            Some(end) if subject[..end].trim().is_empty() => {
+                return format!("the subject after {date} is empty {SHAPE}");
+            }
+            Some(_) => {}
+        }
+    }
+    format!("the date {date} is not followed by `:` (or ` — `) before the text {SHAPE}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::undated_reason;
+
+    #[test]
+    fn an_undated_item_is_told_what_is_wrong_with_it() {
+        for (line, says) in [
+            ("- a hand note", "without an absolute date"),
+            ("- 2026-13-45: x", "2026-13-45 is not a day of the calendar"),
+            (
+                "- 2026-02-30 [db]: x",
+                "2026-02-30 is not a day of the calendar",
+            ),
+            (
+                "- 2026-11-06 [b] no colon",
+                "2026-11-06 is not followed by `:`",
+            ),
+            ("- 2026-11-06 no colon", "2026-11-06 is not followed by `:`"),
+            ("- 2026-11-06 [b: x", "never closed with `]`"),
+            (
+                "- 2026-11-06 [ ]: x",
+                "the subject after 2026-11-06 is empty",
+            ),
+            ("* **2026-11-06** text", "2026-11-06 is not followed by `:`"),
+            ("-", "without an absolute date"),
+            ("- 2026-1", "without an absolute date"),
+            ("- 日本語のメモ", "without an absolute date"),
+        ] {
+            let reason = undated_reason(line);
+            assert!(reason.contains(says), "{line:?}: {reason}");
+            assert!(reason.contains("YYYY-MM-DD"), "{line:?}: {reason}");
+        }
     }
 }
