@@ -296,7 +296,7 @@ impl StructuredMemory {
                 }
                 let gone: Vec<&super::topic_file::Entry> =
                     stale.iter().map(|&i| &joined.entries[i]).collect();
-                t = without_entries(&t, &gone);
+                t = super::remember::remove_entries(&t, &gone);
                 Topic::read(&into_path, into.clone(), t.clone())
                     .map_err(|e| Error::unreadable_result(&into_path, e))?;
             }
@@ -448,18 +448,6 @@ fn superseded_generations(topic: &Topic) -> Vec<usize> {
     }
     stale.sort_unstable();
     stale
-}
-
-/// `text` without the entries `gone` (in file order).
-fn without_entries(text: &str, gone: &[&super::topic_file::Entry]) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for e in gone {
-        out.push_str(&text[at..e.span.start]);
-        at = e.span.end;
-    }
-    out.push_str(&text[at..]);
-    out
 }
 
 fn line_edit(text: &str, number: usize) -> Edit {

@@ -753,7 +753,7 @@ fn replace_entries(text: &str, same: &[&Entry], entry: &str) -> String {
 }
 
 /// `text` without the entries `gone` (in file order).
-fn remove_entries(text: &str, gone: &[&Entry]) -> String {
+pub(super) fn remove_entries(text: &str, gone: &[&Entry]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for e in gone {
