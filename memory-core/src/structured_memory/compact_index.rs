@@ -257,7 +257,7 @@ impl StructuredMemory {
             let from_path = self.topic_path(&from)?;
             let into_path = self.topic_path(&into)?;
             let from_topic = Topic::read(&from_path, from.clone(), from_text.clone())?;
-            let body = &from_text[body_start(&from_text)..];
+            let body = &from_text[body_start(&from_topic)..];
             let mut t = text_of(&into, &writes)?;
             let tle = LineEnding::detect(&t).as_str();
             if !t.is_empty() && !t.ends_with('\n') {
@@ -398,11 +398,9 @@ fn with_line_ending(text: &str, le: &str) -> String {
 }
 
 /// Where a topic's body starts (after its frontmatter, if any).
-fn body_start(text: &str) -> usize {
-    let start = match crate::markdown::Frontmatter::locate(text) {
-        Ok(Some(fm)) => fm.body_start,
-        _ => 0,
-    };
+fn body_start(topic: &Topic) -> usize {
+    let text = topic.text.as_str();
+    let start = topic.body_start;
     // A byte-order mark (a file without frontmatter) is not carried into the middle of
     // another file.
     let start = if start == 0 && text.starts_with('\u{feff}') {

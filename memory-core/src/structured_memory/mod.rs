@@ -29,6 +29,7 @@ mod compactor;
 mod dates;
 mod index_fields;
 mod index_file;
+mod leading_block;
 mod memory;
 mod pointer;
 mod read;
