@@ -179,7 +179,9 @@ impl StructuredMemory {
             out.push(v(
                 ViolationKind::OverBudget,
                 INDEX_FILE_NAME,
-                usage.line_budget + 1,
+                usage
+                    .first_line_over(&index.text)
+                    .unwrap_or(usage.line_budget + 1),
                 usage.warning().unwrap_or_default(),
             ));
         }
@@ -339,7 +341,9 @@ impl StructuredMemory {
         if usage.state == BudgetState::Over {
             push(
                 ViolationKind::OverBudget,
-                usage.line_budget + 1,
+                usage
+                    .first_line_over(&topic.text)
+                    .unwrap_or(usage.line_budget + 1),
                 format!(
                     "{}{}",
                     usage.warning().unwrap_or_default(),
