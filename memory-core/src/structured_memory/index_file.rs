@@ -218,11 +218,20 @@ impl MemoryIndex {
     /// ```
     pub fn line_for(&self, file: &str) -> Option<&IndexLine> {
         let file = file.strip_prefix("./").unwrap_or(file);
-        self.lines.iter().find(|l| l.file == file).or_else(|| {
-            self.lines
-                .iter()
-                .find(|l| super::topic_case::same_but_for_case(&l.file, file))
-        })
+        // Exact, then but for case, then canonically equivalent (`café` as `cafe` + U+0301).
+        self.lines
+            .iter()
+            .find(|l| l.file == file)
+            .or_else(|| {
+                self.lines
+                    .iter()
+                    .find(|l| super::topic_case::same_but_for_case(&l.file, file))
+            })
+            .or_else(|| {
+                self.lines
+                    .iter()
+                    .find(|l| super::topic_name::same_topic_name(&l.file, file))
+            })
     }
 }
 

@@ -41,6 +41,7 @@ mod time_words;
 mod topic_case;
 mod topic_file;
 mod topic_meta;
+mod topic_name;
 mod topic_sections;
 mod write_plan;
 
