@@ -314,7 +314,7 @@ proptest! {
     /// Any name is judged without a panic, and one spelled in the other normalisation form
     /// or case is judged the same (a refusal never depends on the form).
     #[test]
-    fn every_name_is_judged_and_every_form_alike(stem in "\\PC{0,40}", pick in 0usize..4) {
+    fn every_name_is_judged_and_every_form_alike(stem in "\\PC{0,80}", pick in 0usize..4) {
         use unicode_normalization::UnicodeNormalization;
         let name = format!("{stem}.md");
         let forms: [String; 4] = [
@@ -338,4 +338,34 @@ proptest! {
             (Ok(_), Err(e)) => prop_assert_ne!(e.kind(), ErrorKind::Io, "{:?}: {}", forms[pick], e),
         }
     }
+}
+
+#[test]
+fn the_longest_accepted_name_is_written_with_its_temporary_file_and_one_more_byte_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = memory(d);
+    // 218 bytes: its `.<name>.tmp-<pid>-<n>` staging file still fits 255.
+    for longest in [
+        format!("{}.md", "x".repeat(215)),
+        format!("{}x.md", "é".repeat(107)),
+    ] {
+        assert_eq!(longest.len(), 218);
+        let out = m
+            .remember(Fact::new(longest.as_str(), "a fact").hook("h"))
+            .unwrap();
+        assert_eq!(out.file, longest);
+        m.remember(Fact::new(longest.as_str(), "a second fact"))
+            .unwrap();
+        assert_eq!(m.topic(&longest).unwrap().entries.len(), 2);
+    }
+    let err = m
+        .remember(Fact::new(format!("{}.md", "x".repeat(216)), "a fact").hook("h"))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    assert!(
+        err.to_string()
+            .contains("at most 218 bytes; this one has 219"),
+        "{err}"
+    );
 }

@@ -12,8 +12,10 @@
 //! isolates — and the other default-ignorable code points), a control character, a line
 //! or paragraph separator; a character Windows refuses (`*?<>:"|\`); a component that
 //! starts or ends with a space or ends with a dot; a Windows device name (`CON`, `PRN`,
-//! `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`, any case, any extension); a component
-//! longer than 255 bytes (what file systems hold).
+//! `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`, any case, any extension); a directory
+//! longer than 255 bytes (what file systems hold), or a file name longer than 218: a write
+//! stages the file as `.<name>.tmp-<pid>-<n>` beside it (up to 37 bytes more), and that
+//! name must fit the 255 too.
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
@@ -22,6 +24,14 @@ use crate::error::{Error, Result};
 
 /// The most bytes a file name (one path component) may hold.
 pub(super) const MAX_NAME_BYTES: usize = 255;
+
+/// The most bytes a write's temporary file name adds to its file's name:
+/// `.<name>.tmp-<pid>-<n>`, a 32-bit pid and a 64-bit counter.
+const TEMP_NAME_BYTES: usize = ".".len() + ".tmp-".len() + 10 + "-".len() + 20;
+
+/// The most bytes a topic file's own name may hold (its temporary file's name must fit
+/// [`MAX_NAME_BYTES`] too).
+pub(super) const MAX_TOPIC_NAME_BYTES: usize = MAX_NAME_BYTES - TEMP_NAME_BYTES;
 
 /// The key two topic file names are compared by: canonical composition (NFC), then
 /// lowercase (and NFC again: lowercasing can leave a composable pair).
@@ -43,7 +53,8 @@ pub(super) fn same_topic_name(a: &str, b: &str) -> bool {
 pub(super) fn check_new_topic_name(file: &str) -> Result<()> {
     let refuse = |why: String| Err(Error::invalid("topic file", file, why));
     let file = file.strip_prefix("./").unwrap_or(file);
-    for component in file.split('/') {
+    let last = file.split('/').count() - 1;
+    for (at, component) in file.split('/').enumerate() {
         if let Some(c) = component.chars().find(|&c| hidden(c)) {
             return refuse(format!(
                 "holds {}, which cannot be seen or changes how the name reads: give the name without it",
@@ -67,14 +78,15 @@ pub(super) fn check_new_topic_name(file: &str) -> Result<()> {
                 "{stem} is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9), with any extension"
             ));
         }
-        if component.len() > MAX_NAME_BYTES {
+        if at < last && component.len() > MAX_NAME_BYTES {
             return refuse(format!(
-                "a file name may hold at most {MAX_NAME_BYTES} bytes; {} has {}",
-                if component.len() == file.len() {
-                    "this one"
-                } else {
-                    "a component"
-                },
+                "a directory name may hold at most {MAX_NAME_BYTES} bytes; one of these has {}",
+                component.len()
+            ));
+        }
+        if at == last && component.len() > MAX_TOPIC_NAME_BYTES {
+            return refuse(format!(
+                "a file name may hold at most {MAX_NAME_BYTES} bytes, and a write stages the topic as .<name>.tmp-<pid>-<n> beside it (up to {TEMP_NAME_BYTES} bytes more): a topic file name may hold at most {MAX_TOPIC_NAME_BYTES} bytes; this one has {}",
                 component.len()
             ));
         }
@@ -186,8 +198,9 @@ mod tests {
             "é.md",
             "ÉÉÉÉ.md",
             "a.b.md",
-            &format!("{}.md", "x".repeat(252)),
-            &format!("{}.md", "é".repeat(126)),
+            &format!("{}.md", "x".repeat(215)),
+            &format!("{}.md", "é".repeat(107)),
+            &format!("{}/x.md", "d".repeat(255)),
         ] {
             check_new_topic_name(name).unwrap_or_else(|e| panic!("{name:?}: {e}"));
         }
@@ -222,11 +235,16 @@ mod tests {
             ("topics/aux.md", "aux is a Windows device name"),
             ("COM1.md", "COM1"),
             ("lpt9.md", "lpt9"),
+            (&format!("{}.md", "x".repeat(297)), "at most 255 bytes"),
             (
-                &format!("{}.md", "x".repeat(297)),
-                "at most 255 bytes; this one has 300",
+                &format!("{}.md", "x".repeat(216)),
+                "at most 218 bytes; this one has 219",
             ),
-            (&format!("{}.md", "é".repeat(127)), "has 257"),
+            (&format!("{}.md", "é".repeat(108)), "this one has 219"),
+            (
+                &format!("{}/x.md", "d".repeat(256)),
+                "a directory name may hold at most 255 bytes",
+            ),
         ] {
             let err = check_new_topic_name(name).unwrap_err();
             assert_eq!(err.kind().exit_code(), 2, "{name:?}");
