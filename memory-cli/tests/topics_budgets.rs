@@ -134,3 +134,42 @@ fn the_near_warning_names_the_bytes_when_the_bytes_are_near() {
         "{both:?}"
     );
 }
+
+#[test]
+fn an_index_over_its_byte_budget_only_is_reported_at_the_line_that_passes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("memory");
+    std::fs::create_dir_all(&root).unwrap();
+    // Three pointer lines of 31 bytes each (CRLF, an em dash): the second ends at byte 62,
+    // the first to pass 50.
+    let mut index = String::new();
+    for name in ["a", "b", "c"] {
+        let line = format!("- [{name}](memory-{name}.md) — hook {name}\r\n");
+        index.push_str(&line);
+        std::fs::write(root.join(format!("memory-{name}.md")), "- 2026-11-01: x\n").unwrap();
+    }
+    assert_eq!(index.len(), 93);
+    std::fs::write(root.join("MEMORY.md"), &index).unwrap();
+    let out = run(command(dir.path()).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "--index-bytes",
+        "50",
+        "check",
+    ]));
+    assert_eq!(out.code, 4, "{out:?}");
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let over: Vec<&serde_json::Value> = value["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["kind"] == "over_budget")
+        .collect();
+    assert_eq!(over.len(), 1, "{value}");
+    assert_eq!(
+        (over[0]["file"].as_str(), over[0]["line"].as_u64()),
+        (Some("MEMORY.md"), Some(2))
+    );
+}
