@@ -44,3 +44,132 @@ fn a_byte_budget_is_shown_and_its_overage_named_in_the_human_output() {
         "{second:?}"
     );
 }
+
+/// An 11-line topic of 241 bytes (`# Net`, a blank line, nine 26-byte entries).
+fn net_topic(root: &std::path::Path) {
+    std::fs::create_dir_all(root).unwrap();
+    std::fs::write(root.join("MEMORY.md"), "- [Net](memory-net.md) — network\n").unwrap();
+    let mut text = String::from("# Net\n\n");
+    for i in 1..=9 {
+        text.push_str(&format!("- 2026-11-0{i} [n{i}]: fact {i}\n"));
+    }
+    assert_eq!((text.lines().count(), text.len()), (11, 241));
+    std::fs::write(root.join("memory-net.md"), text).unwrap();
+}
+
+#[test]
+fn a_byte_only_overage_is_reported_at_the_line_that_passes_the_byte_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    net_topic(&dir.path().join("memory"));
+    let check = |json: bool| {
+        let mut args = vec!["--root", "memory"];
+        if json {
+            args.push("--json");
+        }
+        args.extend(["topics", "--topic-bytes", "170", "check"]);
+        run(command(dir.path()).args(&args))
+    };
+    // Lines end at bytes 6, 7, 33, 59, …, 163, 189: the 9th is the first to pass 170.
+    let human = check(false);
+    assert_eq!(human.code, 4, "{human:?}");
+    assert!(
+        human
+            .stdout
+            .contains("memory-net.md:9: over_budget: memory-net.md is over its budget: 11 of 150 lines, 241 of 170 bytes (71 bytes over)"),
+        "{human:?}"
+    );
+    let json = check(true);
+    assert_eq!(json.code, 4, "{json:?}");
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(value["violations"][0]["kind"], "over_budget");
+    assert_eq!(value["violations"][0]["line"], 9, "{value}");
+    // Over by lines too: the earlier of the two lines.
+    let both = run(command(dir.path()).args([
+        "--root",
+        "memory",
+        "topics",
+        "--topic-bytes",
+        "170",
+        "--topic-lines",
+        "4",
+        "check",
+    ]));
+    assert!(
+        both.stdout.contains("memory-net.md:5: over_budget"),
+        "{both:?}"
+    );
+}
+
+#[test]
+fn the_near_warning_names_the_bytes_when_the_bytes_are_near() {
+    let dir = tempfile::tempdir().unwrap();
+    net_topic(&dir.path().join("memory"));
+    let show = |extra: &[&str]| {
+        let mut args = vec!["--root", "memory", "topics"];
+        args.extend_from_slice(extra);
+        args.extend(["show", "memory-net.md"]);
+        run(command(dir.path()).args(&args))
+    };
+    let bytes = show(&["--topic-bytes", "250"]);
+    assert_eq!(bytes.code, 0, "{bytes:?}");
+    assert!(
+        bytes.stderr.contains(
+            "memory-net.md is near its byte budget: 241 of 250 bytes (9 bytes left); 11 of 150 lines"
+        ),
+        "{bytes:?}"
+    );
+    assert!(!bytes.stderr.contains("(139 left)"), "{bytes:?}");
+    let lines = show(&["--topic-lines", "12"]);
+    assert!(
+        lines
+            .stderr
+            .contains("memory-net.md is near its budget: 11 of 12 lines (1 left)"),
+        "{lines:?}"
+    );
+    let both = show(&["--topic-lines", "12", "--topic-bytes", "250"]);
+    assert!(
+        both.stderr.contains(
+            "near its line and byte budgets: 11 of 12 lines (1 left), 241 of 250 bytes (9 bytes left)"
+        ),
+        "{both:?}"
+    );
+}
+
+#[test]
+fn an_index_over_its_byte_budget_only_is_reported_at_the_line_that_passes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("memory");
+    std::fs::create_dir_all(&root).unwrap();
+    // Three pointer lines of 31 bytes each (CRLF, an em dash): the second ends at byte 62,
+    // the first to pass 50.
+    let mut index = String::new();
+    for name in ["a", "b", "c"] {
+        let line = format!("- [{name}](memory-{name}.md) — hook {name}\r\n");
+        index.push_str(&line);
+        std::fs::write(root.join(format!("memory-{name}.md")), "- 2026-11-01: x\n").unwrap();
+    }
+    assert_eq!(index.len(), 93);
+    std::fs::write(root.join("MEMORY.md"), &index).unwrap();
+    let out = run(command(dir.path()).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "--index-bytes",
+        "50",
+        "check",
+    ]));
+    assert_eq!(out.code, 4, "{out:?}");
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let over: Vec<&serde_json::Value> = value["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["kind"] == "over_budget")
+        .collect();
+    assert_eq!(over.len(), 1, "{value}");
+    assert_eq!(
+        (over[0]["file"].as_str(), over[0]["line"].as_u64()),
+        (Some("MEMORY.md"), Some(2))
+    );
+}

@@ -188,3 +188,73 @@ proptest! {
         );
     }
 }
+
+/// Lines of a leading `---` block: the `key: value` lines people and Claude Code write
+/// (strict YAML or not), YAML lists under a key, and Markdown a topic starts with —
+/// dated entries, hand notes, prose, headings, comments.
+const BLOCK_LINES: &[&str] = &[
+    "name: Feedback: testing",
+    "description: use \"real\" dbs",
+    "type: feedback",
+    "tags:",
+    "- a tag",
+    "  indented: x",
+    "# a comment or a heading",
+    "",
+    "- 2026-06-01 [db]: Postgres 15",
+    "* 2026-06-02: a fact",
+    "1. ordered",
+    "Some prose.",
+    "> quote",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Whatever a leading `---` block holds, no dated entry is hidden in it unless the
+    /// block is a YAML mapping (then it is frontmatter, as YAML tools read it too): a
+    /// block that reads as neither a mapping nor `key: value` lines is Markdown, and its
+    /// entries are the topic's. Reading never changes a byte, and a write keeps them.
+    #[test]
+    fn a_leading_block_is_frontmatter_only_when_it_is_one(
+        picks in proptest::collection::vec(0usize..BLOCK_LINES.len(), 1..7),
+        crlf in any::<bool>(),
+    ) {
+        let le = if crlf { "\r\n" } else { "\n" };
+        let mut lines = vec!["---"];
+        lines.extend(picks.iter().map(|&i| BLOCK_LINES[i]));
+        lines.extend(["---", "", "- 2026-06-03 [os]: Debian"]);
+        let text = lines.join(le) + le;
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("MEMORY.md"), "- [T](memory-t.md) — a topic\n").unwrap();
+        std::fs::write(d.join("memory-t.md"), &text).unwrap();
+        let m = memory(d, 150);
+        let topic = m.topic("memory-t.md").unwrap();
+        prop_assert_eq!(&topic.text, &text);
+        let fm = memory_core::markdown::Frontmatter::locate(&text).unwrap().unwrap();
+        let yaml_mapping = fm.mapping(&text).is_ok();
+        let dated_in_block = picks.iter().any(|&i| BLOCK_LINES[i].contains("2026-06-0"));
+        let entry_lines: Vec<usize> = topic.entries.iter().map(|e| e.line).collect();
+        let block_entries: Vec<usize> = picks
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| BLOCK_LINES[**i].contains("2026-06-0"))
+            .map(|(n, _)| n + 2)
+            .collect();
+        if topic.meta.is_some() {
+            prop_assert!(yaml_mapping || !dated_in_block, "{:?} hides {:?}", text, block_entries);
+            // (The key scan refuses some YAML too, an indented key: reported all the same.)
+            prop_assert!(yaml_mapping || topic.frontmatter_not_yaml.is_some());
+        } else {
+            prop_assert!(topic.frontmatter_not_yaml.is_none());
+            for line in &block_entries {
+                prop_assert!(entry_lines.contains(line), "{:?}: line {} not an entry", text, line);
+            }
+        }
+        prop_assert_eq!(entry_lines.last(), Some(&(picks.len() + 4)));
+        m.remember(Fact::new("memory-t.md", "k3s on staging").subject("staging")).unwrap();
+        let after = std::fs::read_to_string(d.join("memory-t.md")).unwrap();
+        prop_assert!(after.starts_with(&text), "{:?}", after);
+    }
+}

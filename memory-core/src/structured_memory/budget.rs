@@ -179,10 +179,7 @@ impl BudgetUse {
         };
         match self.state {
             BudgetState::Within => None,
-            BudgetState::Near => Some(format!(
-                "{} is near its budget: {} of {} lines{bytes} ({} left)",
-                self.file, self.lines, self.line_budget, self.lines_left
-            )),
+            BudgetState::Near => Some(self.near_warning()),
             BudgetState::Over => {
                 let mut over = Vec::new();
                 if self.over_by_lines > 0 {
@@ -200,5 +197,155 @@ impl BudgetUse {
                 ))
             }
         }
+    }
+}
+
+impl BudgetUse {
+    /// The 1-based line of `text` (the file this use was counted from) at which its
+    /// budget is first exceeded: the first line past the line budget, or the first line
+    /// whose end (its terminator included) passes the byte budget, whichever comes first;
+    /// `None` within the budget.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::Budgets;
+    /// let text = "- 2026-07-10: a fact, 36 bytes long\n".repeat(6);
+    /// // Within 150 lines, over 100 bytes: the third line ends at byte 108.
+    /// let used = Budgets::default().topic_bytes(Some(100)).usage("t.md", false, 6, text.len());
+    /// assert_eq!(used.first_line_over(&text), Some(3));
+    /// let used = Budgets::default().topic_lines(4).usage("t.md", false, 6, text.len());
+    /// assert_eq!(used.first_line_over(&text), Some(5));
+    /// assert_eq!(Budgets::default().usage("t.md", false, 6, text.len()).first_line_over(&text), None);
+    /// ```
+    pub fn first_line_over(&self, text: &str) -> Option<usize> {
+        let by_lines = (self.over_by_lines > 0).then_some(self.line_budget + 1);
+        let by_bytes = match self.byte_budget {
+            Some(budget) if self.over_by_bytes > 0 => {
+                let mut end = 0;
+                text.split_inclusive('\n')
+                    .position(|line| {
+                        end += line.len();
+                        end > budget
+                    })
+                    .map(|i| i + 1)
+            }
+            _ => None,
+        };
+        match (by_lines, by_bytes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The near-budget sentence, worded by what is near: the lines, the bytes, or both.
+    fn near_warning(&self) -> String {
+        let near = |used: usize, budget: usize| used * 100 >= budget * NEAR_BUDGET_PERCENT;
+        let lines_near = near(self.lines, self.line_budget);
+        let mut lines = format!("{} of {} lines", self.lines, self.line_budget);
+        if lines_near {
+            lines.push_str(&format!(" ({} left)", self.lines_left));
+        }
+        let (bytes_near, bytes) = match self.byte_budget {
+            Some(b) => {
+                let bytes_near = near(self.bytes, b);
+                let left = if bytes_near {
+                    format!(" ({} bytes left)", b.saturating_sub(self.bytes))
+                } else {
+                    String::new()
+                };
+                (bytes_near, format!("{} of {b} bytes{left}", self.bytes))
+            }
+            None => (false, String::new()),
+        };
+        match (lines_near, bytes.is_empty()) {
+            (_, true) => format!("{} is near its budget: {lines}", self.file),
+            (true, false) if bytes_near => format!(
+                "{} is near its line and byte budgets: {lines}, {bytes}",
+                self.file
+            ),
+            (true, false) => format!("{} is near its budget: {lines}, {bytes}", self.file),
+            (false, false) => format!("{} is near its byte budget: {bytes}; {lines}", self.file),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn usage(
+        lines: usize,
+        bytes: usize,
+        line_budget: usize,
+        byte_budget: Option<usize>,
+    ) -> BudgetUse {
+        Budgets::default()
+            .topic_lines(line_budget)
+            .topic_bytes(byte_budget)
+            .usage("t.md", false, lines, bytes)
+    }
+
+    #[test]
+    fn the_first_line_over_is_where_the_budget_is_first_passed() {
+        // 11 lines of 19 bytes (LF), 209 bytes: byte 170 is passed on line 9.
+        let text = "- 2026-07-10: fact\n".repeat(11);
+        assert_eq!(text.len(), 209);
+        let over = usage(11, text.len(), 150, Some(170));
+        assert_eq!(over.first_line_over(&text), Some(9));
+        // A line ending exactly at the budget does not pass it.
+        assert_eq!(
+            usage(11, 209, 150, Some(171)).first_line_over(&text),
+            Some(10)
+        );
+        assert_eq!(
+            usage(11, 209, 150, Some(152)).first_line_over(&text),
+            Some(9)
+        );
+        assert_eq!(
+            usage(11, 209, 150, Some(151)).first_line_over(&text),
+            Some(8)
+        );
+        // CRLF terminators count; the last line without one too.
+        let crlf = "ab\r\ncd\r\nef";
+        assert_eq!(usage(3, 10, 150, Some(8)).first_line_over(crlf), Some(3));
+        assert_eq!(usage(3, 10, 150, Some(7)).first_line_over(crlf), Some(2));
+        // Lines and bytes both over: the earlier.
+        assert_eq!(
+            usage(11, 209, 10, Some(170)).first_line_over(&text),
+            Some(9)
+        );
+        assert_eq!(usage(11, 209, 5, Some(170)).first_line_over(&text), Some(6));
+        assert_eq!(usage(11, 209, 5, None).first_line_over(&text), Some(6));
+        assert_eq!(usage(11, 209, 150, Some(209)).first_line_over(&text), None);
+        // Unicode: bytes, not characters.
+        let wide = "ünïcödé\n".repeat(3);
+        assert_eq!(
+            usage(3, wide.len(), 150, Some(13)).first_line_over(&wide),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn the_near_warning_names_what_is_near() {
+        let lines = usage(140, 900, 150, Some(4000)).warning().unwrap();
+        assert_eq!(
+            lines,
+            "t.md is near its budget: 140 of 150 lines (10 left), 900 of 4000 bytes"
+        );
+        let bytes = usage(11, 160, 150, Some(170)).warning().unwrap();
+        assert_eq!(
+            bytes,
+            "t.md is near its byte budget: 160 of 170 bytes (10 bytes left); 11 of 150 lines"
+        );
+        let both = usage(145, 160, 150, Some(170)).warning().unwrap();
+        assert_eq!(
+            both,
+            "t.md is near its line and byte budgets: 145 of 150 lines (5 left), 160 of 170 bytes (10 bytes left)"
+        );
+        let no_bytes = usage(140, 900, 150, None).warning().unwrap();
+        assert_eq!(
+            no_bytes,
+            "t.md is near its budget: 140 of 150 lines (10 left)"
+        );
+        assert!(usage(10, 100, 150, Some(170)).warning().is_none());
     }
 }

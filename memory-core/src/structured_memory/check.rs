@@ -1,7 +1,7 @@
 //! `check()`: every anti-pattern and rule of the seed, found in the files as they are,
 //! with file and line. Nothing is written.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -13,6 +13,7 @@ use super::memory::{ARCHIVE_FILE_NAME, RESERVED_FILES, StructuredMemory};
 use super::remember::is_catch_all;
 use super::topic_case::same_but_for_case;
 use super::topic_file::{Topic, subject_key};
+use super::topic_name::{name_key, same_topic_name};
 use crate::durable::{is_dead_writer_file, read_text_if_exists};
 use crate::error::{Error, Result};
 
@@ -179,14 +180,16 @@ impl StructuredMemory {
             out.push(v(
                 ViolationKind::OverBudget,
                 INDEX_FILE_NAME,
-                usage.line_budget + 1,
+                usage
+                    .first_line_over(&index.text)
+                    .unwrap_or(usage.line_budget + 1),
                 usage.warning().unwrap_or_default(),
             ));
         }
         let on_disk = self.top_level_markdown()?;
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for line in &index.lines {
-            let key = line.file.to_lowercase();
+            let key = name_key(&line.file);
             if let Some(first) = seen.get(&key) {
                 out.push(v(
                     ViolationKind::DuplicateIndexLine,
@@ -222,10 +225,15 @@ impl StructuredMemory {
             }
             match self.load_topic(&line.file) {
                 Ok(None) => {
-                    let other = on_disk.iter().find(|f| same_but_for_case(f, &line.file));
-                    let also = other.map_or(String::new(), |f| {
-                        format!(" ({f} does, in another case: make the link name it exactly)")
-                    });
+                    let also = match opened(&on_disk, &line.file) {
+                        Some(f) if same_but_for_case(f, &line.file) => format!(
+                            " ({f} does, in another case: make the link name it exactly)"
+                        ),
+                        Some(f) => format!(
+                            " ({f} does, in another Unicode normalisation form: make the link name it exactly)"
+                        ),
+                        None => String::new(),
+                    };
                     out.push(v(
                         ViolationKind::DanglingIndexLine,
                         INDEX_FILE_NAME,
@@ -255,13 +263,16 @@ impl StructuredMemory {
             }
         }
         self.check_archive(&mut out);
-        // A file is linked by a line naming it exactly, or but for case when no file has
-        // the line's exact name (on a case-insensitive disk the line opens it).
+        // A file is linked by a line naming it exactly, or (when no file has the line's
+        // exact name) but for case, or else canonically equivalent: on a disk that folds
+        // case or normalisation the line opens it.
+        let linked: BTreeSet<&String> = index
+            .lines
+            .iter()
+            .filter_map(|l| opened(&on_disk, &l.file))
+            .collect();
         for file in &on_disk {
-            let linked = index.lines.iter().any(|l| {
-                l.file == *file || (same_but_for_case(&l.file, file) && !on_disk.contains(&l.file))
-            });
-            if !linked {
+            if !linked.contains(file) {
                 out.push(v(
                     ViolationKind::OrphanTopic,
                     file,
@@ -343,7 +354,9 @@ impl StructuredMemory {
         if usage.state == BudgetState::Over {
             push(
                 ViolationKind::OverBudget,
-                usage.line_budget + 1,
+                usage
+                    .first_line_over(&topic.text)
+                    .unwrap_or(usage.line_budget + 1),
                 format!(
                     "{}{}",
                     usage.warning().unwrap_or_default(),
@@ -427,6 +440,15 @@ impl StructuredMemory {
         out.sort();
         Ok(out)
     }
+}
+/// The file of `on_disk` an index line naming `file` opens: the exact name, else the
+/// first that matches it but for case, else the first canonically equivalent one.
+fn opened<'a>(on_disk: &'a [String], file: &str) -> Option<&'a String> {
+    on_disk
+        .iter()
+        .find(|f| *f == file)
+        .or_else(|| on_disk.iter().find(|f| same_but_for_case(f, file)))
+        .or_else(|| on_disk.iter().find(|f| same_topic_name(f, file)))
 }
 
 /// Why a list item is not a dated entry, as precisely as its first line `line` says: a

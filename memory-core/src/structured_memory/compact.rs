@@ -19,6 +19,7 @@ use super::pointer::render_pointer;
 use super::remember::{INDEX_HEADER, check_fact_text, clean_subject, render_entry};
 use super::time_words::convert_relative_time;
 use super::topic_file::{Entry, Topic, subject_key};
+use super::topic_name::name_key;
 use crate::durable::{LOCK_FILE_NAME, MemoryLock, Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::hygiene::refuse_secrets;
@@ -280,7 +281,7 @@ impl StructuredMemory {
         let mut seen = BTreeSet::new();
         let mut created = BTreeSet::new();
         for f in files {
-            if !seen.insert(f.to_lowercase()) {
+            if !seen.insert(name_key(&f)) {
                 continue;
             }
             let path = self.topic_path(&f)?;
@@ -295,7 +296,7 @@ impl StructuredMemory {
                 continue;
             }
             let work = self.compact_file(f, path, topic, compactor, &index, &created)?;
-            created.extend(work.created.iter().map(|c| c.0.to_lowercase()));
+            created.extend(work.created.iter().map(|c| name_key(&c.0)));
             works.push(work);
         }
         let index_pass = (file.is_none() || index_named).then_some(compactor);

@@ -13,6 +13,7 @@ use super::compactor::{Compactor, CompactorError};
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
 use super::topic_file::Topic;
+use super::topic_name::{check_new_topic_name, name_key};
 use crate::error::{Error, Result};
 use crate::markdown::{Edit, LineEnding, apply_edits};
 
@@ -180,12 +181,17 @@ impl StructuredMemory {
                     format!("content line {i} was routed twice").into(),
                 ));
             }
-            if index.line_for(&file).is_none() {
-                return Err(failed(
-                    ArchivePass::IndexContent,
-                    format!("{file} has no index line").into(),
-                ));
-            }
+            // The index's spelling of the name (a compactor may give it in another case or
+            // normalisation form): the file the line links.
+            let file = match index.line_for(&file) {
+                Some(linked) => linked_name(ArchivePass::IndexContent, &file, linked)?,
+                None => {
+                    return Err(failed(
+                        ArchivePass::IndexContent,
+                        format!("{file} has no index line").into(),
+                    ));
+                }
+            };
             let p = self.topic_path(&file)?;
             let mut t = text_of(&file, &writes)?;
             let tle = LineEnding::detect(&t).as_str();
@@ -238,15 +244,18 @@ impl StructuredMemory {
         let mut gone = BTreeSet::new();
         let mut merged = Vec::new();
         for (from, into) in merges {
-            let (Some(from_line), Some(_)) = (index.line_for(&from), index.line_for(&into)) else {
+            let (Some(from_line), Some(into_line)) = (index.line_for(&from), index.line_for(&into))
+            else {
                 return Err(failed(
                     ArchivePass::MergeTopics,
                     format!("{from} and {into} must both have index lines").into(),
                 ));
             };
-            if from.eq_ignore_ascii_case(&into)
-                || !gone.insert(from.to_lowercase())
-                || gone.contains(&into.to_lowercase())
+            let from = linked_name(ArchivePass::MergeTopics, &from, from_line)?;
+            let into = linked_name(ArchivePass::MergeTopics, &into, into_line)?;
+            if name_key(&from) == name_key(&into)
+                || !gone.insert(name_key(&from))
+                || gone.contains(&name_key(&into))
             {
                 return Err(failed(
                     ArchivePass::MergeTopics,
@@ -257,7 +266,7 @@ impl StructuredMemory {
             let from_path = self.topic_path(&from)?;
             let into_path = self.topic_path(&into)?;
             let from_topic = Topic::read(&from_path, from.clone(), from_text.clone())?;
-            let body = &from_text[body_start(&from_text)..];
+            let body = &from_text[body_start(&from_topic)..];
             let mut t = text_of(&into, &writes)?;
             let tle = LineEnding::detect(&t).as_str();
             if !t.is_empty() && !t.ends_with('\n') {
@@ -482,12 +491,29 @@ fn with_line_ending(text: &str, le: &str) -> String {
     out
 }
 
+/// The file an index line links, for a name a compactor gave (`given`): the line's own
+/// spelling; a name spelled otherwise is held to the rules of a new name first (see
+/// `topic_name.rs`), so that an invisible or unportable name is refused, not followed.
+fn linked_name(
+    pass: ArchivePass,
+    given: &str,
+    linked: &super::index_file::IndexLine,
+) -> Result<String> {
+    let given = given.strip_prefix("./").unwrap_or(given);
+    if given != linked.file {
+        check_new_topic_name(given).map_err(|e| Error::CompactorFailed {
+            pass: pass.as_str(),
+            file: INDEX_FILE_NAME.to_string(),
+            source: e.into(),
+        })?;
+    }
+    Ok(linked.file.clone())
+}
+
 /// Where a topic's body starts (after its frontmatter, if any).
-fn body_start(text: &str) -> usize {
-    let start = match crate::markdown::Frontmatter::locate(text) {
-        Ok(Some(fm)) => fm.body_start,
-        _ => 0,
-    };
+fn body_start(topic: &Topic) -> usize {
+    let text = topic.text.as_str();
+    let start = topic.body_start;
     // A byte-order mark (a file without frontmatter) is not carried into the middle of
     // another file.
     let start = if start == 0 && text.starts_with('\u{feff}') {

@@ -15,6 +15,7 @@ use super::compactor::Compactor;
 use super::index_file::MemoryIndex;
 use super::memory::StructuredMemory;
 use super::topic_file::Topic;
+use super::topic_name::{check_new_topic_name, name_key};
 use super::topic_sections::{TopicSection, sections};
 use crate::error::Result;
 use crate::hygiene::refuse_secrets;
@@ -60,7 +61,7 @@ impl StructuredMemory {
                 ));
             }
             let (file, path) = self.free_split_name(w, &part.file, index, &files)?;
-            files.insert(file.to_lowercase());
+            files.insert(name_key(&file));
             for (field, value) in [("title", &part.title), ("hook", &part.hook)] {
                 if value.trim().is_empty() || value.contains(['\n', '\r']) {
                     return Err(failed(
@@ -131,14 +132,23 @@ impl StructuredMemory {
         }
         // A catch-all topic is refused here as `remember` refuses it (`check` flags one).
         super::remember::refuse_misc(&file).map_err(|e| failed(pass, &w.file, e.into()))?;
+        // Taken: a file of the name, or of the name but for case or normalisation (one
+        // file on macOS and Windows), an index line, a part of this step.
+        let on_disk = self
+            .twins_on_disk(&file)
+            .map_err(|e| failed(pass, &w.file, e.into()))?;
         let taken = |name: &str, path: &std::path::Path| {
             path.exists()
+                || on_disk.contains(&name_key(name))
                 || index.as_ref().is_some_and(|i| i.line_for(name).is_some())
-                || files.contains(&name.to_lowercase())
+                || files.contains(&name_key(name))
         };
-        let path = self
-            .topic_path(&file)
-            .map_err(|e| failed(pass, &w.file, e.into()))?;
+        let checked = |name: &str| {
+            check_new_topic_name(name)
+                .and_then(|()| self.topic_path(name))
+                .map_err(|e| failed(pass, &w.file, e.into()))
+        };
+        let path = checked(&file)?;
         if !taken(&file, &path) {
             return Ok((file, path));
         }
@@ -146,9 +156,7 @@ impl StructuredMemory {
         let mut n = 2;
         loop {
             let candidate = format!("{stem}-{n}.md");
-            let candidate_path = self
-                .topic_path(&candidate)
-                .map_err(|e| failed(pass, &w.file, e.into()))?;
+            let candidate_path = checked(&candidate)?;
             if !taken(&candidate, &candidate_path) {
                 return Ok((candidate, candidate_path));
             }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::budget::{BudgetUse, Budgets};
 use super::pointer::{parse_pointer, target_file};
 use crate::error::{Error, Result};
-use crate::markdown::{Context, Frontmatter, LineEnding, classify};
+use crate::markdown::{Context, LineEnding, classify};
 
 /// The index's file name.
 pub const INDEX_FILE_NAME: &str = "MEMORY.md";
@@ -126,9 +126,9 @@ impl MemoryIndex {
     pub fn parse(path: impl AsRef<Path>, text: impl Into<String>) -> Result<MemoryIndex> {
         let path = path.as_ref();
         let text = text.into();
-        let body_start = match Frontmatter::locate(&text) {
-            Ok(Some(fm)) => fm.body_start,
-            Ok(None) => 0,
+        // A leading `---` block that is not frontmatter is Markdown: its pointers count.
+        let body_start = match super::leading_block::body_start(&text) {
+            Ok(start) => start,
             Err(issue) => return Err(Error::malformed(path, issue.line, issue.message)),
         };
         let blocks = classify(&text);
@@ -218,11 +218,20 @@ impl MemoryIndex {
     /// ```
     pub fn line_for(&self, file: &str) -> Option<&IndexLine> {
         let file = file.strip_prefix("./").unwrap_or(file);
-        self.lines.iter().find(|l| l.file == file).or_else(|| {
-            self.lines
-                .iter()
-                .find(|l| super::topic_case::same_but_for_case(&l.file, file))
-        })
+        // Exact, then but for case, then canonically equivalent (`café` as `cafe` + U+0301).
+        self.lines
+            .iter()
+            .find(|l| l.file == file)
+            .or_else(|| {
+                self.lines
+                    .iter()
+                    .find(|l| super::topic_case::same_but_for_case(&l.file, file))
+            })
+            .or_else(|| {
+                self.lines
+                    .iter()
+                    .find(|l| super::topic_name::same_topic_name(&l.file, file))
+            })
     }
 }
 

@@ -29,6 +29,7 @@ mod compactor;
 mod dates;
 mod index_fields;
 mod index_file;
+mod leading_block;
 mod memory;
 mod pointer;
 mod read;
@@ -40,6 +41,7 @@ mod time_words;
 mod topic_case;
 mod topic_file;
 mod topic_meta;
+mod topic_name;
 mod topic_sections;
 mod write_plan;
 

@@ -19,6 +19,7 @@ use super::pointer::render_pointer;
 use super::remember_compaction::Written;
 use super::time_words::{Conversion, convert_relative_time};
 use super::topic_file::{Entry, Topic, subject_key};
+use super::topic_name::check_new_topic_name;
 use super::write_plan::{Change, Plan};
 use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
@@ -192,6 +193,8 @@ impl StructuredMemory {
         // Checked before anything is read (the path the write goes to is worked out under
         // the lock: see `resolve_topic_name`).
         self.topic_path(&file)?;
+        // A name not portable or not visible as written (see `topic_name.rs`).
+        check_new_topic_name(&file)?;
         refuse_misc(&file)?;
         // The name goes into MEMORY.md (the link, and the title when none is given).
         refuse_secrets("topic file", &file)?;

@@ -123,6 +123,10 @@ pub struct Topic {
     /// The file's line terminator.
     #[serde(skip)]
     pub(crate) line_ending: LineEnding,
+    /// Where the body starts: after the frontmatter, or 0 (a leading `---` block that is
+    /// not frontmatter is body: see `leading_block.rs`).
+    #[serde(skip)]
+    pub(crate) body_start: usize,
 }
 
 impl Topic {
@@ -265,6 +269,7 @@ impl Topic {
             line_count: blocks.lines.len(),
             byte_count: text.len(),
             line_ending: LineEnding::detect(&text),
+            body_start,
             text,
         })
     }

@@ -12,15 +12,18 @@
 //! comment lines and lines without a `:` are skipped; a key with nothing after its `:` is
 //! absent.
 //!
-//! A `---` opening line never closed by a `---` or `...` line is not frontmatter that can
-//! be read leniently: reading the rest of the file as YAML would hide every entry below it,
-//! reading it as body would take YAML lines for facts. Such a file is refused, naming
-//! line 1 (and `check` reports it as `unreadable_topic`).
+//! A leading `---` block is frontmatter only when it reads as a mapping or as such lines;
+//! otherwise it is Markdown, a thematic break (see `leading_block.rs`). A `---` opening
+//! line never closed by a `---` or `...` line, with a `key:` line after it, is not
+//! frontmatter that can be read leniently: reading the rest of the file as YAML would hide
+//! every entry below it, reading it as body would take YAML lines for facts. Such a file
+//! is refused, naming line 1 (and `check` reports it as `unreadable_topic`).
 
 use serde::Serialize;
 use serde_yaml::{Mapping, Value};
 
-use crate::markdown::{Frontmatter, FrontmatterKeys, ParseIssue};
+use super::leading_block::{Located, locate};
+use crate::markdown::ParseIssue;
 
 /// A topic file's own frontmatter fields, as Claude Code's auto-memory writes them
 /// (`name`, `description`, `type`); other keys are kept in the file, not read.
@@ -73,16 +76,17 @@ pub(super) struct ReadMeta {
     pub not_yaml: Option<FrontmatterNotYaml>,
 }
 
-/// The frontmatter of `text`: `Ok(None)` when there is none, a [`ParseIssue`] naming
-/// line 1 when its opening fence is never closed.
+/// The frontmatter of `text`: `Ok(None)` when there is none (a leading `---` block that
+/// is Markdown is none), a [`ParseIssue`] naming line 1 when its opening fence, followed
+/// by a `key:` line, is never closed.
 pub(super) fn read_meta(text: &str) -> Result<Option<ReadMeta>, ParseIssue> {
-    let Some(frontmatter) = Frontmatter::locate(text)? else {
+    // A leading `---` block that is not frontmatter is Markdown (see `leading_block.rs`).
+    let Some(Located {
+        frontmatter,
+        strict,
+    }) = locate(text)?
+    else {
         return Ok(None);
-    };
-    let strict = match FrontmatterKeys::read(text) {
-        Ok(Some(keys)) => keys.mapping(text),
-        Ok(None) => Ok(Mapping::new()),
-        Err(issue) => Err(issue),
     };
     let (meta, not_yaml) = match strict {
         Ok(mapping) => (from_mapping(&mapping), None),

@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use super::topic_file::{Entry, Topic};
-use crate::markdown::{Context, Frontmatter, classify};
+use crate::markdown::{Context, classify};
 
 /// One `##` section of a topic file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,10 +31,7 @@ impl TopicSection {
 /// The `##` sections of `topic`, in file order.
 pub(super) fn sections(topic: &Topic) -> Vec<TopicSection> {
     let text = topic.text.as_str();
-    let body_start = match Frontmatter::locate(text) {
-        Ok(Some(fm)) => fm.body_start,
-        _ => 0,
-    };
+    let body_start = topic.body_start;
     let mut out: Vec<TopicSection> = Vec::new();
     let mut entries = topic.entries.iter().peekable();
     // The frontmatter is not Markdown (see `Topic::read`).
