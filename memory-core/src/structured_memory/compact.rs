@@ -163,6 +163,9 @@ pub(super) struct Work {
     original: String,
     /// Each applied pass's edits, sorted (to give lines in the original text).
     history: Vec<Vec<Edit>>,
+    /// The file a split part wanted that was not made because it would have moved every
+    /// entry out of a topic holding nothing else (an empty husk with an index line).
+    pub(super) emptying_split: Option<String>,
 }
 
 impl Work {
@@ -340,6 +343,7 @@ impl StructuredMemory {
             archived: Vec::new(),
             created: Vec::new(),
             history: Vec::new(),
+            emptying_split: None,
         };
         for pass in [
             ArchivePass::EvictDead,
@@ -727,9 +731,12 @@ impl StructuredMemory {
                 over_by_bytes: after.over_by_bytes,
                 unparsed_lines: unparsed_lines(&w.topic),
                 message: format!(
-                    "{} is still over its budget after the four passes{}: a compactor must say what is dead, summarize episodes or split it",
+                    "{} is still over its budget after the four passes{}{}: a compactor must say what is dead, summarize episodes or split it",
                     w.file,
-                    w.topic.unparsed_note()
+                    w.topic.unparsed_note(),
+                    w.emptying_split.as_ref().map_or(String::new(), |wanted| format!(
+                        "; the split into {wanted} was not made: it would have moved every entry out, leaving a topic of headings only"
+                    )),
                 ),
             });
             files.push(FileCompaction {
