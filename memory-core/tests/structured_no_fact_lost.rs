@@ -257,10 +257,10 @@ proptest! {
         for line in &index.lines {
             let topic = m.topic(&line.file).unwrap();
             // No split leaves an empty husk: a linked topic holds an entry or lines of
-            // its own (an eviction of every entry, kind 7, is the compactor's word that
-            // they are dead, not that the topic is).
+            // its own (an eviction of every entry, kinds 0 and 7, is the compactor's word
+            // that they are dead, not that the topic is).
             prop_assert!(
-                compactor.kind == 7
+                matches!(compactor.kind, 0 | 7)
                     || !topic.entries.is_empty() || !topic.unparsed_lines().is_empty() || !topic.undated.is_empty(),
                 "{} is a husk: {:?}", line.file, topic.text
             );
