@@ -421,6 +421,8 @@ export type ViolationKind =
   | 'unreadable_topic'
   | 'frontmatter_not_yaml'
   | 'unreadable_archive'
+  | 'unreadable_index'
+  | 'leftover_temp_file'
 
 /** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
 export interface Budgets {
@@ -552,6 +554,8 @@ export interface CompactionReport {
   files: FileCompaction[]
   /** Topic files splits created, each with its index line. */
   created: string[]
+  /** Temp files of writers that died mid-write, removed (with `dry_run`, would be), relative to the directory. */
+  removed_temp_files: string[]
 }
 
 /** What `remember` did. */

@@ -237,6 +237,19 @@ test('check finds every kind, with file and line', async () => {
   assert.ok(found.every((v) => v.message.length > 0))
 })
 
+test('check reports a damaged index with its line and still checks the topics', async () => {
+  const root = dir()
+  mkdirSync(root)
+  writeFileSync(join(root, 'MEMORY.md'), '- [K](memory-k.md) — k\n<!-- never closed\n- [B](memory-b.md) — b\n')
+  writeFileSync(join(root, 'memory-k.md'), '- 2026-07-01: k\n- a hand note\n')
+  const found = open(root).check()
+  assert.deepEqual(found, await open(root).checkAsync())
+  assert.deepEqual(found.map((v) => `${v.kind} ${v.file}:${v.line}`),
+    ['unreadable_index MEMORY.md:2', 'undated_entry memory-k.md:2'])
+  assert.match(found[0].message, /does not read/)
+  assert.throws(() => open(root).index())
+})
+
 test('a JS compactor evicts and summarizes; a dry run says exactly that; everything is archived; restore', () => {
   const root = dir()
   seed(root)

@@ -339,7 +339,9 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     (root / "memory-archive.md").write_bytes(b"# Memory archive\n\nnot \xff UTF-8\n")
     found = StructuredMemory(root, topic_lines=10).check()
     kinds = {v["kind"] for v in found}
-    assert kinds == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
+    # Every kind but unreadable_index (a damaged index hides the index rules; tested below)
+    # and leftover_temp_file (a writer killed mid-write: the Rust and CLI crash tests).
+    assert kinds | {"unreadable_index", "leftover_temp_file"} == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
     got = {(v["kind"], v["file"], v["line"]) for v in found}
     for expected in [
         ("dangling_index_line", "MEMORY.md", 4),
@@ -360,6 +362,21 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         assert expected in got, (expected, sorted(got))
     assert all(v["message"] for v in found)
     shape(found, list[memory_core.ViolationDict])
+
+
+def test_check_reports_a_damaged_index_and_checks_the_topics(root: pathlib.Path) -> None:
+    root.mkdir(exist_ok=True)
+    (root / "MEMORY.md").write_text("- [K](memory-k.md) — k\n<!-- never closed\n- [B](memory-b.md) — b\n", encoding="utf-8")
+    (root / "memory-k.md").write_text("- 2026-07-01: k\n- a hand note\n", encoding="utf-8")
+    found = StructuredMemory(root).check()
+    assert [(v["kind"], v["file"], v["line"]) for v in found] == [
+        ("unreadable_index", "MEMORY.md", 2),
+        ("undated_entry", "memory-k.md", 2),
+    ]
+    assert "does not read" in found[0]["message"]
+    shape(found, list[memory_core.ViolationDict])
+    with pytest.raises(memory_core.MemoryCoreError):
+        StructuredMemory(root).index()
 
 
 def test_a_tidy_directory_has_no_violation(root: pathlib.Path) -> None:
@@ -688,7 +705,7 @@ def test_compact_without_a_file_does_only_what_is_over_budget(root: pathlib.Path
     seed(root)
     m = StructuredMemory(root, fixed_time=FIXED)
     report = m.compact()
-    assert report == {"id": None, "dry_run": False, "files": [], "created": []}
+    assert report == {"id": None, "dry_run": False, "files": [], "created": [], "removed_temp_files": []}
 
 
 # -- handles and the lock ---------------------------------------------------------------

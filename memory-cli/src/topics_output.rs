@@ -162,6 +162,14 @@ pub fn human(reply: &TopicsReply) -> String {
                 }
                 None => {}
             }
+            let removed = if report.dry_run {
+                "Would remove"
+            } else {
+                "Removed"
+            };
+            for temp in &report.removed_temp_files {
+                let _ = writeln!(out, "{removed} a dead writer's temp file: {temp}");
+            }
             out
         }
         TopicsReply::Restored(report) => {

@@ -814,3 +814,110 @@ fn the_json_index_has_one_shape_sound_or_damaged() {
     first.sort_unstable();
     assert_eq!(first, expected);
 }
+
+#[test]
+fn recall_with_a_one_letter_or_one_character_query_finds_topics() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("memory")).unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "- [A](memory-a.md) — the letter\n- [Auth](memory-auth.md) — tokens\n- [日本語](memory-ja.md) — 設定\n",
+    )
+    .unwrap();
+    let hits = run(command(d).args(["--root", "memory", "--json", "topics", "recall", "a"])).json();
+    assert_eq!(hits[0]["file"], "memory-a.md");
+    assert_eq!(hits[1]["file"], "memory-auth.md");
+    assert_eq!(hits.as_array().unwrap().len(), 2);
+    let hits =
+        run(command(d).args(["--root", "memory", "--json", "topics", "recall", "日"])).json();
+    assert_eq!(hits[0]["file"], "memory-ja.md");
+    let human = topics(d, &["recall", "a"]).ok();
+    assert!(human.contains("memory-a.md"), "{human}");
+}
+
+#[test]
+fn check_reports_a_damaged_index_with_its_line_checks_the_rest_and_exits_4() {
+    for (text, line) in [
+        (
+            "- [K](memory-k.md) — k\n<!-- start note\n- [Infra](memory-infra.md) — hosts\n",
+            2,
+        ),
+        (
+            "\u{feff}# Memory\r\n\r\n```\r\n- [K](memory-k.md) — k\r\n",
+            3,
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let m = d.join("memory");
+        std::fs::create_dir_all(&m).unwrap();
+        std::fs::write(m.join("MEMORY.md"), text).unwrap();
+        std::fs::write(m.join("memory-k.md"), "- 2026-07-01: k\n- a hand note\n").unwrap();
+        std::fs::write(m.join("memory-archive.md"), b"# Memory archive\n\xff\n").unwrap();
+        let out = topics(d, &["--json", "check"]);
+        assert_eq!(out.code, 4, "{out:?}");
+        let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+        let found: Vec<(String, String, u64)> = value["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                (
+                    v["kind"].as_str().unwrap().to_string(),
+                    v["file"].as_str().unwrap().to_string(),
+                    v["line"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let expected: Vec<(String, String, u64)> = [
+            ("unreadable_index", "MEMORY.md", line),
+            ("unreadable_archive", "memory-archive.md", 2),
+            ("undated_entry", "memory-k.md", 2),
+        ]
+        .iter()
+        .map(|(k, f, l)| (k.to_string(), f.to_string(), *l))
+        .collect();
+        assert_eq!(found, expected, "{out:?}");
+        let human = topics(d, &["check"]);
+        assert_eq!(human.code, 4, "{human:?}");
+        let all = format!("{}{}", human.stdout, human.stderr);
+        assert!(all.contains(&format!("MEMORY.md:{line}")), "{human:?}");
+        // The other commands keep their refusal (exit 5).
+        topics(d, &["recall", "k"]).fails(5);
+    }
+}
+
+#[test]
+fn check_reports_a_dead_writer_s_temp_file_and_compact_removes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = d.join("memory");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::write(m.join("MEMORY.md"), "- [K](memory-k.md) — k\n").unwrap();
+    std::fs::write(m.join("memory-k.md"), "- 2026-07-01: k\n").unwrap();
+    // A process that has ended: its pid names a writer that is gone.
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    let temp = format!(".MEMORY.md.tmp-{pid}-0");
+    std::fs::write(m.join(&temp), "half a line").unwrap();
+    let out = topics(d, &["--json", "check"]);
+    assert_eq!(out.code, 4, "{out:?}");
+    let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(value["violations"][0]["kind"], "leftover_temp_file");
+    assert_eq!(value["violations"][0]["file"], temp);
+    let dry = topics(d, &["compact", "--dry-run"]).ok();
+    assert!(
+        dry.contains(&format!("Would remove a dead writer's temp file: {temp}")),
+        "{dry}"
+    );
+    assert!(m.join(&temp).exists());
+    let human = topics(d, &["compact"]).ok();
+    assert!(
+        human.contains(&format!("Removed a dead writer's temp file: {temp}")),
+        "{human}"
+    );
+    assert!(!m.join(&temp).exists());
+    topics(d, &["check"]).ok();
+}

@@ -103,9 +103,16 @@ fn a_tidy_directory_shared_with_agent_memory_has_no_violation() {
     );
     std::fs::create_dir_all(d.join("sessions")).unwrap();
     write(&d.join("sessions"), "2026-07-01-0900-a.md", "# Session\n");
-    write(d, ".MEMORY.md.tmp-123-0", "partial");
     let found = StructuredMemory::open(d).unwrap().check().unwrap();
     assert!(found.is_empty(), "{found:#?}");
+    // A dead writer's temp file is no orphan topic: it is reported as what it is.
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    write(d, &format!(".MEMORY.md.tmp-{pid}-0"), "partial");
+    let found = StructuredMemory::open(d).unwrap().check().unwrap();
+    let kinds: Vec<&str> = found.iter().map(|v| v.kind.as_str()).collect();
+    assert_eq!(kinds, ["leftover_temp_file"], "{found:#?}");
 }
 
 #[test]

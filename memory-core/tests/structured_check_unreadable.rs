@@ -199,3 +199,67 @@ fn an_archive_memory_core_wrote_breaks_no_rule() {
     assert!(d.join("memory-archive.md").exists());
     assert_eq!(m.check().unwrap(), []);
 }
+
+/// A damaged `MEMORY.md` in every shape the reader refuses: `check` reports it with its
+/// line and still checks every topic file and the archive; the other commands refuse it.
+#[test]
+fn a_damaged_index_is_reported_and_every_topic_and_the_archive_still_checked() {
+    for (index, line) in [
+        (&b"- [Ok](memory-ok.md) - fine\n<!-- a note never closed\n- [B](memory-b.md) - b\n"[..], 2),
+        (&b"\xef\xbb\xbf- [Ok](memory-ok.md) \xe2\x80\x94 fine\r\n```\r\n- [B](memory-b.md) \xe2\x80\x94 b\r\n"[..], 2),
+        (&b"%% open\n- [Ok](memory-ok.md) - fine\n"[..], 1),
+        (&b"- [Ok](memory-ok.md) - fine\n\xff\xfe\n"[..], 2),
+        (&b"- [Ok](memory-ok.md) - fine\na\x00b\n"[..], 2),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        seed(d, "");
+        std::fs::write(d.join("MEMORY.md"), index).unwrap();
+        std::fs::write(d.join("memory-misc.md"), "- 2026-07-01: a thing\n").unwrap();
+        std::fs::write(d.join("memory-archive.md"), b"# Memory archive\n\xff\n").unwrap();
+        std::fs::write(d.join("index.md"), "agent memory's own\n").unwrap();
+        let m = memory(d);
+        let found = m.check().unwrap();
+        assert_eq!(
+            kinds(&found),
+            [
+                ("unreadable_index", "MEMORY.md", line),
+                ("unreadable_archive", "memory-archive.md", 2),
+                ("misc_topic", "memory-misc.md", 0),
+                ("undated_entry", "memory-ok.md", 2),
+            ],
+            "{:?}",
+            String::from_utf8_lossy(index)
+        );
+        assert!(found[0].message.contains("does not read"), "{found:?}");
+        assert!(!found[0].message.contains(&*d.to_string_lossy()), "{found:?}");
+        assert!(m.index().is_err());
+        assert!(m.remember(Fact::new("memory-ok.md", "x")).is_err());
+    }
+}
+
+#[test]
+fn an_index_that_is_a_directory_or_a_link_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("memory-ok.md"),
+        "- 2026-07-01: fine\n- a hand note\n",
+    )
+    .unwrap();
+    std::fs::create_dir(d.join("MEMORY.md")).unwrap();
+    let found = memory(d).check().unwrap();
+    assert_eq!(
+        kinds(&found),
+        [
+            ("unreadable_index", "MEMORY.md", 0),
+            ("undated_entry", "memory-ok.md", 2)
+        ]
+    );
+    std::fs::remove_dir(d.join("MEMORY.md")).unwrap();
+    std::fs::write(d.join("elsewhere.txt"), "- [Ok](memory-ok.md) — fine\n").unwrap();
+    std::os::unix::fs::symlink("elsewhere.txt", d.join("MEMORY.md")).unwrap();
+    let found = memory(d).check().unwrap();
+    assert_eq!(found[0].kind.as_str(), "unreadable_index");
+    assert!(found[0].message.contains("symbolic link"), "{found:?}");
+}

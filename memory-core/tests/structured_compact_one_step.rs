@@ -410,3 +410,125 @@ fn commands_on_a_directory_that_does_not_exist_create_nothing() {
 fn read_text(p: &std::path::Path) -> String {
     std::fs::read_to_string(p).unwrap()
 }
+
+/// Splits every entry out, in parts of one entry each.
+struct SplitEach;
+
+impl Compactor for SplitEach {
+    fn split(&self, _t: &Topic, entries: &[Entry]) -> Result<Vec<SplitPart>, CompactorError> {
+        Ok((0..entries.len())
+            .map(|i| {
+                SplitPart::new(
+                    format!("memory-part{i}.md"),
+                    format!("Part {i}"),
+                    "a part",
+                    [i],
+                )
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn a_new_topic_whose_only_entry_its_split_would_move_out_keeps_it_and_needs_judgment() {
+    for eol_bom in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let m = memory(d, 1, 10);
+        if eol_bom {
+            // An existing index in CRLF with a BOM: the new topic's line joins it.
+            std::fs::write(d.join("MEMORY.md"), "\u{feff}# Memory\r\n").unwrap();
+        }
+        let out = m
+            .remember_with(
+                Fact::new("memory-n.md", "the only fact")
+                    .hook("n things")
+                    .date("2026-06-01"),
+                &SplitNewest { merge: false },
+            )
+            .unwrap();
+        assert_eq!(out.file, "memory-n.md");
+        let topic = m.topic("memory-n.md").unwrap();
+        assert_eq!(
+            topic.entries.len(),
+            1,
+            "the entry stays where it was written"
+        );
+        assert!(!d.join("memory-split.md").exists(), "no file split out");
+        let compaction = out.compaction.as_ref().unwrap();
+        let n = compaction
+            .files
+            .iter()
+            .find(|f| f.file == "memory-n.md")
+            .and_then(|f| f.needs_judgment.as_ref())
+            .unwrap();
+        assert!(
+            n.message.contains("memory-split.md was not made"),
+            "{}",
+            n.message
+        );
+        assert!(n.over_by_lines > 0);
+        assert!(compaction.created.is_empty());
+        let kinds: Vec<String> = m
+            .check()
+            .unwrap()
+            .iter()
+            .map(|v| v.kind.as_str().to_string())
+            .collect();
+        assert_eq!(
+            kinds,
+            ["over_budget"],
+            "no husk, no orphan, no dangling line"
+        );
+        assert_eq!(m.index().unwrap().lines.len(), 1);
+    }
+}
+
+#[test]
+fn a_split_keeps_the_last_entry_of_a_topic_of_headings_only_but_may_empty_one_with_prose() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        "- [A](memory-a.md) — a\n- [B](memory-b.md) — b\n",
+    )
+    .unwrap();
+    let entries = "- 2026-06-01: one\n- 2026-06-02: two\n- 2026-06-03: three\n";
+    std::fs::write(
+        d.join("memory-a.md"),
+        format!("# A\r\n\r\n## Facts\r\n{}", entries.replace('\n', "\r\n")),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("memory-b.md"),
+        format!("# B\n\nKept by hand.\n\n{entries}"),
+    )
+    .unwrap();
+    let m = memory(d, 2, 10);
+    let report = m.compact(None, &SplitEach, false).unwrap();
+    // memory-a.md: two parts split out, the last entry kept, needs judgment.
+    let a = m.topic("memory-a.md").unwrap();
+    assert_eq!(a.entries.len(), 1);
+    let fa = report
+        .files
+        .iter()
+        .find(|f| f.file == "memory-a.md")
+        .unwrap();
+    assert!(
+        fa.needs_judgment
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("was not made")
+    );
+    // memory-b.md holds prose of its own: every entry may leave it.
+    let b = m.topic("memory-b.md").unwrap();
+    assert!(b.entries.is_empty());
+    assert!(b.text.contains("Kept by hand."));
+    for v in m.check().unwrap() {
+        assert!(
+            !matches!(v.kind.as_str(), "orphan_topic" | "dangling_index_line"),
+            "{v:?}"
+        );
+    }
+}

@@ -237,7 +237,15 @@ fn mdast_item_ends(text: &str) -> Vec<(usize, usize)> {
 fn last_line(node: &markdown::mdast::Node) -> Option<usize> {
     match node.children() {
         Some(children) if !children.is_empty() => children.iter().filter_map(last_line).max(),
-        _ => node.position().map(|p| p.end.line),
+        // A fenced block cut off by its item's end ends at the start of the next line
+        // (column 1): its last line is the one before.
+        _ => node.position().map(|p| {
+            if p.end.column == 1 && p.end.line > p.start.line {
+                p.end.line - 1
+            } else {
+                p.end.line
+            }
+        }),
     }
 }
 
@@ -305,4 +313,133 @@ proptest! {
             prop_assert_eq!(item.map(|i| i.1), Some(e.end_line), "entry at line {}", e.line);
         }
     }
+}
+
+/// A line of a topic with fences inside entries (`  ```` under an item, never closed or
+/// closed) but none at the margin, nor indented four columns or more (the line
+/// classifier reads those as indented text, not as a fence two or three columns into the
+/// item's text: a known gap). No ordered items: after a fence left open in an item
+/// the `markdown` crate panics on one (`mismatched ListUnordered / ListOrdered`, its
+/// deviation of yshavit/mdq#225), so it cannot be the reference there.
+fn item_fence_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => topic_line().prop_filter("no fence at the margin, no quotes, no ordered items", |l| {
+            l != "```" && !l.starts_with('>') && !l.starts_with("1.")
+        }),
+        2 => Just("  ```".to_string()),
+        1 => Just("  ~~~rust".to_string()),
+    ]
+}
+
+/// Whether CommonMark reads a fenced code block at the top level of `text` that is never
+/// closed (it runs to the end of the document).
+fn has_unclosed_top_level_fence(text: &str) -> bool {
+    use markdown::mdast::Node;
+    let tree = markdown::to_mdast(text, &markdown::ParseOptions::gfm()).unwrap();
+    let last = markdown::mdast::Node::position(&tree).map_or(0, |p| p.end.line);
+    tree.children()
+        .into_iter()
+        .flatten()
+        .any(|n| matches!(n, Node::Code(_)) && n.position().is_some_and(|p| p.end.line >= last))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(768))]
+
+    /// A fence opened in an entry and never closed ends with the entry, as CommonMark
+    /// ends it with its list item: the topic reads (refused only when CommonMark too has
+    /// a fence at the top level running to the end), and every entry ends where its item
+    /// does.
+    #[test]
+    fn a_fence_left_open_in_an_entry_ends_with_it_as_in_commonmark(text in text_of(item_fence_line())) {
+        let topic = match Topic::parse("t.md", text.as_str()) {
+            Ok(topic) => topic,
+            Err(e) => {
+                prop_assert!(has_unclosed_top_level_fence(&text), "refused: {e}");
+                return Ok(());
+            }
+        };
+        let items = commonmark_item_ends(&text);
+        let lines: Vec<&str> = memory_core::markdown::lines(&text).map(|l| l.text).collect();
+        for e in &topic.entries {
+            // An entry's span ends at its last line that is not blank (blank lines inside
+            // a fence at the item's end are between it and what follows).
+            let end = items.iter().find(|(start, _)| *start == e.line).map(|&(start, mut end)| {
+                while end > start && lines[end - 1].trim().is_empty() {
+                    end -= 1;
+                }
+                end
+            });
+            prop_assert_eq!(end, Some(e.end_line), "entry at line {}", e.line);
+        }
+    }
+}
+
+/// [`mdast_item_ends`] with one deviation of the `markdown` crate from CommonMark undone:
+/// after a fence left open in an item, it nests the next item at the margin inside that
+/// item (a list starting at column 1 inside an item — yshavit/mdq#225); CommonMark §4.5
+/// ends the fence and the item there, and the next item is a sibling.
+fn commonmark_item_ends(text: &str) -> Vec<(usize, usize)> {
+    use markdown::mdast::Node;
+    fn at_margin(n: &Node) -> bool {
+        matches!(n, Node::List(_)) && n.position().is_some_and(|p| p.start.column == 1)
+    }
+    fn walk(list: &Node, out: &mut Vec<(usize, usize)>) {
+        for item in list.children().into_iter().flatten() {
+            let children = item.children().map(Vec::as_slice).unwrap_or_default();
+            let own = children
+                .iter()
+                .filter(|c| !at_margin(c))
+                .filter_map(last_line)
+                .max();
+            if let (Some(p), Some(end)) = (item.position(), own) {
+                out.push((p.start.line, end));
+            }
+            for sibling in children.iter().filter(|c| at_margin(c)) {
+                walk(sibling, out);
+            }
+        }
+    }
+    let tree = markdown::to_mdast(text, &markdown::ParseOptions::gfm()).unwrap();
+    let mut out = Vec::new();
+    for node in tree.children().into_iter().flatten() {
+        if matches!(node, Node::List(_)) {
+            walk(node, &mut out);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_fence_left_open_in_an_entry_does_not_hide_the_next_one() {
+    for eol in ["\n", "\r\n"] {
+        let text = "- 2026-01-01 [k]: a\n  ```\n  code\n\n  more\n- 2026-01-02: b\n  ~~~\n- a hand note\n- 2026-01-03: c\n    ```\n    nested deeper\n- 2026-01-04: d\n".replace('\n', eol);
+        let topic = Topic::parse("t.md", text.as_str()).unwrap();
+        let texts: Vec<&str> = topic.entries.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "a\n```\ncode\n\nmore",
+                "b\n~~~",
+                "c\n  ```\n  nested deeper",
+                "d"
+            ],
+            "{eol:?}"
+        );
+        assert_eq!(topic.undated.len(), 1);
+        let ends: Vec<(usize, usize)> =
+            topic.entries.iter().map(|e| (e.line, e.end_line)).collect();
+        assert_eq!(ends, [(1, 5), (6, 7), (9, 11), (12, 12)]);
+        // A write after it lands and reads back (the topic takes further writes).
+        let dir = tempfile::tempdir().unwrap();
+        seed(dir.path(), &text);
+        let m = memory(dir.path(), 150);
+        m.remember(
+            memory_core::structured_memory::Fact::new("memory-k.md", "e").date("2026-01-05"),
+        )
+        .unwrap();
+        assert_eq!(m.topic("memory-k.md").unwrap().entries.len(), 5);
+    }
+    // At the margin, outside any entry, a fence never closed still hides what follows.
+    assert!(Topic::parse("t.md", "prose\n```\n- 2026-01-01: hidden\n").is_err());
 }

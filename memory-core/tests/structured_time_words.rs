@@ -387,3 +387,179 @@ fn a_compactor_s_lesson_is_converted_too() {
         topic
     );
 }
+
+/// `n` (0..=9,999) as a person writes it in words: `twenty-one` or `twenty one`
+/// (`hyphen`), `a hundred` or `one hundred` (`a`), with or without `and` after a hundred
+/// or thousand.
+fn spelled(n: u32, hyphen: bool, a: bool, and: bool) -> String {
+    const UNITS: [&str; 20] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ];
+    const TENS: [&str; 10] = [
+        "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    let below_hundred = |n: u32| match n {
+        0..=19 => UNITS[n as usize].to_string(),
+        _ if n.is_multiple_of(10) => TENS[(n / 10) as usize].to_string(),
+        _ => format!(
+            "{}{}{}",
+            TENS[(n / 10) as usize],
+            if hyphen { "-" } else { " " },
+            UNITS[(n % 10) as usize]
+        ),
+    };
+    let scaled = |count: u32, word: &str, rest: String| {
+        let lead = if count == 1 && a {
+            "a".to_string()
+        } else {
+            below_hundred(count)
+        };
+        match rest.is_empty() {
+            true => format!("{lead} {word}"),
+            false if and => format!("{lead} {word} and {rest}"),
+            false => format!("{lead} {word} {rest}"),
+        }
+    };
+    let below_thousand = |n: u32| match n {
+        0..=99 => below_hundred(n),
+        _ => scaled(
+            n / 100,
+            "hundred",
+            if n.is_multiple_of(100) {
+                String::new()
+            } else {
+                below_hundred(n % 100)
+            },
+        ),
+    };
+    match n {
+        0..=999 => below_thousand(n),
+        _ => scaled(
+            n / 1000,
+            "thousand",
+            if n.is_multiple_of(1000) {
+                String::new()
+            } else {
+                below_thousand(n % 1000)
+            },
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Every count written in words is converted exactly, whatever its spelling: no
+    /// number word is ever left in the text unconverted.
+    #[test]
+    fn a_count_in_words_becomes_its_exact_day(
+        n in prop_oneof![0u32..100, 100u32..1000, 1000u32..5214],
+        hyphen in any::<bool>(),
+        a in any::<bool>(),
+        and in any::<bool>(),
+        weeks in any::<bool>(),
+        future in any::<bool>(),
+        mask in proptest::collection::vec(any::<bool>(), 1..8),
+    ) {
+        let number = cased(&spelled(n, hyphen, a, and), &mask);
+        let (unit, days) = match (weeks, n) {
+            (true, 1) => ("week", 7),
+            (true, _) => ("weeks", 7 * i64::from(n)),
+            (false, 1) => ("day", 1),
+            (false, _) => ("days", i64::from(n)),
+        };
+        let phrase = if future { format!("in {number} {unit}") } else { format!("{number} {unit} ago") };
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 7, 10).unwrap();
+        let day = today + chrono::Duration::days(if future { days } else { -days });
+        let dir = tempfile::tempdir().unwrap();
+        let m = memory(dir.path());
+        let text = format!("it broke {phrase}, again");
+        let out = m.remember(Fact::new("memory-t.md", text.as_str()).hook("a topic")).unwrap();
+        prop_assert_eq!(&out.entry.text, &format!("it broke {}, again", day.format("%Y-%m-%d")));
+        prop_assert_eq!(&out.converted[0].from, &phrase);
+    }
+}
+
+#[test]
+fn counts_past_twenty_in_words_are_converted_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    for (given, expected) in [
+        ("in thirty days", "2026-08-09"),
+        ("twenty-one days ago", "2026-06-19"),
+        ("Twenty One days ago", "2026-06-19"),
+        ("a hundred days ago", "2026-04-01"),
+        ("ninety-nine days ago", "2026-04-02"),
+        ("in forty-two weeks", "2027-04-30"),
+        ("one hundred and one days ago", "2026-03-31"),
+        ("a thousand days ago", "2023-10-14"),
+    ] {
+        let out = m
+            .remember(Fact::new("memory-t.md", format!("fixed {given}")).hook("a topic"))
+            .unwrap();
+        assert_eq!(out.entry.text, format!("fixed {expected}"), "{given:?}");
+        // As the entry's date too.
+        let out = m
+            .remember(
+                Fact::new("memory-d.md", format!("fact {given}x"))
+                    .date(given)
+                    .hook("a topic"),
+            )
+            .unwrap();
+        assert_eq!(out.entry.date.to_string(), expected, "{given:?}");
+    }
+}
+
+#[test]
+fn counts_in_words_it_cannot_read_exactly_are_refused_not_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    for given in [
+        "a dozen days ago",
+        "hundreds of days ago",
+        "thousands of days ago",
+        "twenty twenty days ago",
+        "one million days ago",
+        "a hundred thousand days ago",
+        "in a hundred years",
+        "ninety-nine months ago",
+    ] {
+        let err = m
+            .remember(Fact::new("memory-t.md", format!("fixed it {given}")).hook("a topic"))
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{given:?}");
+        assert!(err.to_string().contains("names no day"), "{given:?}: {err}");
+    }
+    assert!(!dir.path().join("memory-t.md").exists());
+    // Numbers that count no days stay as written.
+    for text in [
+        "twenty-one tests pass",
+        "a hundred users",
+        "thirty-day trial",
+    ] {
+        let out = m
+            .remember(Fact::new("memory-t.md", text).hook("a topic"))
+            .unwrap();
+        assert_eq!(out.entry.text, text);
+        assert!(out.converted.is_empty(), "{text:?}");
+    }
+}

@@ -36,6 +36,8 @@ ViolationKindLiteral = Literal[
     "unreadable_topic",
     "frontmatter_not_yaml",
     "unreadable_archive",
+    "unreadable_index",
+    "leftover_temp_file",
 ]
 """``ViolationDict.kind``."""
 
@@ -215,12 +217,15 @@ class FileCompactionDict(TypedDict):
 
 class CompactionReportDict(TypedDict):
     """``StructuredMemory.compact()``: ``id`` names the archive sections (for ``restore``;
-    None when nothing was archived), ``created`` the topic files splits made."""
+    None when nothing was archived), ``created`` the topic files splits made,
+    ``removed_temp_files`` the temp files of writers that died mid-write it removed
+    (with ``dry_run``, would remove), relative to the directory."""
 
     id: Optional[str]
     dry_run: bool
     files: List[FileCompactionDict]
     created: List[str]
+    removed_temp_files: List[str]
 
 
 ConversionDict = TypedDict(

@@ -142,6 +142,36 @@ impl<'a> Classifier<'a> {
         Some((self.step(line), inside))
     }
 
+    /// The next line of the text, not yet classified (give it to [`Self::classify_line`]).
+    pub(crate) fn next_line(&mut self) -> Option<Line<'a>> {
+        self.lines.next()
+    }
+
+    /// Classifies `line`, the next line of the text.
+    pub(crate) fn classify_line(&mut self, line: Line<'a>) -> BlockLine<'a> {
+        self.step(line)
+    }
+
+    /// Whether a fenced code block is open.
+    pub(crate) fn in_fence(&self) -> bool {
+        matches!(self.state, State::Fence(..))
+    }
+
+    /// Whether no fence, comment or HTML block is open.
+    pub(crate) fn is_open(&self) -> bool {
+        matches!(self.state, State::Open)
+    }
+
+    /// Ends the open fenced code block: its container (a list item) ended, as CommonMark
+    /// closes a fence at the end of its container.
+    pub(crate) fn end_fence(&mut self) {
+        if self.in_fence() {
+            self.state = State::Open;
+            self.lazy = None;
+            self.paragraph = false;
+        }
+    }
+
     /// The region still open after the lines read so far: after the last line, the
     /// fence, comment or HTML block never closed.
     pub(crate) fn unclosed(&self) -> Option<(usize, Context)> {

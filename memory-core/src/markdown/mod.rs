@@ -18,6 +18,7 @@ mod escape;
 mod frontmatter;
 mod lines;
 mod list;
+mod list_fences;
 mod marker;
 mod sections;
 mod table;
@@ -34,6 +35,7 @@ pub use frontmatter::{
 pub use lines::{Line, LineEnding, lines};
 pub use list::{ListItem, parse_list, render_item_line};
 pub(crate) use list::{render_item, value_lines, value_of};
+pub use list_fences::classify_in_list_items;
 pub use sections::{Section, split_sections};
 pub use table::{
     MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, apply_edits, escape_cell, render_row,

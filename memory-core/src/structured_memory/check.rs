@@ -68,6 +68,14 @@ pub enum ViolationKind {
     /// section of it does not (a heading shaped like a section's that does not parse,
     /// entries that would not restore), at the line.
     UnreadableArchive,
+    /// `MEMORY.md` does not read (a comment, fence or frontmatter block never closed that
+    /// hides pointer lines, not UTF-8, a symbolic link…), at the line: the index rules
+    /// (dangling lines, orphans) wait until it is repaired; every Markdown file at the top
+    /// of the directory is still checked as a topic, and the archive too.
+    UnreadableIndex,
+    /// A temp or backup file a memory-core writer left under the directory when it died
+    /// mid-write (`kill -9`, a power loss), its writer gone: `compact` removes it.
+    LeftoverTempFile,
 }
 
 impl ViolationKind {
@@ -88,6 +96,8 @@ impl ViolationKind {
             ViolationKind::UnreadableTopic => "unreadable_topic",
             ViolationKind::FrontmatterNotYaml => "frontmatter_not_yaml",
             ViolationKind::UnreadableArchive => "unreadable_archive",
+            ViolationKind::UnreadableIndex => "unreadable_index",
+            ViolationKind::LeftoverTempFile => "leftover_temp_file",
         }
     }
 }
@@ -135,7 +145,10 @@ impl StructuredMemory {
     /// directory too: reported, and the check goes on), the archive (a file that does not
     /// read, a section that does not), and orphan Markdown files at the top of the
     /// directory (Agent Memory's `index.md`, the archive and temp files are not orphans).
-    /// Writes nothing.
+    /// A `MEMORY.md` that does not read is reported (`unreadable_index`, at its line)
+    /// rather than refused, and every Markdown file at the top of the directory is then
+    /// checked as a topic. Temp files of writers that died mid-write anywhere under the
+    /// directory are reported (`leftover_temp_file`). Writes nothing.
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
@@ -146,10 +159,58 @@ impl StructuredMemory {
     pub fn check(&self) -> Result<Vec<Violation>> {
         let _guard = self.handle.read_guard()?;
         let mut out = Vec::new();
-        let index = match self.load_index()? {
-            Some(index) => index,
-            None => MemoryIndex::parse(self.index_path()?, "")?,
-        };
+        let on_disk = self.top_level_markdown()?;
+        match self.load_index() {
+            Ok(Some(index)) => self.check_index(&index, &on_disk, &mut out),
+            Ok(None) => {
+                let empty = MemoryIndex::parse(self.index_path()?, "")?;
+                self.check_index(&empty, &on_disk, &mut out);
+            }
+            // The index is the file's problem: reported, and every file that could be a
+            // topic is checked as one (which of them are linked waits for the repair).
+            Err(e) => {
+                let (line, why) = match &e {
+                    Error::Malformed { line, message, .. } => (*line, message.clone()),
+                    other => (0, reason_of(other)),
+                };
+                out.push(Violation {
+                    kind: ViolationKind::UnreadableIndex,
+                    file: INDEX_FILE_NAME.to_string(),
+                    line,
+                    message: format!(
+                        "{INDEX_FILE_NAME} does not read ({why}): every command but `topics index` refuses it until it is repaired; dangling lines and orphans are checked then, and every Markdown file here was checked as a topic"
+                    ),
+                });
+                for file in &on_disk {
+                    self.check_linked(file, None, &on_disk, &mut out);
+                }
+            }
+        }
+        self.check_archive(&mut out);
+        // A temp file of a writer still running is its write in progress.
+        for temp in self.writer_temp_files()? {
+            if !temp.writer_running() {
+                out.push(Violation {
+                    kind: ViolationKind::LeftoverTempFile,
+                    file: temp.file,
+                    line: 0,
+                    message: "a temp file a memory-core writer left when it died mid-write: `memcore topics compact` removes it (the files it was writing are as they were before, or after, that write)".into(),
+                });
+            }
+        }
+        out.sort_by(|a, b| {
+            (a.file != INDEX_FILE_NAME, &a.file, a.line, a.kind).cmp(&(
+                b.file != INDEX_FILE_NAME,
+                &b.file,
+                b.line,
+                b.kind,
+            ))
+        });
+        Ok(out)
+    }
+
+    /// The rules of a `MEMORY.md` that reads, of each topic it links, and the orphans.
+    fn check_index(&self, index: &MemoryIndex, on_disk: &[String], out: &mut Vec<Violation>) {
         let v = |kind, file: &str, line, message: String| Violation {
             kind,
             file: file.to_string(),
@@ -186,7 +247,6 @@ impl StructuredMemory {
                 usage.warning().unwrap_or_default(),
             ));
         }
-        let on_disk = self.top_level_markdown()?;
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for line in &index.lines {
             let key = name_key(&line.file);
@@ -211,67 +271,17 @@ impl StructuredMemory {
                     ),
                 ));
             }
-            if is_catch_all(&line.file) {
-                // Reported at its index line: the name is the problem, and it is written there.
-                out.push(v(
-                    ViolationKind::MiscTopic,
-                    INDEX_FILE_NAME,
-                    line.line,
-                    format!(
-                        "{} is a catch-all topic: its hook cannot say when to load it; route its entries to topics named for their subjects",
-                        line.file
-                    ),
-                ));
-            }
-            match self.load_topic(&line.file) {
-                Ok(None) => {
-                    let also = match opened(&on_disk, &line.file) {
-                        Some(f) if same_but_for_case(f, &line.file) => format!(
-                            " ({f} does, in another case: make the link name it exactly)"
-                        ),
-                        Some(f) => format!(
-                            " ({f} does, in another Unicode normalisation form: make the link name it exactly)"
-                        ),
-                        None => String::new(),
-                    };
-                    out.push(v(
-                        ViolationKind::DanglingIndexLine,
-                        INDEX_FILE_NAME,
-                        line.line,
-                        format!(
-                            "{} does not exist{also}: an index line without a file",
-                            line.file
-                        ),
-                    ));
-                }
-                Ok(Some(topic)) => self.check_topic(&topic, &mut out),
-                Err(Error::Malformed {
-                    line: at, message, ..
-                }) => out.push(v(ViolationKind::UnreadableTopic, &line.file, at, message)),
-                // A link, a directory, a file that cannot be opened: the file's problem,
-                // reported, and the check goes on (every other command refuses it).
-                Err(e) => out.push(v(
-                    ViolationKind::UnreadableTopic,
-                    &line.file,
-                    0,
-                    format!(
-                        "{} (linked from {INDEX_FILE_NAME} line {}): it cannot be read as a topic file; make it a plain file in the directory or remove its index line",
-                        reason_of(&e),
-                        line.line
-                    ),
-                )),
-            }
+            self.check_linked(&line.file, Some(line.line), on_disk, out);
         }
-        self.check_archive(&mut out);
         // A file is linked by a line naming it exactly, or (when no file has the line's
         // exact name) but for case, or else canonically equivalent: on a disk that folds
         // case or normalisation the line opens it.
         let linked: BTreeSet<&String> = index
             .lines
             .iter()
-            .filter_map(|l| opened(&on_disk, &l.file))
+            .filter_map(|l| opened(on_disk, &l.file))
             .collect();
-        for file in &on_disk {
+        for file in on_disk {
             if !linked.contains(file) {
                 out.push(v(
                     ViolationKind::OrphanTopic,
@@ -281,15 +291,73 @@ impl StructuredMemory {
                 ));
             }
         }
-        out.sort_by(|a, b| {
-            (a.file != INDEX_FILE_NAME, &a.file, a.line, a.kind).cmp(&(
-                b.file != INDEX_FILE_NAME,
-                &b.file,
-                b.line,
-                b.kind,
-            ))
+    }
+
+    /// The rules of topic file `file`, linked from index line `from` (`None` when the
+    /// index does not read): a catch-all name, a file missing (a dangling line), one that
+    /// does not read, then its own rules.
+    fn check_linked(
+        &self,
+        file: &str,
+        from: Option<usize>,
+        on_disk: &[String],
+        out: &mut Vec<Violation>,
+    ) {
+        let v = |kind, file: &str, line, message: String| Violation {
+            kind,
+            file: file.to_string(),
+            line,
+            message,
+        };
+        if is_catch_all(file) {
+            // Reported at its index line when it has one: the name is the problem, and it
+            // is written there.
+            out.push(v(
+                ViolationKind::MiscTopic,
+                from.map_or(file, |_| INDEX_FILE_NAME),
+                from.unwrap_or(0),
+                format!(
+                    "{file} is a catch-all topic: its hook cannot say when to load it; route its entries to topics named for their subjects"
+                ),
+            ));
+        }
+        let linked_from = from.map_or(String::new(), |line| {
+            format!(" (linked from {INDEX_FILE_NAME} line {line})")
         });
-        Ok(out)
+        match self.load_topic(file) {
+            Ok(None) => {
+                let also = match opened(on_disk, file) {
+                    Some(f) if same_but_for_case(f, file) => {
+                        format!(" ({f} does, in another case: make the link name it exactly)")
+                    }
+                    Some(f) => format!(
+                        " ({f} does, in another Unicode normalisation form: make the link name it exactly)"
+                    ),
+                    None => String::new(),
+                };
+                out.push(v(
+                    ViolationKind::DanglingIndexLine,
+                    INDEX_FILE_NAME,
+                    from.unwrap_or(0),
+                    format!("{file} does not exist{also}: an index line without a file"),
+                ));
+            }
+            Ok(Some(topic)) => self.check_topic(&topic, out),
+            Err(Error::Malformed {
+                line: at, message, ..
+            }) => out.push(v(ViolationKind::UnreadableTopic, file, at, message)),
+            // A link, a directory, a file that cannot be opened: the file's problem,
+            // reported, and the check goes on (every other command refuses it).
+            Err(e) => out.push(v(
+                ViolationKind::UnreadableTopic,
+                file,
+                0,
+                format!(
+                    "{}{linked_from}: it cannot be read as a topic file; make it a plain file in the directory or remove its index line",
+                    reason_of(&e),
+                ),
+            )),
+        }
     }
 
     /// Whether `memory-archive.md` reads, and each of its sections.

@@ -143,6 +143,11 @@ pub struct CompactionReport {
     pub files: Vec<FileCompaction>,
     /// Topic files created by splits, each with its index line.
     pub created: Vec<String>,
+    /// Temp and backup files of memory-core writers that died mid-write (`kill -9`, a
+    /// power loss), anywhere under the directory (relative paths): removed under the
+    /// lock, which every live writer holds while its own exist (with `dry_run`, they
+    /// would be; nothing is removed).
+    pub removed_temp_files: Vec<String>,
 }
 
 /// One file's text as the passes leave it, and what they took out.
@@ -159,6 +164,9 @@ pub(super) struct Work {
     original: String,
     /// Each applied pass's edits, sorted (to give lines in the original text).
     history: Vec<Vec<Edit>>,
+    /// The file a split part wanted that was not made because it would have moved every
+    /// entry out of a topic holding nothing else (an empty husk with an index line).
+    pub(super) emptying_split: Option<String>,
 }
 
 impl Work {
@@ -214,6 +222,8 @@ impl StructuredMemory {
     /// without secrets; an entry it was not given, or the same entry twice, abandons the
     /// compaction ([`Error::CompactorFailed`]), as does an error it raises. A file still
     /// over budget after the four passes gets a [`NeedsJudgment`] with the exact overage.
+    /// Temp files of writers that died mid-write are removed and listed
+    /// ([`CompactionReport::removed_temp_files`]).
     ///
     /// ```
     /// use memory_core::structured_memory::{Budgets, DefaultCompactor, StructuredMemory};
@@ -236,7 +246,14 @@ impl StructuredMemory {
         // A dry run in a directory memory-core never wrote to creates nothing, not even
         // the lock file: no memory-core writer has a step there to wait for.
         if dry_run && !self.root().join(LOCK_FILE_NAME).exists() {
-            return self.compact_locked(None, file, compactor, true);
+            let mut report = self.compact_locked(None, file, compactor, true)?;
+            report.removed_temp_files = self
+                .writer_temp_files()?
+                .into_iter()
+                .filter(|t| !t.writer_running())
+                .map(|t| t.file)
+                .collect();
+            return Ok(report);
         }
         // Nor does a compaction of a directory that does not exist (it has nothing to
         // compact): it is not created, and neither is its lock.
@@ -251,7 +268,18 @@ impl StructuredMemory {
             }
         }
         let lock = self.handle.lock()?;
-        self.compact_locked(Some(&lock), file, compactor, dry_run)
+        let mut report = self.compact_locked(Some(&lock), file, compactor, dry_run)?;
+        // Under the lock every temp file is a dead writer's (a live one holds the lock
+        // while its own exist): removed once the compaction's own step is done.
+        report.removed_temp_files = if dry_run {
+            self.writer_temp_files()?
+                .into_iter()
+                .map(|t| t.file)
+                .collect()
+        } else {
+            self.remove_dead_writer_temps()?
+        };
+        Ok(report)
     }
 
     /// [`compact`](StructuredMemory::compact) under a lock already held (none only for a
@@ -328,6 +356,7 @@ impl StructuredMemory {
             archived: Vec::new(),
             created: Vec::new(),
             history: Vec::new(),
+            emptying_split: None,
         };
         for pass in [
             ArchivePass::EvictDead,
@@ -723,9 +752,12 @@ impl StructuredMemory {
                 over_by_bytes: after.over_by_bytes,
                 unparsed_lines: unparsed_lines(&w.topic),
                 message: format!(
-                    "{} is still over its budget after the four passes{}: a compactor must say what is dead, summarize episodes or split it",
+                    "{} is still over its budget after the four passes{}{}: a compactor must say what is dead, summarize episodes or split it",
                     w.file,
-                    w.topic.unparsed_note()
+                    w.topic.unparsed_note(),
+                    w.emptying_split.as_ref().map_or(String::new(), |wanted| format!(
+                        "; the split into {wanted} was not made: it would have moved every entry out, leaving a topic of headings only"
+                    )),
                 ),
             });
             files.push(FileCompaction {
@@ -751,6 +783,7 @@ impl StructuredMemory {
                 dry_run,
                 files,
                 created,
+                removed_temp_files: Vec::new(),
             },
         })
     }

@@ -4,7 +4,9 @@
 //! section it came from (entries under no `##` heading first). The old file loses a
 //! `##` heading only when the split left its section with nothing but blank lines; a
 //! heading with anything else still under it (hand prose, a note, an entry that stays)
-//! is kept.
+//! is kept. A part that would move every remaining entry out of a file holding nothing
+//! else (no prose, no hand notes: a husk of headings with an index line) is not made; the
+//! file is reported as needing judgment instead.
 
 use std::collections::BTreeSet;
 
@@ -59,6 +61,16 @@ impl StructuredMemory {
                     &w.file,
                     "a part must move entries no other part moves".into(),
                 ));
+            }
+            // A part that would leave the topic with no entry and nothing else of its
+            // own (an empty husk with an index line) is not made: the file needs
+            // judgment instead.
+            if taken.len() == entries.len() && w.topic.unparsed_lines().is_empty() {
+                for i in &list {
+                    taken.remove(i);
+                }
+                w.emptying_split = Some(part.file.clone());
+                continue;
             }
             let (file, path) = self.free_split_name(w, &part.file, index, &files)?;
             files.insert(name_key(&file));

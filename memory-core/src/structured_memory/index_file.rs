@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::budget::{BudgetUse, Budgets};
-use super::pointer::{parse_pointer, target_file};
+use super::pointer::{Definitions, parse_pointer_with, target_file};
 use crate::error::{Error, Result};
 use crate::markdown::{Context, LineEnding, classify};
 
@@ -143,10 +143,20 @@ impl MemoryIndex {
             spans: Vec::new(),
             line_ending: LineEnding::detect(&text),
         };
+        // Link reference definitions (`[ref]: memory-x.md`) render nothing: structure,
+        // and the targets of `[title][ref]` pointers.
+        let mut definitions = Definitions::default();
+        let mut defining = vec![false; blocks.lines.len()];
+        for (i, block) in blocks.lines.iter().enumerate() {
+            defining[i] = block.line.content.start >= body_start
+                && block.context == Context::Text
+                && !block.lazy
+                && definitions.record(block.line.text);
+        }
         if let Some((opened, context)) = blocks.unclosed {
             let hidden = blocks.lines[opened..]
                 .iter()
-                .find(|l| parse_pointer(l.line.text).is_some());
+                .find(|l| parse_pointer_with(l.line.text, &definitions).is_some());
             if let Some(hidden) = hidden {
                 return Err(Error::malformed(
                     path,
@@ -159,9 +169,9 @@ impl MemoryIndex {
                 ));
             }
         }
-        for block in &blocks.lines {
+        for (block, defines) in blocks.lines.iter().zip(defining) {
             let line = &block.line;
-            if line.content.start < body_start {
+            if line.content.start < body_start || defines {
                 continue;
             }
             let t = line.text;
@@ -175,7 +185,7 @@ impl MemoryIndex {
             }
             if matches!(block.context, Context::List | Context::Text)
                 && !block.lazy
-                && let Some(parts) = parse_pointer(t)
+                && let Some(parts) = parse_pointer_with(t, &definitions)
             {
                 match target_file(&parts.target) {
                     Ok(file) => {

@@ -37,6 +37,7 @@ mod remember;
 mod remember_compaction;
 mod restore;
 mod session_index;
+mod temp_files;
 mod time_words;
 mod topic_case;
 mod topic_file;

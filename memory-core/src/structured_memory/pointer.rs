@@ -1,10 +1,12 @@
 //! One `MEMORY.md` pointer line: `- [Title](file.md) — hook`, read and written.
 //!
-//! Read: a bullet (`-`, `*` or `+`, up to three spaces of indentation, then white space),
-//! a link `[title](target)` (`\[`, `\]` and `\\` are escapes in the title; the target
-//! may be wrapped in `<…>`), then an optional separator (`—`, `–`, `-` or `:`) and the
-//! hook. Only a link to a `.md` file (ignoring case) makes a pointer; anything else on a
-//! list line is content. Written: `- [Title](file.md) — hook`, with the em dash of the
+//! Read: a list marker (`-`, `*`, `+`, or `1.`/`1)`; up to three spaces of indentation,
+//! then white space), a link `[title](target)` (`\[`, `\]` and `\\` are escapes in the
+//! title; the target may be wrapped in `<…>` and followed by a link title `"…"`, `'…'` or
+//! `(…)`), or a reference link `[title][ref]`, `[title][]`, `[title]` with its `[ref]:
+//! target` definition in the file; the link may be wrapped in emphasis (`**…**`, `_…_`);
+//! then an optional separator (`—`, `–`, `-` or `:`) and the hook. Only a link to a `.md`
+//! file (ignoring case) makes a pointer; anything else on a list line is content. Written: `- [Title](file.md) — hook`, with the em dash of the
 //! seed's examples.
 
 use crate::error::{Error, Result};
@@ -21,30 +23,38 @@ pub(super) struct PointerParts {
     pub hook: String,
 }
 
-/// Reads `line` as a pointer line, or `None` when it is not one.
-pub(super) fn parse_pointer(line: &str) -> Option<PointerParts> {
+/// Reads `line` as a pointer line, with the link reference definitions of its file
+/// (`[ref]: file.md`) for `[title][ref]`, `[title][]` and `[title]` links. A pointer is
+/// a list item (`-`, `*`, `+`, or `1.`/`1)`; up to three spaces of indentation) whose
+/// text starts with a link to a `.md` file, optionally wrapped in emphasis (`**[T](t.md)**`)
+/// and with a link title (`[T](t.md "title")`), then the optional separator and the hook.
+pub(super) fn parse_pointer_with(line: &str, definitions: &Definitions) -> Option<PointerParts> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     if indent > 3 {
         return None;
     }
-    let rest = &line[indent..];
-    let mut chars = rest.chars();
-    if !matches!(chars.next(), Some('-' | '*' | '+')) {
-        return None;
-    }
-    let after_bullet = chars.as_str();
+    let after_bullet = list_marker(&line[indent..])?;
     if !after_bullet.starts_with([' ', '\t']) {
         return None;
     }
-    let rest = after_bullet
-        .trim_start_matches([' ', '\t'])
-        .strip_prefix('[')?;
+    let rest = after_bullet.trim_start_matches([' ', '\t']);
+    // Emphasis around the link: `**[T](t.md)**`, `*…*`, `__…__`, `_…_` (a run never
+    // closed renders as itself before the link: still the link).
+    let emphasis_len = rest
+        .bytes()
+        .take_while(|b| *b == b'*' || *b == b'_')
+        .count();
+    let emphasis = &rest[..emphasis_len];
+    let rest = rest[emphasis_len..].strip_prefix('[')?;
     let (title, rest) = link_text(rest)?;
-    let rest = rest.strip_prefix('(')?;
-    let (target, rest) = link_target(rest)?;
+    let (target, rest) = match rest.strip_prefix('(') {
+        Some(inline) => link_target(inline)?,
+        None => reference_target(&title, rest, definitions)?,
+    };
     if !is_markdown_file(&target) {
         return None;
     }
+    let rest = rest.strip_prefix(emphasis).unwrap_or(rest);
     let rest = rest.trim();
     let hook = ["—", "–", "-", ":"]
         .iter()
@@ -56,6 +66,138 @@ pub(super) fn parse_pointer(line: &str) -> Option<PointerParts> {
         target,
         hook: hook.to_string(),
     })
+}
+
+/// The text after a list marker: a bullet (`-`, `*`, `+`) or an ordered marker (one to
+/// nine digits and `.` or `)`).
+fn list_marker(s: &str) -> Option<&str> {
+    if let Some(rest) = s.strip_prefix(['-', '*', '+']) {
+        return Some(rest);
+    }
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if !(1..=9).contains(&digits) {
+        return None;
+    }
+    s[digits..].strip_prefix(['.', ')'])
+}
+
+/// The link reference definitions of a file: label (normalized as CommonMark matches
+/// them: case folded, runs of white space one space) → target as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Definitions {
+    targets: Vec<(String, String)>,
+}
+
+impl Definitions {
+    /// Records `line` when it is a link reference definition (`[ref]: target` with an
+    /// optional title, up to three spaces of indentation); returns whether it is one. The
+    /// first definition of a label wins, as in CommonMark.
+    pub(super) fn record(&mut self, line: &str) -> bool {
+        let Some((label, target)) = definition(line) else {
+            return false;
+        };
+        if self.get(&label).is_none() {
+            self.targets.push((label, target));
+        }
+        true
+    }
+
+    fn get(&self, label: &str) -> Option<&str> {
+        let label = normalize_label(label);
+        self.targets
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map(|(_, t)| t.as_str())
+    }
+}
+
+/// CommonMark's label matching: case folded, inner white space one space, trimmed.
+fn normalize_label(label: &str) -> String {
+    label
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// `[label]: target ["title"]` → the label (normalized) and the target.
+fn definition(line: &str) -> Option<(String, String)> {
+    let trimmed = line.trim_end_matches(['\r', '\n']);
+    let indent = trimmed.len() - trimmed.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = trimmed[indent..].strip_prefix('[')?;
+    let end = rest.find(']')?;
+    let label = &rest[..end];
+    if label.trim().is_empty() || label.contains('[') {
+        return None;
+    }
+    let rest = rest[end + 1..]
+        .strip_prefix(':')?
+        .trim_start_matches([' ', '\t']);
+    let (target, after) = match rest.strip_prefix('<') {
+        Some(inner) => {
+            let close = inner.find('>')?;
+            (&inner[..close], &inner[close + 1..])
+        }
+        None => {
+            let end = rest.find([' ', '\t']).unwrap_or(rest.len());
+            (&rest[..end], &rest[end..])
+        }
+    };
+    if target.is_empty() || target.contains('<') {
+        return None;
+    }
+    let after = after.trim();
+    if !(after.is_empty() || link_title(after).is_some_and(str::is_empty)) {
+        return None;
+    }
+    Some((normalize_label(label), target.to_string()))
+}
+
+/// The target of a reference link whose text was `title` and which goes on with `rest`:
+/// `[ref]` (full), `[]` (collapsed) or nothing (shortcut: not followed by `(` or `[`).
+fn reference_target<'a>(
+    title: &str,
+    rest: &'a str,
+    definitions: &Definitions,
+) -> Option<(String, &'a str)> {
+    let (label, rest) = match rest.strip_prefix('[') {
+        Some(inner) => {
+            let end = inner.find(']')?;
+            let label = &inner[..end];
+            (
+                if label.is_empty() { title } else { label },
+                &inner[end + 1..],
+            )
+        }
+        None => (title, rest),
+    };
+    definitions
+        .get(label)
+        .map(|target| (target.to_string(), rest))
+}
+
+/// After a link title (`"…"`, `'…'` or `(…)`) at the start of `s`: the rest, or `None`
+/// when `s` does not start with one.
+fn link_title(s: &str) -> Option<&str> {
+    let close = match s.chars().next()? {
+        '"' => '"',
+        '\'' => '\'',
+        '(' => ')',
+        _ => return None,
+    };
+    let inner = &s[1..];
+    let mut escaped = false;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            c if c == close && !escaped => return Some(&inner[i + 1..]),
+            _ => escaped = false,
+        }
+    }
+    None
 }
 
 /// The title up to the first unescaped `]`, unescaped, and the text after that `]`.
@@ -82,28 +224,55 @@ fn link_text(s: &str) -> Option<(String, &str)> {
 }
 
 /// The link target up to its `)` (`<…>` or a run without spaces and with balanced
-/// parentheses), and the text after the `)`.
+/// parentheses, then an optional link title `"…"`, `'…'` or `(…)`), and the text after
+/// the `)`.
 fn link_target(s: &str) -> Option<(String, &str)> {
-    if let Some(inner) = s.strip_prefix('<') {
-        let end = inner.find('>')?;
-        let target = &inner[..end];
-        let rest = inner[end + 1..].strip_prefix(')')?;
-        return (!target.contains('<')).then(|| (target.to_string(), rest));
-    }
-    let mut depth = 0usize;
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => {
-                let target = &s[..i];
-                return (!target.is_empty()).then(|| (target.to_string(), &s[i + 1..]));
+    let (target, rest) = match s.strip_prefix('<') {
+        Some(inner) => {
+            let end = inner.find('>')?;
+            let target = &inner[..end];
+            if target.contains('<') {
+                return None;
             }
-            ')' => depth -= 1,
-            c if c.is_whitespace() => return None,
-            _ => {}
+            (target, &inner[end + 1..])
         }
-    }
-    None
+        None => {
+            let mut depth = 0usize;
+            let mut end = s.len();
+            for (i, c) in s.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' if depth == 0 => {
+                        end = i;
+                        break;
+                    }
+                    ')' => depth -= 1,
+                    c if c.is_whitespace() => {
+                        end = i;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            if end == s.len() || end == 0 {
+                return None;
+            }
+            (&s[..end], &s[end..])
+        }
+    };
+    let rest = match rest.strip_prefix(')') {
+        Some(after) => after,
+        None => {
+            let spaced = rest.trim_start_matches([' ', '\t']);
+            if spaced.len() == rest.len() {
+                return None;
+            }
+            link_title(spaced)?
+                .trim_start_matches([' ', '\t'])
+                .strip_prefix(')')?
+        }
+    };
+    Some((target.to_string(), rest))
 }
 
 /// Whether a link target names a Markdown file (its path, before any `#` or `?`, ends in
@@ -241,7 +410,50 @@ mod tests {
     use super::*;
 
     fn parts(line: &str) -> Option<(String, String, String)> {
-        parse_pointer(line).map(|p| (p.title, p.target, p.hook))
+        parse_pointer_with(line, &Definitions::default()).map(|p| (p.title, p.target, p.hook))
+    }
+
+    #[test]
+    fn link_titles_emphasis_ordered_items_and_references_are_read() {
+        let mut defs = Definitions::default();
+        for line in [
+            "[ref]: r.md",
+            "[Two  Words]: <t w.md> 'title'",
+            "   [s]: s.md (title)",
+            "[ref]: second.md",
+        ] {
+            assert!(defs.record(line), "{line:?}");
+        }
+        for line in [
+            "[ref] r.md",
+            "    [x]: x.md",
+            "[x]: x.md trailing",
+            "[]: x.md",
+        ] {
+            assert!(!defs.record(line), "{line:?}");
+        }
+        for (line, title, target) in [
+            ("- [F](f.md \"t\") — h", "F", "f.md"),
+            ("- [F](f.md 't') — h", "F", "f.md"),
+            ("- [F](<f g.md> (t)) — h", "F", "f g.md"),
+            ("- [F](f.md \"a \\\" quote\") — h", "F", "f.md"),
+            ("- **[E](e.md)** — h", "E", "e.md"),
+            ("- _[E](e.md)_ — h", "E", "e.md"),
+            ("- **[E](e.md) — h", "E", "e.md"),
+            ("1. [O](o.md) — h", "O", "o.md"),
+            ("123456789) [O](o.md) — h", "O", "o.md"),
+            ("- [R][REF] — h", "R", "r.md"),
+            ("- [two words][] — h", "two words", "t w.md"),
+            ("- [S] — h", "S", "s.md"),
+        ] {
+            let p = parse_pointer_with(line, &defs).unwrap_or_else(|| panic!("{line:?}"));
+            assert_eq!(
+                (p.title.as_str(), p.target.as_str(), p.hook.as_str()),
+                (title, target, "h"),
+                "{line:?}"
+            );
+        }
+        assert!(parse_pointer_with("- [R][nope] — h", &defs).is_none());
     }
 
     #[test]
@@ -293,7 +505,10 @@ mod tests {
             "- [A]() — empty",
             "- [A](a b.md) — space without brackets",
             "- [[A]](a.md) — nested",
-            "1. [A](a.md) — ordered",
+            "1.[A](a.md) — no space after the marker",
+            "1234567890. [A](a.md) — ten digits",
+            "- [A](a.md \"open title) — title never closed",
+            "- [A][nowhere] — no definition",
             "text [A](a.md)",
             "",
         ] {

@@ -82,10 +82,11 @@ impl StructuredMemory {
         Ok(topic)
     }
 
-    /// The topic files whose index line matches `query`, best first: each query word
-    /// (lowercased, common words left out) found in the title counts twice, in the hook
-    /// once, as a word prefix half; the score is that over the most a line could get.
-    /// Only `MEMORY.md` is read.
+    /// The topic files whose index line matches `query`, best first (ties in index
+    /// order): each query word (lowercased; common words left out unless the query has
+    /// nothing else) found in the title counts twice, in the hook or file name once; as a
+    /// word prefix half that (a quarter for a query word under three characters: `a`,
+    /// `日`); the score is that over the most a line could get. Only `MEMORY.md` is read.
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
@@ -104,10 +105,16 @@ impl StructuredMemory {
 
 /// The lines matching `query`, best first (ties in file order).
 pub(super) fn rank(lines: &[IndexLine], query: &str) -> Vec<RecallHit> {
-    let words: Vec<String> = words(query)
-        .into_iter()
+    let all = words(query);
+    let mut words: Vec<String> = all
+        .iter()
         .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .cloned()
         .collect();
+    // A query of common words only (`a`, `the user`…) is taken as it is: it asks for them.
+    if words.is_empty() {
+        words = all;
+    }
     if words.is_empty() {
         return Vec::new();
     }
@@ -136,15 +143,23 @@ pub(super) fn rank(lines: &[IndexLine], query: &str) -> Vec<RecallHit> {
     hits
 }
 
-/// `full` when `word` is one of `words`, half of it when it starts one (or one starts it:
-/// `deploy` and `deploys`), else 0.
+/// The length from which a word counts as a prefix in full, in characters.
+const PREFIX_CHARS: usize = 3;
+
+/// `full` when `word` is one of `words`; half of it when it starts one (or one of at least
+/// three characters starts it: `deploy` and `deploys`); a quarter when a query word shorter
+/// than three characters (`a`, `日`, `db`) starts one; else 0.
 fn weight(word: &str, words: &[String], full: f64) -> f64 {
+    let chars = |w: &str| w.chars().count();
     if words.iter().any(|w| w == word) {
         full
     } else if words.iter().any(|w| {
-        (w.len() >= 3 && word.starts_with(w.as_str())) || (word.len() >= 3 && w.starts_with(word))
+        (chars(w) >= PREFIX_CHARS && word.starts_with(w.as_str()))
+            || (chars(word) >= PREFIX_CHARS && w.starts_with(word))
     }) {
         full / 2.0
+    } else if words.iter().any(|w| w.starts_with(word)) {
+        full / 4.0
     } else {
         0.0
     }
@@ -186,7 +201,9 @@ mod tests {
         assert_eq!(hits.len(), 2);
         assert_eq!(hits[0].line.file, "memory-deploy.md");
         assert!(hits[0].score > hits[1].score);
-        assert!(rank(&lines, "the and of").is_empty());
+        // Common words count only when the query has nothing else.
+        assert_eq!(rank(&lines, "the and of")[0].line.file, "USER.md");
+        assert!(rank(&lines, "the of").is_empty());
         assert_eq!(rank(&lines, "preference")[0].line.file, "USER.md");
     }
 }

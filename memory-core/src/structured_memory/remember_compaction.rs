@@ -69,6 +69,7 @@ impl StructuredMemory {
                 dry_run: false,
                 files: Vec::new(),
                 created: Vec::new(),
+                removed_temp_files: Vec::new(),
             },
         };
         let mut compacted = false;

@@ -79,7 +79,7 @@ impl SessionIndex {
     pub fn warnings(&self) -> Vec<String> {
         let damaged = self.damaged.as_ref().map(|w| {
             format!(
-                "{w} (printed whole as text; `memcore topics check` and the other commands refuse it until it is repaired)"
+                "{w} (printed whole as text; `memcore topics check` reports it and the other commands refuse it until it is repaired)"
             )
         });
         damaged.into_iter().chain(self.budget.warning()).collect()

@@ -8,7 +8,7 @@
 //!   `last night` → the day before; `tomorrow` → the day after; `the day before yesterday`,
 //!   `the day after tomorrow`;
 //! - a count of days or weeks: `N days ago`, `N weeks ago`, `in N days`, `in N weeks`
-//!   (N in digits or a number word `one`…`twenty`), `a day ago`, `a week ago` (7 days);
+//!   (N in digits or a cardinal in words: `twenty-one`, `ninety nine`, `a hundred`), `a day ago`, `a week ago` (7 days);
 //!   the whole phrase is replaced (`in 2 days we ship` → `2026-07-12 we ship`);
 //! - a weekday name: `Monday` or `on Monday` and `last Monday` → the most recent one before
 //!   today (`on` is kept: `on 2026-07-06`); `next Monday` → the first one after today;
@@ -29,7 +29,8 @@
 //!
 //! What is refused, naming the phrase: the vague ones ([`VAGUE_TIME`]: `last week`,
 //! `recently`, …), vague counts (`a few weeks ago`, `several days ago`, `couple of days
-//! ago`, `weeks ago`, `in a few days`) and months or years (`3 months ago`, `a year ago`,
+//! ago`, `weeks ago`, `in a few days`, `a dozen days ago`, `hundreds of days ago`, and a number
+//! in words this reader cannot read whole) and months or years (`3 months ago`, `a year ago`,
 //! `in two months`: a month is no fixed number of days) — no conversion would be honest. `as soon as` and `earlier than` are
 //! comparisons, not times, and are not refused.
 
@@ -245,7 +246,7 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
             return Some((parts.len(), Meaning::Vague(vague)));
         }
     }
-    if let Some(found) = counted_days(words, i, &joined) {
+    if let Some(found) = counted_days(text, words, i) {
         return Some(found);
     }
     let (len, direction, at) = match w(0) {
@@ -276,8 +277,10 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
     Some((len, Meaning::Weekday(weekday, direction)))
 }
 
-/// Number words a count of days or weeks may be written in (`two weeks ago`).
-const NUMBER_WORDS: [&str; 20] = [
+/// Number words below twenty a count of days or weeks may be written in (`two weeks
+/// ago`), each at its value's index.
+const UNIT_WORDS: [&str; 20] = [
+    "zero",
     "one",
     "two",
     "three",
@@ -297,60 +300,191 @@ const NUMBER_WORDS: [&str; 20] = [
     "seventeen",
     "eighteen",
     "nineteen",
-    "twenty",
 ];
+
+/// The tens from twenty on, each at its value's index divided by ten (`thirty` = 3).
+const TENS_WORDS: [&str; 10] = [
+    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+
+/// Words that count without saying how many (`hundreds of days ago`, `a dozen days
+/// ago`): the phrase is a vague count.
+const VAGUE_COUNT_WORDS: [&str; 9] = [
+    "few",
+    "several",
+    "couple",
+    "some",
+    "many",
+    "dozen",
+    "dozens",
+    "hundreds",
+    "thousands",
+];
+
+/// How the words of a cardinal number may be separated: `Spaced` by spaces or tabs only,
+/// `Hyphened` also by one hyphen (`twenty-one`).
+#[derive(Clone, Copy, PartialEq)]
+enum Gap {
+    /// Spaces or tabs only.
+    Spaced,
+    /// Spaces or tabs, or one `-` (between a ten and a unit).
+    Hyphened,
+}
+
+/// The cardinal number written in words starting at word `at` (`seven`, `twenty-one`,
+/// `ninety nine`, `a hundred`, `two hundred and five`, `one thousand`): its value and how
+/// many words it takes. `gap(k, how)` says whether word `k` follows word `k - 1` as
+/// `how` allows.
+fn cardinal_words(
+    words: &[Word],
+    at: usize,
+    gap: &dyn Fn(usize, Gap) -> bool,
+) -> Option<(i64, usize)> {
+    let w = |k: usize| words.get(k).map(|w| w.lower.as_str());
+    let unit = |k: usize| {
+        w(k).and_then(|word| UNIT_WORDS.iter().position(|u| *u == word))
+            .and_then(|v| i64::try_from(v).ok())
+    };
+    // Below a hundred: a unit word, or a ten with an optional unit 1..9 after it.
+    let below_hundred = |k: usize| -> Option<(i64, usize)> {
+        if let Some(v) = unit(k) {
+            return Some((v, 1));
+        }
+        let tens = w(k).and_then(|word| TENS_WORDS.iter().position(|t| *t == word))?;
+        let tens = i64::try_from(tens * 10).ok()?;
+        match unit(k + 1) {
+            Some(v @ 1..=9) if gap(k + 1, Gap::Hyphened) => Some((tens + v, 2)),
+            _ => Some((tens, 1)),
+        }
+    };
+    // A multiplier (`hundred`, `thousand`) after a count (or `a`), then an optional `and`
+    // and the rest below it; without the multiplier, the count alone.
+    let scaled = |k: usize,
+                  word: &str,
+                  scale: i64,
+                  lead: &dyn Fn(usize) -> Option<(i64, usize)>,
+                  rest: &dyn Fn(usize) -> Option<(i64, usize)>|
+     -> Option<(i64, usize)> {
+        let counted = lead(k);
+        let (count, len) = match counted {
+            Some((count, len)) if w(k + len) == Some(word) && gap(k + len, Gap::Spaced) => {
+                (count, len)
+            }
+            _ if w(k) == Some("a") && w(k + 1) == Some(word) && gap(k + 1, Gap::Spaced) => (1, 1),
+            _ => return counted,
+        };
+        let mut len = len + 1;
+        let mut value = count.checked_mul(scale)?;
+        let and = usize::from(w(k + len) == Some("and") && gap(k + len, Gap::Spaced));
+        if gap(k + len + and, Gap::Spaced)
+            && let Some((v, l)) = rest(k + len + and).filter(|(v, _)| *v > 0)
+        {
+            value += v;
+            len += and + l;
+        }
+        Some((value, len))
+    };
+    let below_thousand = |k: usize| {
+        scaled(
+            k,
+            "hundred",
+            100,
+            &|k| below_hundred(k).filter(|(v, _)| (1..10).contains(v)),
+            &below_hundred,
+        )
+        .or_else(|| below_hundred(k))
+    };
+    scaled(at, "thousand", 1000, &below_thousand, &below_thousand)
+}
+
+/// Words that only go on a number written in words (`hundred`, `million`): one left
+/// after a count this module could not read whole (or a unit word, or `and` and one of
+/// them) makes the count vague.
+const NUMBER_TAIL_WORDS: [&str; 4] = ["hundred", "thousand", "million", "billion"];
 
 /// The longest span a counted phrase may name, in days (a hundred years): beyond it the
 /// phrase is refused.
 const MAX_COUNTED_DAYS: i64 = 36_500;
 
 /// A counted phrase at word `i`: `N days ago`, `N weeks ago`, `a week ago`, `in N days`,
-/// `in N weeks` (N in digits or `one`…`twenty`) → the day; a vague count or unit (`a few
-/// weeks ago`, `several days ago`, `couple of days ago`, `3 months ago`, `in a few
-/// days`, `in two months`, `weeks ago`) → refused.
-fn counted_days(
-    words: &[Word],
-    i: usize,
-    joined: &dyn Fn(usize) -> bool,
-) -> Option<(usize, Meaning)> {
+/// `in N weeks` (N in digits or a cardinal in words: `twenty-one`, `ninety nine`, `a
+/// hundred`, `two hundred and five`) → the day; a vague count or unit (`a few weeks ago`,
+/// `several days ago`, `couple of days ago`, `a dozen days ago`, `3 months ago`, `in a
+/// few days`, `in two months`, `weeks ago`) → refused.
+fn counted_days(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
     let w = |k: usize| words.get(i + k).map(|w| w.lower.as_str());
+    // Word `k` (absolute) follows word `k - 1` with only spaces or tabs between them (or
+    // one hyphen, where `how` allows it).
+    let gap = |k: usize, how: Gap| {
+        let (Some(before), Some(after)) =
+            (k.checked_sub(1).and_then(|b| words.get(b)), words.get(k))
+        else {
+            return false;
+        };
+        let between = &text[before.range.end..after.range.start];
+        (!between.is_empty() && between.chars().all(|c| c == ' ' || c == '\t'))
+            || (how == Gap::Hyphened && between == "-")
+    };
+    let spaced = |k: usize| gap(i + k, Gap::Spaced);
     let future = w(0) == Some("in");
     let mut k = usize::from(future);
+    if future && !spaced(k) {
+        return None;
+    }
     // The count: exact, vague, or none at all (`weeks ago`).
+    let mut in_digits = false;
     let count = match w(k)? {
-        "a" if matches!(w(k + 1), Some("few" | "couple")) => {
+        "a" if w(k + 1).is_some_and(|n| VAGUE_COUNT_WORDS.contains(&n)) && spaced(k + 1) => {
             k += 2;
             None
         }
-        "few" | "several" | "couple" | "some" | "many" => {
+        word if VAGUE_COUNT_WORDS.contains(&word) => {
             k += 1;
             None
         }
-        "a" if !future => {
-            k += 1;
-            Some(1)
-        }
         // A digit run too long for a number is past the limit (refused below).
-        word => match word
-            .parse::<i64>()
-            .ok()
-            .or_else(|| word.bytes().all(|b| b.is_ascii_digit()).then_some(i64::MAX))
-            .or_else(|| {
-                NUMBER_WORDS
-                    .iter()
-                    .position(|n| *n == word)
-                    .and_then(|p| i64::try_from(p + 1).ok())
-            }) {
-            Some(n) => {
-                k += 1;
+        word if word.bytes().all(|b| b.is_ascii_digit()) => {
+            k += 1;
+            in_digits = true;
+            Some(word.parse::<i64>().unwrap_or(i64::MAX))
+        }
+        word => match cardinal_words(words, i + k, &gap) {
+            Some((n, len)) => {
+                k += len;
                 Some(n)
+            }
+            None if word == "a" && !future => {
+                k += 1;
+                Some(1)
             }
             // `weeks ago`: no count, vague.
             None if !future => None,
             None => return None,
         },
     };
-    if count.is_none() && w(k) == Some("of") {
+    // A number in words this reader could not read whole (`one hundred thousand million`,
+    // `twenty twenty`): vague rather than a wrong day. (Digits and then words, `16 two
+    // weeks ago`, are two things: the phrase starts at the words.)
+    let mut unread = false;
+    let number_word = |k: usize| {
+        spaced(k)
+            && w(k).is_some_and(|n| {
+                NUMBER_TAIL_WORDS.contains(&n)
+                    || UNIT_WORDS.contains(&n)
+                    || TENS_WORDS[2..].contains(&n)
+            })
+    };
+    while count.is_some() && !in_digits {
+        if number_word(k) {
+            k += 1;
+        } else if w(k) == Some("and") && spaced(k) && number_word(k + 1) {
+            k += 2;
+        } else {
+            break;
+        }
+        unread = true;
+    }
+    if count.is_none() && w(k) == Some("of") && spaced(k) {
         k += 1;
     }
     let unit = match w(k)? {
@@ -359,21 +493,23 @@ fn counted_days(
         "month" | "months" | "year" | "years" => None,
         _ => return None,
     };
+    if k > 0 && !spaced(k) {
+        return None;
+    }
     k += 1;
     if !future {
-        if w(k) != Some("ago") {
+        if w(k) != Some("ago") || !spaced(k) {
             return None;
         }
         k += 1;
     }
-    if !joined(k) {
-        return None;
-    }
-    let meaning = match (count, unit) {
-        (Some(n), Some(unit)) => match n.checked_mul(unit).filter(|d| *d <= MAX_COUNTED_DAYS) {
-            Some(days) => Meaning::Days(if future { days } else { -days }),
-            None => Meaning::VagueCount,
-        },
+    let meaning = match (count, unit, unread) {
+        (Some(n), Some(unit), false) => {
+            match n.checked_mul(unit).filter(|d| *d <= MAX_COUNTED_DAYS) {
+                Some(days) => Meaning::Days(if future { days } else { -days }),
+                None => Meaning::VagueCount,
+            }
+        }
         _ => Meaning::VagueCount,
     };
     Some((k, meaning))

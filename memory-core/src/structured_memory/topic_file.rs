@@ -14,7 +14,9 @@ use serde::Serialize;
 use super::budget::{BudgetUse, Budgets};
 use super::topic_meta::{FrontmatterNotYaml, TopicMeta, read_meta};
 use crate::error::{Error, Result};
-use crate::markdown::{BlockLine, BlockStart, Context, LineEnding, block_start, classify};
+use crate::markdown::{
+    BlockLine, BlockStart, Context, LineEnding, block_start, classify_in_list_items,
+};
 
 /// One dated fact.
 ///
@@ -161,7 +163,9 @@ impl Topic {
         // must not open a block that hides the body. It is classified as blank lines (the
         // same length, so offsets and line numbers hold).
         let masked = mask_frontmatter(&text, body_start);
-        let blocks = classify(masked.as_deref().unwrap_or(&text));
+        // A fence opened in an entry ends with the entry, as CommonMark ends it with
+        // its list item.
+        let blocks = classify_in_list_items(masked.as_deref().unwrap_or(&text));
         if let Some((opened, context)) = blocks.unclosed
             && let Some(hidden) = blocks.lines[opened..]
                 .iter()

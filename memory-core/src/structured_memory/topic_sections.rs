@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use super::topic_file::{Entry, Topic};
-use crate::markdown::{Context, classify};
+use crate::markdown::{Context, classify_in_list_items};
 
 /// One `##` section of a topic file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub(super) fn sections(topic: &Topic) -> Vec<TopicSection> {
     let mut entries = topic.entries.iter().peekable();
     // The frontmatter is not Markdown (see `Topic::read`).
     let masked = super::topic_file::mask_frontmatter(text, body_start);
-    for block in classify(masked.as_deref().unwrap_or(text)).lines {
+    for block in classify_in_list_items(masked.as_deref().unwrap_or(text)).lines {
         let line = &block.line;
         if line.content.start < body_start || block.context != Context::Text {
             continue;
