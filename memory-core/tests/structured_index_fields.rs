@@ -291,3 +291,45 @@ proptest! {
         }
     }
 }
+
+/// A hook or title far longer than a line a session reads — given, from the frontmatter or
+/// from a compactor's split — is refused before anything is written; one at the limit is
+/// written.
+#[test]
+fn hooks_and_titles_are_held_to_a_length() {
+    use memory_core::structured_memory::{Fact, StructuredMemory};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = StructuredMemory::open(d).unwrap();
+    let long_hook = "h".repeat(301);
+    let err = m
+        .remember(Fact::new("memory-a.md", "x").hook(long_hook.as_str()))
+        .unwrap_err();
+    assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput, "{err}");
+    assert!(err.to_string().contains("at most 300"), "{err}");
+    let err = m
+        .remember(
+            Fact::new("memory-a.md", "x")
+                .hook("h")
+                .title("t".repeat(121)),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("at most 120"), "{err}");
+    assert!(!d.join("MEMORY.md").exists(), "nothing written");
+    // A frontmatter description too long to be the hook: refused, naming the file.
+    std::fs::write(
+        d.join("memory-b.md"),
+        format!("---\ndescription: {}\n---\n# B\n", "d".repeat(400)),
+    )
+    .unwrap();
+    let err = m.remember(Fact::new("memory-b.md", "x")).unwrap_err();
+    assert!(err.to_string().contains("memory-b.md:2"), "{err}");
+    // At the limits, in characters (not bytes).
+    m.remember(
+        Fact::new("memory-c.md", "x")
+            .hook("日".repeat(300))
+            .title("題".repeat(120)),
+    )
+    .unwrap();
+    assert_eq!(m.index().unwrap().lines[0].hook.chars().count(), 300);
+}

@@ -20,7 +20,6 @@ use super::topic_file::Topic;
 use super::topic_name::{check_new_topic_name, name_key};
 use super::topic_sections::{TopicSection, sections};
 use crate::error::Result;
-use crate::hygiene::refuse_secrets;
 use crate::markdown::{Edit, apply_edits, classify};
 
 impl StructuredMemory {
@@ -82,7 +81,10 @@ impl StructuredMemory {
                         format!("the {field} of {file} must be one non-empty line").into(),
                     ));
                 }
-                refuse_secrets(field, value).map_err(|e| failed(pass, &w.file, e.into()))?;
+                // Held to what a given `--title`/`--hook` is held to (secrets, control
+                // characters, length).
+                super::index_fields::check_given(field, value)
+                    .map_err(|e| failed(pass, &w.file, e.into()))?;
             }
             // Entries under no `##` heading first, then section by section, in file order.
             list.sort_by_key(|&i| {

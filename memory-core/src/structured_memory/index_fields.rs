@@ -5,7 +5,8 @@
 //! would split the line, inject a second pointer, carry a control character or a secret
 //! is refused, never written.
 //!
-//! The checks, the same for every source: trimmed, not more than one line, no control
+//! The checks, the same for every source: trimmed, not more than one line, at most
+//! [`MAX_HOOK_CHARS`] (a hook) or [`MAX_TITLE_CHARS`] (a title) characters, no control
 //! characters but tabs, no secret (the context-memory pattern set), and the line rendered
 //! with it reads back as one pointer with this title, file and hook, leaving a line after
 //! it readable. A frontmatter value that fails is refused naming the topic file and the
@@ -17,10 +18,29 @@ use super::topic_file::Topic;
 use crate::error::{Error, Result};
 use crate::hygiene::find_secret;
 
+/// The longest hook accepted, in characters: one line a session reads to decide whether
+/// to load the topic ("a topic file that cannot be summarized in one hook line is two
+/// topic files"), in an index loaded into every session.
+pub(crate) const MAX_HOOK_CHARS: usize = 300;
+
+/// The longest title accepted, in characters.
+pub(crate) const MAX_TITLE_CHARS: usize = 120;
+
 /// Why `value` cannot stand on an index line as `field`, or `None` when it can.
-fn problem(value: &str) -> Option<String> {
+fn problem(field: &str, value: &str) -> Option<String> {
     if value.contains(['\n', '\r']) {
         return Some("it must be one line".into());
+    }
+    let limit = if field == "title" {
+        MAX_TITLE_CHARS
+    } else {
+        MAX_HOOK_CHARS
+    };
+    let chars = value.chars().count();
+    if chars > limit {
+        return Some(format!(
+            "it is {chars} characters long; a {field} holds at most {limit}"
+        ));
     }
     if value.chars().any(|c| c.is_control() && c != '\t') {
         return Some("it must not hold control characters".into());
@@ -40,7 +60,7 @@ fn problem(value: &str) -> Option<String> {
 pub(super) fn check_given(field: &'static str, value: &str) -> Result<String> {
     crate::hygiene::refuse_secrets(field, value)?;
     let trimmed = value.trim();
-    if let Some(why) = problem(trimmed) {
+    if let Some(why) = problem(field, trimmed) {
         return Err(Error::invalid(field, value, why));
     }
     Ok(trimmed.to_string())
@@ -65,7 +85,7 @@ pub(super) fn from_frontmatter(
     let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
         return Ok(None);
     };
-    match problem(value) {
+    match problem(field, value) {
         None => Ok(Some(value.to_string())),
         Some(why) => {
             let line = frontmatter_line(&topic.text, key);
