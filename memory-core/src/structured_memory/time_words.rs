@@ -11,7 +11,8 @@
 //!   (N in digits or a cardinal in words: `twenty-one`, `ninety nine`, `a hundred`), `a day ago`, `a week ago` (7 days);
 //!   the whole phrase is replaced (`in 2 days we ship` → `2026-07-12 we ship`);
 //! - a weekday name: `Monday` or `on Monday` and `last Monday` → the most recent one before
-//!   today (`on` is kept: `on 2026-07-06`); `next Monday` → the first one after today;
+//!   today (`on` is kept: `on 2026-07-06`), but after `by`, `until`, `till`, `before` or
+//!   `due` (a deadline) the coming one, today included; `next Monday` → the first one after today;
 //!   `this Monday` → the coming one, today included. Abbreviations follow the same rules
 //!   when capitalised (`Mon`, `MON`, `Tue`/`Tues`, `Wed`, `Thu`/`Thur`/`Thurs`, `Fri`,
 //!   `Sat`, `Sun`; lowercase only after `last`, `next` or `this`: `last fri`, never a bare
@@ -274,6 +275,22 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
     if ranged(at + 1) || ranged_before {
         return None;
     }
+    // `Friday the 13th` names a day of the month, not the last Friday.
+    let ordinal = |n: &str| {
+        let digits = n.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && matches!(&n[digits.len()..], "st" | "nd" | "rd" | "th")
+    };
+    if w(at + 1) == Some("the") && w(at + 2).is_some_and(ordinal) {
+        return None;
+    }
+    // A deadline looks ahead: `by Friday`, `until Friday`, `due Friday` is the coming one
+    // (today included), as `this Friday`.
+    let direction = match before {
+        Some("by" | "until" | "till" | "before" | "due") if at == 0 => 0,
+        _ => direction,
+    };
     Some((len, Meaning::Weekday(weekday, direction)))
 }
 
@@ -755,9 +772,17 @@ mod tests {
             ("demo this Friday", "demo 2026-07-10"),
             ("demo this sunday", "demo 2026-07-12"),
             ("on SATURDAY, it rained", "on 2026-07-04, it rained"),
+            // A deadline looks ahead (today, 2026-07-10, is a Friday).
+            ("ship by Monday", "ship by 2026-07-13"),
+            ("frozen until Wednesday", "frozen until 2026-07-15"),
+            ("due Friday", "due 2026-07-10"),
+            ("before Tue the branch is cut", "before 2026-07-14 the branch is cut"),
+            ("till Sunday", "till 2026-07-12"),
         ] {
             assert_eq!(convert(given), expected, "{given:?}");
         }
+        // A day of the month after the weekday: not a relative day.
+        assert_eq!(convert("Friday the 13th"), "Friday the 13th");
     }
 
     #[test]
@@ -834,7 +859,7 @@ mod tests {
             ("last Thurs, again", "2026-07-09, again"),
             ("this Sun", "2026-07-12"),
             ("on Sat we ship", "on 2026-07-04 we ship"),
-            ("by Wed", "by 2026-07-08"),
+            ("by Wed", "by 2026-07-15"), // a deadline: the coming one
             ("Sat it broke", "2026-07-04 it broke"),
             ("deployed MON", "deployed 2026-07-06"),
             ("Tues: outage", "2026-07-07: outage"),
