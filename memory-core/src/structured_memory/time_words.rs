@@ -183,8 +183,13 @@ const DAY_PHRASES: &[(&[&str], i64)] = &[
     (&["this", "evening"], 0),
     (&["today"], 0),
     (&["tonight"], 0),
+    (&["earlier", "today"], 0),
+    (&["later", "today"], 0),
+    (&["a", "fortnight", "ago"], -14),
     (&["yesterday"], -1),
+    (&["yday"], -1),
     (&["tomorrow"], 1),
+    (&["tmrw"], 1),
 ];
 
 /// A word of the text: its bytes and its lowercase form.
@@ -239,6 +244,8 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
             let comparison = match *vague {
                 "soon" => i > 0 && words[i - 1].lower == "as" && w(1) == Some("as") && joined(2),
                 "earlier" => w(1) == Some("than") && joined(2),
+                // `from now on` is a rule, not a time.
+                "from now" => w(2) == Some("on") && joined(3),
                 _ => false,
             };
             if comparison {
@@ -814,6 +821,20 @@ mod tests {
     }
 
     #[test]
+    fn day_phrases_and_short_forms_become_the_day() {
+        for (given, expected) in [
+            ("deployed earlier today", "deployed 2026-07-10"),
+            ("retry later today", "retry 2026-07-10"),
+            ("broke a fortnight ago", "broke 2026-06-26"),
+            ("fixed yday", "fixed 2026-07-09"),
+            ("ship tmrw", "ship 2026-07-11"),
+            ("from now on we pin v2", "from now on we pin v2"),
+        ] {
+            assert_eq!(convert(given), expected, "{given:?}");
+        }
+    }
+
+    #[test]
     fn vague_phrases_are_refused_naming_them() {
         for (text, phrase) in [
             ("shipped last week", "last week"),
@@ -823,6 +844,21 @@ mod tests {
             ("we said so earlier", "earlier"),
             ("coming soon", "soon"),
             ("it broke yesterday and again last  month", "last month"),
+            ("moved it last weekend", "last weekend"),
+            ("rotating keys this weekend", "this weekend"),
+            ("done over the weekend", "over the weekend"),
+            ("mentioned the other week", "the other week"),
+            ("slow for the past week", "the past week"),
+            ("flaky the past few days", "the past few days"),
+            ("flaky past few days", "past few days"),
+            ("broke the week before last", "the week before last"),
+            ("due 3 days from now", "from now"),
+            ("two weeks back it broke", "weeks back"),
+            ("2 days back", "days back"),
+            ("deployed an hour ago", "an hour ago"),
+            ("deployed 3 hours ago", "hours ago"),
+            ("a minute ago it paged", "a minute ago"),
+            ("10 minutes ago", "minutes ago"),
         ] {
             let err = convert_relative_time(text, friday()).unwrap_err();
             assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{text:?}");
