@@ -783,7 +783,10 @@ mod tests {
             ("ship by Monday", "ship by 2026-07-13"),
             ("frozen until Wednesday", "frozen until 2026-07-15"),
             ("due Friday", "due 2026-07-10"),
-            ("before Tue the branch is cut", "before 2026-07-14 the branch is cut"),
+            (
+                "before Tue the branch is cut",
+                "before 2026-07-14 the branch is cut",
+            ),
             ("till Sunday", "till 2026-07-12"),
         ] {
             assert_eq!(convert(given), expected, "{given:?}");
