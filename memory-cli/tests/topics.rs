@@ -921,3 +921,30 @@ fn check_reports_a_dead_writer_s_temp_file_and_compact_removes_it() {
     assert!(!m.join(&temp).exists());
     topics(d, &["check"]).ok();
 }
+
+/// The SessionStart hook on a symlinked `MEMORY.md` prints what it leads to and warns; a
+/// write refuses the link (exit 2) and changes nothing.
+#[cfg(unix)]
+#[test]
+fn the_index_hook_reads_a_symlinked_index_and_writes_refuse_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    std::fs::create_dir_all(d.join("dotfiles")).unwrap();
+    let text = "- [X](memory-x.md) — x things\n";
+    std::fs::write(d.join("dotfiles/MEMORY.md"), text).unwrap();
+    std::os::unix::fs::symlink("../dotfiles/MEMORY.md", d.join("memory/MEMORY.md")).unwrap();
+    let out = topics(d, &["index"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, text);
+    assert!(out.stderr.contains("symbolic link"), "{out:?}");
+    topics(
+        d,
+        &["remember", "--topic", "memory-x.md", "--text", "a fact"],
+    )
+    .fails(2);
+    assert_eq!(
+        std::fs::read_to_string(d.join("dotfiles/MEMORY.md")).unwrap(),
+        text
+    );
+}

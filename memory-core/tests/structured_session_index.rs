@@ -53,3 +53,46 @@ fn a_missing_index_is_empty_and_not_created_and_binary_stays_an_error() {
         Err(Error::Malformed { line: 1, .. })
     ));
 }
+
+/// A `MEMORY.md` that is a symbolic link (a dotfiles checkout, a synced folder) is loaded
+/// by the SessionStart hook through the link, with a warning saying where it leads; the
+/// commands that write still refuse the link and leave it and its target as they were.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_index_is_read_through_by_the_hook_and_refused_by_writes() {
+    use memory_core::structured_memory::Fact;
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = dir.path().join("dotfiles");
+    let d = dir.path().join("memory");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::create_dir_all(&d).unwrap();
+    let text = "- [X](memory-x.md) — x things\n";
+    std::fs::write(elsewhere.join("MEMORY.md"), text).unwrap();
+    std::os::unix::fs::symlink("../dotfiles/MEMORY.md", d.join("MEMORY.md")).unwrap();
+    let m = StructuredMemory::open(&d).unwrap();
+    let start = m.session_index().unwrap();
+    assert_eq!(start.text, text);
+    assert_eq!(start.index.as_ref().unwrap().lines[0].file, "memory-x.md");
+    assert!(start.damaged.is_none());
+    let warnings = start.warnings();
+    assert!(
+        warnings[0].contains("symbolic link") && warnings[0].contains("dotfiles"),
+        "{warnings:?}"
+    );
+    let json = serde_json::to_value(&start).unwrap();
+    assert_eq!(json["warnings"][0], warnings[0].as_str());
+    let err = m
+        .remember(Fact::new("memory-x.md", "a fact").hook("x things"))
+        .unwrap_err();
+    assert!(matches!(err, Error::LinkRefused { .. }), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("MEMORY.md")).unwrap(),
+        text
+    );
+    assert!(
+        std::fs::symlink_metadata(d.join("MEMORY.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}

@@ -4,6 +4,8 @@
 //! a warning naming the file and line — as Agent Memory's SessionStart goes on past an
 //! index row it cannot read.
 
+use std::path::PathBuf;
+
 use serde::Serialize;
 
 use super::budget::BudgetUse;
@@ -46,6 +48,9 @@ pub struct SessionIndex {
     /// Why it does not read as an index, with the file and the line, when it does not
     /// (the text is still all there).
     pub damaged: Option<Warning>,
+    /// Where `MEMORY.md` leads when it is a symbolic link (a session still loads it, read
+    /// through the link; the commands that write refuse it, as every write refuses links).
+    pub through_link: Option<PathBuf>,
 }
 
 impl Serialize for SessionIndex {
@@ -82,7 +87,16 @@ impl SessionIndex {
                 "{w} (printed whole as text; `memcore topics check` reports it and the other commands refuse it until it is repaired)"
             )
         });
-        damaged.into_iter().chain(self.budget.warning()).collect()
+        let link = self.through_link.as_ref().map(|target| {
+            format!(
+                "{INDEX_FILE_NAME} is a symbolic link to {}: read through it; the commands that write refuse it (memory-core never writes through links)",
+                target.display()
+            )
+        });
+        link.into_iter()
+            .chain(damaged)
+            .chain(self.budget.warning())
+            .collect()
     }
 }
 
@@ -103,7 +117,18 @@ impl StructuredMemory {
     /// ```
     pub fn session_index(&self) -> Result<SessionIndex> {
         let _guard = self.handle.read_guard()?;
-        let path = self.index_path()?;
+        let (path, through_link) = match self.index_path() {
+            Ok(path) => (path, None),
+            // `MEMORY.md` itself a link (a dotfiles checkout, a synced folder): the hook
+            // reads what it leads to, so that a session never starts without its index.
+            Err(Error::LinkRefused { path, .. })
+                if path.file_name() == Some(std::ffi::OsStr::new(INDEX_FILE_NAME)) =>
+            {
+                let target = std::fs::read_link(&path).map_err(|e| Error::read_failed(&path, e))?;
+                (path, Some(target))
+            }
+            Err(e) => return Err(e),
+        };
         let text = read_text_if_exists(&path)?.unwrap_or_default();
         let (index, damaged) = match MemoryIndex::parse(&path, text.as_str()) {
             Ok(index) => (Some(index), None),
@@ -123,6 +148,7 @@ impl StructuredMemory {
             index,
             budget,
             damaged,
+            through_link,
         })
     }
 }
