@@ -436,3 +436,56 @@ fn restore_into_an_unlinked_topic_links_it_again() {
         m.check().unwrap()
     );
 }
+
+/// A hand-kept CRLF archive (and one without a final line break) gets its sections in its
+/// own line ending, from merge on write and from compaction, and still restores.
+#[test]
+fn a_crlf_archive_stays_crlf() {
+    use memory_core::structured_memory::{Budgets, DefaultCompactor};
+    for archive in [
+        "# Memory archive\r\n\r\nkept by hand\r\n",
+        "# Memory archive\r\n\r\nno final break",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("memory-archive.md"), archive).unwrap();
+        let m = StructuredMemory::builder(d)
+            .budgets(Budgets::default().topic_lines(4))
+            .open()
+            .unwrap();
+        m.remember(
+            Fact::new("memory-db.md", "v1")
+                .subject("db")
+                .date("2026-06-01")
+                .hook("databases"),
+        )
+        .unwrap();
+        let merged = m
+            .remember(
+                Fact::new("memory-db.md", "v2")
+                    .subject("db")
+                    .date("2026-06-02"),
+            )
+            .unwrap();
+        for i in 0..3 {
+            m.remember(
+                Fact::new("memory-db.md", format!("other {i}"))
+                    .subject(format!("s{i}"))
+                    .date("2026-06-03"),
+            )
+            .unwrap();
+        }
+        m.compact(Some("memory-db.md"), &DefaultCompactor, false)
+            .unwrap();
+        let text = read(d, "memory-archive.md");
+        assert!(text.starts_with(archive), "the old bytes kept");
+        let bare_lf = text
+            .match_indices('\n')
+            .filter(|(i, _)| *i == 0 || text.as_bytes()[i - 1] != b'\r')
+            .count();
+        assert_eq!(bare_lf, 0, "{text:?}");
+        assert!(text.contains("v1"), "{text:?}");
+        let report = m.restore(merged.archive_id.as_deref().unwrap()).unwrap();
+        assert_eq!(report.restored[0].lines, ["- 2026-06-01 [db]: v1"]);
+    }
+}

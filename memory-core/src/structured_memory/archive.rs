@@ -129,6 +129,22 @@ pub(super) fn render_section(
     out
 }
 
+/// What to append to an archive whose text is `old`: `add` (sections rendered with `\n`)
+/// in the archive's own line ending, after a line break when the archive does not end
+/// with one: a CRLF archive kept by hand stays CRLF throughout.
+pub(super) fn addition_to(old: &str, add: &str) -> String {
+    let ending = crate::markdown::LineEnding::detect(old);
+    let mut out = String::with_capacity(add.len() + add.len() / 16 + 2);
+    if !old.is_empty() && !old.ends_with('\n') {
+        out.push_str(ending.as_str());
+    }
+    match ending {
+        crate::markdown::LineEnding::Lf => out.push_str(add),
+        crate::markdown::LineEnding::CrLf => out.push_str(&add.replace('\n', "\r\n")),
+    }
+    out
+}
+
 /// Every section of the archive. Text before the first section heading (the header) is
 /// in no section, and so is text after a `## ` heading of someone else's (kept in the file,
 /// never restored from): the archive is read whatever was added to it by hand.

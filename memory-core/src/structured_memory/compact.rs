@@ -656,7 +656,8 @@ impl StructuredMemory {
         if !staged.archive_add.is_empty() {
             match archive_text {
                 Some(old) => {
-                    tx.append(&archive_path, old.len() as u64, staged.archive_add);
+                    let add = super::archive::addition_to(&old, &staged.archive_add);
+                    tx.append(&archive_path, old.len() as u64, add);
                 }
                 None => {
                     tx.write(

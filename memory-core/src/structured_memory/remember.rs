@@ -475,7 +475,7 @@ impl StructuredMemory {
                 changes.push(Change::Append(
                     archive_path.clone(),
                     old.len() as u64,
-                    step.archive_add.clone(),
+                    super::archive::addition_to(old, &step.archive_add),
                 ));
             }
             None => {
