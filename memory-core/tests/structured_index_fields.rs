@@ -333,3 +333,52 @@ fn hooks_and_titles_are_held_to_a_length() {
     .unwrap();
     assert_eq!(m.index().unwrap().lines[0].hook.chars().count(), 300);
 }
+
+/// What would open a comment in Obsidian — `%%` anywhere — is refused on an index line, and
+/// a fact's text may not leave a `%%` open (it would hide every entry after it there); a
+/// closed pair, a lone `%`, or an inline `<!--` (text in CommonMark) is written.
+#[test]
+fn comment_openers_never_reach_the_index_and_facts_close_them() {
+    use memory_core::structured_memory::{Fact, StructuredMemory};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = StructuredMemory::open(d).unwrap();
+    for hook in ["b %% hidden", "50%% off", "%%"] {
+        let err = m
+            .remember(Fact::new("memory-b.md", "x").hook(hook))
+            .unwrap_err();
+        assert_eq!(
+            err.kind(),
+            memory_core::ErrorKind::InvalidInput,
+            "{hook}: {err}"
+        );
+    }
+    let err = m
+        .remember(
+            Fact::new("memory-b.md", "x")
+                .hook("b things")
+                .title("T %% x"),
+        )
+        .unwrap_err();
+    assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput, "{err}");
+    for text in ["50%% off", "a %%b%% c %% d", "%%"] {
+        let err = m
+            .remember(Fact::new("memory-b.md", text).hook("b things"))
+            .unwrap_err();
+        assert_eq!(
+            err.kind(),
+            memory_core::ErrorKind::InvalidInput,
+            "{text}: {err}"
+        );
+    }
+    assert!(!d.join("MEMORY.md").exists(), "nothing written");
+    for text in [
+        "50% off",
+        "a %%note%% b",
+        "closed <!-- x --> comment",
+        "open <!-- as text",
+    ] {
+        m.remember(Fact::new("memory-b.md", text).hook("b things"))
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+}

@@ -31,6 +31,13 @@ fn problem(field: &str, value: &str) -> Option<String> {
     if value.contains(['\n', '\r']) {
         return Some("it must be one line".into());
     }
+    // Obsidian opens a comment at `%%` anywhere on a line: on an index line it would hide
+    // every pointer after it. (An inline `<!--` without its `-->` is text in CommonMark.)
+    if value.contains("%%") {
+        return Some(
+            "it must not hold `%%`: Obsidian opens a comment there that hides the rest of the index".into(),
+        );
+    }
     let limit = if field == "title" {
         MAX_TITLE_CHARS
     } else {

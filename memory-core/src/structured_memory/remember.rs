@@ -591,6 +591,16 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
             "is one fact: no blank lines (write two facts as two entries)",
         ));
     }
+    // Obsidian opens a comment at any `%%` and closes it at the next: an odd number would
+    // hide every entry written after this one there (memory-core's reader, like CommonMark,
+    // does not take `%%` inside a list item for a comment).
+    if text.matches("%%").count() % 2 == 1 {
+        return Err(Error::invalid(
+            "text",
+            text,
+            "holds a `%%` that is never closed: Obsidian would hide every entry after it (write `%` alone, or close it with a second `%%`)",
+        ));
+    }
     // Lines after the first are written indented under the entry and read back trimmed.
     let text = text.lines().map(str::trim).collect::<Vec<_>>().join("\n");
     // Written as an entry with another after it, it must read back as itself and leave the
