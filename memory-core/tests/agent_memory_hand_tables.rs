@@ -440,3 +440,25 @@ fn a_stray_pipe_line_of_prose_is_not_taken_for_a_row() {
     f.memory.register_session_start("a").unwrap();
     assert_eq!(ids(&f).len(), 2);
 }
+
+/// An index row written under someone else's table (after a blank line and a header of
+/// another width, GFM reads it as that table's row, cut to its width) is never dropped:
+/// every command refuses the file at that row's line.
+#[test]
+fn an_index_row_inside_another_table_is_refused_at_its_line() {
+    let head = "| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |\n|---|---|---|---|---|---|---|---|---|\n";
+    let text = format!(
+        "{head}{}\n\n| broken | row |\n|---|---|\n{}\n",
+        row("s-0"),
+        row("s-1")
+    );
+    let message = refused_at(&text, 7);
+    assert!(message.contains("another table"), "{message}");
+    // A table of someone else's with rows of its own width stays theirs.
+    let notes = format!(
+        "{head}{}\n\n| Date | Note |\n|---|---|\n| 2026-05-01 | moved the db |\n",
+        row("s-0")
+    );
+    let f = Fixture::with_index(&notes);
+    assert_eq!(ids(&f), ["s-0"]);
+}

@@ -373,6 +373,7 @@ fn looks_like_row(text: &str, line: &TableRow) -> bool {
 /// Rows are read whole or not at all: a row-shaped line before or after the table
 /// (cut off by a blank line, a heading, a `---`, a comment…) fails the read.
 fn check_loose_rows(path: &Path, text: &str, table: &Table, scan: &TableScan) -> Result<()> {
+    check_misplaced_rows(path, text, scan)?;
     let Some(line) = scan.loose.iter().find(|l| looks_like_row(text, l)) else {
         return Ok(());
     };
@@ -399,6 +400,20 @@ fn check_loose_rows(path: &Path, text: &str, table: &Table, scan: &TableScan) ->
     ))
 }
 
+/// An index row written into another table (after a blank line and someone else's
+/// header, GFM reads it as a row of that table, cut to its width): refused naming the line,
+/// never dropped.
+fn check_misplaced_rows(path: &Path, text: &str, scan: &TableScan) -> Result<()> {
+    match scan.misplaced.iter().find(|l| looks_like_row(text, l)) {
+        Some(line) => Err(Error::malformed(
+            path,
+            line.line,
+            "this line looks like an index row but is a row of another table (its header has another number of columns); move it into the index table or remove it",
+        )),
+        None => Ok(()),
+    }
+}
+
 /// A row-shaped line hidden by a fence or comment that never closes.
 fn hidden_by_unclosed(path: &Path, scan: &TableScan, line: &TableRow) -> Option<Error> {
     let (opened, context) = scan.unclosed?;
@@ -417,6 +432,7 @@ fn hidden_by_unclosed(path: &Path, scan: &TableScan, line: &TableRow) -> Option<
 /// Without a table, a row-shaped line means the header was lost: a second table is
 /// never appended beside rows.
 fn check_loose_rows_without_table(path: &Path, text: &str, scan: &TableScan) -> Result<()> {
+    check_misplaced_rows(path, text, scan)?;
     match scan.loose.iter().find(|l| looks_like_row(text, l)) {
         Some(line) if let Some(error) = hidden_by_unclosed(path, scan, line) => Err(error),
         Some(line) => Err(Error::malformed(

@@ -26,6 +26,11 @@ pub struct TableScan {
     /// Lazy continuation lines of a quote or list item, lines of an HTML block and lines
     /// hidden by a fence or comment that is never closed are included: they are not rows.
     pub loose: Vec<TableRow>,
+    /// Rows of other tables written with as many cells as the wanted header has, where
+    /// their own table has another number of columns (GFM cuts them to that width): rows
+    /// of the wanted table cut off from it by a blank line and a table of someone else's.
+    /// A reader decides which of them look like lost rows.
+    pub misplaced: Vec<TableRow>,
     /// A fence, comment or HTML block opened at this line and never closed: it hides the
     /// rest of the document.
     pub unclosed: Option<(usize, Context)>,
@@ -330,7 +335,17 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
             table_index = Some(t);
         }
     }
-    let table = table_index.map(|t| tables.swap_remove(t));
+    let table = table_index.map(|t| {
+        headers.swap_remove(t);
+        tables.swap_remove(t)
+    });
+    let misplaced: Vec<TableRow> = tables
+        .iter()
+        .zip(&headers)
+        .filter(|(_, h)| cell_ranges(&text[(*h).clone()], h.start).len() != header.len())
+        .flat_map(|(t, _)| t.rows.iter().filter(|r| r.cells.len() == header.len()))
+        .cloned()
+        .collect();
     let table_end = table.as_ref().map_or(usize::MAX, |t| {
         t.rows.last().map_or(t.delimiter_line, |r| r.line)
     });
@@ -352,6 +367,7 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
     Ok(TableScan {
         table,
         loose,
+        misplaced,
         unclosed,
     })
 }

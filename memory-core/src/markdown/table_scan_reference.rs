@@ -146,6 +146,12 @@ pub(super) fn scan_table_reference(text: &str, header: &[&str]) -> Result<TableS
         }
     }
     let table = table_index.map(|t| tables.swap_remove(t));
+    let misplaced: Vec<TableRow> = tables
+        .iter()
+        .filter(|t| split_cells(lines[t.header_line - 1].line.text).len() != header.len())
+        .flat_map(|t| t.rows.iter().filter(|r| r.cells.len() == header.len()))
+        .cloned()
+        .collect();
     let table_end = table.as_ref().map_or(usize::MAX, |t| {
         t.rows.last().map_or(t.delimiter_line, |r| r.line)
     });
@@ -167,6 +173,7 @@ pub(super) fn scan_table_reference(text: &str, header: &[&str]) -> Result<TableS
     Ok(TableScan {
         table,
         loose,
+        misplaced,
         unclosed,
     })
 }
