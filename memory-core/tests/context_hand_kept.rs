@@ -109,6 +109,20 @@ fn breakages() -> Vec<Breakage> {
             9,
         ),
         (
+            "a row inside another table",
+            |t| {
+                let at = t.find("| org.global.decision.002").unwrap();
+                let end = at + t[at..].find('\n').unwrap() + 1;
+                format!(
+                    "{}{}\n| Note | By |\n|---|---|\n{}",
+                    &t[..at],
+                    &t[end..],
+                    &t[at..end]
+                )
+            },
+            11,
+        ),
+        (
             "a typo in a CRLF file with a BOM",
             |t| {
                 format!(

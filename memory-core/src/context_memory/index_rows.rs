@@ -112,12 +112,27 @@ impl<'t> RowRef<'t> {
 /// order, that does not.
 pub(crate) fn read_table<'t>(path: &Path, text: &'t str) -> Result<(Table, Vec<RowRef<'t>>)> {
     let scan = scan_table(text, &INDEX_COLUMNS).map_err(|i| i.at(path))?;
-    if let Some(row) = scan.loose.iter().find(|r| looks_like_row(text, r)) {
-        return Err(Error::malformed(
-            path,
-            row.line,
-            "an index row stands outside the index table (after a blank line or other text?); move it into the table",
-        ));
+    // Rows are read whole or not at all: an index row outside the table, or inside
+    // someone else's table (GFM reads it as a row of that table), fails the read at the
+    // first such line — it is never dropped.
+    let loose = scan.loose.iter().find(|r| looks_like_row(text, r));
+    let misplaced = scan.misplaced.iter().find(|r| looks_like_row(text, r));
+    match (loose, misplaced) {
+        (Some(row), other) if other.is_none_or(|m| row.line < m.line) => {
+            return Err(Error::malformed(
+                path,
+                row.line,
+                "an index row stands outside the index table (after a blank line or other text?); move it into the table",
+            ));
+        }
+        (_, Some(row)) => {
+            return Err(Error::malformed(
+                path,
+                row.line,
+                "an index row stands in another table (its header has another number of columns); move it into the index table",
+            ));
+        }
+        _ => {}
     }
     let Some(table) = scan.table else {
         return Err(Error::malformed(
@@ -235,7 +250,9 @@ mod tests {
         if let Some(row) = scan
             .loose
             .iter()
-            .find(|r| EntityName::parse(r.raw_cell(text, 0).trim()).is_ok())
+            .chain(&scan.misplaced)
+            .filter(|r| EntityName::parse(r.raw_cell(text, 0).trim()).is_ok())
+            .min_by_key(|r| r.line)
         {
             return Err(Error::malformed(path, row.line, "loose"));
         }
@@ -339,6 +356,13 @@ mod tests {
                 }
                 if loose == 0 && let Some(first) = rows.first() {
                     text.push_str(&format!("\n| {} |\n", first.join(" | ")));
+                }
+                // A row inside someone else's (narrower) table.
+                if loose == 1 && let Some(first) = rows.first() {
+                    text.push_str(&format!(
+                        "\n| Note | By |\n|---|---|\n| {} |\n",
+                        first.join(" | ")
+                    ));
                 }
                 if crlf {
                     text = text.replace('\n', "\r\n");
