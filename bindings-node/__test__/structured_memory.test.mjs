@@ -701,3 +701,28 @@ test('an index over budget is compacted by a JS compactor (routeContent, mergeTo
   assert.throws(() => memory.compact('MEMORY.md', { compactor: { routeContent: () => [[0]] } }), /routeContent/)
   assert.deepEqual(tree(root), before)
 })
+
+test('a fact goes under the section it names or above the first, and keeps its indentation', () => {
+  const root = dir()
+  seed(root, '# Infra\n\n## Hosts\n- 2026-06-01: web1\n\n## Databases\n- 2026-06-02: db1\n')
+  const memory = open(root)
+  memory.remember({ topic: 'memory-infra.md', text: 'backups run nightly' })
+  const out = memory.remember({ topic: 'memory-infra.md', text: 'db2:\n  - a replica', section: 'databases' })
+  assert.equal(out.entry.text, 'db2:\n  - a replica')
+  assert.equal(
+    readFileSync(join(root, 'memory-infra.md'), 'utf8'),
+    '# Infra\n\n- 2026-07-10: backups run nightly\n\n## Hosts\n- 2026-06-01: web1\n\n' +
+      '## Databases\n- 2026-06-02: db1\n- 2026-07-10: db2:\n    - a replica\n',
+  )
+  const before = readFileSync(join(root, 'memory-infra.md'))
+  assert.throws(
+    () => memory.remember({ topic: 'memory-infra.md', text: 'x', section: '## Hosts' }),
+    (e) => e instanceof MemoryCoreError && e.code === 'ERR_MEMORY_INVALID_INPUT' && e.field === 'section',
+  )
+  assert.throws(
+    () => memory.remember({ topic: 'memory-infra.md', text: 'x', section: 3 }),
+    (e) => e.code === 'ERR_MEMORY_INVALID_INPUT',
+  )
+  assert.throws(() => memory.remember({ topic: 'memory-infra.md', text: '```\ncode\n```' }), (e) => e.code === 'ERR_MEMORY_INVALID_INPUT')
+  assert.deepEqual(readFileSync(join(root, 'memory-infra.md')), before)
+})

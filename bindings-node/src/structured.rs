@@ -60,7 +60,7 @@ fn budget(value: Option<f64>, name: &'static str) -> Arg<Option<usize>> {
     }
 }
 
-/// A fact to write: `{ topic, text, subject?, date?, title?, hook? }`.
+/// A fact to write: `{ topic, text, subject?, date?, title?, hook?, section? }`.
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]
 pub struct StructuredFact {
@@ -79,6 +79,10 @@ pub struct StructuredFact {
     pub title: Option<String>,
     /// The hook of a new topic's index line (required then), or a new hook.
     pub hook: Option<String>,
+    /// The `##` section of the topic file the entry goes under (matched by its words,
+    /// case folded; a new section at the end when there is none); above the first
+    /// section when not given.
+    pub section: Option<String>,
 }
 
 fn fact(value: Unknown<'_>) -> Arg<Fact> {
@@ -86,7 +90,9 @@ fn fact(value: Unknown<'_>) -> Arg<Fact> {
     args::known_keys(
         &object,
         "fact",
-        &["topic", "text", "subject", "date", "title", "hook"],
+        &[
+            "topic", "text", "subject", "date", "title", "hook", "section",
+        ],
         None,
     )?;
     let required = |key: &str, name: &'static str| -> Arg<String> {
@@ -102,6 +108,7 @@ fn fact(value: Unknown<'_>) -> Arg<Fact> {
     fact.date = day(args::field(&object, "date")?)?;
     fact.title = args::opt_text(args::field(&object, "title")?, "fact.title")?;
     fact.hook = args::opt_text(args::field(&object, "hook")?, "fact.hook")?;
+    fact.section = args::opt_text(args::field(&object, "section")?, "fact.section")?;
     Ok(fact)
 }
 

@@ -236,7 +236,10 @@ impl StructuredMemory {
     /// ``yesterday``, ``last monday``, ...) converted to an absolute date now, or a
     /// ``datetime.date`` (a ``datetime.datetime`` gives the calendar day it shows, in its
     /// own time zone); today when None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
-    /// name when None) and ``hook`` (required then). A write that takes the topic over
+    /// name when None) and ``hook`` (required then). ``section`` names the ``##`` section of
+    /// the topic file the entry goes under (matched by its words, case folded; a new one at
+    /// the end when there is none); when None a new entry goes above the first section. A
+    /// write that takes the topic over
     /// its budget compacts it with ``compactor`` (see the class documentation) in the same
     /// step; when that compaction fails (an exception the compactor raises is re-raised,
     /// an unusable result is AbortedError) nothing is written, the fact included.
@@ -244,7 +247,7 @@ impl StructuredMemory {
     /// file, a new topic without a hook, or a secret in any field (``field`` and
     /// ``secret_kind`` set).
     #[pyo3(signature = (topic, text, *, subject = None, date = None, title = None,
-                        hook = None, compactor = None))]
+                        hook = None, section = None, compactor = None))]
     #[allow(clippy::too_many_arguments)]
     fn remember(
         &self,
@@ -255,6 +258,7 @@ impl StructuredMemory {
         date: Option<Bound<'_, PyAny>>,
         title: Option<Bound<'_, PyAny>>,
         hook: Option<Bound<'_, PyAny>>,
+        section: Option<Bound<'_, PyAny>>,
         compactor: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let mut fact = Fact::new(args::text(topic, "topic")?, args::text(text, "text")?);
@@ -269,6 +273,9 @@ impl StructuredMemory {
         }
         if let Some(hook) = args::opt_text(hook.as_ref(), "hook")? {
             fact = fact.hook(hook);
+        }
+        if let Some(section) = args::opt_text(section.as_ref(), "section")? {
+            fact = fact.section(section);
         }
         let compactor = self::compactor(compactor.as_ref())?;
         let outcome = detached(py, || match &compactor {

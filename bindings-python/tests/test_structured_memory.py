@@ -775,3 +775,27 @@ def test_an_index_over_budget_is_compacted_by_a_python_compactor(root: pathlib.P
     with pytest.raises(memory_core.AbortedError, match="route_content"):
         m.compact("MEMORY.md", compactor=Bad())
     assert tree(root) == before
+
+
+def test_a_fact_goes_under_the_section_it_names_or_above_the_first_and_keeps_its_indentation(
+    tmp_path: pathlib.Path,
+) -> None:
+    root = tmp_path / "memory"
+    seed(root, "# Infra\n\n## Hosts\n- 2026-06-01: web1\n\n## Databases\n- 2026-06-02: db1\n")
+    memory = StructuredMemory(root, fixed_time=FIXED)
+    memory.remember("memory-infra.md", "backups run nightly")
+    out = memory.remember("memory-infra.md", "db2:\n  - a replica", section="databases")
+    assert out["entry"]["text"] == "db2:\n  - a replica"
+    assert (root / "memory-infra.md").read_text(encoding="utf-8") == (
+        "# Infra\n\n- 2026-07-10: backups run nightly\n\n## Hosts\n- 2026-06-01: web1\n\n"
+        "## Databases\n- 2026-06-02: db1\n- 2026-07-10: db2:\n    - a replica\n"
+    )
+    before = tree(root)
+    with pytest.raises(memory_core.InvalidInputError) as raised:
+        memory.remember("memory-infra.md", "x", section="## Hosts")
+    assert raised.value.field == "section"
+    with pytest.raises(memory_core.InvalidInputError):
+        memory.remember("memory-infra.md", "```\ncode\n```")
+    with pytest.raises(memory_core.InvalidInputError):
+        memory.remember("memory-infra.md", "x", section=3)  # type: ignore[arg-type]
+    assert tree(root) == before

@@ -118,6 +118,10 @@ pub struct RememberArgs {
     /// hook keeps the existing one; it never clears it).
     #[arg(long, value_name = "H", allow_hyphen_values = true)]
     pub hook: Option<String>,
+    /// The `##` section of the topic file it goes under (a new one at the end when there
+    /// is none) [default: above the first section, under none].
+    #[arg(long, value_name = "S")]
+    pub section: Option<String>,
 }
 
 /// The verbs of the context-memory model. (One value per process: the size difference

@@ -52,6 +52,9 @@ pub fn run(memory: &StructuredMemory, command: TopicsCommand) -> Result<TopicsRe
             if let Some(hook) = args.hook {
                 fact = fact.hook(hook);
             }
+            if let Some(section) = args.section {
+                fact = fact.section(section);
+            }
             TopicsReply::Remembered(Box::new(memory.remember(fact)?))
         }
         TopicsCommand::Recall { query } => TopicsReply::Recalled(memory.recall(&query.join(" "))?),

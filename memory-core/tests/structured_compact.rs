@@ -474,7 +474,7 @@ fn a_split_into_a_name_already_taken_takes_the_next_free_one_and_the_write_lands
     .unwrap();
     let m = memory(d, 4);
     let out = m
-        .remember(Fact::new("memory-infra.md", "backups run nightly"))
+        .remember(Fact::new("memory-infra.md", "backups run nightly").section("Databases"))
         .unwrap();
     let compaction = out.compaction.unwrap();
     assert_eq!(compaction.created, ["memory-infra-databases-2.md"]);
@@ -505,9 +505,13 @@ fn after_a_triggered_split_the_outcome_names_where_the_entry_lives_and_every_bud
         "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n\n## Databases\n- 2026-06-02: db1 runs Postgres\n",
     );
     let m = memory(d, 7);
-    // Appended at the end, under `## Databases`: the split takes it with its section.
+    // Under `## Databases`: the split takes it with its section.
     let out = m
-        .remember(Fact::new("memory-infra.md", "backups run nightly").subject("backups"))
+        .remember(
+            Fact::new("memory-infra.md", "backups run nightly")
+                .subject("backups")
+                .section("databases"),
+        )
         .unwrap();
     assert_eq!(
         out.compaction.as_ref().unwrap().created,

@@ -73,3 +73,102 @@ fn markdown_lines_in_a_fact_read_back_as_themselves_or_are_refused_with_nothing_
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput);
 }
+
+#[test]
+fn a_fact_that_starts_with_a_fence_is_refused_closed_or_not() {
+    // The first line is the entry's own line (`- date: …`), where a fence is text: the
+    // closing line would open a fence instead. Closed or not, it is refused the same way.
+    for text in [
+        "```\ncode\n```",
+        "```rust\ncode",
+        "~~~\ncode\n~~~",
+        "  ```\nx\n```",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("memory");
+        let err = memory(&root)
+            .remember(Fact::new("memory-t.md", text).hook("t"))
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert!(
+            err.to_string().contains("starts with a code fence"),
+            "{err}"
+        );
+        assert!(!root.exists(), "nothing written for {text:?}");
+    }
+}
+
+#[test]
+fn continuation_lines_keep_their_own_indentation() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    let text = "steps:\n  - build\n    - with --release\n\tthen tag\n      and push";
+    let out = m
+        .remember(Fact::new("memory-t.md", text).hook("t"))
+        .unwrap();
+    assert_eq!(out.entry.text, text);
+    assert_eq!(m.topic("memory-t.md").unwrap().entries[0].text, text);
+    // Only white space at the ends goes: the text's own and each line's trailing.
+    let out = m
+        .remember(Fact::new("memory-u.md", "  \n  lead  \n    kept  \n").hook("u"))
+        .unwrap();
+    assert_eq!(out.entry.text, "lead\n    kept");
+}
+
+/// One line of a hostile fact: indentation of spaces and tabs, then Markdown markers and text.
+fn hostile_line() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    (
+        prop::collection::vec(prop_oneof![Just(' '), Just('\t')], 0..7),
+        prop::sample::select(vec![
+            "", "- ", "* ", "1. ", "> ", "# ", "```", "~~~", "    ", "<div>", "<!--", "-->", "|",
+            "---", "%%", "[x]: ", "\\",
+        ]),
+        "[a-z ]{0,6}",
+    )
+        .prop_map(|(indent, marker, word)| {
+            let mut s: String = indent.into_iter().collect();
+            s.push_str(marker);
+            s.push_str(&word);
+            s
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+    /// Any fact text: refused with nothing written, or stored so that it reads back as
+    /// itself (first line trimmed, each line's end trimmed, indentation kept) and the
+    /// topic takes the next write with every entry still there.
+    #[test]
+    fn any_fact_text_reads_back_as_itself_or_is_refused(
+        lines in proptest::collection::vec(hostile_line(), 1..5),
+    ) {
+        let text = lines.join("\n");
+        let dir = tempfile::tempdir().unwrap();
+        let m = memory(dir.path());
+        m.remember(Fact::new("memory-t.md", "before").hook("t").subject("before")).unwrap();
+        let before = std::fs::read(dir.path().join("memory-t.md")).unwrap();
+        match m.remember(Fact::new("memory-t.md", text.as_str()).subject("hostile")) {
+            Err(err) => {
+                proptest::prop_assert_eq!(err.kind(), ErrorKind::InvalidInput, "{}", err);
+                proptest::prop_assert_eq!(
+                    std::fs::read(dir.path().join("memory-t.md")).unwrap(),
+                    before
+                );
+            }
+            Ok(out) => {
+                let expected = text
+                    .trim()
+                    .lines()
+                    .map(str::trim_end)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                proptest::prop_assert_eq!(&out.entry.text, &expected);
+                m.remember(Fact::new("memory-t.md", "after").subject("after")).unwrap();
+                let topic = m.topic("memory-t.md").unwrap();
+                let texts: Vec<&str> = topic.entries.iter().map(|e| e.text.as_str()).collect();
+                proptest::prop_assert_eq!(texts, vec!["before", expected.as_str(), "after"]);
+            }
+        }
+    }
+}

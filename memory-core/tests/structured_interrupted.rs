@@ -65,10 +65,11 @@ const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "remember-that-splits",
-        // A hand-kept topic of two sections at its budget: the write splits one out.
+        // A hand-kept topic of two sections at its budget: the write (under the last
+        // section) splits one out.
         setup: |_| {},
         op: |m| {
-            m.remember(fact("backups run nightly", "backups", "2026-06-03"))
+            m.remember(fact("backups run nightly", "backups", "2026-06-03").section("Databases"))
                 .map(drop)
         },
     },

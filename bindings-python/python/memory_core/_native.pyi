@@ -623,6 +623,7 @@ class StructuredMemory:
         date: str | datetime.date | None = None,
         title: str | None = None,
         hook: str | None = None,
+        section: str | None = None,
         compactor: object | None = None,
     ) -> RememberOutcomeDict:
         """Writes one fact to topic file ``topic`` and returns a ``RememberOutcomeDict``.

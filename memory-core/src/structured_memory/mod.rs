@@ -43,6 +43,7 @@ mod topic_case;
 mod topic_file;
 mod topic_meta;
 mod topic_name;
+mod topic_placement;
 mod topic_sections;
 mod write_plan;
 

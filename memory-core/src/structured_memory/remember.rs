@@ -20,6 +20,7 @@ use super::remember_compaction::Written;
 use super::time_words::{Conversion, convert_relative_time};
 use super::topic_file::{Entry, Topic, subject_key};
 use super::topic_name::check_new_topic_name;
+use super::topic_placement::{clean_section, place_entry, same_title, section_of};
 use super::write_plan::{Change, Plan};
 use crate::durable::read_text_if_exists;
 use crate::error::{Error, Result};
@@ -59,6 +60,11 @@ pub struct Fact {
     /// The topic's hook, for a new index line (required then) or to replace the hook; an
     /// empty one keeps the hook the line has.
     pub hook: Option<String>,
+    /// The `##` section of the topic file the entry goes under (matched by its words,
+    /// case folded; a new `## section` at the file's end when it has none). Not given, a
+    /// new entry goes above the file's first `##` section, where no section claims it,
+    /// and an entry replacing one stays where that one was.
+    pub section: Option<String>,
 }
 
 impl Fact {
@@ -88,6 +94,17 @@ impl Fact {
     /// With the topic's hook.
     pub fn hook(mut self, hook: impl Into<String>) -> Fact {
         self.hook = Some(hook.into());
+        self
+    }
+    /// Under the `##` section `section` of the topic file.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::Fact;
+    /// let fact = Fact::new("memory-infra.md", "db1 runs Postgres 16").section("Databases");
+    /// assert_eq!(fact.section.as_deref(), Some("Databases"));
+    /// ```
+    pub fn section(mut self, section: impl Into<String>) -> Fact {
+        self.section = Some(section.into());
         self
     }
 }
@@ -209,6 +226,10 @@ impl StructuredMemory {
             }
         }
         let mut fact = fact;
+        fact.section = fact.section.as_deref().map(clean_section).transpose()?;
+        if let Some(section) = &fact.section {
+            refuse_secrets("section", section)?;
+        }
         fact.title = fact
             .title
             .as_deref()
@@ -315,9 +336,28 @@ impl StructuredMemory {
                     stale.into_iter().cloned().collect(),
                 )
             }
-            None => (format!("# {title}\n\n{entry_text}"), Vec::new()),
-            Some(topic) if same.is_empty() => {
-                (append_entry(&topic.text, &entry_text, topic), Vec::new())
+            None => match &fact.section {
+                Some(section) => (
+                    format!("# {title}\n\n## {section}\n\n{entry_text}"),
+                    Vec::new(),
+                ),
+                None => (format!("# {title}\n\n{entry_text}"), Vec::new()),
+            },
+            Some(topic) if same.is_empty() => (
+                place_entry(topic, &entry_text, fact.section.as_deref()),
+                Vec::new(),
+            ),
+            // Named a section the entry it replaces is not under: it moves there.
+            Some(topic)
+                if fact.section.as_deref().is_some_and(|want| {
+                    section_of(topic, same[0].span.start).is_none_or(|has| !same_title(&has, want))
+                }) =>
+            {
+                let without = Topic::parse(file.clone(), remove_entries(&topic.text, &same))?;
+                (
+                    place_entry(&without, &entry_text, fact.section.as_deref()),
+                    same.iter().map(|e| (*e).clone()).collect(),
+                )
             }
             Some(topic) => (
                 replace_entries(&topic.text, &same, &entry_text),
@@ -406,6 +446,25 @@ impl StructuredMemory {
             archived_as_older,
             newest_live,
         )?;
+        // Under the section named, or (a new entry, no section named) under none.
+        if !archived_as_older {
+            let under = section_of(&new_topic, entry.span.start);
+            let placed = match (&fact.section, &under) {
+                (Some(want), Some(has)) => same_title(want, has),
+                (Some(_), None) => false,
+                (None, _) => !replaced.is_empty() || under.is_none(),
+            };
+            if !placed {
+                return Err(Error::invalid(
+                    "section",
+                    fact.section.as_deref().unwrap_or(""),
+                    format!(
+                        "the entry would not read back under it in {file} (under {}); nothing was written",
+                        under.map_or("no section".to_string(), |s| format!("`## {s}`"))
+                    ),
+                ));
+            }
+        }
         let kept = old_topic.as_ref().map_or(0, |t| t.entries.len()) - replaced.len();
         let expected_entries = kept + usize::from(!archived_as_older);
         if new_topic.entries.len() != expected_entries {
@@ -601,8 +660,25 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
             "holds a `%%` that is never closed: Obsidian would hide every entry after it (write `%` alone, or close it with a second `%%`)",
         ));
     }
-    // Lines after the first are written indented under the entry and read back trimmed.
-    let text = text.lines().map(str::trim).collect::<Vec<_>>().join("\n");
+    // Lines after the first are written indented under the entry, their own indentation
+    // kept (a nested list, an indented continuation): the reader removes the entry's
+    // indentation only. White space at a line's end is not kept (Markdown drops it).
+    let text = text
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n");
+    // The first line is the entry's own line (`- date: first line`): a fence there is text,
+    // so its closing line would open a fence that runs to the entry's end instead.
+    if crate::markdown::block_start(text.lines().next().unwrap_or(""))
+        == Some(crate::markdown::BlockStart::Fence)
+    {
+        return Err(Error::invalid(
+            "text",
+            &text,
+            "starts with a code fence, but a fact's first line is its entry's line and cannot open one (put a line of text before the fence)",
+        ));
+    }
     // Written as an entry with another after it, it must read back as itself and leave the
     // next entry readable: a fence, comment or HTML block it opens and never closes would
     // hide every entry written after it (the topic could take no further write).
@@ -700,7 +776,7 @@ fn normalized(text: &str) -> String {
 }
 
 /// An entry's lines: `- YYYY-MM-DD [subject]: first line`, then the other lines indented
-/// by two spaces, each ended with `ending`.
+/// by two more spaces than they have, each ended with `ending`.
 pub(super) fn render_entry(
     date: NaiveDate,
     subject: Option<&str>,
@@ -719,34 +795,9 @@ pub(super) fn render_entry(
     out.push_str(ending);
     for line in lines {
         out.push_str("  ");
-        out.push_str(line.trim_start());
+        out.push_str(line);
         out.push_str(ending);
     }
-    out
-}
-
-/// `text` with `entry` appended at the end: after a line break when the file has no
-/// final one, and after a blank line when the file does not end in an entry.
-fn append_entry(text: &str, entry: &str, topic: &Topic) -> String {
-    let ending = topic.line_ending.as_str();
-    let mut out = text.to_string();
-    if !out.is_empty() && !out.ends_with('\n') {
-        out.push_str(ending);
-    }
-    // Ending in a list item (an entry, or a hand note), the new entry continues the list.
-    let ends_in_entry = topic
-        .entries
-        .last()
-        .is_some_and(|e| e.span.end >= text.trim_end().len())
-        || topic
-            .undated
-            .last()
-            .is_some_and(|u| u.line == topic.line_count);
-    let ends_blank = out.is_empty() || out.ends_with("\n\n") || out.ends_with("\r\n\r\n");
-    if !ends_in_entry && !ends_blank {
-        out.push_str(ending);
-    }
-    out.push_str(entry);
     out
 }
 
@@ -932,7 +983,8 @@ mod tests {
 
     #[test]
     fn texts_are_one_fact() {
-        assert_eq!(check_fact_text("  a\n  b  ").unwrap(), "a\nb");
+        // The text's ends and each line's end are trimmed; a line's indentation is kept.
+        assert_eq!(check_fact_text("  a\n  b  ").unwrap(), "a\n  b");
         assert!(check_fact_text("a\n\nb").is_err());
         assert!(check_fact_text("   ").is_err());
         assert!(check_fact_text("a\rb").is_err());
