@@ -64,6 +64,12 @@ impl Timestamp {
         is_lenient_timestamp(text.trim())
     }
 
+    /// [`Timestamp::is_readable`] for text already trimmed (a table's raw cell): the
+    /// same answer without trimming again.
+    pub(crate) fn is_readable_trimmed(text: &str) -> bool {
+        is_lenient_timestamp(text)
+    }
+
     /// The text as written in the file.
     pub fn as_str(&self) -> &str {
         &self.text

@@ -75,6 +75,9 @@ pub(super) struct LineIter<'a> {
     offset: usize,
     number: usize,
     fence: Option<(u8, usize)>,
+    /// The byte offset of the last line returned, and whether it holds a `<` or `%`
+    /// (found in the same search as its end).
+    last: (usize, bool),
 }
 
 impl<'a> LineIter<'a> {
@@ -84,7 +87,28 @@ impl<'a> LineIter<'a> {
             offset: 0,
             number: 0,
             fence: None,
+            last: (usize::MAX, true),
         }
+    }
+
+    /// Whether `line` may hold a `<` or `%` (a comment opener's first byte): `false`
+    /// only when it is the line last returned and the search for its end found neither,
+    /// so that the block classifier need not search the line again.
+    #[inline]
+    pub(super) fn may_hold_comment(&self, line: &Line<'_>) -> bool {
+        self.last.0 != line.content.end || self.last.1
+    }
+}
+
+/// The end of the line starting `hay` (the offset of its `\n`, if any) and whether the
+/// line holds a `<` or `%`: one `memchr3` pass for a line without them (every table row
+/// of an index), a second search for the `\n` after the first of them otherwise.
+#[inline]
+fn line_end(hay: &[u8]) -> (Option<usize>, bool) {
+    match memchr::memchr3(b'\n', b'<', b'%', hay) {
+        Some(i) if hay[i] == b'\n' => (Some(i), false),
+        Some(i) => (memchr::memchr(b'\n', &hay[i + 1..]).map(|j| i + 1 + j), true),
+        None => (None, false),
     }
 }
 
@@ -98,7 +122,8 @@ impl<'a> Iterator for LineIter<'a> {
             return None;
         }
         let start = self.offset;
-        let (content_end, end) = match memchr::memchr(b'\n', &text.as_bytes()[start..]) {
+        let (newline, marked) = line_end(&text.as_bytes()[start..]);
+        let (content_end, end) = match newline {
             Some(i) => {
                 let nl = start + i;
                 let ce = if nl > start && text.as_bytes()[nl - 1] == b'\r' {
@@ -112,6 +137,7 @@ impl<'a> Iterator for LineIter<'a> {
         };
         self.offset = end;
         self.number += 1;
+        self.last = (content_end, marked);
         let mut content_start = start;
         if start == 0 && text.starts_with('\u{feff}') {
             content_start = '\u{feff}'.len_utf8();
