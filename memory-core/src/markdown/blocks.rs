@@ -352,6 +352,7 @@ fn starts_paragraph_text(t: &str) -> bool {
 ///
 /// `marked` false says the line holds neither `<` nor `%`, as the line iterator found
 /// while looking for the line's end.
+#[inline]
 fn open_comments(t: &str, marked: bool, state: &mut State) {
     // Most lines (every table row) hold neither `<` nor `%`: the line iterator's search
     // for the line's end looks for them too, which spares them the substring searches,
