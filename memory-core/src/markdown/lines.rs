@@ -107,7 +107,10 @@ impl<'a> LineIter<'a> {
 fn line_end(hay: &[u8]) -> (Option<usize>, bool) {
     match memchr::memchr3(b'\n', b'<', b'%', hay) {
         Some(i) if hay[i] == b'\n' => (Some(i), false),
-        Some(i) => (memchr::memchr(b'\n', &hay[i + 1..]).map(|j| i + 1 + j), true),
+        Some(i) => (
+            memchr::memchr(b'\n', &hay[i + 1..]).map(|j| i + 1 + j),
+            true,
+        ),
         None => (None, false),
     }
 }
@@ -193,4 +196,41 @@ pub(super) fn opens_fence(line: &str) -> Option<(u8, usize)> {
 
 pub(super) fn closes_fence(line: &str, ch: u8, len: usize) -> bool {
     matches!(fence_run(line), Some((c, l, rest)) if c == ch && l >= len && rest.trim().is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The one search per line finds every line's end where a plain split at `\n`
+        /// does, and says a line holds no `<` and no `%` only when it holds neither (the
+        /// block classifier then skips its search for comment openers); a line that is
+        /// not the last one returned may always hold them.
+        #[test]
+        fn line_ends_and_comment_bytes_are_found_in_one_pass(
+            text in "\u{feff}?[a|<%\n\r登 !-]{0,48}|\\PC{0,48}",
+        ) {
+            let mut iter = LineIter::new(&text);
+            let mut previous: Option<Line<'_>> = None;
+            let mut at = 0;
+            for (i, piece) in text.split_inclusive('\n').enumerate() {
+                let line = iter.next().expect("a line per piece");
+                let mut content = piece.strip_suffix('\n').map_or(piece, |c| c.strip_suffix('\r').unwrap_or(c));
+                if i == 0 {
+                    content = content.strip_prefix('\u{feff}').unwrap_or(content);
+                }
+                proptest::prop_assert_eq!(line.text, content);
+                proptest::prop_assert_eq!(line.end, at + piece.len());
+                let holds = piece.contains(['<', '%']);
+                proptest::prop_assert_eq!(iter.may_hold_comment(&line), holds, "{:?}", piece);
+                if let Some(previous) = &previous {
+                    proptest::prop_assert!(iter.may_hold_comment(previous));
+                }
+                at += piece.len();
+                previous = Some(line);
+            }
+            proptest::prop_assert!(iter.next().is_none());
+        }
+    }
 }
