@@ -211,7 +211,15 @@ fn first_bad(text: &str) -> Option<char> {
             || matches!(c, '-' | '_' | '.')
             || marks::is_mark(c)
     };
-    let first = text.bytes().position(|b| !ascii(b))?;
+    // Eight bytes at a time while all are allowed ASCII (an id's date and agent name),
+    // one look-up and `&` per byte without a branch; then byte by byte.
+    let bytes = text.as_bytes();
+    let clean = bytes
+        .chunks_exact(8)
+        .take_while(|chunk| chunk.iter().fold(true, |ok, &b| ok & ascii(b)))
+        .count()
+        * 8;
+    let first = clean + bytes[clean..].iter().position(|&b| !ascii(b))?;
     text.get(first..)?.chars().find(|&c| {
         if c.is_ascii() {
             !ascii(c as u8)
@@ -248,7 +256,7 @@ mod tests {
         /// The byte-first search finds the character the plain search finds.
         #[test]
         fn the_first_bad_character_is_the_plain_searchs(
-            text in "[a-zA-Z0-9_.\\-/ 文件助手é\u{301}\u{94d}\u{2028}:*?]{0,12}|\\PC{0,10}",
+            text in "[a-zA-Z0-9_.\\-/ 文件助手é\u{301}\u{94d}\u{2028}:*?]{0,40}|[a-z0-9-]{0,30}[ /é文]?[a-z0-9-]{0,10}|\\PC{0,10}",
         ) {
             proptest::prop_assert_eq!(first_bad(&text), first_bad_reference(&text));
         }

@@ -264,7 +264,7 @@ fn check_cells<'t>(text: &'t str, row: &TableRow) -> std::result::Result<Checked
     }
     let (started, updated) = (cell(7), cell(8));
     for (column, stamp) in [("Started At", started), ("Updated At", updated)] {
-        if !Timestamp::is_readable(stamp) {
+        if !Timestamp::is_readable_trimmed(stamp) {
             return Err(format!("{column} {stamp:?} is not a timestamp"));
         }
     }
@@ -281,6 +281,10 @@ fn check_cells<'t>(text: &'t str, row: &TableRow) -> std::result::Result<Checked
 ///
 /// Written back as `-`; read in `Referenced By` and a snapshot's `Continues From`.
 pub(crate) fn is_empty_marker(text: &str) -> bool {
+    // The marker memcore writes, compared before anything is trimmed.
+    if text == "-" {
+        return true;
+    }
     let t = text.trim();
     t.is_empty() || matches!(t, "-" | "—" | "–") || t.eq_ignore_ascii_case("none")
 }

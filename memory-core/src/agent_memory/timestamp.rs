@@ -64,6 +64,12 @@ impl Timestamp {
         is_lenient_timestamp(text.trim())
     }
 
+    /// [`Timestamp::is_readable`] for text already trimmed (a table's raw cell): the
+    /// same answer without trimming again.
+    pub(crate) fn is_readable_trimmed(text: &str) -> bool {
+        is_lenient_timestamp(text)
+    }
+
     /// The text as written in the file.
     pub fn as_str(&self) -> &str {
         &self.text
@@ -118,17 +124,17 @@ struct Fields {
 }
 
 /// The one reading of the bytes both [`parse_lenient`] and [`is_lenient_timestamp`] use.
+///
+/// The fixed-width parts (`YYYY-MM-DD`, `THH:MM`, `:SS`, the offset) are taken as arrays
+/// of their bytes, one length check each, and read two digits at a time.
 fn read_fields(b: &[u8]) -> Option<Fields> {
-    let year = digits(b, 0, 4)?;
-    let sep = *b.get(4)?;
-    if sep != b'-' && sep != b'/' {
+    let [y1, y2, y3, y4, sep, m1, m2, sep2, d1, d2] = *b.first_chunk::<10>()?;
+    if sep != b'-' && sep != b'/' || sep2 != sep {
         return None;
     }
-    let month = digits(b, 5, 2)?;
-    if *b.get(7)? != sep {
-        return None;
-    }
-    let day = digits(b, 8, 2)?;
+    let year = two_digits(y1, y2)? * 100 + two_digits(y3, y4)?;
+    let month = two_digits(m1, m2)?;
+    let day = two_digits(d1, d2)?;
     // chrono refuses the month 13, the 30th of February, hour 24, minute 60…: so do we.
     if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
         return None;
@@ -146,17 +152,16 @@ fn read_fields(b: &[u8]) -> Option<Fields> {
     if b.len() == 10 {
         return Some(f);
     }
-    if !matches!(b[10], b'T' | b't' | b' ') {
+    let [t, h1, h2, colon, n1, n2] = *b.get(10..)?.first_chunk::<6>()?;
+    if !matches!(t, b'T' | b't' | b' ') || colon != b':' {
         return None;
     }
-    f.hour = digits(b, 11, 2)?;
-    if *b.get(13)? != b':' {
-        return None;
-    }
-    f.minute = digits(b, 14, 2)?;
+    f.hour = two_digits(h1, h2)?;
+    f.minute = two_digits(n1, n2)?;
     let mut at = 16;
     if b.get(at) == Some(&b':') {
-        f.second = digits(b, at + 1, 2)?;
+        let [_, s1, s2] = *b.get(at..)?.first_chunk::<3>()?;
+        f.second = two_digits(s1, s2)?;
         at += 3;
         if b.get(at) == Some(&b'.') {
             at += 1;
@@ -177,8 +182,15 @@ fn read_fields(b: &[u8]) -> Option<Fields> {
     if b[at] == b' ' {
         at += 1;
     }
-    f.offset_seconds = Some(parse_offset(&b[at..])?);
+    f.offset_seconds = Some(parse_offset(b.get(at..)?)?);
     Some(f)
+}
+
+/// The number the ASCII digits `hi` and `lo` write, `None` unless both are digits.
+#[inline(always)]
+fn two_digits(hi: u8, lo: u8) -> Option<u32> {
+    let (h, l) = (hi.wrapping_sub(b'0'), lo.wrapping_sub(b'0'));
+    (h < 10 && l < 10).then(|| u32::from(h) * 10 + u32::from(l))
 }
 
 /// The days of `month` (1–12) in `year` (proleptic Gregorian, as chrono counts).
@@ -195,23 +207,19 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 /// `Z`/`z`, `±HH:MM` or `±HHMM`, and nothing after it: the offset east of UTC in seconds.
 fn parse_offset(b: &[u8]) -> Option<i32> {
-    if matches!(b, [b'Z' | b'z']) {
-        return Some(0);
-    }
-    let sign = match b.first()? {
-        b'+' => 1,
-        b'-' => -1,
+    let (sign, h1, h2, m1, m2) = match *b {
+        [b'Z' | b'z'] => return Some(0),
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] | [sign @ (b'+' | b'-'), h1, h2, m1, m2] => {
+            (sign, h1, h2, m1, m2)
+        }
         _ => return None,
     };
-    let hours = digits(b, 1, 2)?;
-    let minutes = match b.len() {
-        6 if b[3] == b':' => digits(b, 4, 2)?,
-        5 => digits(b, 3, 2)?,
-        _ => return None,
-    };
+    let hours = two_digits(h1, h2)?;
+    let minutes = two_digits(m1, m2)?;
     if hours > 23 || minutes > 59 {
         return None;
     }
+    let sign = if sign == b'-' { -1 } else { 1 };
     Some(sign * (hours * 3600 + minutes * 60) as i32)
 }
 

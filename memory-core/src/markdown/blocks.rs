@@ -218,8 +218,9 @@ impl<'a> Classifier<'a> {
             }
             State::Html(None) => Context::Html,
             State::Open => {
+                let marked = self.lines.may_hold_comment(&line);
                 let (context, lazy_line) =
-                    open_line(t, &mut self.state, &mut self.lazy, self.paragraph);
+                    open_line(t, marked, &mut self.state, &mut self.lazy, self.paragraph);
                 if !matches!(self.state, State::Open) {
                     self.opened_at = line.number;
                 }
@@ -248,25 +249,31 @@ impl<'a> Iterator for Classifier<'a> {
     }
 }
 
+/// Classifies a line read while nothing is open; `marked` is false only when the line
+/// holds no `<` and no `%` (so no comment opener).
 fn open_line(
     t: &str,
+    marked: bool,
     state: &mut State,
     lazy: &mut Option<Context>,
     paragraph: bool,
 ) -> (Context, bool) {
-    if is_blank(t) {
+    // A line starting with `|` (every table row as written) is neither blank nor
+    // indented.
+    let table_row = t.as_bytes().first() == Some(&b'|');
+    if !table_row && is_blank(t) {
         *lazy = None;
         return (Context::Text, false);
     }
-    let (columns, rest) = indent(t);
+    let (columns, rest) = if table_row { (0, t) } else { indent(t) };
     if columns < 4 && rest.starts_with('|') {
         // An ordinary table line: no fence, quote, comment, HTML or other block starts
         // with `|` (indented by at most three spaces, as fewer than 4 columns means).
         if let Some(kind) = *lazy {
-            open_comments(t, state);
+            open_comments(t, marked, state);
             return (kind, true);
         }
-        open_comments(t, state);
+        open_comments(t, marked, state);
         return (Context::Text, false);
     }
     if columns >= 4 {
@@ -288,7 +295,7 @@ fn open_line(
         // A quoted table row cannot be continued lazily; a quoted paragraph can.
         *lazy =
             (!is_blank(inner) && !inner.trim_start().starts_with('|')).then_some(Context::Quote);
-        open_comments(t, state);
+        open_comments(t, marked, state);
         return (Context::Quote, false);
     }
     if let Some(comment) = rest.strip_prefix("<!--") {
@@ -323,28 +330,36 @@ fn open_line(
         };
     }
     if let Some(kind) = *lazy {
-        open_comments(t, state);
+        open_comments(t, marked, state);
         return (kind, true);
     }
-    open_comments(t, state);
+    open_comments(t, marked, state);
     (Context::Text, false)
 }
 
 /// Whether a line is neither blank nor the start of another block; a table line
 /// (`|` after at most three spaces) is answered without the full check.
 fn starts_paragraph_text(t: &str) -> bool {
+    if t.as_bytes().first() == Some(&b'|') {
+        return true;
+    }
     let (columns, rest) = indent(t);
     (columns < 4 && rest.starts_with('|')) || (!is_blank(t) && block_start(t).is_none())
 }
 
 /// A comment opened inside a line and not closed on it hides the lines that follow
 /// (Obsidian does not render them), even where GFM would see a new block.
-fn open_comments(t: &str, state: &mut State) {
-    // Most lines (every table row) hold neither `<` nor `%`: one memchr each spares them
-    // the substring searches, which were a fifth of reading a 10,000-row index; the
-    // others are searched with memchr's SIMD substring search, not `str`'s Two-Way.
+///
+/// `marked` false says the line holds neither `<` nor `%`, as the line iterator found
+/// while looking for the line's end.
+#[inline]
+fn open_comments(t: &str, marked: bool, state: &mut State) {
+    // Most lines (every table row) hold neither `<` nor `%`: the line iterator's search
+    // for the line's end looks for them too, which spares them the substring searches,
+    // once a fifth of reading a 10,000-row index; the others are searched with memchr's
+    // SIMD substring search, not `str`'s Two-Way.
     let bytes = t.as_bytes();
-    if memchr::memchr2(b'<', b'%', bytes).is_none() {
+    if !marked || memchr::memchr2(b'<', b'%', bytes).is_none() {
         return;
     }
     if memchr::memchr(b'<', bytes).is_some()
@@ -422,6 +437,10 @@ impl BlockStart {
 /// assert_eq!(block_start("#hashtag"), None);
 /// ```
 pub fn block_start(t: &str) -> Option<BlockStart> {
+    // A table row: no indentation, and no block starts with `|`.
+    if t.as_bytes().first() == Some(&b'|') {
+        return None;
+    }
     let (columns, rest) = indent(t);
     if columns >= 4 {
         return Some(BlockStart::Indented);

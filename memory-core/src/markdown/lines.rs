@@ -75,6 +75,9 @@ pub(super) struct LineIter<'a> {
     offset: usize,
     number: usize,
     fence: Option<(u8, usize)>,
+    /// The byte offset of the last line returned, and whether it holds a `<` or `%`
+    /// (found in the same search as its end).
+    last: (usize, bool),
 }
 
 impl<'a> LineIter<'a> {
@@ -84,7 +87,31 @@ impl<'a> LineIter<'a> {
             offset: 0,
             number: 0,
             fence: None,
+            last: (usize::MAX, true),
         }
+    }
+
+    /// Whether `line` may hold a `<` or `%` (a comment opener's first byte): `false`
+    /// only when it is the line last returned and the search for its end found neither,
+    /// so that the block classifier need not search the line again.
+    #[inline]
+    pub(super) fn may_hold_comment(&self, line: &Line<'_>) -> bool {
+        self.last.0 != line.content.end || self.last.1
+    }
+}
+
+/// The end of the line starting `hay` (the offset of its `\n`, if any) and whether the
+/// line holds a `<` or `%`: one `memchr3` pass for a line without them (every table row
+/// of an index), a second search for the `\n` after the first of them otherwise.
+#[inline]
+fn line_end(hay: &[u8]) -> (Option<usize>, bool) {
+    match memchr::memchr3(b'\n', b'<', b'%', hay) {
+        Some(i) if hay[i] == b'\n' => (Some(i), false),
+        Some(i) => (
+            memchr::memchr(b'\n', &hay[i + 1..]).map(|j| i + 1 + j),
+            true,
+        ),
+        None => (None, false),
     }
 }
 
@@ -98,7 +125,8 @@ impl<'a> Iterator for LineIter<'a> {
             return None;
         }
         let start = self.offset;
-        let (content_end, end) = match memchr::memchr(b'\n', &text.as_bytes()[start..]) {
+        let (newline, marked) = line_end(&text.as_bytes()[start..]);
+        let (content_end, end) = match newline {
             Some(i) => {
                 let nl = start + i;
                 let ce = if nl > start && text.as_bytes()[nl - 1] == b'\r' {
@@ -112,6 +140,7 @@ impl<'a> Iterator for LineIter<'a> {
         };
         self.offset = end;
         self.number += 1;
+        self.last = (content_end, marked);
         let mut content_start = start;
         if start == 0 && text.starts_with('\u{feff}') {
             content_start = '\u{feff}'.len_utf8();
@@ -167,4 +196,41 @@ pub(super) fn opens_fence(line: &str) -> Option<(u8, usize)> {
 
 pub(super) fn closes_fence(line: &str, ch: u8, len: usize) -> bool {
     matches!(fence_run(line), Some((c, l, rest)) if c == ch && l >= len && rest.trim().is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The one search per line finds every line's end where a plain split at `\n`
+        /// does, and says a line holds no `<` and no `%` only when it holds neither (the
+        /// block classifier then skips its search for comment openers); a line that is
+        /// not the last one returned may always hold them.
+        #[test]
+        fn line_ends_and_comment_bytes_are_found_in_one_pass(
+            text in "\u{feff}?[a|<%\n\r登 !-]{0,48}|\\PC{0,48}",
+        ) {
+            let mut iter = LineIter::new(&text);
+            let mut previous: Option<Line<'_>> = None;
+            let mut at = 0;
+            for (i, piece) in text.split_inclusive('\n').enumerate() {
+                let line = iter.next().expect("a line per piece");
+                let mut content = piece.strip_suffix('\n').map_or(piece, |c| c.strip_suffix('\r').unwrap_or(c));
+                if i == 0 {
+                    content = content.strip_prefix('\u{feff}').unwrap_or(content);
+                }
+                proptest::prop_assert_eq!(line.text, content);
+                proptest::prop_assert_eq!(line.end, at + piece.len());
+                let holds = piece.contains(['<', '%']);
+                proptest::prop_assert_eq!(iter.may_hold_comment(&line), holds, "{:?}", piece);
+                if let Some(previous) = &previous {
+                    proptest::prop_assert!(iter.may_hold_comment(previous));
+                }
+                at += piece.len();
+                previous = Some(line);
+            }
+            proptest::prop_assert!(iter.next().is_none());
+        }
+    }
 }

@@ -241,7 +241,21 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
         loose.append(&mut region_loose);
     }
 
-    let first_cell_is = |text: &str, row: &TableRow| header_matches(row.raw_cell(text, 0), first);
+    // `header_matches`'s own first test, without the call: a cell starting with an ASCII
+    // letter or digit other than the header's first byte (every body row's id against
+    // `Session ID`) does not match.
+    let first_byte = first.trim_start().as_bytes().first().copied();
+    let first_cell_is = |text: &str, row: &TableRow| {
+        let cell = row.raw_cell(text, 0);
+        if let (Some(&c), Some(e)) = (cell.as_bytes().first(), first_byte)
+            && c.is_ascii_alphanumeric()
+            && e.is_ascii()
+            && !c.eq_ignore_ascii_case(&e)
+        {
+            return false;
+        }
+        header_matches(cell, first)
+    };
     let mut table_index = None;
     // (line, the table it heads or Some(usize::MAX) for a row repeating the header, or
     // None for a loose line), with the line's byte range.
