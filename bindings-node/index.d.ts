@@ -1354,7 +1354,7 @@ export interface SnapshotItem {
 /** A session's lifecycle status. */
 export type Status = 'idle' | 'active' | 'stale'
 
-/** A fact to write: `{ topic, text, subject?, date?, title?, hook? }`. */
+/** A fact to write: `{ topic, text, subject?, date?, title?, hook?, section? }`. */
 export interface StructuredFact {
   /** The topic file, relative to the directory (`memory-infra.md`). */
   topic: string
@@ -1372,6 +1372,12 @@ export interface StructuredFact {
   title?: string
   /** The hook of a new topic's index line (required then), or a new hook. */
   hook?: string
+  /**
+   * The `##` section of the topic file the entry goes under (matched by its words,
+   * case folded; a new section at the end when there is none); above the first
+   * section when not given.
+   */
+  section?: string
 }
 
 /**

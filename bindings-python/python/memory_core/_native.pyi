@@ -632,7 +632,10 @@ class StructuredMemory:
         ``yesterday``, ``last monday``, ...) converted to an absolute date now, or a
         ``datetime.date`` (a ``datetime.datetime`` gives the calendar day it shows, in its
         own time zone); today when None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
-        name when None) and ``hook`` (required then). A write that takes the topic over
+        name when None) and ``hook`` (required then). ``section`` names the ``##`` section of
+        the topic file the entry goes under (matched by its words, case folded; a new one at
+        the end when there is none); when None a new entry goes above the first section. A
+        write that takes the topic over
         its budget compacts it with ``compactor`` (see the class documentation) in the same
         step; when that compaction fails (an exception the compactor raises is re-raised,
         an unusable result is AbortedError) nothing is written, the fact included.
