@@ -405,6 +405,8 @@ export type ArchivePass =
   | 'summarize-episodic'
   | 'split-overgrown'
   | 'index-content'
+  | 'merge-topics'
+  | 'remove-empty'
 /** The kinds of `Violation` `check` reports. */
 export type ViolationKind =
   | 'content_in_index'
@@ -423,6 +425,7 @@ export type ViolationKind =
   | 'unreadable_archive'
   | 'unreadable_index'
   | 'leftover_temp_file'
+  | 'sync_conflict_copy'
 
 /** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
 export interface Budgets {
@@ -554,6 +557,12 @@ export interface CompactionReport {
   files: FileCompaction[]
   /** Topic files splits created, each with its index line. */
   created: string[]
+  /**
+   * Topic files a compaction of every file left as they are (they do not read, or their
+   * name is one memory-core never writes); every other file was compacted. `line` 0 is the
+   * whole file; `kind` the error kind compacting it alone gives.
+   */
+  not_compacted: Array<{ file: string; line: number; kind: 'invalid_input' | 'not_found' | 'conflict' | 'malformed' | 'lock_timeout' | 'io' | 'aborted'; message: string }>
   /** Temp files of writers that died mid-write, removed (with `dry_run`, would be), relative to the directory. */
   removed_temp_files: string[]
 }

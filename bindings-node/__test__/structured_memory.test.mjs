@@ -217,6 +217,7 @@ test('check finds every kind, with file and line', async () => {
   writeFileSync(join(root, 'memory-misc.md'), '- 2026-07-01: a thing\n')
   writeFileSync(join(root, 'memory-empty.md'), '- 2026-07-01: ok\n')
   writeFileSync(join(root, 'memory-orphan.md'), '- 2026-07-01: nobody links me\n')
+  writeFileSync(join(root, 'memory-infra (1).md'), "- 2026-07-01: a sync client's copy\n")
   writeFileSync(join(root, 'memory-big.md'), Array.from({ length: 12 }, (_, i) => `- 2026-07-${String(i + 1).padStart(2, '0')}: fact ${i}\n`).join(''))
   writeFileSync(join(root, 'memory-bad.md'), '---\nname: [unclosed\n---\n- 2026-07-01: x\n')
   writeFileSync(join(root, 'memory-unclosed.md'), '---\nname: x\n- 2026-07-01: y\n')
@@ -228,12 +229,12 @@ test('check finds every kind, with file and line', async () => {
     'dangling_index_line MEMORY.md:4', 'empty_hook MEMORY.md:6', 'duplicate_index_line MEMORY.md:7',
     'unusable_link MEMORY.md:8', 'content_in_index MEMORY.md:9', 'contradicting_generations memory-infra.md:3',
     'undated_entry memory-infra.md:5', 'relative_date memory-infra.md:6', 'misc_topic MEMORY.md:5',
-    'orphan_topic memory-orphan.md:0', 'over_budget memory-big.md:11', 'frontmatter_not_yaml memory-bad.md:2',
+    'orphan_topic memory-orphan.md:0', 'sync_conflict_copy memory-infra (1).md:0', 'over_budget memory-big.md:11', 'frontmatter_not_yaml memory-bad.md:2',
     'unreadable_topic memory-unclosed.md:1', 'unreadable_archive memory-archive.md:3',
   ]) {
     assert.ok(got.has(expected), `${expected} missing from ${[...got].join(', ')}`)
   }
-  assert.equal(new Set(found.map((v) => v.kind)).size, 14)
+  assert.equal(new Set(found.map((v) => v.kind)).size, 15)
   assert.ok(found.every((v) => v.message.length > 0))
 })
 

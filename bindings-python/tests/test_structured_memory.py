@@ -333,6 +333,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     (root / "memory-misc.md").write_text("- 2026-07-01: a thing\n", encoding="utf-8")
     (root / "memory-empty.md").write_text("- 2026-07-01: ok\n", encoding="utf-8")
     (root / "memory-orphan.md").write_text("- 2026-07-01: nobody links me\n", encoding="utf-8")
+    (root / "memory-infra (1).md").write_text("- 2026-07-01: a sync client's copy\n", encoding="utf-8")
     (root / "memory-big.md").write_text("".join(f"- 2026-07-{d:02}: fact {d}\n" for d in range(1, 13)), encoding="utf-8")
     (root / "memory-bad.md").write_text("---\nname: [unclosed\n---\n- 2026-07-01: x\n", encoding="utf-8")
     (root / "memory-unclosed.md").write_text("---\nname: x\n- 2026-07-01: y\n", encoding="utf-8")
@@ -354,6 +355,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         ("relative_date", "memory-infra.md", 6),
         ("misc_topic", "MEMORY.md", 5),
         ("orphan_topic", "memory-orphan.md", 0),
+        ("sync_conflict_copy", "memory-infra (1).md", 0),
         ("over_budget", "memory-big.md", 11),
         ("frontmatter_not_yaml", "memory-bad.md", 2),
         ("unreadable_topic", "memory-unclosed.md", 1),
@@ -705,7 +707,14 @@ def test_compact_without_a_file_does_only_what_is_over_budget(root: pathlib.Path
     seed(root)
     m = StructuredMemory(root, fixed_time=FIXED)
     report = m.compact()
-    assert report == {"id": None, "dry_run": False, "files": [], "created": [], "removed_temp_files": []}
+    assert report == {
+        "id": None,
+        "dry_run": False,
+        "files": [],
+        "created": [],
+        "not_compacted": [],
+        "removed_temp_files": [],
+    }
 
 
 # -- handles and the lock ---------------------------------------------------------------

@@ -40,6 +40,11 @@ fn main() -> ExitCode {
         Ok(Reply::Topics(reply)) if reply.has_violations() => {
             ExitCode::from(u8::try_from(memory_core::ErrorKind::Conflict.exit_code()).unwrap_or(4))
         }
+        // `compact` reports every file it compacted, then exits with the code of the
+        // first file it could not (5 for one that does not read).
+        Ok(Reply::Topics(reply)) if let Some(code) = reply.not_compacted_code() => {
+            ExitCode::from(u8::try_from(code).unwrap_or(1))
+        }
         Ok(_) => ExitCode::SUCCESS,
         Err(err) if output::is_closed_stdout(&err) => ExitCode::SUCCESS,
         Err(err) => {

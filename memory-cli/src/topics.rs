@@ -33,6 +33,18 @@ impl TopicsReply {
     pub fn has_violations(&self) -> bool {
         matches!(self, TopicsReply::Checked(found) if !found.is_empty())
     }
+
+    /// The exit code of a compaction that left a file it could not read or write: the
+    /// code compacting that file alone gives (5 for a file that does not read), after the
+    /// report of every other file.
+    pub fn not_compacted_code(&self) -> Option<i32> {
+        match self {
+            TopicsReply::Compacted(report) => {
+                report.not_compacted.first().map(|n| n.kind.exit_code())
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Runs one `topics` verb.

@@ -153,6 +153,16 @@ pub fn human(reply: &TopicsReply) -> String {
                     let _ = writeln!(out, "  needs judgment: {}; {}", n.overage(), n.message);
                 }
             }
+            for n in &report.not_compacted {
+                let _ = writeln!(
+                    out,
+                    "{}:{}: not compacted ({}): {}",
+                    n.file,
+                    n.line,
+                    n.kind.as_str(),
+                    n.message
+                );
+            }
             match &report.id {
                 Some(id) if report.dry_run => {
                     let _ = writeln!(out, "Would archive as {id}");

@@ -408,13 +408,20 @@ fn an_index_over_budget_moves_content_and_merges_topics_with_a_compactor_and_rep
     assert!(f.needs_judgment.is_none());
     assert!(!d.join("memory-b.md").exists());
     let a = m.topic("memory-a.md").unwrap();
+    // Routed lines are entries there, dated the day they moved.
+    let routed: Vec<&str> = a.entries.iter().map(|e| e.text.as_str()).collect();
     assert!(
-        a.text
-            .contains("The deploy hook runs first.\nStaging needs the VPN.\n"),
+        routed.contains(&"The deploy hook runs first.")
+            && routed.contains(&"Staging needs the VPN."),
         "{}",
         a.text
     );
-    assert_eq!(a.entries.len(), 2, "{}", a.text);
+    assert_eq!(
+        a.entries.len(),
+        4,
+        "two of its own and merged, two routed: {}",
+        a.text
+    );
     let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
     assert!(
         archive.contains("· index-content · MEMORY.md ·"),
@@ -624,12 +631,9 @@ fn a_new_topic_past_the_index_budget_runs_the_index_pass_in_the_same_step() {
         index,
         "- [A](memory-a.md) — deploys\n- [Ü ñotes](memory-ü-ñotes.md) — Unicode notes\n"
     );
-    assert!(
-        m.topic("memory-a.md")
-            .unwrap()
-            .text
-            .ends_with("The deploy hook runs first.\nStaging needs the VPN.\n")
-    );
+    assert!(m.topic("memory-a.md").unwrap().text.ends_with(
+        "- 2026-07-10: The deploy hook runs first.\n- 2026-07-10: Staging needs the VPN.\n"
+    ));
     let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
     assert!(
         archive.contains(&format!(

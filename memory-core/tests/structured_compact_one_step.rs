@@ -308,13 +308,14 @@ fn content_routed_out_of_the_index_is_its_own_paragraph_not_part_of_the_last_ent
         let m = memory(d, 150, 1);
         m.compact(None, &RouteToFirst, false).unwrap();
         let text = std::fs::read_to_string(d.join("memory-ops.md")).unwrap();
+        // Each routed line an entry of its own, dated the day it moved (compactable).
         let want = format!(
-            "{}{le}Deploy with make deploy.{le}Then check the dashboard.{le}",
+            "{}{le}- 2026-07-10: Deploy with make deploy.{le}- 2026-07-10: Then check the dashboard.{le}",
             topic.trim_end_matches(['\r', '\n']).to_string() + le
         );
         assert_eq!(text, want);
         let ops = m.topic("memory-ops.md").unwrap();
-        assert_eq!(ops.entries.len(), 1);
+        assert_eq!(ops.entries.len(), 3);
         assert_eq!(ops.entries[0].text, "ops fact", "the entry reads as it did");
         // A newer generation of the subject replaces the entry only, not the routed lines.
         m.remember(

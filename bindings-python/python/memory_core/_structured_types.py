@@ -19,6 +19,8 @@ ArchivePassLiteral = Literal[
     "summarize-episodic",
     "split-overgrown",
     "index-content",
+    "merge-topics",
+    "remove-empty",
 ]
 """What moved lines to the archive: a merge on write, or one of the compaction passes."""
 ViolationKindLiteral = Literal[
@@ -38,6 +40,7 @@ ViolationKindLiteral = Literal[
     "unreadable_archive",
     "unreadable_index",
     "leftover_temp_file",
+    "sync_conflict_copy",
 ]
 """``ViolationDict.kind``."""
 
@@ -215,16 +218,31 @@ class FileCompactionDict(TypedDict):
     needs_judgment: Optional[NeedsJudgmentDict]
 
 
+class NotCompactedDict(TypedDict):
+    """A topic file a compaction of every file left as it is: it does not read, or its name
+    is one memory-core never writes. ``line`` is 0 for the whole file; ``kind`` the error
+    kind compacting it alone raises."""
+
+    file: str
+    line: int
+    kind: Literal[
+        "invalid_input", "not_found", "conflict", "malformed", "lock_timeout", "io", "aborted"
+    ]
+    message: str
+
+
 class CompactionReportDict(TypedDict):
     """``StructuredMemory.compact()``: ``id`` names the archive sections (for ``restore``;
     None when nothing was archived), ``created`` the topic files splits made,
-    ``removed_temp_files`` the temp files of writers that died mid-write it removed
-    (with ``dry_run``, would remove), relative to the directory."""
+    ``not_compacted`` the topic files it could not read or write (every other file
+    compacted), ``removed_temp_files`` the temp files of writers that died mid-write it
+    removed (with ``dry_run``, would remove), relative to the directory."""
 
     id: Optional[str]
     dry_run: bool
     files: List[FileCompactionDict]
     created: List[str]
+    not_compacted: List[NotCompactedDict]
     removed_temp_files: List[str]
 
 

@@ -48,11 +48,14 @@ pub enum ArchivePass {
     IndexContent,
     /// A near-duplicate topic merged into another (its whole file, as it was).
     MergeTopics,
+    /// The index line of a topic a compaction emptied (every entry evicted, nothing else
+    /// of its own left), removed with its file; `restore` puts the line back.
+    RemoveEmpty,
 }
 
 impl ArchivePass {
     /// Every pass, in the order the seed runs them (merge first).
-    pub const ALL: [ArchivePass; 7] = [
+    pub const ALL: [ArchivePass; 8] = [
         ArchivePass::Merge,
         ArchivePass::EvictDead,
         ArchivePass::CollapseSuperseded,
@@ -60,6 +63,7 @@ impl ArchivePass {
         ArchivePass::SplitOvergrown,
         ArchivePass::IndexContent,
         ArchivePass::MergeTopics,
+        ArchivePass::RemoveEmpty,
     ];
 
     /// The stable kebab-case name written in the archive.
@@ -72,6 +76,7 @@ impl ArchivePass {
             ArchivePass::SplitOvergrown => "split-overgrown",
             ArchivePass::IndexContent => "index-content",
             ArchivePass::MergeTopics => "merge-topics",
+            ArchivePass::RemoveEmpty => "remove-empty",
         }
     }
 
@@ -123,7 +128,13 @@ pub(super) fn render_section(
         pass.as_str()
     );
     for line in entry_lines {
-        out.push_str(line.trim_end_matches(['\r', '\n']));
+        let line = line.trim_end_matches(['\r', '\n']);
+        // A `## ` line of an archived file would end the section: written with one space
+        // before it (still the same heading in Markdown), taken off again when read.
+        if line.starts_with("## ") {
+            out.push(' ');
+        }
+        out.push_str(line);
         out.push('\n');
     }
     out
@@ -162,7 +173,12 @@ pub fn parse_archive(text: &str) -> Vec<ArchiveSection> {
                 open = true;
             }
         } else if open && let Some(section) = sections.last_mut() {
-            section.lines.push(line.text.to_string());
+            let text = line.text;
+            let text = match text.strip_prefix(' ') {
+                Some(heading) if heading.starts_with("## ") => heading,
+                _ => text,
+            };
+            section.lines.push(text.to_string());
         }
     }
     for section in &mut sections {
@@ -213,7 +229,10 @@ pub(super) fn archive_problems(text: &str) -> Vec<ArchiveProblem> {
     for section in parse_archive(text) {
         let moved = matches!(
             section.pass,
-            ArchivePass::IndexContent | ArchivePass::MergeTopics | ArchivePass::SplitOvergrown
+            ArchivePass::IndexContent
+                | ArchivePass::MergeTopics
+                | ArchivePass::SplitOvergrown
+                | ArchivePass::RemoveEmpty
         );
         if moved {
             continue;
@@ -231,6 +250,17 @@ pub(super) fn archive_problems(text: &str) -> Vec<ArchiveProblem> {
                 message: format!(
                     "the entries of section {} do not read as a topic file's ({why}): restore {} would fail",
                     section.id, section.id
+                ),
+            });
+        }
+    }
+    for (id, starts) in reused_ids(&parse_archive(text)) {
+        for &line in &starts[1..] {
+            out.push(ArchiveProblem {
+                line,
+                message: format!(
+                    "the id {id} is also the id of the compaction at line {}: restore {id} refuses to pick one; give one of them another id by hand (c-YYYYMMDD-NNN, unused)",
+                    starts[0]
                 ),
             });
         }
@@ -260,16 +290,68 @@ fn parse_heading(heading: &str) -> Option<ArchiveSection> {
     })
 }
 
-/// The next archive id for `day` (`YYYYMMDD`): `c-<day>-<n>`, one more than the highest
-/// `n` of that day already in `sections` (three digits, more when needed).
-pub(super) fn next_id(sections: &[ArchiveSection], day: &str) -> String {
+/// The next archive id for `day` (`YYYYMMDD`) in an archive whose text is `text`:
+/// `c-<day>-<n>`, one more than the highest `n` of that day any `## ` heading of it
+/// starts with — a section's, or one that does not parse (a hand-edited heading still
+/// holds its id) — three digits, more when needed. Never an id the archive holds: `n` is
+/// counted in decimal digits, however many there are (no overflow to wrap around).
+pub(super) fn next_id(text: Option<&str>, day: &str) -> String {
     let prefix = format!("c-{day}-");
-    let highest = sections
-        .iter()
-        .filter_map(|s| s.id.strip_prefix(&prefix)?.parse::<u64>().ok())
-        .max()
-        .unwrap_or(0);
-    format!("{prefix}{:03}", highest + 1)
+    let mut highest = String::from("0");
+    for line in lines(text.unwrap_or("")) {
+        let Some(heading) = line.text.strip_prefix("## ") else {
+            continue;
+        };
+        let id = heading.trim_start().split([' ', '\t']).next().unwrap_or("");
+        let Some(n) = id.strip_prefix(&prefix) else {
+            continue;
+        };
+        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let n = n.trim_start_matches('0');
+        let n = if n.is_empty() { "0" } else { n };
+        if (n.len(), n) > (highest.len(), highest.as_str()) {
+            highest = n.to_string();
+        }
+    }
+    format!("{prefix}{:0>3}", increment(&highest))
+}
+
+/// `n` (decimal digits, no leading zeros) plus one.
+fn increment(n: &str) -> String {
+    let mut digits: Vec<u8> = n.bytes().collect();
+    for d in digits.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            return String::from_utf8_lossy(&digits).into_owned();
+        }
+    }
+    format!("1{}", String::from_utf8_lossy(&digits))
+}
+
+/// The ids the archive gives to more than one compaction: the sections of one compaction
+/// (or merge) are written together — one after another, with one time — so a section of
+/// an id already seen that does not directly follow a section of that id with the same
+/// time is another compaction's (an archive edited or joined by hand). For each such id,
+/// the heading line of the first section of every compaction that uses it.
+pub(super) fn reused_ids(sections: &[ArchiveSection]) -> Vec<(String, Vec<usize>)> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut previous: Option<&ArchiveSection> = None;
+    for s in sections {
+        let same_group = previous.is_some_and(|p| p.id == s.id && p.at == s.at);
+        if !same_group {
+            match groups.iter_mut().find(|(id, _)| *id == s.id) {
+                Some((_, starts)) => starts.push(s.line),
+                None => groups.push((s.id.clone(), vec![s.line])),
+            }
+        }
+        previous = Some(s);
+    }
+    groups.retain(|(_, starts)| starts.len() > 1);
+    groups
 }
 
 #[cfg(test)]
@@ -301,8 +383,9 @@ mod tests {
             ["- 2026-06-01 [db]: Postgres 15", "  since March"]
         );
         assert_eq!(sections[1].pass, ArchivePass::CollapseSuperseded);
-        assert_eq!(next_id(&sections, "20260710"), "c-20260710-003");
-        assert_eq!(next_id(&sections, "20260711"), "c-20260711-001");
+        assert_eq!(next_id(Some(&text), "20260710"), "c-20260710-003");
+        assert_eq!(next_id(Some(&text), "20260711"), "c-20260711-001");
+        assert_eq!(next_id(None, "20260711"), "c-20260711-001");
     }
 
     #[test]

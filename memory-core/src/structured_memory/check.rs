@@ -76,6 +76,10 @@ pub enum ViolationKind {
     /// A temp or backup file a memory-core writer left under the directory when it died
     /// mid-write (`kill -9`, a power loss), its writer gone: `compact` removes it.
     LeftoverTempFile,
+    /// An unlinked copy a sync client or a download made of a topic file
+    /// (`memory-x.sync-conflict-….md`, `memory-x (conflicted copy ….).md`, `memory-x (1).md`):
+    /// not an orphan topic but two versions of one, the message naming the original.
+    SyncConflictCopy,
 }
 
 impl ViolationKind {
@@ -98,6 +102,7 @@ impl ViolationKind {
             ViolationKind::UnreadableArchive => "unreadable_archive",
             ViolationKind::UnreadableIndex => "unreadable_index",
             ViolationKind::LeftoverTempFile => "leftover_temp_file",
+            ViolationKind::SyncConflictCopy => "sync_conflict_copy",
         }
     }
 }
@@ -282,7 +287,26 @@ impl StructuredMemory {
             .filter_map(|l| opened(on_disk, &l.file))
             .collect();
         for file in on_disk {
-            if !linked.contains(file) {
+            if linked.contains(file) {
+                continue;
+            }
+            if let Some(original) = conflict_copy_of(file) {
+                let state = match opened(on_disk, &original) {
+                    Some(_) if index.line_for(&original).is_some() => "",
+                    Some(_) => " (itself not linked)",
+                    None => " (which is gone)",
+                };
+                out.push(v(
+                    ViolationKind::SyncConflictCopy,
+                    file,
+                    0,
+                    format!(
+                        "a copy a sync client (or a second download) made of {original}{state}: two versions of one topic; keep what is true in {original} and delete this copy"
+                    ),
+                ));
+                continue;
+            }
+            {
                 out.push(v(
                     ViolationKind::OrphanTopic,
                     file,
@@ -509,6 +533,30 @@ impl StructuredMemory {
         Ok(out)
     }
 }
+/// The topic file `file` is a sync client's or a browser's copy of, named as the copy
+/// names it: Syncthing's `<stem>.sync-conflict-<date>-<time>-<device>.md`, Dropbox's and
+/// Nextcloud's `<stem> (conflicted copy …).md` and `<stem> (<name>'s conflicted copy
+/// …).md`, a numbered duplicate `<stem> (1).md`. `None` for any other name.
+pub(super) fn conflict_copy_of(file: &str) -> Option<String> {
+    // `.md` in any case: the last three bytes are ASCII, so the cut is a char boundary.
+    if !super::pointer::is_markdown_file(file) {
+        return None;
+    }
+    let stem = file.get(..file.len() - 3)?;
+    if let Some(at) = stem.find(".sync-conflict-") {
+        let rest = &stem[at + ".sync-conflict-".len()..];
+        if at > 0 && rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some(format!("{}.md", &stem[..at]));
+        }
+    }
+    let inner = stem.strip_suffix(')')?;
+    let open = inner.rfind(" (")?;
+    let (original, note) = (&inner[..open], &inner[open + 2..]);
+    let numbered = !note.is_empty() && note.len() <= 3 && note.bytes().all(|b| b.is_ascii_digit());
+    let conflicted = note.to_lowercase().contains("conflicted copy");
+    (!original.trim().is_empty() && (numbered || conflicted)).then(|| format!("{original}.md"))
+}
+
 /// The file of `on_disk` an index line naming `file` opens: the exact name, else the
 /// first that matches it but for case, else the first canonically equivalent one.
 fn opened<'a>(on_disk: &'a [String], file: &str) -> Option<&'a String> {

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use chrono::{NaiveDate, Utc};
 use serde::Serialize;
 
-use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, parse_archive, render_section};
+use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, render_section};
 use super::budget::{BudgetState, BudgetUse};
 use super::compactor::{Compactor, CompactorError};
 use super::index_file::MemoryIndex;
@@ -19,7 +19,7 @@ use super::pointer::render_pointer;
 use super::remember::{INDEX_HEADER, check_fact_text, clean_subject, render_entry};
 use super::time_words::convert_relative_time;
 use super::topic_file::{Entry, Topic, subject_key};
-use super::topic_name::name_key;
+use super::topic_name::{check_new_topic_name, name_key};
 use crate::durable::{LOCK_FILE_NAME, MemoryLock, Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::hygiene::refuse_secrets;
@@ -143,11 +143,75 @@ pub struct CompactionReport {
     pub files: Vec<FileCompaction>,
     /// Topic files created by splits, each with its index line.
     pub created: Vec<String>,
+    /// Topic files a compaction of every file left as they are because they cannot be
+    /// read or written (a frontmatter never closed, not UTF-8, a symbolic link, a
+    /// Windows device name…): each named with the line and why, every other file
+    /// compacted all the same. Empty for a compaction of one file (its problem is the
+    /// error).
+    pub not_compacted: Vec<NotCompacted>,
     /// Temp and backup files of memory-core writers that died mid-write (`kill -9`, a
     /// power loss), anywhere under the directory (relative paths): removed under the
     /// lock, which every live writer holds while its own exist (with `dry_run`, they
     /// would be; nothing is removed).
     pub removed_temp_files: Vec<String>,
+}
+
+/// A topic file a compaction of every file did not compact: it does not read, or its
+/// name is one memory-core never writes.
+///
+/// ```
+/// use memory_core::structured_memory::{Budgets, DefaultCompactor, StructuredMemory};
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::write(dir.path().join("MEMORY.md"), "- [B](memory-b.md) — b\n").unwrap();
+/// std::fs::write(dir.path().join("memory-b.md"), "---\nname: b\n- 2026-07-01: x\n").unwrap();
+/// let report = StructuredMemory::open(dir.path()).unwrap().compact(None, &DefaultCompactor, true).unwrap();
+/// let skipped = &report.not_compacted[0];
+/// assert_eq!((skipped.file.as_str(), skipped.line), ("memory-b.md", 1));
+/// assert_eq!(skipped.kind, memory_core::ErrorKind::Malformed);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct NotCompacted {
+    /// The file, relative to the directory.
+    pub file: String,
+    /// The 1-based line the problem is at (0 when it concerns the whole file).
+    pub line: usize,
+    /// The kind of error compacting it alone gives (`malformed`, `invalid_input`, `io`…;
+    /// the command line exits with its code).
+    #[serde(serialize_with = "kind_name")]
+    pub kind: crate::error::ErrorKind,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl NotCompacted {
+    /// `file`, left as it is because of `error`.
+    pub(super) fn from_error(file: &str, error: &Error) -> NotCompacted {
+        let text = error.to_string();
+        let message = match error {
+            Error::Malformed { message, .. } => message.clone(),
+            _ => match error.path() {
+                Some(path) => {
+                    let prefix = format!("{}: ", path.display());
+                    text.strip_prefix(&prefix).unwrap_or(&text).to_string()
+                }
+                None => text,
+            },
+        };
+        NotCompacted {
+            file: file.strip_prefix("./").unwrap_or(file).to_string(),
+            line: error.line().unwrap_or(0),
+            kind: error.kind(),
+            message,
+        }
+    }
+}
+
+fn kind_name<S: serde::Serializer>(
+    kind: &crate::error::ErrorKind,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(kind.as_str())
 }
 
 /// One file's text as the passes leave it, and what they took out.
@@ -167,9 +231,22 @@ pub(super) struct Work {
     /// The file a split part wanted that was not made because it would have moved every
     /// entry out of a topic holding nothing else (an empty husk with an index line).
     pub(super) emptying_split: Option<String>,
+    /// How many entries the file had before the first pass.
+    original_entries: usize,
 }
 
 impl Work {
+    /// Whether the passes left the file a husk: it had entries, they are all gone (the
+    /// compactor said they were dead), and nothing else of its own is left (no prose, no
+    /// hand notes; a frontmatter block and headings at most). Such a topic is removed with
+    /// its index line, both archived first.
+    fn emptied(&self) -> bool {
+        self.original_entries > 0
+            && self.topic.entries.is_empty()
+            && self.topic.unparsed_lines().is_empty()
+            && self.created.is_empty()
+    }
+
     /// Gives `entries` (read from the text as the passes so far leave it) their lines in
     /// the original text, and returns their first lines.
     pub(super) fn to_original_lines(&self, entries: &mut [Entry]) -> Vec<usize> {
@@ -308,27 +385,64 @@ impl StructuredMemory {
         let mut works: Vec<Work> = Vec::new();
         let mut seen = BTreeSet::new();
         let mut created = BTreeSet::new();
+        let mut not_compacted = Vec::new();
         for f in files {
-            if !seen.insert(name_key(&f)) {
+            // One file's problem (it does not read, its name cannot be written) stops a
+            // compaction of that file alone; of every file, it is reported and the others
+            // are compacted.
+            let found = match self.topic_to_compact(&f, index.as_ref()) {
+                Ok(found) => found,
+                Err(e) if file.is_none() => {
+                    not_compacted.push(NotCompacted::from_error(&f, &e));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let (name, path, topic) = match found {
+                Some(found) => found,
+                None if file.is_some() => {
+                    return Err(Error::TopicNotFound {
+                        path: self.topic_path(&f)?,
+                        file: f,
+                    });
+                }
+                None => continue,
+            };
+            if !seen.insert(name_key(&name)) {
                 continue;
             }
-            let path = self.topic_path(&f)?;
-            let Some(topic) = self.load_topic(&f)? else {
-                if file.is_some() {
-                    return Err(Error::TopicNotFound { file: f, path });
-                }
-                continue;
-            };
             let over = self.usage_of(&topic).state == BudgetState::Over;
             if !over && file.is_none() {
                 continue;
             }
-            let work = self.compact_file(f, path, topic, compactor, &index, &created)?;
+            // A name Windows cannot hold (`CON.md`) is never written by memory-core: not by
+            // `remember`, not by a compaction.
+            if let Err(e) = check_new_topic_name(&name) {
+                if file.is_some() {
+                    return Err(e);
+                }
+                not_compacted.push(NotCompacted::from_error(&name, &e));
+                continue;
+            }
+            let work = self.compact_file(name, path, topic, compactor, &index, &created)?;
             created.extend(work.created.iter().map(|c| name_key(&c.0)));
             works.push(work);
         }
         let index_pass = (file.is_none() || index_named).then_some(compactor);
-        self.finish(lock, works, index, dry_run, index_pass)
+        let mut report = self.finish(lock, works, index, dry_run, index_pass)?;
+        report.not_compacted = not_compacted;
+        Ok(report)
+    }
+
+    /// Topic `given` as every entry point resolves it (`topic_case.rs`), read: its name,
+    /// path and text (`None` when there is no such file).
+    fn topic_to_compact(
+        &self,
+        given: &str,
+        index: Option<&MemoryIndex>,
+    ) -> Result<Option<(String, PathBuf, Topic)>> {
+        let (name, path) = self.resolve_topic_name(given, index)?;
+        Ok(self.load_topic(&name)?.map(|t| (name, path, t)))
     }
 
     pub(super) fn usage_of(&self, topic: &Topic) -> BudgetUse {
@@ -357,7 +471,9 @@ impl StructuredMemory {
             created: Vec::new(),
             history: Vec::new(),
             emptying_split: None,
+            original_entries: 0,
         };
+        w.original_entries = w.topic.entries.len();
         for pass in [
             ArchivePass::EvictDead,
             ArchivePass::CollapseSuperseded,
@@ -587,11 +703,7 @@ impl StructuredMemory {
         let now = self.handle.clock.now().with_timezone(&Utc);
         let archive_path = self.archive_path()?;
         let archive_text = read_text_if_exists(&archive_path)?;
-        let sections = archive_text
-            .as_deref()
-            .map(parse_archive)
-            .unwrap_or_default();
-        let candidate = next_id(&sections, &now.format("%Y%m%d").to_string());
+        let candidate = next_id(archive_text.as_deref(), &now.format("%Y%m%d").to_string());
         let any_archived = works.iter().any(|w| !w.archived.is_empty());
         let id = any_archived.then(|| candidate.clone());
         let at = now.format("%Y-%m-%dT%H:%M:%SZ").to_string();
@@ -609,19 +721,24 @@ impl StructuredMemory {
         for w in &works {
             basis.extend(w.created.iter().map(|c| (c.1.clone(), None)));
         }
-        let staged = self.stage_works(
-            works,
-            originals,
-            index.as_ref().map(|i| i.text.clone()),
-            id.as_deref(),
-            &at,
-            dry_run,
-        )?;
+        let mut works = works;
+        let mut index_text = index.as_ref().map(|i| i.text.clone());
+        let emptied = self.remove_emptied(&mut works, index.as_ref(), &mut index_text)?;
+        let staged = self.stage_works(works, originals, index_text, id.as_deref(), &at, dry_run)?;
         let mut staged = staged;
-        let removals = match index_pass {
+        for path in &emptied {
+            staged.writes.retain(|(p, _)| p != path);
+            let name = self.relative_name(path)?;
+            for f in staged.report.files.iter_mut().filter(|f| f.file == name) {
+                f.after = self.budgets.usage(&name, false, 0, 0);
+                f.needs_judgment = None;
+            }
+        }
+        let mut removals = match index_pass {
             Some(compactor) => self.stage_index_pass(&mut staged, compactor, &candidate, &at)?,
             None => Vec::new(),
         };
+        removals.extend(emptied);
         // The compactor may have taken seconds; a program that does not take the lock (an
         // editor, an agent writing the file itself) may have written meanwhile. Its
         // change is never overwritten: the compaction is refused and can be run again.
@@ -671,6 +788,57 @@ impl StructuredMemory {
             tx.commit()?;
         }
         Ok(staged.report)
+    }
+
+    /// The works the passes emptied (see [`Work::emptied`]): each one's archive section
+    /// becomes its whole text as it was (so that `restore` recreates the file as it was),
+    /// its index line is taken out of `index_text` and archived (`remove-empty`), and its
+    /// path is returned, to remove in the same step as every other change.
+    fn remove_emptied(
+        &self,
+        works: &mut [Work],
+        index: Option<&MemoryIndex>,
+        index_text: &mut Option<String>,
+    ) -> Result<Vec<PathBuf>> {
+        let mut removed = Vec::new();
+        let mut edits = Vec::new();
+        for w in works.iter_mut().filter(|w| w.emptied()) {
+            let whole: Vec<String> = w.original.lines().map(str::to_string).collect();
+            match w.archived.as_mut_slice() {
+                [(ArchivePass::EvictDead, lines)] => *lines = whole,
+                _ => w.archived.push((ArchivePass::EvictDead, whole)),
+            }
+            let linked = index.and_then(|i| {
+                let line = i.line_for(&w.file)?;
+                let at = i.lines.iter().position(|l| l.line == line.line)?;
+                Some((line.line, i.spans.get(at)?.clone()))
+            });
+            if let (Some((number, span)), Some(text)) = (linked, index_text.as_ref()) {
+                let pointer = text[span.clone()]
+                    .trim_end_matches(['\r', '\n'])
+                    .to_string();
+                edits.push(Edit {
+                    range: span,
+                    replacement: String::new(),
+                });
+                w.archived.push((ArchivePass::RemoveEmpty, vec![pointer]));
+                w.passes.push(PassReport {
+                    pass: ArchivePass::RemoveEmpty,
+                    from: super::index_file::INDEX_FILE_NAME.to_string(),
+                    entries: Vec::new(),
+                    to: ARCHIVE_FILE_NAME.to_string(),
+                    from_lines: vec![number],
+                    written: Vec::new(),
+                });
+            }
+            removed.push(w.path.clone());
+        }
+        if let Some(text) = index_text.as_mut()
+            && !edits.is_empty()
+        {
+            *text = apply_edits(text, edits);
+        }
+        Ok(removed)
     }
 
     /// What the works change, checked and ready to stage: each file's new text (when it
@@ -784,6 +952,7 @@ impl StructuredMemory {
                 dry_run,
                 files,
                 created,
+                not_compacted: Vec::new(),
                 removed_temp_files: Vec::new(),
             },
         })

@@ -153,10 +153,18 @@ impl StructuredMemory {
             let p = self.topic_path(file)?;
             match writes.iter().rev().find(|(w, _)| *w == p) {
                 Some((_, t)) => Ok(t.clone()),
-                None => current(file)?.ok_or_else(|| Error::TopicNotFound {
-                    file: file.to_string(),
-                    path: p,
-                }),
+                None => match current(file)? {
+                    Some(t) => Ok(t),
+                    // The reason, as every entry point gives it (`topic_case.rs`): the
+                    // index links a spelling the disk holds only in another case.
+                    None => {
+                        self.resolve_topic_name(file, Some(&index))?;
+                        Err(Error::TopicNotFound {
+                            file: file.to_string(),
+                            path: p,
+                        })
+                    }
+                },
             }
         };
 
@@ -184,7 +192,10 @@ impl StructuredMemory {
             // The index's spelling of the name (a compactor may give it in another case or
             // normalisation form): the file the line links.
             let file = match index.line_for(&file) {
-                Some(linked) => linked_name(ArchivePass::IndexContent, &file, linked)?,
+                Some(linked) => writable(
+                    ArchivePass::IndexContent,
+                    linked_name(ArchivePass::IndexContent, &file, linked)?,
+                )?,
                 None => {
                     return Err(failed(
                         ArchivePass::IndexContent,
@@ -204,8 +215,24 @@ impl StructuredMemory {
             if first_into && !t.is_empty() && !(t.ends_with("\n\n") || t.ends_with("\r\n\r\n")) {
                 t.push_str(tle);
             }
-            t.push_str(&line.text);
-            t.push_str(tle);
+            let before = Topic::read(&p, file.clone(), t.clone())
+                .map(|topic| topic.entries.len())
+                .unwrap_or(0);
+            let entry = routed_entry(&line.text, self.handle.clock.now().date_naive(), tle);
+            // Moved as an entry when it reads back as one more (it is compactable then);
+            // a line that cannot be an entry's text (a fence, a table row) as it is.
+            let mut with_entry = t.clone();
+            with_entry.push_str(&entry);
+            let as_entry = Topic::read(&p, file.clone(), with_entry.clone())
+                .is_ok_and(|topic| topic.entries.len() == before + 1);
+            let written = if as_entry {
+                t = with_entry;
+                entry.trim_end_matches(['\r', '\n']).to_string()
+            } else {
+                t.push_str(&line.text);
+                t.push_str(tle);
+                line.text.clone()
+            };
             Topic::read(&p, file.clone(), t.clone())
                 .map_err(|e| Error::unreadable_result(&p, e))?;
             writes.push((p, t));
@@ -213,10 +240,10 @@ impl StructuredMemory {
             moved_text.push(line.text.clone());
             match routed.iter_mut().find(|(f, _, _)| *f == file) {
                 Some((_, texts, numbers)) => {
-                    texts.push(line.text.clone());
+                    texts.push(written);
                     numbers.push(line.line);
                 }
-                None => routed.push((file.clone(), vec![line.text.clone()], vec![line.line])),
+                None => routed.push((file.clone(), vec![written], vec![line.line])),
             }
         }
         if !moved_text.is_empty() {
@@ -252,7 +279,10 @@ impl StructuredMemory {
                 ));
             };
             let from = linked_name(ArchivePass::MergeTopics, &from, from_line)?;
-            let into = linked_name(ArchivePass::MergeTopics, &into, into_line)?;
+            let into = writable(
+                ArchivePass::MergeTopics,
+                linked_name(ArchivePass::MergeTopics, &into, into_line)?,
+            )?;
             if name_key(&from) == name_key(&into)
                 || !gone.insert(name_key(&from))
                 || gone.contains(&name_key(&into))
@@ -434,6 +464,41 @@ impl StructuredMemory {
     }
 }
 
+/// A content line of the index as the entry it becomes in a topic file (with `le`): a
+/// line that reads as a dated entry already (`- 2026-07-01: …`) as it is, without its
+/// indentation; any other its text — indentation, a list marker (`-`, `*`, `+`, `1.`) and
+/// a task box (`[ ]`, `[x]`) taken off — dated the day it is moved.
+pub(super) fn routed_entry(line: &str, today: chrono::NaiveDate, le: &str) -> String {
+    let text = line.trim();
+    if Topic::parse("routed", format!("{text}\n")).is_ok_and(|t| t.entries.len() == 1) {
+        return format!("{text}{le}");
+    }
+    super::remember::render_entry(today, None, routed_text(text), le)
+}
+
+/// A content line's text without its indentation, list marker and task box.
+pub(super) fn routed_text(line: &str) -> &str {
+    let text = line.trim();
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let after_marker = text
+        .strip_prefix(['-', '*', '+'])
+        .or_else(|| {
+            (1..=9)
+                .contains(&digits)
+                .then(|| text[digits..].strip_prefix(['.', ')']))?
+        })
+        .filter(|rest| rest.starts_with([' ', '\t']) || rest.is_empty());
+    let rest = after_marker.map_or(text, str::trim_start);
+    let rest = ["[ ] ", "[x] ", "[X] "]
+        .iter()
+        .find_map(|b| rest.strip_prefix(b))
+        .unwrap_or(rest);
+    match rest.trim() {
+        "" => text,
+        rest => rest,
+    }
+}
+
 /// The edit removing line `number` (1-based) of `text`, terminator included.
 /// The entries of `topic` that an entry about the same subject supersedes: in each
 /// subject's group, all but the newest-dated (of two on one day, the later in the file).
@@ -508,6 +573,18 @@ fn linked_name(
         })?;
     }
     Ok(linked.file.clone())
+}
+
+/// `file`, a linked topic the pass would write into, when memory-core may write it:
+/// never a name Windows cannot hold (`CON.md`, `nul.md`, `COM1.md`…), as `remember` never
+/// writes one (see `topic_name.rs`).
+fn writable(pass: ArchivePass, file: String) -> Result<String> {
+    check_new_topic_name(&file).map_err(|e| Error::CompactorFailed {
+        pass: pass.as_str(),
+        file: INDEX_FILE_NAME.to_string(),
+        source: e.into(),
+    })?;
+    Ok(file)
 }
 
 /// Where a topic's body starts (after its frontmatter, if any).

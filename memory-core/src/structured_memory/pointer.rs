@@ -45,6 +45,9 @@ pub(super) fn parse_pointer_with(line: &str, definitions: &Definitions) -> Optio
         .take_while(|b| *b == b'*' || *b == b'_')
         .count();
     let emphasis = &rest[..emphasis_len];
+    if let Some(wiki) = rest[emphasis_len..].strip_prefix("[[") {
+        return wikilink(wiki, emphasis);
+    }
     let rest = rest[emphasis_len..].strip_prefix('[')?;
     let (title, rest) = link_text(rest)?;
     let (target, rest) = match rest.strip_prefix('(') {
@@ -55,17 +58,124 @@ pub(super) fn parse_pointer_with(line: &str, definitions: &Definitions) -> Optio
         return None;
     }
     let rest = rest.strip_prefix(emphasis).unwrap_or(rest);
-    let rest = rest.trim();
-    let hook = ["—", "–", "-", ":"]
-        .iter()
-        .find_map(|sep| rest.strip_prefix(sep))
-        .unwrap_or(rest)
-        .trim();
     Some(PointerParts {
         title,
         target,
-        hook: hook.to_string(),
+        hook: hook_of(rest),
     })
+}
+
+/// Extensions of the files Obsidian links as attachments, not notes: a wikilink to one
+/// is no pointer (`[[v1.2 notes]]` is `v1.2 notes.md`).
+const ATTACHMENTS: &[&str] = &[
+    "png",
+    "jpg",
+    "jpeg",
+    "gif",
+    "bmp",
+    "svg",
+    "webp",
+    "avif",
+    "pdf",
+    "canvas",
+    "base",
+    "mp3",
+    "wav",
+    "ogg",
+    "m4a",
+    "flac",
+    "webm",
+    "mp4",
+    "mov",
+    "mkv",
+    "ogv",
+    "3gp",
+    "txt",
+    "csv",
+    "json",
+    "html",
+    "excalidraw",
+];
+
+/// An Obsidian wikilink pointer after its `[[`: `memory-x]]`, `memory-x.md]]`,
+/// `memory-x|Title]]` or `memory-x#Heading]]`, then the hook. The target is the file
+/// (`.md` added unless it ends in `.md`; a `#heading` or `#^block` part left off; a
+/// target with an attachment's extension, `.pdf` or `.png`, is no pointer); the title the alias after `|`, else the
+/// target's name without `.md`. Not URL-escaped: a `%` is a `%`.
+fn wikilink(wiki: &str, emphasis: &str) -> Option<PointerParts> {
+    let end = wiki.find("]]")?;
+    let inner = &wiki[..end];
+    if inner.contains(['[', ']', '\n']) {
+        return None;
+    }
+    let (target, alias) = match inner.split_once('|') {
+        Some((t, a)) => (t, Some(a.trim())),
+        None => (inner, None),
+    };
+    let target = target.split('#').next().unwrap_or(target).trim();
+    if target.is_empty() {
+        return None;
+    }
+    let name = target.rsplit('/').next().unwrap_or(target);
+    let file = if is_markdown_file(target) {
+        target.to_string()
+    } else if name
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| ATTACHMENTS.contains(&ext.to_ascii_lowercase().as_str()))
+    {
+        return None;
+    } else {
+        format!("{target}.md")
+    };
+    let title = match alias.filter(|a| !a.is_empty()) {
+        Some(a) => a.to_string(),
+        None => file[..file.len() - 3]
+            .rsplit('/')
+            .next()
+            .unwrap_or(&file)
+            .to_string(),
+    };
+    let rest = &wiki[end + 2..];
+    // `[[A]](a.md)`, `[[A]][ref]`: Markdown link syntax around brackets, not a wikilink.
+    if rest.starts_with(['(', '[']) {
+        return None;
+    }
+    let rest = rest.strip_prefix(emphasis).unwrap_or(rest);
+    Some(PointerParts {
+        title,
+        target: file.replace('%', "%25"),
+        hook: hook_of(rest),
+    })
+}
+
+/// The hook in what follows a pointer's link: after an optional `—`, `–`, `-` or `:`,
+/// trimmed, without the Obsidian comments in it (`%% … %%`, and everything after a `%%`
+/// never closed): what Obsidian shows is the recall key.
+fn hook_of(rest: &str) -> String {
+    let rest = without_obsidian_comments(rest);
+    let rest = rest.trim();
+    ["—", "–", "-", ":"]
+        .iter()
+        .find_map(|sep| rest.strip_prefix(sep))
+        .unwrap_or(rest)
+        .trim()
+        .to_string()
+}
+
+/// `text` without its `%% … %%` comments (and without what follows a `%%` that is never
+/// closed, which Obsidian hides too).
+pub(super) fn without_obsidian_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find("%%") {
+        out.push_str(&rest[..open]);
+        match rest[open + 2..].find("%%") {
+            Some(close) => rest = &rest[open + 2 + close + 2..],
+            None => return out,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The text after a list marker: a bullet (`-`, `*`, `+`) or an ordered marker (one to

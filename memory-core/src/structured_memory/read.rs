@@ -56,9 +56,11 @@ impl StructuredMemory {
         Ok(index)
     }
 
-    /// Topic file `file` (relative to the directory), whole, with its budget use.
-    /// [`Error::TopicNotFound`] when it does not exist; the index and archive are refused
-    /// as topics.
+    /// Topic file `file` (relative to the directory), whole, with its budget use. The
+    /// name is matched as a write matches it: exactly, else the spelling the index links,
+    /// else the one file on disk that differs only in case or Unicode normalisation
+    /// (several such files are refused naming them). [`Error::TopicNotFound`] when it does
+    /// not exist; the index and archive are refused as topics.
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
@@ -66,16 +68,22 @@ impl StructuredMemory {
     /// std::fs::write(dir.path().join("USER.md"), "- 2026-07-10: prefers terse answers\n").unwrap();
     /// let memory = StructuredMemory::open(dir.path()).unwrap();
     /// assert_eq!(memory.topic("USER.md").unwrap().entries[0].text, "prefers terse answers");
+    /// assert_eq!(memory.topic("user.md").unwrap().file, "USER.md", "case folded as a write folds it");
     /// assert!(memory.topic("MEMORY.md").is_err());
     /// ```
     pub fn topic(&self, file: &str) -> Result<Topic> {
         let _guard = self.handle.read_guard()?;
-        let mut topic = self.load_topic(file)?.ok_or_else(|| Error::TopicNotFound {
-            file: file.to_string(),
-            path: self
-                .topic_path(file)
-                .unwrap_or_else(|_| self.root().join(file)),
-        })?;
+        // The name as every entry point resolves it (`topic_case.rs`): the index's
+        // spelling, else the file's on disk, but for case or normalisation. A `MEMORY.md`
+        // that does not read leaves the names on disk to go by.
+        let index = self.load_index().ok().flatten();
+        let (name, path) = self.resolve_topic_name(file, index.as_ref())?;
+        let mut topic = self
+            .load_topic(&name)?
+            .ok_or_else(|| Error::TopicNotFound {
+                file: file.to_string(),
+                path,
+            })?;
         topic.budget = self
             .budgets
             .usage(&topic.file, false, topic.line_count, topic.byte_count);

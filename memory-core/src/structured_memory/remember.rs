@@ -7,7 +7,7 @@
 use chrono::{NaiveDate, Utc};
 use serde::Serialize;
 
-use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, parse_archive, render_section};
+use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, render_section};
 use super::budget::{BudgetState, BudgetUse};
 use super::compact::CompactionReport;
 use super::compactor::{Compactor, DefaultCompactor};
@@ -424,11 +424,7 @@ impl StructuredMemory {
         }
         let utc = now.with_timezone(&Utc);
         let at = utc.format("%Y-%m-%dT%H:%M:%SZ").to_string();
-        let sections = archive_text
-            .as_deref()
-            .map(parse_archive)
-            .unwrap_or_default();
-        let id = next_id(&sections, &utc.format("%Y%m%d").to_string());
+        let id = next_id(archive_text.as_deref(), &utc.format("%Y%m%d").to_string());
         let mut archive_add = String::new();
         if !to_archive.is_empty() {
             let lines: Vec<&str> = to_archive.iter().flat_map(|t| t.lines()).collect();

@@ -69,6 +69,7 @@ impl StructuredMemory {
                 dry_run: false,
                 files: Vec::new(),
                 created: Vec::new(),
+                not_compacted: Vec::new(),
                 removed_temp_files: Vec::new(),
             },
         };

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::archive::{ArchivePass, ArchiveSection, parse_archive};
+use super::archive::{ArchivePass, ArchiveSection, parse_archive, reused_ids};
 use super::budget::BudgetUse;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
@@ -129,7 +129,33 @@ impl StructuredMemory {
         if all.is_empty() {
             return Err(no_section(&archive_path, id));
         }
-        let sections: Vec<_> = all.iter().filter(|s| !moved(s.pass)).cloned().collect();
+        // An id two compactions share (an archive edited or joined by hand): which one is
+        // meant cannot be told, and restoring both would bring back what was not asked.
+        if let Some((_, starts)) = reused_ids(&parse_archive(&archive))
+            .into_iter()
+            .find(|(reused, _)| reused == id)
+        {
+            return Err(Error::invalid(
+                "archive id",
+                id,
+                format!(
+                    "{} holds {} compactions with this id (sections starting at lines {}): restore will not pick one; give all but one of them another id by hand, then restore",
+                    archive_path.display(),
+                    starts.len(),
+                    starts
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        let lines_back = |p: ArchivePass| p == ArchivePass::RemoveEmpty;
+        let sections: Vec<_> = all
+            .iter()
+            .filter(|s| !moved(s.pass) && !lines_back(s.pass))
+            .cloned()
+            .collect();
         let not_restored = all
             .iter()
             .filter(|s| moved(s.pass))
@@ -137,6 +163,34 @@ impl StructuredMemory {
             .collect::<Result<Vec<_>>>()?;
         let mut index = self.load_index()?;
         let mut index_text = index.as_ref().map(|i| i.text.clone());
+        let mut linked_any = false;
+        // The index line of a topic a compaction emptied and removed comes back as it was
+        // (before the file's own lines, so that the file gets that line, not a new one).
+        for section in all.iter().filter(|s| lines_back(s.pass)) {
+            if index
+                .as_ref()
+                .is_some_and(|i| i.line_for(&section.from).is_some())
+            {
+                continue;
+            }
+            let mut t = index_text
+                .take()
+                .unwrap_or_else(|| format!("{INDEX_HEADER}\n"));
+            let le = LineEnding::detect(&t).as_str();
+            if !t.is_empty() && !t.ends_with('\n') {
+                t.push_str(le);
+            }
+            for line in &section.lines {
+                t.push_str(line);
+                t.push_str(le);
+            }
+            let path = self.index_path()?;
+            let parsed = MemoryIndex::parse(&path, t.clone())
+                .map_err(|e| Error::unreadable_result(&path, e))?;
+            index = Some(parsed);
+            index_text = Some(t);
+            linked_any = true;
+        }
         // The text each file will have, in the order first touched.
         let mut texts: Vec<(String, String, bool)> = Vec::new();
         let mut restored = Vec::new();
@@ -162,7 +216,13 @@ impl StructuredMemory {
             // whose first line is live already is not put back twice.
             let mut back = Vec::new();
             let mut already = Vec::new();
-            for unit in entries_of(&section.lines) {
+            // A file that is gone and comes back whole from one section (a topic a
+            // compaction emptied and removed) is written as it was, blank lines and all.
+            let whole = *created && text.is_empty() && section.pass == ArchivePass::EvictDead;
+            if whole {
+                back = section.lines.clone();
+            }
+            for unit in entries_of(&section.lines).into_iter().filter(|_| !whole) {
                 let target = if live.contains(&unit[0].as_str()) {
                     &mut already
                 } else {
@@ -189,7 +249,6 @@ impl StructuredMemory {
         }
         let mut tx = Transaction::new(&lock);
         let mut budgets = Vec::new();
-        let mut linked_any = false;
         for (file, text, _) in &texts {
             let path = self.topic_path(file)?;
             let topic = Topic::read(&path, file.clone(), text.clone())
@@ -198,6 +257,9 @@ impl StructuredMemory {
                 .iter()
                 .any(|r| &r.file == file && !r.lines.is_empty());
             if changed {
+                // Never a name memory-core does not write (`CON.md`…), whatever the
+                // archive's heading says.
+                super::topic_name::check_new_topic_name(file)?;
                 tx.write(path, text.clone().into_bytes());
                 budgets.push(self.usage_of(&topic));
             }
@@ -266,10 +328,20 @@ impl StructuredMemory {
                 let Ok(Some(topic)) = self.load_topic(&line.file) else {
                     continue;
                 };
-                let holds = topic
-                    .text
-                    .lines()
-                    .any(|l| significant.contains(&l.trim_end_matches('\r')));
+                // A content line of the index lives on as the entry it became (dated
+                // the day it moved: `- 2026-07-10: Deploy runs first.`).
+                let routed: Vec<String> = match section.pass {
+                    ArchivePass::IndexContent => significant
+                        .iter()
+                        .map(|l| format!(": {}", super::compact_index::routed_text(l)))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let holds = topic.text.lines().any(|l| {
+                    let l = l.trim_end_matches('\r');
+                    significant.contains(&l)
+                        || (l.starts_with("- ") && routed.iter().any(|r| l.ends_with(r.as_str())))
+                });
                 if holds && !live_in.contains(&line.file) {
                     live_in.push(line.file.clone());
                 }
