@@ -8,6 +8,7 @@ use memory_core::structured_memory::{BudgetUse, PassReport};
 use serde::Serialize;
 
 use crate::json;
+use crate::plural::counted;
 use crate::topics::TopicsReply;
 
 /// Warnings of `reply` for stderr: a file near or over its budget, an index printed as
@@ -17,6 +18,7 @@ pub fn warnings(reply: &TopicsReply) -> Vec<String> {
         TopicsReply::Remembered(outcome) => outcome.warnings.clone(),
         TopicsReply::Index(index) => index.warnings(),
         TopicsReply::Topic(topic) => topic.budget.warning().into_iter().collect(),
+        TopicsReply::Restored(report) => report.warnings.clone(),
         _ => Vec::new(),
     }
 }
@@ -55,8 +57,10 @@ pub fn human(reply: &TopicsReply) -> String {
                 for f in &c.files {
                     let _ = write!(
                         out,
-                        "\n  compacted {}: {} -> {} lines",
-                        f.file, f.before.lines, f.after.lines
+                        "\n  compacted {}: {} -> {}",
+                        f.file,
+                        f.before.lines,
+                        counted(f.after.lines, "line")
                     );
                     if let Some(n) = &f.needs_judgment {
                         let _ = write!(out, " (needs judgment: {})", n.overage());
@@ -125,8 +129,10 @@ pub fn human(reply: &TopicsReply) -> String {
                 };
                 let _ = writeln!(
                     out,
-                    "{}: {} -> {} lines{new}",
-                    f.file, f.before.lines, f.after.lines
+                    "{}: {} -> {}{new}",
+                    f.file,
+                    f.before.lines,
+                    counted(f.after.lines, "line")
                 );
                 for p in &f.passes {
                     let to = if p.to.is_empty() {
@@ -177,9 +183,9 @@ pub fn human(reply: &TopicsReply) -> String {
             for r in &report.restored {
                 let _ = writeln!(
                     out,
-                    "{}: {} line(s) back ({}), {} already live",
+                    "{}: {} back ({}), {} already live",
                     r.file,
-                    r.lines.len(),
+                    counted(r.lines.len(), "line"),
                     r.pass.as_str(),
                     r.already_live.len()
                 );
@@ -192,9 +198,9 @@ pub fn human(reply: &TopicsReply) -> String {
                 };
                 let _ = writeln!(
                     out,
-                    "{}: {} line(s) not restored ({}): {live}",
+                    "{}: {} not restored ({}): {live}",
                     n.file,
-                    n.lines.len(),
+                    counted(n.lines.len(), "line"),
                     n.pass.as_str()
                 );
             }
@@ -256,12 +262,15 @@ fn moves(out: &mut String, p: &PassReport, to: &str) {
 /// has a byte budget.
 fn budget_line(b: &BudgetUse) -> String {
     let bytes = match b.byte_budget {
-        Some(budget) => format!(", {} of {budget} bytes", b.bytes),
+        Some(budget) => format!(", {} of {}", b.bytes, counted(budget, "byte")),
         None => String::new(),
     };
     format!(
-        "{}: {} of {} lines ({} left){bytes}",
-        b.file, b.lines, b.line_budget, b.lines_left
+        "{}: {} of {} ({} left){bytes}",
+        b.file,
+        b.lines,
+        counted(b.line_budget, "line"),
+        b.lines_left
     )
 }
 

@@ -219,7 +219,8 @@ fn compact_dry_run_then_compact_and_restore() {
     let back =
         run(command(d).args(["--root", "memory", "--json", "topics", "restore", &id])).json();
     assert_eq!(back["restored"][0]["lines"].as_array().unwrap().len(), 5);
-    let stderr = topics(d, &["restore", "c-19990101-001"]).fails(2);
+    // An id the archive does not hold is not found (3), as an unknown session is.
+    let stderr = topics(d, &["restore", "c-19990101-001"]).fails(3);
     assert!(stderr.contains("c-19990101-001"), "{stderr}");
 }
 

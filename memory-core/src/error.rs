@@ -112,6 +112,24 @@ pub enum Error {
         /// Where it was looked for.
         path: PathBuf,
     },
+    /// `memory-archive.md` has no section with the structured-memory archive id that was
+    /// asked for (`restore c-20260710-001`), or there is no archive yet.
+    ///
+    /// ```
+    /// let err = memory_core::Error::ArchiveIdNotFound {
+    ///     id: "c-20260710-001".into(),
+    ///     path: "memory/memory-archive.md".into(),
+    /// };
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::NotFound);
+    /// assert_eq!(err.to_string(), "memory/memory-archive.md: no section c-20260710-001 in the archive");
+    /// ```
+    #[error("{}: no section {id} in the archive", path.display())]
+    ArchiveIdNotFound {
+        /// The archive id that was looked up.
+        id: String,
+        /// The archive that was searched.
+        path: PathBuf,
+    },
     /// A new context-memory entry resembles one already in force in its namespace (same
     /// category, similar summary); write it with `force_new` to keep both.
     #[error("{}:{line}: a similar {} entry exists: {existing} (similarity {similarity:.2}); supersede or update it, or force a new one", path.display(), existing.split('.').rev().nth(1).unwrap_or("entry"))]
@@ -491,7 +509,8 @@ impl Error {
             Error::SessionNotFound { .. }
             | Error::ItemNotFound { .. }
             | Error::EntityNotFound { .. }
-            | Error::TopicNotFound { .. } => ErrorKind::NotFound,
+            | Error::TopicNotFound { .. }
+            | Error::ArchiveIdNotFound { .. } => ErrorKind::NotFound,
             Error::Referenced { .. }
             | Error::Inconsistent { .. }
             | Error::Duplicate { .. }
@@ -527,6 +546,7 @@ impl Error {
             Error::SessionNotFound { path, .. }
             | Error::EntityNotFound { path, .. }
             | Error::TopicNotFound { path, .. }
+            | Error::ArchiveIdNotFound { path, .. }
             | Error::SimilarEntry { path, .. }
             | Error::EntityExists { path, .. }
             | Error::EntityHistory { path, .. }

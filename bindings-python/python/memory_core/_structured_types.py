@@ -295,6 +295,7 @@ class RestoreReportDict(TypedDict):
     restored: List[RestoredDict]
     not_restored: List[NotRestoredDict]
     budgets: List[BudgetUseDict]
+    warnings: List[str]
 
 
 class CondensedDict(TypedDict, total=False):

@@ -413,8 +413,8 @@ impl StructuredMemory {
                 "text",
                 &text,
                 format!(
-                    "would change how {file} reads ({} entries instead of {expected_entries}); nothing was written",
-                    new_topic.entries.len()
+                    "would change how {file} reads ({} instead of {expected_entries}); nothing was written",
+                    crate::plural::count(new_topic.entries.len(), "entry", "entries")
                 ),
             ));
         }
