@@ -14,8 +14,10 @@ use memory_core::agent_memory::DEFAULT_AGENT_NAME;
 #[derive(Debug, Parser)]
 #[command(name = "memcore", version, propagate_version = true)]
 pub struct Cli {
-    /// The memory root directory [default for agent: $MEMCORE_ROOT, else ./memory; for
-    /// context: $MEMCORE_CONTEXT_ROOT, else ~/.cursor/memory].
+    /// The memory directory. agent and topics share it: agent keeps index.md and
+    /// sessions/ there, topics MEMORY.md, the topic files and memory-archive.md [default:
+    /// $MEMCORE_ROOT, else ./memory]; context keeps its namespaces in its own
+    /// [default: $MEMCORE_CONTEXT_ROOT, else ~/.cursor/memory].
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
 

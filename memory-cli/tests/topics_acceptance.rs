@@ -463,3 +463,112 @@ fn counts_agree_with_their_nouns_in_every_message() {
         }
     }
 }
+
+/// `--root` says, on every verb's help, what the default is and what the directory holds
+/// for the model at hand.
+#[test]
+fn root_help_gives_the_default_and_what_the_directory_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    for verb in [
+        &["topics"][..],
+        &["topics", "remember"],
+        &["topics", "index"],
+        &["agent", "start"],
+        &["context", "get"],
+    ] {
+        let mut args = verb.to_vec();
+        args.push("--help");
+        let help = run(command(dir.path()).args(&args)).ok();
+        let root: String = help
+            .split("--root <DIR>")
+            .nth(1)
+            .and_then(|rest| rest.split("\n      --").next())
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for needle in [
+            "MEMORY.md",
+            "topic files",
+            "memory-archive.md",
+            "index.md",
+            "[default: $MEMCORE_ROOT, else ./memory]",
+            "$MEMCORE_CONTEXT_ROOT, else ~/.cursor/memory",
+        ] {
+            assert!(root.contains(needle), "{verb:?}: {needle}: {root}");
+        }
+    }
+}
+
+/// `--date` with a month's name: a day of a year is written as that day; a month without
+/// a day or a year is refused naming it, and nothing is written.
+#[test]
+fn dates_with_month_names_are_exact_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    remember(
+        d,
+        &[
+            "--topic",
+            "memory-db.md",
+            "--text",
+            "Postgres 15",
+            "--hook",
+            "databases",
+        ],
+    );
+    for (given, day) in [
+        ("3 May 2026", "2026-05-03"),
+        ("May 3rd, 2026", "2026-05-03"),
+        ("the 1st of December 2025", "2025-12-01"),
+    ] {
+        let out = topics_json(
+            d,
+            &[
+                "remember",
+                "--topic",
+                "memory-db.md",
+                "--text",
+                &format!("fact for {given}"),
+                "--date",
+                given,
+            ],
+        )
+        .json();
+        assert_eq!(out["entry"]["date"], day, "{given}");
+        assert_eq!(out["converted"][0]["from"], given);
+    }
+    let before = tree(&d.join("memory"));
+    for given in [
+        "last May",
+        "next May",
+        "in May",
+        "May 3",
+        "3 May",
+        "May 3rd",
+        "May",
+        "day after next",
+    ] {
+        let error = topics_json(
+            d,
+            &[
+                "remember",
+                "--topic",
+                "memory-db.md",
+                "--text",
+                "x",
+                "--date",
+                given,
+            ],
+        )
+        .fails_json(2);
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{given:?}")),
+            "{given}: {error}"
+        );
+    }
+    assert_eq!(tree(&d.join("memory")), before);
+}

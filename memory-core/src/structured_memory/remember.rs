@@ -642,12 +642,8 @@ pub(super) fn clean_subject(subject: &str) -> Result<String> {
     if s.is_empty() {
         return Err(Error::invalid("subject", subject, "must not be empty"));
     }
-    if s.contains(['[', ']', '\n', '\r']) || s.chars().any(char::is_control) {
-        return Err(Error::invalid(
-            "subject",
-            subject,
-            "must be one line without brackets",
-        ));
+    if let Some(why) = subject_problem(s) {
+        return Err(Error::invalid("subject", subject, why));
     }
     if s.chars().count() > MAX_SUBJECT_CHARS {
         return Err(Error::invalid(
@@ -657,6 +653,29 @@ pub(super) fn clean_subject(subject: &str) -> Result<String> {
         ));
     }
     Ok(s.to_string())
+}
+
+/// What makes `s` (trimmed) unfit to be written as `[subject]`, in plain words: the first
+/// character it may not hold, named and placed (a subject is one line of words, written
+/// between brackets in the entry).
+fn subject_problem(s: &str) -> Option<String> {
+    let (at, c) = s
+        .chars()
+        .enumerate()
+        .find(|(_, c)| matches!(c, '[' | ']') || c.is_control())?;
+    let what = match c {
+        '\t' => "a tab".to_string(),
+        '\n' | '\r' => "a line break".to_string(),
+        '[' | ']' => format!("a bracket `{c}`"),
+        c => format!("a control character (U+{:04X})", u32::from(c)),
+    };
+    let fix = match c {
+        '[' | ']' => {
+            "the entry writes the subject between brackets (`- 2026-07-10 [subject]: …`), so it cannot hold one"
+        }
+        _ => "a subject is one line of words: use spaces instead",
+    };
+    Some(format!("holds {what} at character {}: {fix}", at + 1))
 }
 
 /// Refuses a "misc" topic (the seed's first anti-pattern): see [`is_catch_all`].
@@ -884,6 +903,36 @@ fn expect_entry(
 
 #[cfg(test)]
 mod tests {
+
+    /// Every character a subject may not hold is named, with where it is and why, in
+    /// plain words: never "must be one line without brackets" for a tab.
+    #[test]
+    fn a_refused_subject_says_what_is_wrong_and_where() {
+        for (subject, what, at) in [
+            ("deploy\thook", "a tab", 7),
+            ("\tdeploy\thook", "a tab", 7),
+            ("deploy\nhook", "a line break", 7),
+            ("deploy\r\nhook", "a line break", 7),
+            ("deploy [hook]", "a bracket `[`", 8),
+            ("deploy]", "a bracket `]`", 7),
+            ("dé\u{7}ploy", "a control character (U+0007)", 3),
+            ("a\u{85}b", "a control character (U+0085)", 2),
+            ("a\u{0}b", "a control character (U+0000)", 2),
+        ] {
+            let err = clean_subject(subject).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.contains(&format!("holds {what} at character {at}")),
+                "{subject:?}: {text}"
+            );
+            assert!(
+                !text.contains("must be one line without brackets"),
+                "{text}"
+            );
+        }
+        assert_eq!(clean_subject("  deploy hook ").unwrap(), "deploy hook");
+    }
+
     use super::*;
 
     #[test]
