@@ -341,11 +341,28 @@ impl StructuredMemory {
                     },
                 }
                 .ok_or_else(|| {
+                    // A frontmatter that does not read may hold the description the
+                    // caller meant: say where, and why it was not found.
+                    let unread = old_topic
+                        .as_ref()
+                        .and_then(|t| {
+                            let (line, message, read) = match &t.frontmatter_not_yaml {
+                                Some(n) => (n.line, n.message.clone(), "no `description:` line was found in it"),
+                                None => {
+                                    let issue = super::leading_block::broken_flow_block(&t.text)?;
+                                    (issue.line, issue.message, "so the block is read as Markdown, not as frontmatter")
+                                }
+                            };
+                            Some(format!(
+                                " ({file}:{line}: its frontmatter does not read as YAML or JSON ({message}): {read})"
+                            ))
+                        })
+                        .unwrap_or_default();
                     Error::invalid(
                         "hook",
                         "",
                         format!(
-                            "{file} has no line in MEMORY.md yet: give the hook that says when to load it"
+                            "{file} has no line in MEMORY.md yet: give the hook that says when to load it{unread}"
                         ),
                     )
                 })?;
