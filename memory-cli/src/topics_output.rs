@@ -19,6 +19,7 @@ pub fn warnings(reply: &TopicsReply) -> Vec<String> {
         TopicsReply::Index(index) => index.warnings(),
         TopicsReply::Topic(topic) => topic.budget.warning().into_iter().collect(),
         TopicsReply::Restored(report) => report.warnings.clone(),
+        TopicsReply::Recalled(_, warnings) => warnings.clone(),
         _ => Vec::new(),
     }
 }
@@ -89,7 +90,7 @@ pub fn human(reply: &TopicsReply) -> String {
             out.push('\n');
             out
         }
-        TopicsReply::Recalled(hits) => hits
+        TopicsReply::Recalled(hits, _) => hits
             .iter()
             .map(|h| {
                 format!(
@@ -283,7 +284,7 @@ pub fn json(reply: &TopicsReply) -> serde_json::Result<String> {
     }
     match reply {
         TopicsReply::Remembered(o) => json::to_line(o),
-        TopicsReply::Recalled(hits) => json::to_line(hits),
+        TopicsReply::Recalled(hits, _) => json::to_line(hits),
         // One shape whether it reads or not (as Python's and Node's `session_index`).
         TopicsReply::Index(start) => json::to_line(start),
         TopicsReply::Topic(topic) => json::to_line(topic),

@@ -944,6 +944,44 @@ fn the_index_hook_reads_a_symlinked_index_and_writes_refuse_it() {
         &["remember", "--topic", "memory-x.md", "--text", "a fact"],
     )
     .fails(2);
+    // The other reads go through the link too, and say so: recall on stderr, check as a
+    // violation (exit 4, as for every finding) with the rest checked.
+    std::fs::write(
+        d.join("memory/memory-x.md"),
+        "# X
+
+- 2026-07-01: x
+",
+    )
+    .unwrap();
+    let out = topics(d, &["recall", "x", "things"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("memory-x.md"), "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("warning: MEMORY.md is a symbolic link to ../dotfiles/MEMORY.md"),
+        "{out:?}"
+    );
+    let out = topics(d, &["--json", "recall", "x"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("symbolic link"), "{out:?}");
+    let out = topics(d, &["check"]);
+    assert_eq!(out.code, 4, "{out:?}");
+    assert!(
+        out.stdout
+            .starts_with("MEMORY.md: linked_index: MEMORY.md is a symbolic link"),
+        "{out:?}"
+    );
+    assert_eq!(out.stdout.lines().count(), 1, "{out:?}");
+    assert_eq!(topics(d, &["show", "memory-x.md"]).code, 0);
+    for args in [
+        &["compact", "--dry-run"][..],
+        &["compact"],
+        &["restore", "c-20260701-001"],
+    ] {
+        let out = topics(d, args);
+        assert_ne!(out.code, 0, "{args:?}: {out:?}");
+    }
     assert_eq!(
         std::fs::read_to_string(d.join("dotfiles/MEMORY.md")).unwrap(),
         text

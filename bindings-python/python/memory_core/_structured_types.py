@@ -38,6 +38,7 @@ ViolationKindLiteral = Literal[
     "unreadable_archive",
     "unreadable_index",
     "leftover_temp_file",
+    "linked_index",
 ]
 """``ViolationDict.kind``."""
 
@@ -98,6 +99,7 @@ class MemoryIndexDict(TypedDict):
     line_count: int
     byte_count: int
     budget: BudgetUseDict
+    through_link: Optional[str]
 
 
 class SessionIndexDict(TypedDict):
