@@ -432,7 +432,7 @@ def test_a_python_compactor_evicts_and_summarizes_and_everything_is_archived(roo
     assert len(restored["restored"]) == 3
     assert (root / "memory-archive.md").read_text(encoding="utf-8") == archive, "the archive is append-only"
     assert len(m.topic("memory-infra.md")["entries"]) == 7
-    with pytest.raises(memory_core.InvalidInputError):
+    with pytest.raises(memory_core.NotFoundError):
         m.restore("c-19990101-001")
 
 

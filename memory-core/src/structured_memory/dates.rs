@@ -95,7 +95,7 @@ pub(super) const WEEKDAYS: [(&str, Weekday); 7] = [
 /// assert_eq!(resolve_date("2026-01-31", today).unwrap().to_string(), "2026-01-31");
 /// assert!(resolve_date("last week", today).is_err());
 /// assert_eq!(resolve_date("3 May 2026", today).unwrap().to_string(), "2026-05-03");
-/// assert!(resolve_date("last May", today).unwrap_err().to_string().contains("\"last May\" names a month"));
+/// assert!(resolve_date("last May", today).unwrap_err().to_string().contains("\"last May\" names no day"));
 /// ```
 pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
     let text = given.trim().to_lowercase();
