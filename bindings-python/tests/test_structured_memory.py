@@ -339,9 +339,10 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     (root / "memory-archive.md").write_bytes(b"# Memory archive\n\nnot \xff UTF-8\n")
     found = StructuredMemory(root, topic_lines=10).check()
     kinds = {v["kind"] for v in found}
-    # Every kind but unreadable_index (a damaged index hides the index rules; tested below)
-    # and leftover_temp_file (a writer killed mid-write: the Rust and CLI crash tests).
-    assert kinds | {"unreadable_index", "leftover_temp_file"} == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
+    # Every kind but unreadable_index (a damaged index hides the index rules; tested below),
+    # linked_index (a symlinked MEMORY.md: test_a_symlinked_index_is_read_through) and
+    # leftover_temp_file (a writer killed mid-write: the Rust and CLI crash tests).
+    assert kinds | {"unreadable_index", "linked_index", "leftover_temp_file"} == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
     got = {(v["kind"], v["file"], v["line"]) for v in found}
     for expected in [
         ("dangling_index_line", "MEMORY.md", 4),
@@ -775,3 +776,23 @@ def test_an_index_over_budget_is_compacted_by_a_python_compactor(root: pathlib.P
     with pytest.raises(memory_core.AbortedError, match="route_content"):
         m.compact("MEMORY.md", compactor=Bad())
     assert tree(root) == before
+
+
+def test_a_symlinked_index_is_read_through(tmp_path: pathlib.Path) -> None:
+    """Reads go through a MEMORY.md that is a symbolic link and say so; writes refuse it."""
+    (tmp_path / "dotfiles").mkdir()
+    root = tmp_path / "memory"
+    root.mkdir()
+    (tmp_path / "dotfiles" / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts\n", encoding="utf-8")
+    (root / "memory-infra.md").write_text("- 2026-07-01: db1\n", encoding="utf-8")
+    (root / "MEMORY.md").symlink_to("../dotfiles/MEMORY.md")
+    m = StructuredMemory(root)
+    index = m.index()
+    assert index["through_link"] == "../dotfiles/MEMORY.md"
+    assert [h["file"] for h in m.recall("hosts")] == ["memory-infra.md"]
+    assert [(v["kind"], v["line"]) for v in m.check()] == [("linked_index", 0)]
+    with pytest.raises(memory_core.InvalidInputError):
+        m.remember("memory-infra.md", "db2")
+    (root / "MEMORY.md").unlink()
+    (root / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts\n", encoding="utf-8")
+    assert m.index()["through_link"] is None
