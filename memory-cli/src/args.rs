@@ -110,7 +110,8 @@ pub struct RememberArgs {
     /// What it is about: an entry about the same subject is replaced.
     #[arg(long, value_name = "S")]
     pub subject: Option<String>,
-    /// The day it is about: YYYY-MM-DD, today, yesterday, a weekday [default: today].
+    /// The day it is about: YYYY-MM-DD, today, yesterday, a weekday, `3 May 2026` (a month
+    /// needs its day and year) [default: today].
     #[arg(long, value_name = "D")]
     pub date: Option<String>,
     /// The topic's title for a new index line [default: from the file name].
