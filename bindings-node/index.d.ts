@@ -426,6 +426,7 @@ export type ViolationKind =
   | 'unreadable_index'
   | 'leftover_temp_file'
   | 'sync_conflict_copy'
+  | 'linked_index'
 
 /** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
 export interface Budgets {
@@ -467,6 +468,8 @@ export interface MemoryIndex {
   line_count: number
   byte_count: number
   budget: BudgetUse
+  /** Where `MEMORY.md` leads when it is a symbolic link (read through it; writes refuse it), or null. */
+  through_link: string | null
 }
 
 /** `StructuredMemory.sessionIndex()`: `MEMORY.md` as a session start loads it. */
@@ -594,6 +597,8 @@ export interface RestoreReport {
   not_restored: Array<{ file: string; pass: ArchivePass; lines: string[]; live_in: string[]; reason: string }>
   /** The budget use of every file restore touched. */
   budgets: BudgetUse[]
+  /** A warning for each of those files near or over its budget. */
+  warnings: string[]
 }
 
 /** A value, or (in the Promise forms `rememberAsync` / `compactAsync`) a Promise of it. */
@@ -1057,7 +1062,7 @@ export declare class StructuredMemory {
   /**
    * Puts back every entry archived under `id` (a compaction's `id`, a write's
    * `archive_id`) at the end of its file; lines already there are not added twice.
-   * `ERR_MEMORY_INVALID_INPUT` when the archive has no section `id`.
+   * `ERR_MEMORY_NOT_FOUND` when the archive has no section `id`.
    */
   restore(id: string): RestoreReport
   /** Promise form of `restore`. */

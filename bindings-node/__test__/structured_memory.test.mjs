@@ -286,7 +286,7 @@ test('a JS compactor evicts and summarizes; a dry run says exactly that; everyth
   assert.equal(restored.restored.length, 3)
   assert.equal(readFileSync(join(root, 'memory-archive.md'), 'utf8'), archive, 'append-only')
   assert.equal(memory.topic('memory-infra.md').entries.length, 7)
-  assert.throws(() => memory.restore('c-19990101-001'), (err) => err.code === 'ERR_MEMORY_INVALID_INPUT')
+  assert.throws(() => memory.restore('c-19990101-001'), (err) => err.code === 'ERR_MEMORY_NOT_FOUND')
 })
 
 test('collapse and split callbacks, class instances, and missing functions are the defaults', async () => {

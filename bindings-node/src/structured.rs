@@ -474,7 +474,7 @@ paired! {
     in StructuredMemory(Handle);
     #[doc = " Puts back every entry archived under `id` (a compaction's `id`, a write's"]
     #[doc = " `archive_id`) at the end of its file; lines already there are not added twice."]
-    #[doc = " `ERR_MEMORY_INVALID_INPUT` when the archive has no section `id`."]
+    #[doc = " `ERR_MEMORY_NOT_FOUND` when the archive has no section `id`."]
     #[napi(ts_args_type = "id: string", ts_return_type = "RestoreReport")]
     fn restore(id: Unknown<'_>) -> JsonText;
     #[doc = " Promise form of `restore`."]

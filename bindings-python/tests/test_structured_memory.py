@@ -340,9 +340,10 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     (root / "memory-archive.md").write_bytes(b"# Memory archive\n\nnot \xff UTF-8\n")
     found = StructuredMemory(root, topic_lines=10).check()
     kinds = {v["kind"] for v in found}
-    # Every kind but unreadable_index (a damaged index hides the index rules; tested below)
-    # and leftover_temp_file (a writer killed mid-write: the Rust and CLI crash tests).
-    assert kinds | {"unreadable_index", "leftover_temp_file"} == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
+    # Every kind but unreadable_index (a damaged index hides the index rules; tested below),
+    # linked_index (a symlinked MEMORY.md: test_a_symlinked_index_is_read_through) and
+    # leftover_temp_file (a writer killed mid-write: the Rust and CLI crash tests).
+    assert kinds | {"unreadable_index", "linked_index", "leftover_temp_file"} == set(typing.get_args(memory_core.ViolationKindLiteral)), kinds
     got = {(v["kind"], v["file"], v["line"]) for v in found}
     for expected in [
         ("dangling_index_line", "MEMORY.md", 4),
@@ -434,7 +435,7 @@ def test_a_python_compactor_evicts_and_summarizes_and_everything_is_archived(roo
     assert len(restored["restored"]) == 3
     assert (root / "memory-archive.md").read_text(encoding="utf-8") == archive, "the archive is append-only"
     assert len(m.topic("memory-infra.md")["entries"]) == 7
-    with pytest.raises(memory_core.InvalidInputError):
+    with pytest.raises(memory_core.NotFoundError):
         m.restore("c-19990101-001")
 
 
@@ -808,3 +809,23 @@ def test_a_fact_goes_under_the_section_it_names_or_above_the_first_and_keeps_its
     with pytest.raises(memory_core.InvalidInputError):
         memory.remember("memory-infra.md", "x", section=3)  # type: ignore[arg-type]
     assert tree(root) == before
+
+
+def test_a_symlinked_index_is_read_through(tmp_path: pathlib.Path) -> None:
+    """Reads go through a MEMORY.md that is a symbolic link and say so; writes refuse it."""
+    (tmp_path / "dotfiles").mkdir()
+    root = tmp_path / "memory"
+    root.mkdir()
+    (tmp_path / "dotfiles" / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts\n", encoding="utf-8")
+    (root / "memory-infra.md").write_text("- 2026-07-01: db1\n", encoding="utf-8")
+    (root / "MEMORY.md").symlink_to("../dotfiles/MEMORY.md")
+    m = StructuredMemory(root)
+    index = m.index()
+    assert index["through_link"] == "../dotfiles/MEMORY.md"
+    assert [h["file"] for h in m.recall("hosts")] == ["memory-infra.md"]
+    assert [(v["kind"], v["line"]) for v in m.check()] == [("linked_index", 0)]
+    with pytest.raises(memory_core.InvalidInputError):
+        m.remember("memory-infra.md", "db2")
+    (root / "MEMORY.md").unlink()
+    (root / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts\n", encoding="utf-8")
+    assert m.index()["through_link"] is None

@@ -14,8 +14,10 @@ use memory_core::agent_memory::DEFAULT_AGENT_NAME;
 #[derive(Debug, Parser)]
 #[command(name = "memcore", version, propagate_version = true)]
 pub struct Cli {
-    /// The memory root directory [default for agent: $MEMCORE_ROOT, else ./memory; for
-    /// context: $MEMCORE_CONTEXT_ROOT, else ~/.cursor/memory].
+    /// The memory directory. agent and topics share it: agent keeps index.md and
+    /// sessions/ there, topics MEMORY.md, the topic files and memory-archive.md [default:
+    /// $MEMCORE_ROOT, else ./memory]; context keeps its namespaces in its own
+    /// [default: $MEMCORE_CONTEXT_ROOT, else ~/.cursor/memory].
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
 
@@ -108,7 +110,8 @@ pub struct RememberArgs {
     /// What it is about: an entry about the same subject is replaced.
     #[arg(long, value_name = "S")]
     pub subject: Option<String>,
-    /// The day it is about: YYYY-MM-DD, today, yesterday, a weekday [default: today].
+    /// The day it is about: YYYY-MM-DD, today, yesterday, a weekday, `3 May 2026` (a month
+    /// needs its day and year) [default: today].
     #[arg(long, value_name = "D")]
     pub date: Option<String>,
     /// The topic's title for a new index line [default: from the file name].

@@ -242,20 +242,20 @@ fn pairs(what: &'static str, args: &[String]) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// `text`, or everything on stdin when it is `-`.
+/// `text`, or everything on stdin when it is `-` (refused naming stdin when it is not UTF-8).
 pub(crate) fn from_stdin_if_dash(text: String) -> Result<String> {
     if text != "-" {
         return Ok(text);
     }
-    let mut out = String::new();
+    let mut bytes = Vec::new();
     std::io::stdin()
-        .read_to_string(&mut out)
+        .read_to_end(&mut bytes)
         .map_err(|source| Error::Io {
             path: PathBuf::from("<stdin>"),
             syscall: "read",
             source,
         })?;
-    Ok(out)
+    memory_core::hygiene::text_from_bytes("stdin", bytes)
 }
 
 fn query(args: QueryArgs) -> Result<Query> {

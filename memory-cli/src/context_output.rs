@@ -9,6 +9,7 @@ use memory_core::hygiene::BodyFlags;
 
 use crate::context::ContextReply;
 use crate::json;
+use crate::plural::count;
 
 /// The human text of `reply`, ending with a newline.
 pub fn human(reply: &ContextReply) -> String {
@@ -52,7 +53,7 @@ pub fn human(reply: &ContextReply) -> String {
             out
         }
         ContextReply::Split(report) => {
-            let mut out = format!("Moved {} entries:", report.moved.len());
+            let mut out = format!("Moved {}:", count(report.moved.len(), "entry", "entries"));
             for (ns, n) in &report.domains {
                 let _ = write!(out, "\n  {ns}: {n}");
             }
@@ -235,7 +236,10 @@ fn hit_line(hit: &Hit) -> String {
 fn drift_text(report: &DriftReport) -> String {
     let ns = report.namespace.as_ref().map_or("", |n| n.as_str());
     if !report.has_drift() {
-        let mut out = format!("{ns}: index and files agree ({} entries)", report.rows);
+        let mut out = format!(
+            "{ns}: index and files agree ({})",
+            count(report.rows, "entry", "entries")
+        );
         foreign_lines(&mut out, &report.foreign);
         return out;
     }
@@ -306,10 +310,10 @@ fn namespace_line(info: &NamespaceInfo) -> String {
         ""
     };
     format!(
-        "{}  {}/  {} entries{index}{crowded}",
+        "{}  {}/  {}{index}{crowded}",
         info.namespace,
         info.dir.display(),
-        info.files
+        count(info.files, "entry", "entries")
     )
 }
 

@@ -11,6 +11,7 @@ mod context_output;
 mod human;
 mod json;
 mod output;
+mod plural;
 mod reply;
 mod settings;
 mod topics;
@@ -85,13 +86,29 @@ fn exit_code(err: &Error) -> ExitCode {
 /// error is printed as its JSON object instead when `--json` was on the command line.
 fn usage_error(err: clap::Error) -> ExitCode {
     if err.use_stderr() && json_requested(std::env::args_os()) {
-        let rendered = err.render().to_string();
-        let first = rendered.lines().next().unwrap_or_default();
-        output::print_usage_error_json(first.strip_prefix("error: ").unwrap_or(first));
+        output::print_usage_error_json(&usage_message(&err.render().to_string()));
     } else {
         let _ = err.print();
     }
     ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2))
+}
+
+/// The first paragraph of clap's message on one line, without `error: `: the sentence
+/// and what it lists (`the following required arguments were not provided: --text <T>`),
+/// without the usage line and the hint that follow.
+fn usage_message(rendered: &str) -> String {
+    let mut lines = rendered
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim);
+    let first = lines.next().unwrap_or_default();
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let listed: Vec<&str> = lines.collect();
+    if !listed.is_empty() {
+        message.push(' ');
+        message.push_str(&listed.join(", "));
+    }
+    message
 }
 
 /// Whether `--json` appears among the options (before any `--`).

@@ -14,8 +14,8 @@ use crate::args::TopicsCommand;
 pub enum TopicsReply {
     /// `remember`.
     Remembered(Box<RememberOutcome>),
-    /// `recall`.
-    Recalled(Vec<RecallHit>),
+    /// `recall`, and its warnings for stderr (`MEMORY.md` read through a link).
+    Recalled(Vec<RecallHit>, Vec<String>),
     /// `index`: the whole index (as text with a warning when it does not read).
     Index(Box<SessionIndex>),
     /// `show`: one topic file.
@@ -69,7 +69,10 @@ pub fn run(memory: &StructuredMemory, command: TopicsCommand) -> Result<TopicsRe
             }
             TopicsReply::Remembered(Box::new(memory.remember(fact)?))
         }
-        TopicsCommand::Recall { query } => TopicsReply::Recalled(memory.recall(&query.join(" "))?),
+        TopicsCommand::Recall { query } => {
+            let (hits, warnings) = memory.recall_with_warnings(&query.join(" "))?;
+            TopicsReply::Recalled(hits, warnings)
+        }
         TopicsCommand::Index => TopicsReply::Index(Box::new(memory.session_index()?)),
         TopicsCommand::Show { file } => TopicsReply::Topic(Box::new(memory.topic(&file)?)),
         TopicsCommand::Check => TopicsReply::Checked(memory.check()?),

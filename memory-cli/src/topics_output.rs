@@ -8,6 +8,7 @@ use memory_core::structured_memory::{BudgetUse, PassReport};
 use serde::Serialize;
 
 use crate::json;
+use crate::plural::counted;
 use crate::topics::TopicsReply;
 
 /// Warnings of `reply` for stderr: a file near or over its budget, an index printed as
@@ -17,6 +18,8 @@ pub fn warnings(reply: &TopicsReply) -> Vec<String> {
         TopicsReply::Remembered(outcome) => outcome.warnings.clone(),
         TopicsReply::Index(index) => index.warnings(),
         TopicsReply::Topic(topic) => topic.budget.warning().into_iter().collect(),
+        TopicsReply::Restored(report) => report.warnings.clone(),
+        TopicsReply::Recalled(_, warnings) => warnings.clone(),
         _ => Vec::new(),
     }
 }
@@ -55,8 +58,10 @@ pub fn human(reply: &TopicsReply) -> String {
                 for f in &c.files {
                     let _ = write!(
                         out,
-                        "\n  compacted {}: {} -> {} lines",
-                        f.file, f.before.lines, f.after.lines
+                        "\n  compacted {}: {} -> {}",
+                        f.file,
+                        f.before.lines,
+                        counted(f.after.lines, "line")
                     );
                     if let Some(n) = &f.needs_judgment {
                         let _ = write!(out, " (needs judgment: {})", n.overage());
@@ -85,7 +90,7 @@ pub fn human(reply: &TopicsReply) -> String {
             out.push('\n');
             out
         }
-        TopicsReply::Recalled(hits) => hits
+        TopicsReply::Recalled(hits, _) => hits
             .iter()
             .map(|h| {
                 format!(
@@ -125,8 +130,10 @@ pub fn human(reply: &TopicsReply) -> String {
                 };
                 let _ = writeln!(
                     out,
-                    "{}: {} -> {} lines{new}",
-                    f.file, f.before.lines, f.after.lines
+                    "{}: {} -> {}{new}",
+                    f.file,
+                    f.before.lines,
+                    counted(f.after.lines, "line")
                 );
                 for p in &f.passes {
                     let to = if p.to.is_empty() {
@@ -187,9 +194,9 @@ pub fn human(reply: &TopicsReply) -> String {
             for r in &report.restored {
                 let _ = writeln!(
                     out,
-                    "{}: {} line(s) back ({}), {} already live",
+                    "{}: {} back ({}), {} already live",
                     r.file,
-                    r.lines.len(),
+                    counted(r.lines.len(), "line"),
                     r.pass.as_str(),
                     r.already_live.len()
                 );
@@ -202,9 +209,9 @@ pub fn human(reply: &TopicsReply) -> String {
                 };
                 let _ = writeln!(
                     out,
-                    "{}: {} line(s) not restored ({}): {live}",
+                    "{}: {} not restored ({}): {live}",
                     n.file,
-                    n.lines.len(),
+                    counted(n.lines.len(), "line"),
                     n.pass.as_str()
                 );
             }
@@ -266,12 +273,15 @@ fn moves(out: &mut String, p: &PassReport, to: &str) {
 /// has a byte budget.
 fn budget_line(b: &BudgetUse) -> String {
     let bytes = match b.byte_budget {
-        Some(budget) => format!(", {} of {budget} bytes", b.bytes),
+        Some(budget) => format!(", {} of {}", b.bytes, counted(budget, "byte")),
         None => String::new(),
     };
     format!(
-        "{}: {} of {} lines ({} left){bytes}",
-        b.file, b.lines, b.line_budget, b.lines_left
+        "{}: {} of {} ({} left){bytes}",
+        b.file,
+        b.lines,
+        counted(b.line_budget, "line"),
+        b.lines_left
     )
 }
 
@@ -284,7 +294,7 @@ pub fn json(reply: &TopicsReply) -> serde_json::Result<String> {
     }
     match reply {
         TopicsReply::Remembered(o) => json::to_line(o),
-        TopicsReply::Recalled(hits) => json::to_line(hits),
+        TopicsReply::Recalled(hits, _) => json::to_line(hits),
         // One shape whether it reads or not (as Python's and Node's `session_index`).
         TopicsReply::Index(start) => json::to_line(start),
         TopicsReply::Topic(topic) => json::to_line(topic),

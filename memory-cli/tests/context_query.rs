@@ -988,7 +988,7 @@ fn foreign_files_are_listed_apart_and_are_not_drift() {
     }
     let verify = run(command(dir.path()).args(["--root", ".", "context", "verify"])).ok();
     assert!(
-        verify.contains("org.global: index and files agree (1 entries)"),
+        verify.contains("org.global: index and files agree (1 entry)"),
         "{verify}"
     );
     for (name, _) in files {

@@ -131,3 +131,117 @@ fn files_the_user_may_not_write_are_refused_and_nothing_changes() {
         .args(["agent", "update", &id, "--decision", "Use argon2id"]))
     .ok();
 }
+
+/// A directory the user may not write (the files in it writable): every write fails on
+/// staging its new content, and the error names the user's file and says why, never the
+/// hidden temp file memory-core tried to make. For each model, with a new file and with
+/// an existing one; nothing changes.
+#[test]
+fn a_directory_the_user_may_not_write_is_named_by_the_file_being_written() {
+    let fx = Fixture::new();
+    if !running_as_root(fx.dir.path()) {
+        // Without root the directory cannot be made unwritable for memcore alone.
+        return;
+    }
+    let root = fx.root.clone();
+    let id = fx.register("owner", "Login", "Fixed the bug.", &[]);
+    let topics = |args: &[&str]| {
+        let mut all = vec!["--root", root.to_str().unwrap(), "topics"];
+        all.extend_from_slice(args);
+        run(common::command(fx.dir.path()).args(&all))
+    };
+    assert_eq!(
+        topics(&[
+            "remember",
+            "--topic",
+            "memory-db.md",
+            "--text",
+            "Postgres 15",
+            "--subject",
+            "db",
+            "--hook",
+            "databases"
+        ])
+        .code,
+        0
+    );
+    // The directories are root's and closed to others; every file is writable by all.
+    chmod(fx.dir.path(), 0o755);
+    for dir in [root.clone(), root.join("sessions")] {
+        chmod(&dir, 0o755);
+    }
+    for (path, _) in tree(&root) {
+        chmod(Path::new(&path), 0o666);
+    }
+    chmod(&root.join(".memcore.lock"), 0o666);
+    let before = tree(&root);
+    for (args, file) in [
+        (
+            &[
+                "topics",
+                "remember",
+                "--topic",
+                "memory-db.md",
+                "--text",
+                "Postgres 16",
+                "--subject",
+                "db",
+            ][..],
+            "memory-db.md",
+        ),
+        (
+            &[
+                "topics",
+                "remember",
+                "--topic",
+                "memory-new.md",
+                "--text",
+                "x",
+                "--hook",
+                "new",
+            ][..],
+            "memory-new.md",
+        ),
+        (
+            &["agent", "update", &id, "--decision", "Use argon2id"][..],
+            "index.md",
+        ),
+        (
+            &["agent", "start", "--agent", "nobody-agent"][..],
+            "index.md",
+        ),
+    ] {
+        let out = as_nobody(&root, args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains(".tmp-") && !stderr.contains(".bak-"),
+            "{args:?}: {stderr}"
+        );
+        let json: serde_json::Value = serde_json::from_str(stderr.trim()).unwrap();
+        let error = &json["error"];
+        assert_eq!(error["kind"], "io", "{args:?}: {stderr}");
+        let path = error["path"].as_str().unwrap();
+        let named = Path::new(path)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        // The agent write stages its snapshot or its index first: either is the user's.
+        assert!(
+            named == file
+                || (file == "index.md" && named.ends_with(".md") && !named.starts_with('.')),
+            "{args:?}: {path}"
+        );
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains("Permission denied") && message.contains("must be writable"),
+            "{message}"
+        );
+        assert_eq!(
+            tree(&root),
+            before,
+            "{args:?}: a refused write changed the tree"
+        );
+    }
+}

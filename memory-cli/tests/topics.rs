@@ -219,7 +219,8 @@ fn compact_dry_run_then_compact_and_restore() {
     let back =
         run(command(d).args(["--root", "memory", "--json", "topics", "restore", &id])).json();
     assert_eq!(back["restored"][0]["lines"].as_array().unwrap().len(), 5);
-    let stderr = topics(d, &["restore", "c-19990101-001"]).fails(2);
+    // An id the archive does not hold is not found (3), as an unknown session is.
+    let stderr = topics(d, &["restore", "c-19990101-001"]).fails(3);
     assert!(stderr.contains("c-19990101-001"), "{stderr}");
 }
 
@@ -943,6 +944,44 @@ fn the_index_hook_reads_a_symlinked_index_and_writes_refuse_it() {
         &["remember", "--topic", "memory-x.md", "--text", "a fact"],
     )
     .fails(2);
+    // The other reads go through the link too, and say so: recall on stderr, check as a
+    // violation (exit 4, as for every finding) with the rest checked.
+    std::fs::write(
+        d.join("memory/memory-x.md"),
+        "# X
+
+- 2026-07-01: x
+",
+    )
+    .unwrap();
+    let out = topics(d, &["recall", "x", "things"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("memory-x.md"), "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("warning: MEMORY.md is a symbolic link to ../dotfiles/MEMORY.md"),
+        "{out:?}"
+    );
+    let out = topics(d, &["--json", "recall", "x"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("symbolic link"), "{out:?}");
+    let out = topics(d, &["check"]);
+    assert_eq!(out.code, 4, "{out:?}");
+    assert!(
+        out.stdout
+            .starts_with("MEMORY.md: linked_index: MEMORY.md is a symbolic link"),
+        "{out:?}"
+    );
+    assert_eq!(out.stdout.lines().count(), 1, "{out:?}");
+    assert_eq!(topics(d, &["show", "memory-x.md"]).code, 0);
+    for args in [
+        &["compact", "--dry-run"][..],
+        &["compact"],
+        &["restore", "c-20260701-001"],
+    ] {
+        let out = topics(d, args);
+        assert_ne!(out.code, 0, "{args:?}: {out:?}");
+    }
     assert_eq!(
         std::fs::read_to_string(d.join("dotfiles/MEMORY.md")).unwrap(),
         text

@@ -79,10 +79,7 @@ fn an_older_fact_is_reported_archived_and_restore_reports_budgets() {
     .json();
     let id = json["archive_id"].as_str().unwrap().to_string();
     let restored = topics(d, &["restore", &id]).ok();
-    assert!(
-        restored.contains("memory-db.md: 1 line(s) back"),
-        "{restored}"
-    );
+    assert!(restored.contains("memory-db.md: 1 line back"), "{restored}");
     assert!(
         restored.contains("  memory-db.md: 4 of 150 lines (146 left)"),
         "{restored}"

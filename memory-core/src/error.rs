@@ -112,6 +112,24 @@ pub enum Error {
         /// Where it was looked for.
         path: PathBuf,
     },
+    /// `memory-archive.md` has no section with the structured-memory archive id that was
+    /// asked for (`restore c-20260710-001`), or there is no archive yet.
+    ///
+    /// ```
+    /// let err = memory_core::Error::ArchiveIdNotFound {
+    ///     id: "c-20260710-001".into(),
+    ///     path: "memory/memory-archive.md".into(),
+    /// };
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::NotFound);
+    /// assert_eq!(err.to_string(), "memory/memory-archive.md: no section c-20260710-001 in the archive");
+    /// ```
+    #[error("{}: no section {id} in the archive", path.display())]
+    ArchiveIdNotFound {
+        /// The archive id that was looked up.
+        id: String,
+        /// The archive that was searched.
+        path: PathBuf,
+    },
     /// A new context-memory entry resembles one already in force in its namespace (same
     /// category, similar summary); write it with `force_new` to keep both.
     #[error("{}:{line}: a similar {} entry exists: {existing} (similarity {similarity:.2}); supersede or update it, or force a new one", path.display(), existing.split('.').rev().nth(1).unwrap_or("entry"))]
@@ -342,6 +360,36 @@ pub enum Error {
         /// The operation that was refused (`compact`, `remember`…).
         operation: &'static str,
     },
+    /// Writing `path` failed while memory-core staged its new content: a write goes to a
+    /// hidden temp file beside it (in `dir`), which is then renamed over it, so the
+    /// directory must be writable too. The error names the user's file, never the temp
+    /// file; kind [`ErrorKind::Io`], with the failed call in [`Error::syscall`] and the OS
+    /// error as its source.
+    ///
+    /// ```
+    /// let err = memory_core::Error::Staging {
+    ///     path: "memory/MEMORY.md".into(),
+    ///     dir: "memory".into(),
+    ///     syscall: "open",
+    ///     source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+    /// };
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::Io);
+    /// assert_eq!(err.path(), Some(std::path::Path::new("memory/MEMORY.md")));
+    /// assert!(err.to_string().starts_with("memory/MEMORY.md: permission denied"), "{err}");
+    /// assert!(err.to_string().contains("the directory memory must be writable"), "{err}");
+    /// ```
+    #[error("{}: {}{}", path.display(), plain_io(source), staging_hint(dir, source))]
+    Staging {
+        /// The file being written.
+        path: PathBuf,
+        /// The directory its new content was being staged in.
+        dir: PathBuf,
+        /// The call that failed on the staged file (`open`, `write`, `fsync`, `fchmod`).
+        syscall: &'static str,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
     /// An operating-system I/O error on a named file.
     #[error("{}: {}", path.display(), plain_io(source))]
     Io {
@@ -491,7 +539,8 @@ impl Error {
             Error::SessionNotFound { .. }
             | Error::ItemNotFound { .. }
             | Error::EntityNotFound { .. }
-            | Error::TopicNotFound { .. } => ErrorKind::NotFound,
+            | Error::TopicNotFound { .. }
+            | Error::ArchiveIdNotFound { .. } => ErrorKind::NotFound,
             Error::Referenced { .. }
             | Error::Inconsistent { .. }
             | Error::Duplicate { .. }
@@ -501,7 +550,7 @@ impl Error {
             Error::Malformed { .. } => ErrorKind::Malformed,
             Error::LockTimeout { .. } => ErrorKind::LockTimeout,
             Error::Aborted { .. } | Error::CompactorFailed { .. } => ErrorKind::Aborted,
-            Error::VerifyFailed { .. } | Error::Io { .. } => ErrorKind::Io,
+            Error::VerifyFailed { .. } | Error::Io { .. } | Error::Staging { .. } => ErrorKind::Io,
             Error::Git { failure, .. } => match failure {
                 GitFailure::NotARepository => ErrorKind::InvalidInput,
                 GitFailure::Missing | GitFailure::Failed => ErrorKind::Io,
@@ -527,6 +576,7 @@ impl Error {
             Error::SessionNotFound { path, .. }
             | Error::EntityNotFound { path, .. }
             | Error::TopicNotFound { path, .. }
+            | Error::ArchiveIdNotFound { path, .. }
             | Error::SimilarEntry { path, .. }
             | Error::EntityExists { path, .. }
             | Error::EntityHistory { path, .. }
@@ -541,6 +591,7 @@ impl Error {
             | Error::Aborted { path, .. }
             | Error::VerifyFailed { path, .. }
             | Error::Io { path, .. }
+            | Error::Staging { path, .. }
             | Error::Git { path, .. }
             | Error::ForeignHook { path, .. }
             | Error::ChangedMeanwhile { path, .. } => Some(path),
@@ -640,7 +691,7 @@ impl Error {
     /// ```
     pub fn syscall(&self) -> Option<&str> {
         match self {
-            Error::Io { syscall, .. } => Some(syscall),
+            Error::Io { syscall, .. } | Error::Staging { syscall, .. } => Some(syscall),
             _ => None,
         }
     }
@@ -838,6 +889,24 @@ fn plain_io(source: &std::io::Error) -> String {
     match (source.raw_os_error(), text.rfind(" (os error ")) {
         (Some(_), Some(at)) if text.ends_with(')') => text[..at].to_string(),
         _ => text,
+    }
+}
+
+/// Why a staging failure on a writable-looking file happened, when the OS says the
+/// directory refused it (permission, a read-only file system).
+fn staging_hint(dir: &Path, source: &std::io::Error) -> String {
+    // EROFS is 30 on Linux and the BSDs alike.
+    let read_only_fs = source.raw_os_error() == Some(30);
+    if source.kind() == std::io::ErrorKind::PermissionDenied || read_only_fs {
+        format!(
+            " (memory-core writes a file by putting its new content in a temp file beside it and renaming that over it, so the directory {} must be writable too)",
+            dir.display()
+        )
+    } else {
+        format!(
+            " (while writing its new content beside it in {})",
+            dir.display()
+        )
     }
 }
 

@@ -47,6 +47,7 @@ mod error;
 pub mod hygiene;
 pub mod markdown;
 mod parallel;
+mod plural;
 mod prefault;
 pub mod structured_memory;
 

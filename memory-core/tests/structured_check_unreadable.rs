@@ -259,7 +259,23 @@ fn an_index_that_is_a_directory_or_a_link_is_reported() {
     std::fs::remove_dir(d.join("MEMORY.md")).unwrap();
     std::fs::write(d.join("elsewhere.txt"), "- [Ok](memory-ok.md) — fine\n").unwrap();
     std::os::unix::fs::symlink("elsewhere.txt", d.join("MEMORY.md")).unwrap();
+    // A link is read through (and reported: writes refuse it); the index it leads to is
+    // checked as any other.
     let found = memory(d).check().unwrap();
-    assert_eq!(found[0].kind.as_str(), "unreadable_index");
+    assert_eq!(
+        kinds(&found),
+        [
+            ("linked_index", "MEMORY.md", 0),
+            ("undated_entry", "memory-ok.md", 2)
+        ]
+    );
+    assert!(
+        found[0].message.contains("symbolic link to elsewhere.txt"),
+        "{found:?}"
+    );
+    // A link that leads nowhere is unreadable, not an empty index.
+    std::fs::remove_file(d.join("elsewhere.txt")).unwrap();
+    let found = memory(d).check().unwrap();
+    assert_eq!(found[0].kind.as_str(), "unreadable_index", "{found:?}");
     assert!(found[0].message.contains("symbolic link"), "{found:?}");
 }

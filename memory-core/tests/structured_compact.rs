@@ -156,7 +156,7 @@ fn the_passes_run_in_order_and_stop_under_budget() {
     );
     assert_eq!(
         m.restore("c-19990101-001").unwrap_err().kind(),
-        ErrorKind::InvalidInput
+        ErrorKind::NotFound
     );
 }
 

@@ -393,14 +393,14 @@ fn commands_on_a_directory_that_does_not_exist_create_nothing() {
     assert!(m.compact(Some("memory-a.md"), &compactor, false).is_err());
     assert!(!d.exists());
     let err = m.restore("c-20260601-001").unwrap_err();
-    assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput, "{err}");
+    assert_eq!(err.kind(), memory_core::ErrorKind::NotFound, "{err}");
     assert!(!d.exists());
     // An archive without the id: refused under the lock, nothing else written.
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("memory-archive.md"), "# Memory archive\n").unwrap();
     assert_eq!(
         m.restore("c-20260601-001").unwrap_err().kind(),
-        memory_core::ErrorKind::InvalidInput
+        memory_core::ErrorKind::NotFound
     );
     assert_eq!(
         read_text(&d.join("memory-archive.md")),

@@ -96,3 +96,100 @@ fn a_symlinked_index_is_read_through_by_the_hook_and_refused_by_writes() {
             .is_symlink()
     );
 }
+
+/// Every read reads a symlinked `MEMORY.md` through the link and says so — `index()`
+/// (`through_link`), `recall` (its warning), `check` (`linked_index`, the rest checked as
+/// usual), the session start — while every write (remember, compact, a dry run too,
+/// restore) still refuses it and leaves the link and its target as they were.
+#[cfg(unix)]
+#[test]
+fn every_read_goes_through_a_symlinked_index_and_every_write_refuses_it() {
+    use memory_core::structured_memory::{DefaultCompactor, Fact};
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = dir.path().join("dotfiles");
+    let d = dir.path().join("memory");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::create_dir_all(&d).unwrap();
+    let text = "- [Infra](memory-infra.md) — hosts, databases\n- [Gone](memory-gone.md) — lost\n";
+    std::fs::write(elsewhere.join("MEMORY.md"), text).unwrap();
+    std::fs::write(
+        d.join("memory-infra.md"),
+        "# Infra\n\n- 2026-07-01 [db]: Postgres 16\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../dotfiles/MEMORY.md", d.join("MEMORY.md")).unwrap();
+    let m = StructuredMemory::open(&d).unwrap();
+
+    let index = m.index().unwrap();
+    assert_eq!(index.lines.len(), 2);
+    let target = std::path::PathBuf::from("../dotfiles/MEMORY.md");
+    assert_eq!(index.through_link.as_ref(), Some(&target));
+    assert!(
+        index
+            .link_warning()
+            .unwrap()
+            .contains("../dotfiles/MEMORY.md")
+    );
+    assert_eq!(
+        serde_json::to_value(&index).unwrap()["through_link"],
+        "../dotfiles/MEMORY.md"
+    );
+    let (hits, warnings) = m.recall_with_warnings("databases").unwrap();
+    assert_eq!(hits[0].line.file, "memory-infra.md");
+    assert_eq!(warnings, [index.link_warning().unwrap()]);
+    assert_eq!(m.recall("databases").unwrap(), hits);
+    let found = m.check().unwrap();
+    let kinds: Vec<_> = found
+        .iter()
+        .map(|v| (v.kind.as_str(), v.file.as_str(), v.line))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("linked_index", "MEMORY.md", 0),
+            ("dangling_index_line", "MEMORY.md", 2)
+        ]
+    );
+    let start = m.session_index().unwrap();
+    assert_eq!(
+        start.index.as_ref().unwrap().through_link.as_ref(),
+        Some(&target)
+    );
+    assert_eq!(m.topic("memory-infra.md").unwrap().entries.len(), 1);
+
+    let before = std::fs::read(elsewhere.join("MEMORY.md")).unwrap();
+    let topic_before = std::fs::read(d.join("memory-infra.md")).unwrap();
+    let refused = [
+        m.remember(Fact::new("memory-infra.md", "Postgres 17").subject("db"))
+            .unwrap_err(),
+        m.compact(None, &DefaultCompactor, true).unwrap_err(),
+        m.compact(Some("memory-infra.md"), &DefaultCompactor, false)
+            .unwrap_err(),
+    ];
+    for err in refused {
+        assert!(matches!(err, Error::LinkRefused { .. }), "{err}");
+    }
+    assert_eq!(std::fs::read(elsewhere.join("MEMORY.md")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(d.join("memory-infra.md")).unwrap(),
+        topic_before
+    );
+    assert!(
+        std::fs::symlink_metadata(d.join("MEMORY.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+
+    // A plain index says nothing of links.
+    std::fs::remove_file(d.join("MEMORY.md")).unwrap();
+    std::fs::write(d.join("MEMORY.md"), text).unwrap();
+    assert_eq!(m.index().unwrap().through_link, None);
+    assert!(m.recall_with_warnings("databases").unwrap().1.is_empty());
+    assert!(
+        !m.check()
+            .unwrap()
+            .iter()
+            .any(|v| v.kind.as_str() == "linked_index")
+    );
+}

@@ -667,7 +667,7 @@ class StructuredMemory:
         write's ``archive_id``) at the end of the file it came from, in one step: lines
         already live there are not added twice, and a file that is gone is recreated with
         an index line. The archive stays as it is (append-only). Returns a
-        ``RestoreReportDict``; InvalidInputError when the archive has no section ``id``."""
+        ``RestoreReportDict``; NotFoundError when the archive has no section ``id``."""
 
 @final
 class SessionRow:

@@ -41,6 +41,7 @@ ViolationKindLiteral = Literal[
     "unreadable_index",
     "leftover_temp_file",
     "sync_conflict_copy",
+    "linked_index",
 ]
 """``ViolationDict.kind``."""
 
@@ -101,6 +102,7 @@ class MemoryIndexDict(TypedDict):
     line_count: int
     byte_count: int
     budget: BudgetUseDict
+    through_link: Optional[str]
 
 
 class SessionIndexDict(TypedDict):
@@ -313,6 +315,7 @@ class RestoreReportDict(TypedDict):
     restored: List[RestoredDict]
     not_restored: List[NotRestoredDict]
     budgets: List[BudgetUseDict]
+    warnings: List[str]
 
 
 class CondensedDict(TypedDict, total=False):

@@ -41,7 +41,7 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// or in the memory root when `target`'s directory is still to be made), with `target`'s
 /// mode when it exists. A failure removes the temp file.
 pub(crate) fn stage_bytes(dir: &Path, target: &Path, bytes: &[u8]) -> Result<PathBuf> {
-    let (temp, file) = create_temp(dir, &file_name(target), "tmp")?;
+    let (temp, file) = create_temp(dir, target, "tmp")?;
     if let Err(error) = write_temp(file, &temp, target, bytes) {
         let _ = fs::remove_file(&temp);
         return Err(error);
@@ -108,11 +108,13 @@ fn refused_link(path: &Path, message: &'static str) -> Error {
     }
 }
 
-/// Creates a new, private temp file `.<name>.<kind>-<pid>-<n>` in `dir` (`kind` is
-/// `tmp` for staged content, `bak` for backups). A name can be taken by a writer that
+/// Creates a new, private temp file `.<name>.<kind>-<pid>-<n>` in `dir`, `name` the file
+/// name of `target` (`kind` is `tmp` for staged content, `bak` for backups); a failure is
+/// [`Error::Staging`] naming `target`, not the temp file. A name can be taken by a writer that
 /// died mid-write with the same pid (pids repeat, and in a container every run of a hook
 /// may get the same one): such a file is left alone and the next name is tried.
-pub(crate) fn create_temp(dir: &Path, name: &str, kind: &str) -> Result<(PathBuf, File)> {
+pub(crate) fn create_temp(dir: &Path, target: &Path, kind: &str) -> Result<(PathBuf, File)> {
+    let name = file_name(target);
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -132,7 +134,7 @@ pub(crate) fn create_temp(dir: &Path, name: &str, kind: &str) -> Result<(PathBuf
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < TEMP_NAME_ATTEMPTS => {
                 attempt += 1;
             }
-            Err(e) => return Err(Error::io_op(&temp, "open", e)),
+            Err(e) => return Err(staging(target, dir, "open", e)),
         }
     }
 }
@@ -157,13 +159,25 @@ pub(crate) fn is_temp_name(name: &str) -> bool {
 
 /// Fills and flushes the temp file; it is closed on return, before the rename.
 pub(crate) fn write_temp(mut file: File, temp: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = parent_dir(temp);
     if let Ok(meta) = fs::metadata(target) {
         file.set_permissions(meta.permissions())
-            .map_err(|e| Error::io_op(temp, "fchmod", e))?;
+            .map_err(|e| staging(target, &dir, "fchmod", e))?;
     }
     file.write_all(bytes)
-        .map_err(|e| Error::io_op(temp, "write", e))?;
-    file.sync_all().map_err(|e| Error::io_op(temp, "fsync", e))
+        .map_err(|e| staging(target, &dir, "write", e))?;
+    file.sync_all()
+        .map_err(|e| staging(target, &dir, "fsync", e))
+}
+
+/// The error of a failed call on the temp file staged for `target` in `dir`.
+fn staging(target: &Path, dir: &Path, syscall: &'static str, source: io::Error) -> Error {
+    Error::Staging {
+        path: target.to_path_buf(),
+        dir: dir.to_path_buf(),
+        syscall,
+        source,
+    }
 }
 
 /// The last component of `path` as text (what temp and backup names are built from).

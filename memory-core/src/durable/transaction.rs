@@ -29,7 +29,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::append::{self, Tail};
-use super::atomic::{create_temp, file_name, parent_dir, stage_bytes, sync_dir, write_temp};
+use super::atomic::{create_temp, parent_dir, stage_bytes, sync_dir, write_temp};
 use super::fault::{self, Phase};
 use super::{MemoryLock, read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
@@ -215,7 +215,25 @@ impl<'lock> Transaction<'lock> {
             if remove_if_present(&self.journal_path()).is_ok() {
                 discard_staged(&steps);
             }
-            return Err(error);
+            // The journal is memory-core's own hidden file: the user is told which of
+            // their files could not be written (the first of the step), and why.
+            return Err(match (error, steps.first()) {
+                (
+                    Error::Staging {
+                        dir,
+                        syscall,
+                        source,
+                        ..
+                    },
+                    Some(step),
+                ) => Error::Staging {
+                    path: step.target().to_path_buf(),
+                    dir,
+                    syscall,
+                    source,
+                },
+                (error, _) => error,
+            });
         }
         // The renames and removals are flushed once per directory after the last one
         // (not after each): until the journal is removed, a crash rolls the plan forward
@@ -918,13 +936,13 @@ fn backup_of(path: &Path) -> Result<Option<PathBuf>> {
         ));
     }
     let dir = parent_dir(path);
-    let (backup, file) = create_temp(&dir, &file_name(path), "bak")?;
+    let (backup, file) = create_temp(&dir, path, "bak")?;
     drop(file);
     // `hard_link` needs a free name: the reserved temp name is swapped for the link.
     fs::remove_file(&backup).map_err(|e| Error::io_op(&backup, "unlink", e))?;
     if fs::hard_link(path, &backup).is_err() {
         let bytes = fs::read(path).map_err(|e| Error::read_failed(path, e))?;
-        let (copy, file) = create_temp(&dir, &file_name(path), "bak")?;
+        let (copy, file) = create_temp(&dir, path, "bak")?;
         if let Err(error) = write_temp(file, &copy, path, &bytes) {
             let _ = fs::remove_file(&copy);
             return Err(error);

@@ -43,6 +43,7 @@ mod limits;
 mod patterns;
 mod scanner;
 mod sentences;
+mod text_input;
 
 use std::ops::Range;
 
@@ -50,6 +51,7 @@ pub use limits::{
     BodyFlag, BodyFlags, FLAG_CODE_LINES, FLAG_LINE_CHARS, FLAG_SENTENCES, MAX_BODY_BYTES,
     check_body,
 };
+pub use text_input::text_from_bytes;
 
 use crate::error::{Error, Result};
 

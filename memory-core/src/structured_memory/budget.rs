@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::plural::counted;
+
 /// The seed's budget for `MEMORY.md`.
 pub const INDEX_LINE_BUDGET: usize = 60;
 /// The seed's budget for a topic file.
@@ -174,7 +176,7 @@ impl BudgetUse {
     /// ```
     pub fn warning(&self) -> Option<String> {
         let bytes = match self.byte_budget {
-            Some(b) => format!(", {} of {} bytes", self.bytes, b),
+            Some(b) => format!(", {} of {}", self.bytes, counted(b, "byte")),
             None => String::new(),
         };
         match self.state {
@@ -186,13 +188,13 @@ impl BudgetUse {
                     over.push(format!("{} over", self.over_by_lines));
                 }
                 if self.over_by_bytes > 0 {
-                    over.push(format!("{} bytes over", self.over_by_bytes));
+                    over.push(format!("{} over", counted(self.over_by_bytes, "byte")));
                 }
                 Some(format!(
-                    "{} is over its budget: {} of {} lines{bytes} ({})",
+                    "{} is over its budget: {} of {}{bytes} ({})",
                     self.file,
                     self.lines,
-                    self.line_budget,
+                    counted(self.line_budget, "line"),
                     over.join(", ")
                 ))
             }
@@ -240,7 +242,7 @@ impl BudgetUse {
     fn near_warning(&self) -> String {
         let near = |used: usize, budget: usize| used * 100 >= budget * NEAR_BUDGET_PERCENT;
         let lines_near = near(self.lines, self.line_budget);
-        let mut lines = format!("{} of {} lines", self.lines, self.line_budget);
+        let mut lines = format!("{} of {}", self.lines, counted(self.line_budget, "line"));
         if lines_near {
             lines.push_str(&format!(" ({} left)", self.lines_left));
         }
@@ -248,11 +250,14 @@ impl BudgetUse {
             Some(b) => {
                 let bytes_near = near(self.bytes, b);
                 let left = if bytes_near {
-                    format!(" ({} bytes left)", b.saturating_sub(self.bytes))
+                    format!(" ({} left)", counted(b.saturating_sub(self.bytes), "byte"))
                 } else {
                     String::new()
                 };
-                (bytes_near, format!("{} of {b} bytes{left}", self.bytes))
+                (
+                    bytes_near,
+                    format!("{} of {}{left}", self.bytes, counted(b, "byte")),
+                )
             }
             None => (false, String::new()),
         };

@@ -73,6 +73,9 @@ pub enum ViolationKind {
     /// (dangling lines, orphans) wait until it is repaired; every Markdown file at the top
     /// of the directory is still checked as a topic, and the archive too.
     UnreadableIndex,
+    /// `MEMORY.md` is a symbolic link: read and checked through it, but every write
+    /// refuses it (memory-core never writes through links).
+    LinkedIndex,
     /// A temp or backup file a memory-core writer left under the directory when it died
     /// mid-write (`kill -9`, a power loss), its writer gone: `compact` removes it.
     LeftoverTempFile,
@@ -103,6 +106,7 @@ impl ViolationKind {
             ViolationKind::UnreadableIndex => "unreadable_index",
             ViolationKind::LeftoverTempFile => "leftover_temp_file",
             ViolationKind::SyncConflictCopy => "sync_conflict_copy",
+            ViolationKind::LinkedIndex => "linked_index",
         }
     }
 }
@@ -165,8 +169,21 @@ impl StructuredMemory {
         let _guard = self.handle.read_guard()?;
         let mut out = Vec::new();
         let on_disk = self.top_level_markdown()?;
-        match self.load_index() {
-            Ok(Some(index)) => self.check_index(&index, &on_disk, &mut out),
+        match self.load_index_for_reading() {
+            Ok(Some(index)) => {
+                if let Some(target) = &index.through_link {
+                    out.push(Violation {
+                        kind: ViolationKind::LinkedIndex,
+                        file: INDEX_FILE_NAME.to_string(),
+                        line: 0,
+                        message: format!(
+                            "{INDEX_FILE_NAME} is a symbolic link to {}: it was read and checked through the link, but every write refuses it (memory-core never writes through links); replace the link with the file, or point --root at the directory it leads to",
+                            target.display()
+                        ),
+                    });
+                }
+                self.check_index(&index, &on_disk, &mut out)
+            }
             Ok(None) => {
                 let empty = MemoryIndex::parse(self.index_path()?, "")?;
                 self.check_index(&empty, &on_disk, &mut out);

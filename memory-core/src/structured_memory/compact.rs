@@ -24,6 +24,7 @@ use crate::durable::{LOCK_FILE_NAME, MemoryLock, Transaction, read_text_if_exist
 use crate::error::{Error, Result};
 use crate::hygiene::refuse_secrets;
 use crate::markdown::{Edit, apply_edits};
+use crate::plural::counted;
 
 /// What one pass did to one file.
 ///
@@ -96,10 +97,10 @@ impl NeedsJudgment {
     pub fn overage(&self) -> String {
         let mut over = Vec::new();
         if self.over_by_lines > 0 || self.over_by_bytes == 0 {
-            over.push(format!("{} lines over", self.over_by_lines));
+            over.push(format!("{} over", counted(self.over_by_lines, "line")));
         }
         if self.over_by_bytes > 0 {
-            over.push(format!("{} bytes over", self.over_by_bytes));
+            over.push(format!("{} over", counted(self.over_by_bytes, "byte")));
         }
         over.join(", ")
     }
@@ -657,9 +658,9 @@ impl StructuredMemory {
             return Err(Error::verify(
                 &w.path,
                 format!(
-                    "the {} pass would leave {} entries instead of {expected}; nothing was written",
+                    "the {} pass would leave {} instead of {expected}; nothing was written",
                     pass.as_str(),
-                    new.entries.len()
+                    crate::plural::count(new.entries.len(), "entry", "entries")
                 ),
             ));
         }

@@ -78,10 +78,12 @@ pub(super) const WEEKDAYS: [(&str, Weekday); 7] = [
 /// `YYYY-MM-DD`; `today`, `yesterday`, `tomorrow`; a weekday name (`monday`, `last monday`:
 /// the most recent one before today; `next monday`: the first one after today; `this
 /// monday`: the coming one, today included);
-/// `N days ago`; and every phrase a fact's text may hold when it is the whole date (`2
+/// `N days ago`; a day with its month's name and year (`3 May 2026`, `May 3rd, 2026`);
+/// and every phrase a fact's text may hold when it is the whole date (`2
 /// weeks ago`, `in 3 days`, `fri`: see [`convert_relative_time`](super::convert_relative_time)).
 /// Case and surrounding white space are ignored. Anything vague is refused
-/// with [`Error::InvalidInput`] saying to give a day.
+/// with [`Error::InvalidInput`] naming it and saying to give a day: a month without a day
+/// or a year too (`last May`, `in May`, `May 3`), never guessed.
 ///
 /// ```
 /// use chrono::NaiveDate;
@@ -92,6 +94,8 @@ pub(super) const WEEKDAYS: [(&str, Weekday); 7] = [
 /// assert_eq!(resolve_date("next monday", today).unwrap().to_string(), "2026-07-13");
 /// assert_eq!(resolve_date("2026-01-31", today).unwrap().to_string(), "2026-01-31");
 /// assert!(resolve_date("last week", today).is_err());
+/// assert_eq!(resolve_date("3 May 2026", today).unwrap().to_string(), "2026-05-03");
+/// assert!(resolve_date("last May", today).unwrap_err().to_string().contains("\"last May\" names no day"));
 /// ```
 pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
     let text = given.trim().to_lowercase();
@@ -146,7 +150,13 @@ pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
             "{given:?} names no day; give the date (YYYY-MM-DD) the fact is about"
         ));
     }
-    refuse("must be YYYY-MM-DD, today, yesterday, tomorrow, a weekday or `N days ago`".into())
+    // A month by name: a day of a year exactly (`3 May 2026`), else refused naming it
+    // (`last May`, `May 3`: which year, which day?).
+    if let Some(read) = super::month_dates::month_date(&text) {
+        return read
+            .or_else(|why| refuse(why.replace(&format!("{text:?}"), &format!("{given:?}"))));
+    }
+    refuse("must be YYYY-MM-DD, today, yesterday, the day before yesterday, tomorrow, the day after tomorrow, a weekday, `N days ago`, or a day with its month and year (`3 May 2026`)".into())
 }
 
 /// The closest `weekday` strictly before (`direction` −1) or after (+1) `today`, or
@@ -222,6 +232,15 @@ mod tests {
             ("Mon", "2026-07-06"),
             ("sat", "2026-07-04"),
             ("next tue", "2026-07-14"),
+            ("day after tomorrow", "2026-07-12"),
+            ("the day after tomorrow", "2026-07-12"),
+            ("The Day Before Yesterday", "2026-07-08"),
+            ("day before yesterday", "2026-07-08"),
+            ("May 3, 2026", "2026-05-03"),
+            ("3 May 2026", "2026-05-03"),
+            ("May 3rd 2026", "2026-05-03"),
+            ("the 3rd of May, 2026", "2026-05-03"),
+            ("1 December 2025", "2025-12-01"),
         ] {
             assert_eq!(
                 resolve_date(given, friday).unwrap(),
@@ -251,6 +270,39 @@ mod tests {
         ] {
             let err = resolve_date(given, today).unwrap_err();
             assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{given:?}");
+        }
+    }
+
+    /// A month by name is a day only with its day and year: every other form is refused
+    /// with a message naming the phrase as given, never read as some day.
+    #[test]
+    fn months_without_a_day_or_a_year_are_refused_naming_them() {
+        let today = day("2026-07-10");
+        for given in [
+            "May",
+            "last May",
+            "next May",
+            "this May",
+            "in May",
+            "May 3",
+            "3 May",
+            "May 3rd",
+            "3rd May",
+            "the 3rd of May",
+            "May 2026",
+            "last December",
+            "next Dec",
+            "early June",
+            "mid-August",
+            "February 30 2026",
+        ] {
+            let err = resolve_date(given, today).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{given:?}");
+            assert!(
+                err.to_string().contains(&format!("{given:?}: {given:?} ")),
+                "{given:?}: {err}"
+            );
+            assert!(err.to_string().contains("YYYY-MM-DD"), "{err}");
         }
     }
 

@@ -92,20 +92,56 @@ pub(super) fn from_frontmatter(
     let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
         return Ok(None);
     };
+    let line = frontmatter_line(&topic.text, key);
+    if let Some(why) = not_text(topic, line, value) {
+        return Err(Error::invalid(
+            field,
+            &topic.file,
+            format!(
+                "{}:{line}: the frontmatter {key} cannot be the {field} of its index line: {why}; fix it, or give {flag}",
+                topic.file
+            ),
+        ));
+    }
     match problem(field, value) {
         None => Ok(Some(value.to_string())),
-        Some(why) => {
-            let line = frontmatter_line(&topic.text, key);
-            Err(Error::invalid(
-                field,
-                &topic.file,
-                format!(
-                    "{}:{line}: the frontmatter {key} cannot be the {field} of its index line: {why}; give {flag}",
-                    topic.file
-                ),
-            ))
-        }
+        Some(why) => Err(Error::invalid(
+            field,
+            &topic.file,
+            format!(
+                "{}:{line}: the frontmatter {key} cannot be the {field} of its index line: {why}; give {flag}",
+                topic.file
+            ),
+        )),
     }
+}
+
+/// Why the frontmatter value `value` (read from file line `line`) is not one line of
+/// text to take as a title or hook: a YAML or JSON value never closed, read line by line
+/// with its quote or bracket (`"hosts, db`), or a mapping or list (`{a: 1}`).
+fn not_text(topic: &Topic, line: usize, value: &str) -> Option<String> {
+    let raw = topic
+        .text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(&topic.text)
+        .lines()
+        .nth(line.saturating_sub(1))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim())
+        .unwrap_or_default();
+    if let Some(not_yaml) = &topic.frontmatter_not_yaml {
+        // Read line by line: a value that opens a quote, a list or a mapping it never
+        // closes is a slip in the YAML, not text (`name: Feedback: testing` still is).
+        let opened = value.starts_with(['"', '\'', '[', '{']) && value == raw;
+        return opened.then(|| {
+            format!(
+                "it does not read as YAML (line {}: {}), so it is not taken as text",
+                not_yaml.line, not_yaml.message
+            )
+        });
+    }
+    raw.starts_with(['[', '{'])
+        .then(|| "it is a YAML list or mapping, not one line of text".to_string())
 }
 
 /// Refuses a pointer for `file` with `title` and `hook` that would not read back as

@@ -3,7 +3,7 @@
 //! that is never closed makes the file refused rather than partly read.
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -99,6 +99,11 @@ pub struct MemoryIndex {
     pub byte_count: usize,
     /// What it uses of its budget (the seed's 60 lines unless the handle says otherwise).
     pub budget: BudgetUse,
+    /// Where `MEMORY.md` leads when it is a symbolic link: the reads (`index`, `recall`,
+    /// `check`, a session start) read through it and say so; every write refuses it, as
+    /// memory-core never writes through links. `None` for a plain file (and for an index
+    /// parsed from text).
+    pub through_link: Option<PathBuf>,
     /// The whole text, as read.
     #[serde(skip)]
     pub text: String,
@@ -112,6 +117,23 @@ pub struct MemoryIndex {
 }
 
 impl MemoryIndex {
+    /// The warning a read says on stderr when `MEMORY.md` is a symbolic link (see
+    /// [`MemoryIndex::through_link`]); `None` for a plain file.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::MemoryIndex;
+    /// let index = MemoryIndex::parse("MEMORY.md", "- [User](USER.md) — role\n").unwrap();
+    /// assert_eq!(index.link_warning(), None);
+    /// ```
+    pub fn link_warning(&self) -> Option<String> {
+        self.through_link.as_ref().map(|target| {
+            format!(
+                "{INDEX_FILE_NAME} is a symbolic link to {}: read through it; the commands that write refuse it (memory-core never writes through links)",
+                target.display()
+            )
+        })
+    }
+
     /// Reads `text` as the `MEMORY.md` at `path` (used in messages only).
     ///
     /// Fails with [`Error::Malformed`] naming the line when a comment, fence or HTML block
@@ -139,6 +161,7 @@ impl MemoryIndex {
             line_count: blocks.lines.len(),
             byte_count: text.len(),
             budget: Budgets::default().usage(INDEX_FILE_NAME, true, blocks.lines.len(), text.len()),
+            through_link: None,
             text: String::new(),
             spans: Vec::new(),
             line_ending: LineEnding::detect(&text),

@@ -63,6 +63,24 @@ pub(super) fn locate(text: &str) -> Result<Option<Located>, ParseIssue> {
     }))
 }
 
+/// Why a leading `---` block read as Markdown is not frontmatter, when it looks like a
+/// JSON or YAML flow mapping someone meant as one (its first line that is not blank opens
+/// `{` or `[`) and does not parse: the issue at its line. `None` otherwise.
+pub(super) fn broken_flow_block(text: &str) -> Option<ParseIssue> {
+    if !matches!(locate(text), Ok(None)) {
+        return None;
+    }
+    let frontmatter = Frontmatter::locate(text).ok().flatten()?;
+    let first = frontmatter
+        .yaml(text)
+        .lines()
+        .find(|l| !l.trim().is_empty())?;
+    if !first.trim_start().starts_with(['{', '[']) {
+        return None;
+    }
+    frontmatter.mapping(text).err()
+}
+
 /// Where the body of `text` starts: after its frontmatter, or 0 (see [`locate`]).
 pub(super) fn body_start(text: &str) -> Result<usize, ParseIssue> {
     Ok(locate(text)?.map_or(0, |l| l.frontmatter.body_start))

@@ -158,6 +158,52 @@ impl StructuredMemory {
         Ok(Some(index))
     }
 
+    /// The path to read `MEMORY.md` at, and where it leads when it is itself a symbolic
+    /// link (a dotfiles checkout, a synced folder): reads go through such a link and say
+    /// so; writes refuse it ([`StructuredMemory::index_path`] does). A link further up the
+    /// path is refused as always.
+    pub(super) fn index_path_for_reading(&self) -> Result<(PathBuf, Option<PathBuf>)> {
+        match self.index_path() {
+            Ok(path) => Ok((path, None)),
+            Err(Error::LinkRefused { path, .. })
+                if path.file_name() == Some(std::ffi::OsStr::new(INDEX_FILE_NAME)) =>
+            {
+                let target = std::fs::read_link(&path).map_err(|e| Error::read_failed(&path, e))?;
+                Ok((path, Some(target)))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`StructuredMemory::load_index`] for the commands that only read: through a
+    /// `MEMORY.md` that is a symbolic link, which [`MemoryIndex::through_link`] names.
+    pub(super) fn load_index_for_reading(&self) -> Result<Option<MemoryIndex>> {
+        let (path, through_link) = self.index_path_for_reading()?;
+        let Some(text) = read_text_if_exists(&path)? else {
+            return match through_link {
+                // A link that leads nowhere is no index: not an empty one.
+                Some(target) => Err(Error::io_op(
+                    &path,
+                    "open",
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        format!(
+                            "is a symbolic link to {}, which does not exist",
+                            target.display()
+                        ),
+                    ),
+                )),
+                None => Ok(None),
+            };
+        };
+        let mut index = MemoryIndex::parse(&path, text)?;
+        index.budget =
+            self.budgets
+                .usage(INDEX_FILE_NAME, true, index.line_count, index.byte_count);
+        index.through_link = through_link;
+        Ok(Some(index))
+    }
+
     /// Topic file `file`, read whole (`None` when it does not exist).
     pub(super) fn load_topic(&self, file: &str) -> Result<Option<Topic>> {
         let path = self.topic_path(file)?;

@@ -31,6 +31,7 @@ mod index_fields;
 mod index_file;
 mod leading_block;
 mod memory;
+mod month_dates;
 mod pointer;
 mod read;
 mod remember;

@@ -34,7 +34,8 @@ const STOP_WORDS: &[&str] = &[
 impl StructuredMemory {
     /// `MEMORY.md`, whole — never cut at its budget; when it is over, its
     /// [`budget`](MemoryIndex::budget) says so. An empty index when there is none yet
-    /// (nothing is created).
+    /// (nothing is created). A `MEMORY.md` that is a symbolic link is read through it,
+    /// [`MemoryIndex::through_link`] naming where it leads.
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
@@ -46,9 +47,9 @@ impl StructuredMemory {
     /// ```
     pub fn index(&self) -> Result<MemoryIndex> {
         let _guard = self.handle.read_guard()?;
-        let mut index = match self.load_index()? {
+        let mut index = match self.load_index_for_reading()? {
             Some(index) => index,
-            None => MemoryIndex::parse(self.index_path()?, "")?,
+            None => MemoryIndex::parse(self.index_path_for_reading()?.0, "")?,
         };
         index.budget =
             self.budgets
@@ -106,8 +107,23 @@ impl StructuredMemory {
     /// assert_eq!(hits[0].line.file, "memory-project-x.md");
     /// ```
     pub fn recall(&self, query: &str) -> Result<Vec<RecallHit>> {
+        Ok(self.recall_with_warnings(query)?.0)
+    }
+
+    /// [`StructuredMemory::recall`], with what a command line says on stderr: that
+    /// `MEMORY.md` was read through a symbolic link ([`MemoryIndex::link_warning`]).
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"), "- [User](USER.md) — role\n").unwrap();
+    /// let (hits, warnings) = StructuredMemory::open(dir.path()).unwrap().recall_with_warnings("role").unwrap();
+    /// assert_eq!((hits.len(), warnings.len()), (1, 0));
+    /// ```
+    pub fn recall_with_warnings(&self, query: &str) -> Result<(Vec<RecallHit>, Vec<String>)> {
         let index = self.index()?;
-        Ok(rank(&index.lines, query))
+        let warnings = index.link_warning().into_iter().collect();
+        Ok((rank(&index.lines, query), warnings))
     }
 }
 

@@ -381,11 +381,28 @@ impl StructuredMemory {
                     },
                 }
                 .ok_or_else(|| {
+                    // A frontmatter that does not read may hold the description the
+                    // caller meant: say where, and why it was not found.
+                    let unread = old_topic
+                        .as_ref()
+                        .and_then(|t| {
+                            let (line, message, read) = match &t.frontmatter_not_yaml {
+                                Some(n) => (n.line, n.message.clone(), "no `description:` line was found in it"),
+                                None => {
+                                    let issue = super::leading_block::broken_flow_block(&t.text)?;
+                                    (issue.line, issue.message, "so the block is read as Markdown, not as frontmatter")
+                                }
+                            };
+                            Some(format!(
+                                " ({file}:{line}: its frontmatter does not read as YAML or JSON ({message}): {read})"
+                            ))
+                        })
+                        .unwrap_or_default();
                     Error::invalid(
                         "hook",
                         "",
                         format!(
-                            "{file} has no line in MEMORY.md yet: give the hook that says when to load it"
+                            "{file} has no line in MEMORY.md yet: give the hook that says when to load it{unread}"
                         ),
                     )
                 })?;
@@ -468,8 +485,8 @@ impl StructuredMemory {
                 "text",
                 &text,
                 format!(
-                    "would change how {file} reads ({} entries instead of {expected_entries}); nothing was written",
-                    new_topic.entries.len()
+                    "would change how {file} reads ({} instead of {expected_entries}); nothing was written",
+                    crate::plural::count(new_topic.entries.len(), "entry", "entries")
                 ),
             ));
         }
@@ -714,12 +731,8 @@ pub(super) fn clean_subject(subject: &str) -> Result<String> {
     if s.is_empty() {
         return Err(Error::invalid("subject", subject, "must not be empty"));
     }
-    if s.contains(['[', ']', '\n', '\r']) || s.chars().any(char::is_control) {
-        return Err(Error::invalid(
-            "subject",
-            subject,
-            "must be one line without brackets",
-        ));
+    if let Some(why) = subject_problem(s) {
+        return Err(Error::invalid("subject", subject, why));
     }
     if s.chars().count() > MAX_SUBJECT_CHARS {
         return Err(Error::invalid(
@@ -729,6 +742,29 @@ pub(super) fn clean_subject(subject: &str) -> Result<String> {
         ));
     }
     Ok(s.to_string())
+}
+
+/// What makes `s` (trimmed) unfit to be written as `[subject]`, in plain words: the first
+/// character it may not hold, named and placed (a subject is one line of words, written
+/// between brackets in the entry).
+fn subject_problem(s: &str) -> Option<String> {
+    let (at, c) = s
+        .chars()
+        .enumerate()
+        .find(|(_, c)| matches!(c, '[' | ']') || c.is_control())?;
+    let what = match c {
+        '\t' => "a tab".to_string(),
+        '\n' | '\r' => "a line break".to_string(),
+        '[' | ']' => format!("a bracket `{c}`"),
+        c => format!("a control character (U+{:04X})", u32::from(c)),
+    };
+    let fix = match c {
+        '[' | ']' => {
+            "the entry writes the subject between brackets (`- 2026-07-10 [subject]: …`), so it cannot hold one"
+        }
+        _ => "a subject is one line of words: use spaces instead",
+    };
+    Some(format!("holds {what} at character {}: {fix}", at + 1))
 }
 
 /// Refuses a "misc" topic (the seed's first anti-pattern): see [`is_catch_all`].
@@ -931,6 +967,36 @@ fn expect_entry(
 
 #[cfg(test)]
 mod tests {
+
+    /// Every character a subject may not hold is named, with where it is and why, in
+    /// plain words: never "must be one line without brackets" for a tab.
+    #[test]
+    fn a_refused_subject_says_what_is_wrong_and_where() {
+        for (subject, what, at) in [
+            ("deploy\thook", "a tab", 7),
+            ("\tdeploy\thook", "a tab", 7),
+            ("deploy\nhook", "a line break", 7),
+            ("deploy\r\nhook", "a line break", 7),
+            ("deploy [hook]", "a bracket `[`", 8),
+            ("deploy]", "a bracket `]`", 7),
+            ("dé\u{7}ploy", "a control character (U+0007)", 3),
+            ("a\u{85}b", "a control character (U+0085)", 2),
+            ("a\u{0}b", "a control character (U+0000)", 2),
+        ] {
+            let err = clean_subject(subject).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.contains(&format!("holds {what} at character {at}")),
+                "{subject:?}: {text}"
+            );
+            assert!(
+                !text.contains("must be one line without brackets"),
+                "{text}"
+            );
+        }
+        assert_eq!(clean_subject("  deploy hook ").unwrap(), "deploy hook");
+    }
+
     use super::*;
 
     #[test]

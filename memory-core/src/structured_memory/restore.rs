@@ -79,6 +79,10 @@ pub struct RestoreReport {
     /// What each file restore wrote uses of its budget (topic files, then `MEMORY.md`
     /// when a line was added to it).
     pub budgets: Vec<BudgetUse>,
+    /// A warning for each of those files near or over its budget (as a write's
+    /// [`RememberOutcome::warnings`](super::RememberOutcome::warnings)): restore puts the
+    /// entries back whole, it never compacts them away again.
+    pub warnings: Vec<String>,
 }
 
 impl StructuredMemory {
@@ -91,7 +95,9 @@ impl StructuredMemory {
     /// out of `MEMORY.md`, a topic merged into another — is live where it went and is not
     /// put back: [`RestoreReport::not_restored`] names those sections and the files that
     /// hold their lines. The report gives the budget use of every file written.
-    /// [`Error::InvalidInput`] when the archive has no section with `id`.
+    /// [`Error::InvalidInput`] when `id` is empty or holds white space (no section can
+    /// have it); [`Error::ArchiveIdNotFound`] (kind `NotFound`) when the archive
+    /// has no section with it, or there is no archive yet.
     ///
     /// ```
     /// use memory_core::structured_memory::{Fact, StructuredMemory};
@@ -106,6 +112,7 @@ impl StructuredMemory {
     /// assert_eq!(report.budgets[0].lines, 4);
     /// ```
     pub fn restore(&self, id: &str) -> Result<RestoreReport> {
+        check_archive_id(id)?;
         let archive_path = self.archive_path()?;
         // Without an archive no id can be restored: refused before the lock is taken, so
         // that a directory never written to is not created (nor its lock).
@@ -304,11 +311,13 @@ impl StructuredMemory {
         if !tx.is_empty() {
             tx.commit()?;
         }
+        let warnings = budgets.iter().filter_map(BudgetUse::warning).collect();
         Ok(RestoreReport {
             id: id.to_string(),
             restored,
             not_restored,
             budgets,
+            warnings,
         })
     }
 
@@ -374,13 +383,27 @@ impl StructuredMemory {
 /// line under it (blank lines inside it included, so a second paragraph or a fenced block
 /// comes back with it). Any other line that is not blank starts a unit of its own at the
 /// margin, and an indented one continues such a unit (blank lines between them dropped).
-/// The refusal of an id the archive has no section for.
+/// The refusal of an id the archive has no section for: not found, as an unknown
+/// session or entity is.
 fn no_section(archive: &std::path::Path, id: &str) -> Error {
-    Error::invalid(
-        "archive id",
-        id,
-        format!("{} has no section with this id", archive.display()),
-    )
+    Error::ArchiveIdNotFound {
+        id: id.to_string(),
+        path: archive.to_path_buf(),
+    }
+}
+
+/// Refuses an id that no archive section can have (empty, or holding white space: a
+/// section heading's id is one word), so that a slip is named as such rather than looked
+/// up.
+fn check_archive_id(id: &str) -> Result<()> {
+    if id.is_empty() || id.contains(char::is_whitespace) {
+        return Err(Error::invalid(
+            "archive id",
+            id,
+            "is not an archive id: one word such as c-20260710-001 (the id a compaction or merge reported)",
+        ));
+    }
+    Ok(())
 }
 
 fn entries_of(lines: &[String]) -> Vec<Vec<String>> {

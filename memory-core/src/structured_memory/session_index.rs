@@ -117,18 +117,9 @@ impl StructuredMemory {
     /// ```
     pub fn session_index(&self) -> Result<SessionIndex> {
         let _guard = self.handle.read_guard()?;
-        let (path, through_link) = match self.index_path() {
-            Ok(path) => (path, None),
-            // `MEMORY.md` itself a link (a dotfiles checkout, a synced folder): the hook
-            // reads what it leads to, so that a session never starts without its index.
-            Err(Error::LinkRefused { path, .. })
-                if path.file_name() == Some(std::ffi::OsStr::new(INDEX_FILE_NAME)) =>
-            {
-                let target = std::fs::read_link(&path).map_err(|e| Error::read_failed(&path, e))?;
-                (path, Some(target))
-            }
-            Err(e) => return Err(e),
-        };
+        // `MEMORY.md` itself a link: the hook reads what it leads to, so that a session
+        // never starts without its index.
+        let (path, through_link) = self.index_path_for_reading()?;
         let text = read_text_if_exists(&path)?.unwrap_or_default();
         let (index, damaged) = match MemoryIndex::parse(&path, text.as_str()) {
             Ok(index) => (Some(index), None),
@@ -141,6 +132,7 @@ impl StructuredMemory {
             .usage(INDEX_FILE_NAME, true, line_count, text.len());
         let index = index.map(|mut i| {
             i.budget = budget.clone();
+            i.through_link = through_link.clone();
             i
         });
         Ok(SessionIndex {

@@ -6,7 +6,7 @@
 //! included (`yesterday's` → `2026-07-09's`):
 //! - `today`, `tonight`, `this morning`/`afternoon`/`evening` → today; `yesterday`,
 //!   `last night` → the day before; `tomorrow` → the day after; `the day before yesterday`,
-//!   `the day after tomorrow`;
+//!   `the day after tomorrow` (`the` optional);
 //! - a count of days or weeks: `N days ago`, `N weeks ago`, `in N days`, `in N weeks`
 //!   (N in digits or a cardinal in words: `twenty-one`, `ninety nine`, `a hundred`), `a day ago`, `a week ago` (7 days);
 //!   the whole phrase is replaced (`in 2 days we ship` → `2026-07-12 we ship`);
@@ -31,8 +31,10 @@
 //! What is refused, naming the phrase: the vague ones ([`VAGUE_TIME`]: `last week`,
 //! `recently`, …), vague counts (`a few weeks ago`, `several days ago`, `couple of days
 //! ago`, `weeks ago`, `in a few days`, `a dozen days ago`, `hundreds of days ago`, and a number
-//! in words this reader cannot read whole) and months or years (`3 months ago`, `a year ago`,
-//! `in two months`: a month is no fixed number of days) — no conversion would be honest. `as soon as` and `earlier than` are
+//! in words this reader cannot read whole), months or years (`3 months ago`, `a year ago`,
+//! `in two months`: a month is no fixed number of days) and a month relative to today
+//! (`last May`, `next December`, `this Sept`: capitalised, or a full name that is no other
+//! word) — no conversion would be honest. `as soon as` and `earlier than` are
 //! comparisons, not times, and are not refused.
 
 use std::ops::Range;
@@ -177,6 +179,8 @@ struct Found {
 const DAY_PHRASES: &[(&[&str], i64)] = &[
     (&["the", "day", "before", "yesterday"], -2),
     (&["the", "day", "after", "tomorrow"], 2),
+    (&["day", "before", "yesterday"], -2),
+    (&["day", "after", "tomorrow"], 2),
     (&["last", "night"], -1),
     (&["this", "morning"], 0),
     (&["this", "afternoon"], 0),
@@ -253,6 +257,15 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
             }
             return Some((parts.len(), Meaning::Vague(vague)));
         }
+    }
+    // `last May`, `next December`, `this Sept`: a month relative to today names no day.
+    if matches!(w(0), Some("last" | "next" | "this"))
+        && joined(2)
+        && words
+            .get(i + 1)
+            .is_some_and(|m| super::month_dates::is_month_word(&text[m.range.clone()]))
+    {
+        return Some((2, Meaning::VagueCount));
     }
     if let Some(found) = counted_days(text, words, i) {
         return Some(found);
@@ -837,6 +850,24 @@ mod tests {
         }
     }
 
+    /// `day before yesterday` and `day after tomorrow` are read whole, with or without
+    /// `the`: never `day before <yesterday's date>`. A month with its day and year, a month
+    /// as a word (`we may`, `march on`), and `in May` are left alone.
+    #[test]
+    fn whole_day_phrases_and_months_are_never_misread() {
+        for (text, expected) in [
+            ("deployed day before yesterday", "deployed 2026-07-08"),
+            ("Day after tomorrow we ship", "2026-07-12 we ship"),
+            ("the day before yesterday", "2026-07-08"),
+            ("we may ship tomorrow", "we may ship 2026-07-11"),
+            ("released on 3 May 2026", "released on 3 May 2026"),
+            ("the May release, in May", "the May release, in May"),
+            ("last may we march", "last may we march"),
+        ] {
+            assert_eq!(convert(text), expected, "{text:?}");
+        }
+    }
+
     #[test]
     fn vague_phrases_are_refused_naming_them() {
         for (text, phrase) in [
@@ -862,6 +893,10 @@ mod tests {
             ("deployed 3 hours ago", "hours ago"),
             ("a minute ago it paged", "a minute ago"),
             ("10 minutes ago", "minutes ago"),
+            ("moved to Berlin last May", "last may"),
+            ("renewal due next December", "next december"),
+            ("since this Sept", "this sept"),
+            ("cut over last january", "last january"),
         ] {
             let err = convert_relative_time(text, friday()).unwrap_err();
             assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{text:?}");

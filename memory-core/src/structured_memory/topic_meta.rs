@@ -90,6 +90,9 @@ pub(super) fn read_meta(text: &str) -> Result<Option<ReadMeta>, ParseIssue> {
     };
     let (meta, not_yaml) = match strict {
         Ok(mapping) => (from_mapping(&mapping), None),
+        // The key scan refuses what YAML itself reads as a mapping (a JSON object, a flow
+        // mapping `{name: x, description: y}`): its fields are YAML's.
+        Err(_) if let Ok(mapping) = frontmatter.mapping(text) => (from_mapping(&mapping), None),
         Err(issue) => {
             // The key scan stops at a key written twice (naming the second); YAML itself
             // may fail earlier (it names a duplicate at the mapping's start: not used).
@@ -238,6 +241,21 @@ mod tests {
             let (meta, not_yaml) = meta_of(text);
             assert_eq!(meta, expected, "{text:?}");
             assert_eq!(not_yaml, Some(line), "{text:?}");
+        }
+    }
+
+    /// A JSON object (or YAML flow mapping) as frontmatter is YAML: read as such, not line
+    /// by line (which would find no key at all).
+    #[test]
+    fn json_and_flow_mappings_are_read_as_yaml() {
+        for text in [
+            "---\n{\"name\": \"Infra\", \"description\": \"hosts, db\"}\n---\n",
+            "---\n{name: Infra, description: \"hosts, db\"}\n---\n",
+            "---\n{\n  \"name\": \"Infra\",\n  \"description\": \"hosts, db\"\n}\n---\n",
+        ] {
+            let (meta, not_yaml) = meta_of(text);
+            assert_eq!(meta, fields("Infra", "hosts, db", ""), "{text:?}");
+            assert_eq!(not_yaml, None, "{text:?}");
         }
     }
 
