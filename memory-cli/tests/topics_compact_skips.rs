@@ -53,7 +53,7 @@ fn compact_goes_on_past_an_unreadable_topic_and_exits_with_its_code() {
         text.stdout
     );
     assert!(
-        text.stdout.contains("memory-a.md: 4 -> 1 lines"),
+        text.stdout.contains("memory-a.md: 4 -> 1 line\n"),
         "{}",
         text.stdout
     );
