@@ -261,3 +261,39 @@ proptest! {
         prop_assert_eq!(out.entry.text.as_str(), "placed fact");
     }
 }
+
+#[test]
+fn under_a_section_with_entries_and_prose_it_follows_the_last_entry_and_emphasis_is_no_part_of_the_title()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "## Alpha\n- 2026-06-01: a1\n\nAlpha prose.\n\n## **Bold** `code` section\n- 2026-06-02: b1\n";
+    seed(dir.path(), text);
+    let m = memory(dir.path());
+    m.remember(Fact::new("memory-infra.md", "a2").section("alpha"))
+        .unwrap();
+    m.remember(Fact::new("memory-infra.md", "b2").section("bold code section"))
+        .unwrap();
+    assert_eq!(
+        infra(dir.path()),
+        "## Alpha\n- 2026-06-01: a1\n- 2026-07-10: a2\n\nAlpha prose.\n\n## **Bold** `code` section\n- 2026-06-02: b1\n- 2026-07-10: b2\n"
+    );
+}
+
+#[test]
+fn a_restored_entry_goes_where_a_fact_naming_no_section_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    seed(
+        dir.path(),
+        "# Infra\n\n## Databases\n- 2026-06-01 [pg]: Postgres 15\n\n## Hosts\n- 2026-06-02: web1\n",
+    );
+    let m = memory(dir.path());
+    let out = m
+        .remember(Fact::new("memory-infra.md", "Postgres 16").subject("pg"))
+        .unwrap();
+    let id = out.archive_id.unwrap();
+    m.restore(&id).unwrap();
+    assert_eq!(
+        infra(dir.path()),
+        "# Infra\n\n- 2026-06-01 [pg]: Postgres 15\n\n## Databases\n- 2026-07-10 [pg]: Postgres 16\n\n## Hosts\n- 2026-06-02: web1\n"
+    );
+}

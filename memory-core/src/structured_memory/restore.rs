@@ -10,6 +10,7 @@ use super::memory::StructuredMemory;
 use super::pointer::render_pointer;
 use super::remember::INDEX_HEADER;
 use super::topic_file::Topic;
+use super::topic_placement::place_entry;
 use crate::durable::{Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::markdown::LineEnding;
@@ -237,15 +238,22 @@ impl StructuredMemory {
                 };
                 target.extend(unit);
             }
-            let mut new_text = text.clone();
-            if !back.is_empty() && !new_text.is_empty() && !new_text.ends_with('\n') {
-                new_text.push_str(le);
-            }
+            let mut block = String::new();
             for line in &back {
-                new_text.push_str(line);
-                new_text.push_str(le);
+                block.push_str(line);
+                block.push_str(le);
             }
-            *text = new_text;
+            if !back.is_empty() {
+                *text = if whole || text.is_empty() {
+                    block
+                } else {
+                    // Where a new fact naming no section goes (above the first `##`
+                    // section, so that no section claims it): the archive does not say
+                    // which section the entries stood in.
+                    let current = Topic::parse(file.clone(), text.clone())?;
+                    place_entry(&current, &block, None)
+                };
+            }
             restored.push(Restored {
                 file,
                 pass: section.pass,

@@ -48,9 +48,13 @@ pub(super) fn same_title(a: &str, b: &str) -> bool {
     fold(a) == fold(b)
 }
 
+/// A title's words, lowercased, without a closing `#` sequence and without the emphasis
+/// and code marks around words (`## **Bold** section` is `bold section`).
 fn fold(s: &str) -> String {
     s.trim_end_matches(|c: char| c == '#' || c.is_whitespace())
         .split_whitespace()
+        .map(|w| w.trim_matches(|c| matches!(c, '*' | '_' | '`')))
+        .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()
@@ -76,6 +80,19 @@ pub(super) fn place_entry(topic: &Topic, entry: &str, section: Option<&str>) -> 
     let mut at = target.start + content.len();
     if !content.is_empty() {
         at += text[at..].find('\n').map_or(text.len() - at, |i| i + 1);
+    }
+    // After the range's last entry when a blank line or the range's end follows it (prose
+    // after it stays after it); a hand-written item right after it continues its list,
+    // and the new entry goes after the list.
+    if let Some(last) = topic
+        .entries
+        .iter()
+        .rfind(|e| target.contains(&e.span.start))
+    {
+        let next_line = text[last.span.end..target.end].lines().next();
+        if next_line.is_none_or(|l| l.trim().is_empty()) {
+            at = last.span.end;
+        }
     }
     let last_line = text[..at]
         .trim_end_matches(['\r', '\n'])
