@@ -563,26 +563,36 @@ pub(super) fn entry_head(t: &str) -> Option<(NaiveDate, Option<String>, &str)> {
     Some((date, subject, text.trim()))
 }
 
-/// The key two subjects are compared by: lowercase, runs of white space, `-` and `_`
-/// folded to one `-`, ends trimmed.
+/// The key two subjects are compared by: canonical composition (NFC, as topic names),
+/// lowercase with the case folds lowercasing leaves out (`ß` is `ss`, `ς` is `σ`, `ſ` is
+/// `s`), runs of white space, `-` and `_` folded to one `-`, ends trimmed.
 ///
 /// ```
 /// use memory_core::structured_memory::subject_key;
 /// assert_eq!(subject_key("Deploy  Hook"), subject_key("deploy_hook"));
 /// assert_eq!(subject_key("--Deploy-hook "), "deploy-hook");
+/// assert_eq!(subject_key("caf\u{e9}"), subject_key("cafe\u{301}"));
+/// assert_eq!(subject_key("Straße"), subject_key("STRASSE"));
 /// ```
 pub fn subject_key(subject: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
     let mut out = String::with_capacity(subject.len());
-    for c in subject.trim().chars() {
+    for c in subject.trim().nfc() {
         if c.is_whitespace() || c == '-' || c == '_' {
             if !out.is_empty() && !out.ends_with('-') {
                 out.push('-');
             }
         } else {
-            out.extend(c.to_lowercase());
+            match c {
+                'ß' | 'ẞ' => out.push_str("ss"),
+                'ς' => out.push('σ'),
+                'ſ' => out.push('s'),
+                _ => out.extend(c.to_lowercase()),
+            }
         }
     }
-    out.trim_end_matches('-').to_string()
+    // Lowercasing can leave a composable pair (as in `name_key`).
+    out.trim_end_matches('-').nfc().collect()
 }
 
 /// `text` with the bytes before `body_start` (the frontmatter) turned to spaces, line
