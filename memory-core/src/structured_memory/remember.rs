@@ -779,15 +779,41 @@ pub(super) fn refuse_misc(file: &str) -> Result<()> {
     Ok(())
 }
 
-/// Whether a topic file's name is a catch-all: a word of its name (besides `memory`) is
-/// `misc`, `miscellaneous`, `other`, `stuff` or `general` (`misc.md`, `memory-misc.md`,
-/// `Misc notes.md`).
+/// Whether a topic file's name is a catch-all: every word of its name (besides `memory`)
+/// is a catch-all word (`misc`, `miscellaneous`, `other`, `others`, `stuff`, `general`,
+/// `random`, `various`, `etc`) or a filler one (`notes`, `note`, `things`, `items`,
+/// `info`, `facts`, `topics`), and one of them is a catch-all word: `misc.md`,
+/// `memory-misc.md`, `Misc notes.md`, `memory-general-notes.md` — not
+/// `memory-general-ledger.md` or `memory-other-teams.md`, whose other words say what
+/// they hold.
 pub(super) fn is_catch_all(file: &str) -> bool {
     let name = file.rsplit('/').next().unwrap_or(file);
     let stem = name[..name.len().saturating_sub(3)].to_lowercase();
-    stem.split(|c: char| !c.is_alphanumeric())
+    let words: Vec<&str> = stem
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty() && *w != "memory")
-        .any(|w| matches!(w, "misc" | "miscellaneous" | "other" | "stuff" | "general"))
+        .collect();
+    let catch_all = |w: &str| {
+        matches!(
+            w,
+            "misc"
+                | "miscellaneous"
+                | "other"
+                | "others"
+                | "stuff"
+                | "general"
+                | "random"
+                | "various"
+                | "etc"
+        )
+    };
+    let filler = |w: &str| {
+        matches!(
+            w,
+            "notes" | "note" | "things" | "items" | "info" | "facts" | "topics"
+        )
+    };
+    words.iter().any(|w| catch_all(w)) && words.iter().all(|w| catch_all(w) || filler(w))
 }
 
 /// Whether `entry` is about the same subject as a fact with subject key `key` and text
@@ -1014,10 +1040,22 @@ mod tests {
             "Misc notes.md",
             "memory-general.md",
             "a/other.md",
+            "memory-general-notes.md",
+            "random_stuff.md",
+            "memory-Other-Things.md",
         ] {
             assert!(refuse_misc(file).is_err(), "{file}");
         }
-        for file in ["memory-infra.md", "USER.md", "memory-miscompile-bugs.md"] {
+        for file in [
+            "memory-infra.md",
+            "USER.md",
+            "memory-miscompile-bugs.md",
+            "memory-general-ledger.md",
+            "memory-other-teams.md",
+            "memory-general_relativity.md",
+            "USER-other.md",
+            "notes.md",
+        ] {
             assert!(refuse_misc(file).is_ok(), "{file}");
         }
     }
