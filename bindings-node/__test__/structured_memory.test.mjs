@@ -213,7 +213,8 @@ test('check finds every kind, with file and line', async () => {
     '- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n- [Bad](memory-bad.md) — broken yaml\n' +
     '- [Unclosed](memory-unclosed.md) — never closed\n')
   writeFileSync(join(root, 'memory-infra.md'),
-    '# Infra\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-07-01 [db]: Postgres 16\n- a note without a date\n- 2026-07-02: fixed the pipeline yesterday\n')
+    '# Infra\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-07-01 [db]: Postgres 16\n- a note without a date\n- 2026-07-02: fixed the pipeline yesterday\n' +
+    '- 2026-07-03 [aws]: key AKIAZ7QX3RT5WVB2KMNP\n')
   writeFileSync(join(root, 'memory-misc.md'), '- 2026-07-01: a thing\n')
   writeFileSync(join(root, 'memory-empty.md'), '- 2026-07-01: ok\n')
   writeFileSync(join(root, 'memory-orphan.md'), '- 2026-07-01: nobody links me\n')
@@ -230,11 +231,11 @@ test('check finds every kind, with file and line', async () => {
     'unusable_link MEMORY.md:8', 'content_in_index MEMORY.md:9', 'contradicting_generations memory-infra.md:3',
     'undated_entry memory-infra.md:5', 'relative_date memory-infra.md:6', 'misc_topic MEMORY.md:5',
     'orphan_topic memory-orphan.md:0', 'sync_conflict_copy memory-infra (1).md:0', 'over_budget memory-big.md:11', 'frontmatter_not_yaml memory-bad.md:2',
-    'unreadable_topic memory-unclosed.md:1', 'unreadable_archive memory-archive.md:3',
+    'unreadable_topic memory-unclosed.md:1', 'unreadable_archive memory-archive.md:3', 'secret memory-infra.md:7',
   ]) {
     assert.ok(got.has(expected), `${expected} missing from ${[...got].join(', ')}`)
   }
-  assert.equal(new Set(found.map((v) => v.kind)).size, 15)
+  assert.equal(new Set(found.map((v) => v.kind)).size, 16)
   assert.ok(found.every((v) => v.message.length > 0))
 })
 

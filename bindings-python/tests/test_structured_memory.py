@@ -327,7 +327,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     )
     (root / "memory-infra.md").write_text(
         "# Infra\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-07-01 [db]: Postgres 16\n- a note without a date\n"
-        "- 2026-07-02: fixed the pipeline yesterday\n",
+        "- 2026-07-02: fixed the pipeline yesterday\n- 2026-07-03 [aws]: key AKIAZ7QX3RT5WVB2KMNP\n",
         encoding="utf-8",
     )
     (root / "memory-misc.md").write_text("- 2026-07-01: a thing\n", encoding="utf-8")
@@ -347,6 +347,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     got = {(v["kind"], v["file"], v["line"]) for v in found}
     for expected in [
         ("dangling_index_line", "MEMORY.md", 4),
+        ("secret", "memory-infra.md", 7),
         ("empty_hook", "MEMORY.md", 6),
         ("duplicate_index_line", "MEMORY.md", 7),
         ("unusable_link", "MEMORY.md", 8),

@@ -42,6 +42,7 @@ ViolationKindLiteral = Literal[
     "leftover_temp_file",
     "sync_conflict_copy",
     "linked_index",
+    "secret",
 ]
 """``ViolationDict.kind``."""
 

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::archive::archive_problems;
 use super::budget::BudgetState;
+use super::check_secrets::secrets_in;
 use super::dates::relative_time_in;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::{ARCHIVE_FILE_NAME, RESERVED_FILES, StructuredMemory};
@@ -83,6 +84,10 @@ pub enum ViolationKind {
     /// (`memory-x.sync-conflict-….md`, `memory-x (conflicted copy ….).md`, `memory-x (1).md`):
     /// not an orphan topic but two versions of one, the message naming the original.
     SyncConflictCopy,
+    /// A value that looks like a secret (a key, token or password, by the context-memory
+    /// pattern set) in a topic file, `MEMORY.md` or the archive: never written by
+    /// memory-core, reported at its line without the secret.
+    Secret,
 }
 
 impl ViolationKind {
@@ -107,6 +112,7 @@ impl ViolationKind {
             ViolationKind::LeftoverTempFile => "leftover_temp_file",
             ViolationKind::SyncConflictCopy => "sync_conflict_copy",
             ViolationKind::LinkedIndex => "linked_index",
+            ViolationKind::Secret => "secret",
         }
     }
 }
@@ -233,6 +239,7 @@ impl StructuredMemory {
 
     /// The rules of a `MEMORY.md` that reads, of each topic it links, and the orphans.
     fn check_index(&self, index: &MemoryIndex, on_disk: &[String], out: &mut Vec<Violation>) {
+        out.extend(secrets_in(INDEX_FILE_NAME, &index.text, false));
         let v = |kind, file: &str, line, message: String| Violation {
             kind,
             file: file.to_string(),
@@ -420,6 +427,7 @@ impl StructuredMemory {
                 for problem in archive_problems(&text) {
                     push(problem.line, problem.message);
                 }
+                out.extend(secrets_in(ARCHIVE_FILE_NAME, &text, true));
             }
             Err(e) => {
                 let (line, why) = match &e {
@@ -517,6 +525,7 @@ impl StructuredMemory {
                 }
             }
         }
+        out.extend(secrets_in(file, &topic.text, false));
     }
 
     /// The Markdown files at the top of the directory that could be topics: not the

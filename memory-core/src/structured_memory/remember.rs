@@ -14,7 +14,7 @@ use super::compactor::{Compactor, DefaultCompactor};
 use super::dates::resolve_date;
 use super::index_fields::{check_given, check_reads_back, from_frontmatter};
 use super::index_file::MemoryIndex;
-use super::memory::StructuredMemory;
+use super::memory::{ARCHIVE_FILE_NAME, StructuredMemory};
 use super::pointer::render_pointer;
 use super::remember_compaction::Written;
 use super::time_words::{Conversion, convert_relative_time};
@@ -590,11 +590,22 @@ impl StructuredMemory {
         let (file, entry, budgets) =
             self.settle(&step, (&file, old_topic.as_ref(), &new_topic, entry), &find)?;
         let compaction = step.compaction;
-        let warnings = budgets
+        let mut warnings: Vec<String> = budgets
             .iter()
             .filter(|b| b.state != BudgetState::Within)
             .filter_map(BudgetUse::warning)
             .collect();
+        // A replaced entry someone wrote a secret into goes to the archive like any
+        // other (nothing is dropped): said, so that it is removed there and rotated.
+        if let Some(found) = replaced.iter().find_map(|e| {
+            crate::hygiene::find_secret(&e.text)
+                .or_else(|| e.subject.as_deref().and_then(crate::hygiene::find_secret))
+        }) {
+            warnings.push(format!(
+                "the entry this write replaced held what looks like a secret ({}); it is now in {ARCHIVE_FILE_NAME}, which memory-core only appends to: remove it there by hand, and rotate it",
+                found.kind
+            ));
+        }
         let outcome = RememberOutcome {
             file,
             entry,
