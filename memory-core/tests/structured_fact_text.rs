@@ -172,3 +172,54 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn characters_that_reorder_or_break_the_line_are_refused_in_every_field_and_a_hook_must_show() {
+    for bad in ['\u{202E}', '\u{2066}', '\u{2028}', '\u{2029}'] {
+        let value = format!("a{bad}b");
+        for fact in [
+            Fact::new("memory-t.md", value.as_str()).hook("t"),
+            Fact::new("memory-t.md", "x")
+                .hook("t")
+                .subject(value.as_str()),
+            Fact::new("memory-t.md", "x")
+                .hook("t")
+                .section(value.as_str()),
+            Fact::new("memory-t.md", "x").hook(value.as_str()),
+            Fact::new("memory-t.md", "x")
+                .hook("t")
+                .title(value.as_str()),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path().join("memory");
+            let err = memory(&root).remember(fact).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidInput, "{bad:?}: {err}");
+            assert!(err.to_string().contains("U+"), "{err}");
+            assert!(!root.exists());
+        }
+    }
+    // Emoji joiners and variation selectors are text.
+    let dir = tempfile::tempdir().unwrap();
+    memory(dir.path())
+        .remember(Fact::new("memory-t.md", "team 👨\u{200D}👩 ❤\u{FE0F}").hook("t"))
+        .unwrap();
+    // A hook that renders as nothing is no hook, given or found.
+    let dir = tempfile::tempdir().unwrap();
+    let err = memory(dir.path())
+        .remember(Fact::new("memory-t.md", "x").hook("<!-- -->"))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+    std::fs::write(
+        dir.path().join("MEMORY.md"),
+        "- [T](memory-t.md) — <!-- hidden -->\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("memory-t.md"), "- 2026-07-01: x\n").unwrap();
+    let kinds: Vec<String> = memory(dir.path())
+        .check()
+        .unwrap()
+        .into_iter()
+        .map(|v| v.kind.as_str().to_string())
+        .collect();
+    assert!(kinds.contains(&"empty_hook".to_string()), "{kinds:?}");
+}

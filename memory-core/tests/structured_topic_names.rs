@@ -160,6 +160,10 @@ fn refused() -> Vec<(String, &'static str)> {
         (" memory-x.md", "space"),
         ("topics./x.md", "dot"),
         ("topics /x.md", "space"),
+        ("memory-%41.md", "escape"),
+        ("memory-100%.md", "escape"),
+        ("memory-a&amp;b.md", "escape"),
+        ("memory-&copy;.md", "escape"),
     ]
     .into_iter()
     .map(|(n, w)| (n.to_string(), w))

@@ -260,7 +260,7 @@ impl StructuredMemory {
                 ViolationKind::UnusableLink,
                 INDEX_FILE_NAME,
                 u.line,
-                format!("the link {:?} {}", u.target, u.reason),
+                format!("the link {:?}: {}", u.target, u.reason),
             ));
         }
         let usage = self
@@ -289,7 +289,7 @@ impl StructuredMemory {
                 continue;
             }
             seen.insert(key, line.line);
-            if line.hook.trim().is_empty() {
+            if super::visible::renders_empty(&line.hook) {
                 out.push(v(
                     ViolationKind::EmptyHook,
                     INDEX_FILE_NAME,
@@ -598,7 +598,14 @@ fn opened<'a>(on_disk: &'a [String], file: &str) -> Option<&'a String> {
 /// text, or no date at all.
 fn undated_reason(line: &str) -> String {
     const SHAPE: &str = "(- YYYY-MM-DD: … or - YYYY-MM-DD [subject]: …)";
-    let rest = line.trim_start().get(1..).unwrap_or("").trim_start();
+    let t = line.trim_start();
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && t[digits..].starts_with(['.', ')']) {
+        return format!(
+            "a numbered item is a hand note, not an entry: entries are `-` items {SHAPE}"
+        );
+    }
+    let rest = t.get(1..).unwrap_or("").trim_start();
     let rest = rest.strip_prefix("**").unwrap_or(rest);
     let Some(date) = rest.get(..10).filter(|d| {
         d.bytes().enumerate().all(|(i, b)| match i {

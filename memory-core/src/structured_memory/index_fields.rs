@@ -52,6 +52,14 @@ fn problem(field: &str, value: &str) -> Option<String> {
     if value.chars().any(|c| c.is_control() && c != '\t') {
         return Some("it must not hold control characters".into());
     }
+    if let Some(why) = super::visible::hazard_problem(value) {
+        return Some(why);
+    }
+    if !value.is_empty() && super::visible::renders_empty(value) {
+        return Some(format!(
+            "it renders as nothing (only an HTML comment): the {field} must say something a reader sees"
+        ));
+    }
     find_secret(value).map(|found| {
         format!(
             "it holds a secret ({}); memory never stores secrets",

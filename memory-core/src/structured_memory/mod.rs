@@ -47,6 +47,7 @@ mod topic_meta;
 mod topic_name;
 mod topic_placement;
 mod topic_sections;
+mod visible;
 mod write_plan;
 
 pub use archive::{ARCHIVE_HEADER, ArchivePass, ArchiveSection, parse_archive};

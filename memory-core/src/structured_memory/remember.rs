@@ -667,6 +667,9 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
             "must not hold carriage returns or control characters",
         ));
     }
+    if let Some(why) = super::visible::hazard_problem(text) {
+        return Err(Error::invalid("text", text, why));
+    }
     if text.lines().any(|l| l.trim().is_empty()) {
         return Err(Error::invalid(
             "text",
@@ -742,7 +745,7 @@ pub(super) fn clean_subject(subject: &str) -> Result<String> {
     if s.is_empty() {
         return Err(Error::invalid("subject", subject, "must not be empty"));
     }
-    if let Some(why) = subject_problem(s) {
+    if let Some(why) = subject_problem(s).or_else(|| super::visible::hazard_problem(s)) {
         return Err(Error::invalid("subject", subject, why));
     }
     if s.chars().count() > MAX_SUBJECT_CHARS {

@@ -303,6 +303,10 @@ impl Topic {
     pub(super) fn unparsed_note(&self) -> String {
         match self.unparsed.len() {
             0 => String::new(),
+            1 => format!(
+                " (1 of its lines is not an entry (a hand note, prose or a comment: line {}) and is never compacted)",
+                line_list(&self.unparsed)
+            ),
             n => format!(
                 " ({n} of its lines are not entries (hand notes, prose, comments: {}) and are never compacted)",
                 line_list(&self.unparsed)

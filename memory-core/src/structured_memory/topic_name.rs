@@ -66,6 +66,13 @@ pub(super) fn check_new_topic_name(file: &str) -> Result<()> {
                 "holds {c:?}, which Windows does not allow in a file name (none of {WINDOWS_REFUSED})"
             ));
         }
+        // A Markdown link reads `%41` as `A` and `&amp;` as `&`: the index line would link
+        // another name than the file's.
+        if component.contains('%') || has_entity(component) {
+            return refuse(
+                "holds `%` or an `&…;` entity, which a Markdown link reads as an escape (`%41` is `A`): the index line would point at another name; give the name without it".into(),
+            );
+        }
         if component.starts_with(' ') || component.ends_with([' ', '.']) {
             return refuse(
                 "a name (or directory) must not start with a space or end with a space or dot"
@@ -92,6 +99,26 @@ pub(super) fn check_new_topic_name(file: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether `name` holds an HTML entity or numeric character reference (`&amp;`, `&#65;`,
+/// `&#x41;`), which CommonMark decodes in a link destination.
+fn has_entity(name: &str) -> bool {
+    name.match_indices('&').any(|(at, _)| {
+        let rest = &name[at + 1..];
+        let body = rest.split(';').next().unwrap_or("");
+        rest.len() > body.len()
+            && !body.is_empty()
+            && body.len() <= 32
+            && (body.chars().all(|c| c.is_ascii_alphanumeric())
+                || body.strip_prefix('#').is_some_and(|n| {
+                    n.strip_prefix(['x', 'X'])
+                        .map_or(n.chars().all(|c| c.is_ascii_digit()), |h| {
+                            h.chars().all(|c| c.is_ascii_hexdigit())
+                        })
+                        && !n.is_empty()
+                }))
+    })
 }
 
 /// What Windows refuses in a file name (besides control characters).

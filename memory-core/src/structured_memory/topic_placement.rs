@@ -25,6 +25,9 @@ pub(super) fn clean_section(section: &str) -> Result<String> {
             "must be one line without tabs or control characters",
         ));
     }
+    if let Some(why) = super::visible::hazard_problem(s) {
+        return Err(Error::invalid("section", section, why));
+    }
     if s.chars().count() > MAX_SECTION_CHARS {
         return Err(Error::invalid(
             "section",
