@@ -10,10 +10,13 @@
 //! 2. **Record.** The plan — targets, staged files, backups, moves — is written
 //!    atomically to `<root>/.memcore.journal`. From here on the change is decided.
 //! 3. **Apply.** Staged files are renamed over their targets and moves are made, in
-//!    order; then every directory they changed is flushed, once (a crash before that
-//!    rolls forward whichever renames reached the disk, so only the whole set must be
-//!    durable before the clean-up). A failure here marks the journal `rollback` and puts
-//!    every applied step back from its backup.
+//!    order — each file the plan was worked out from ([`Transaction::expect`]) compared
+//!    again right before its step, so that a save by a program that does not take the
+//!    lock is not overwritten; then every directory they changed is flushed, once (a
+//!    crash before that rolls forward whichever renames reached the disk, so only the
+//!    whole set must be durable before the clean-up). A failure here marks the journal
+//!    `rollback` and puts every applied step back from its backup (but not over a save
+//!    another program made on top of it since).
 //! 4. **Clean.** Backups are removed and their directories flushed once, then the
 //!    journal is removed.
 //!
@@ -1309,6 +1312,32 @@ mod tests {
             assert_eq!(fs::read(root.join("b.md")).unwrap(), expected.1, "{state}");
             assert!(leftovers(root).is_empty(), "{state}: {:?}", leftovers(root));
             assert!(!recover(&lock).unwrap(), "recovery runs once");
+        }
+    }
+
+    /// A crash right after a replace made by exchange, before the file it displaced was
+    /// removed, leaves that old file at the staged path (the backup's inode): a roll-forward
+    /// keeps the new file and drops it, a roll-back puts the old file back.
+    #[test]
+    fn recovery_knows_a_staged_path_that_holds_the_file_an_exchange_displaced() {
+        for state in ["apply", "rollback"] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            fs::write(root.join(".a.md.bak-1-0"), "old a").unwrap();
+            fs::hard_link(root.join(".a.md.bak-1-0"), root.join(".a.md.tmp-1-1")).unwrap();
+            fs::write(root.join("a.md"), "new a").unwrap();
+            let journal = serde_json::json!({"version": 1, "state": state, "steps": [
+                {"op": "write", "target": "a.md", "staged": ".a.md.tmp-1-1", "backup": ".a.md.bak-1-0"}]});
+            fs::write(root.join(JOURNAL_FILE_NAME), journal.to_string()).unwrap();
+            let lock = locked(root);
+            assert!(recover(&lock).unwrap());
+            let expected = if state == "apply" { "new a" } else { "old a" };
+            assert_eq!(
+                fs::read_to_string(root.join("a.md")).unwrap(),
+                expected,
+                "{state}"
+            );
+            assert!(leftovers(root).is_empty(), "{state}: {:?}", leftovers(root));
         }
     }
 
