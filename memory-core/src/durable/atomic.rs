@@ -37,6 +37,27 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     result
 }
 
+/// [`replace_atomically`], but only if `path` still holds `basis` right before the
+/// rename (`None`: no file there): otherwise [`Error::ChangedMeanwhile`] and `path` is
+/// left as another program wrote it (see `guarded_rename.rs`). Returns the new file's
+/// stamp as it was put in place.
+pub(crate) fn replace_if_unchanged(
+    path: &Path,
+    bytes: &[u8],
+    basis: Option<&[u8]>,
+) -> Result<Option<super::guarded_rename::Stamp>> {
+    let dir = parent_dir(path);
+    check_replaceable(path)?;
+    let temp = stage_bytes(&dir, path, bytes)?;
+    let stamp = super::guarded_rename::stamp(&temp);
+    let result = super::guarded_rename::rename_if_unchanged(&temp, path, basis)
+        .and_then(|()| sync_dir(&dir));
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result.map(|()| stamp)
+}
+
 /// Writes `bytes` to a new, flushed temp file in `dir` named after `target` (beside it,
 /// or in the memory root when `target`'s directory is still to be made), with `target`'s
 /// mode when it exists. A failure removes the temp file.
@@ -260,10 +281,28 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// assert!(memory_core::durable::read_text_if_exists(&dir.path().join("none.md")).unwrap().is_none());
 /// ```
 pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
-    let bytes = match read_with_slack(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::read_failed(path, e)),
+    let mut attempt = 1;
+    let bytes = loop {
+        let last = attempt == STABLE_READ_ATTEMPTS;
+        match read_with_slack(path) {
+            Ok((b, Stability::Stable)) => break b,
+            // Emptied a moment ago: a program saving it in place (truncate, then write)
+            // may be between the two. Read again; still empty, it is empty.
+            Ok((b, Stability::JustEmptied)) if last => break b,
+            Ok((_, Stability::Changing)) if last => {
+                return Err(Error::ChangedMeanwhile {
+                    path: path.to_path_buf(),
+                    operation: "the read",
+                });
+            }
+            // Another program was writing it while it was read: read again.
+            Ok(_) => {
+                attempt += 1;
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::read_failed(path, e)),
+        }
     };
     decode_text(path, bytes)
         .map(Some)
@@ -274,13 +313,36 @@ pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
 /// (SessionStart's one line) then never reallocates and copies a multi-megabyte buffer.
 const READ_SLACK: usize = 64 * 1024;
 
+/// How many times a file another program is writing is read (5 ms apart) before the
+/// read is refused ([`Error::ChangedMeanwhile`]) or, for a file just emptied, taken.
+const STABLE_READ_ATTEMPTS: usize = 20;
+
+/// How recently an empty file must have been changed to be read again: a saver that
+/// truncates, then writes, can be held up that long on a loaded machine.
+const JUST_EMPTIED: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Whether a read may have caught another program part-way through saving the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stability {
+    /// Nothing suggests a write in progress.
+    Stable,
+    /// Its size or modification time after the read is not what it was before, or the
+    /// bytes read are not its size: it was written while it was read.
+    Changing,
+    /// Empty, and changed within [`JUST_EMPTIED`]: possibly truncated by a save that has
+    /// not written yet.
+    JustEmptied,
+}
+
 /// The bytes of `path` in one buffer sized once from its metadata (plus [`READ_SLACK`]);
-/// a file that grows meanwhile is still read to its end.
-fn read_with_slack(path: &Path) -> io::Result<Vec<u8>> {
+/// a file that grows meanwhile is still read to its end. With them, whether another
+/// program may have been saving it in place meanwhile.
+fn read_with_slack(path: &Path) -> io::Result<(Vec<u8>, Stability)> {
     use std::io::Read;
     let mut file = File::open(path)?;
-    let len = file
-        .metadata()
+    let before = file.metadata().ok();
+    let len = before
+        .as_ref()
         .map_or(0, |m| m.len())
         .min(MAX_FILE_BYTES + 1);
     // `len` is at most 256 MiB + 1 here, which fits a usize on every supported target.
@@ -288,7 +350,24 @@ fn read_with_slack(path: &Path) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(len + READ_SLACK);
     crate::prefault::prefault(&mut bytes);
     file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+    let after = file.metadata().ok();
+    let stamp = |m: &fs::Metadata| (m.len(), m.modified().ok());
+    let stability = match (&before, &after) {
+        (Some(b), Some(a)) if stamp(b) != stamp(a) || a.len() != bytes.len() as u64 => {
+            Stability::Changing
+        }
+        (_, Some(a))
+            if bytes.is_empty()
+                && a.modified()
+                    .ok()
+                    .and_then(|m| m.elapsed().ok())
+                    .is_some_and(|age| age < JUST_EMPTIED) =>
+        {
+            Stability::JustEmptied
+        }
+        _ => Stability::Stable,
+    };
+    Ok((bytes, stability))
 }
 
 /// The text of `bytes` read from `path`, or the [`Error::Malformed`] naming the line of a

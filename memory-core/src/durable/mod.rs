@@ -6,6 +6,7 @@ mod append;
 mod atomic;
 mod clock;
 pub mod fault;
+mod guarded_rename;
 mod handle_options;
 mod lock;
 mod read_no_follow;

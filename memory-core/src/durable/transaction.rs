@@ -10,10 +10,13 @@
 //! 2. **Record.** The plan — targets, staged files, backups, moves — is written
 //!    atomically to `<root>/.memcore.journal`. From here on the change is decided.
 //! 3. **Apply.** Staged files are renamed over their targets and moves are made, in
-//!    order; then every directory they changed is flushed, once (a crash before that
-//!    rolls forward whichever renames reached the disk, so only the whole set must be
-//!    durable before the clean-up). A failure here marks the journal `rollback` and puts
-//!    every applied step back from its backup.
+//!    order — each file the plan was worked out from ([`Transaction::expect`]) compared
+//!    again right before its step, so that a save by a program that does not take the
+//!    lock is not overwritten; then every directory they changed is flushed, once (a
+//!    crash before that rolls forward whichever renames reached the disk, so only the
+//!    whole set must be durable before the clean-up). A failure here marks the journal
+//!    `rollback` and puts every applied step back from its backup (but not over a save
+//!    another program made on top of it since).
 //! 4. **Clean.** Backups are removed and their directories flushed once, then the
 //!    journal is removed.
 //!
@@ -77,6 +80,9 @@ enum Change {
 pub struct Transaction<'lock> {
     root: PathBuf,
     changes: Vec<Change>,
+    /// What files must hold right before the step is made (`None`: no file), see
+    /// [`Transaction::expect`].
+    basis: Vec<(PathBuf, Option<Vec<u8>>)>,
     _lock: &'lock MemoryLock,
 }
 
@@ -87,8 +93,60 @@ impl<'lock> Transaction<'lock> {
         Transaction {
             root: parent_dir(lock.path()),
             changes: Vec::new(),
+            basis: Vec::new(),
             _lock: lock,
         }
+    }
+
+    /// Makes the commit depend on `path` holding exactly `bytes` (`None`: no file there),
+    /// what the change was worked out from. Programs that do not take memory-core's lock
+    /// (an editor, an agent saving the file itself) may write it meanwhile: every such
+    /// file is compared once the plan is recorded, before anything changes, and a file
+    /// the transaction replaces, appends to or removes again right before its own step
+    /// (a replace is an exchange on Linux, checked after it too). A difference is
+    /// [`Error::ChangedMeanwhile`] with the old state in place (steps already made are
+    /// undone) and the other program's file as it left it.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use memory_core::durable::{MemoryLock, Transaction};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// # let lock = MemoryLock::acquire(&dir.path().join(".memcore.lock"), Duration::from_secs(1)).unwrap();
+    /// let (a, b) = (dir.path().join("a.md"), dir.path().join("b.md"));
+    /// std::fs::write(&a, "read\n").unwrap();
+    /// let mut tx = Transaction::new(&lock);
+    /// tx.expect(&a, Some(b"read\n".to_vec())).write(&b, b"new\n".to_vec());
+    /// std::fs::write(&a, "edited elsewhere\n").unwrap();
+    /// let err = tx.commit().unwrap_err();
+    /// assert_eq!(err.kind(), memory_core::ErrorKind::Conflict);
+    /// assert!(!b.exists());
+    /// ```
+    pub fn expect(&mut self, path: impl Into<PathBuf>, bytes: Option<Vec<u8>>) -> &mut Self {
+        let path = path.into();
+        self.basis.retain(|(p, _)| p != &path);
+        self.basis.push((path, bytes));
+        self
+    }
+
+    /// What `path` must hold before its step, when the commit depends on it.
+    fn basis_of(&self, path: &Path) -> Option<Option<&[u8]>> {
+        self.basis
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, b)| b.as_deref())
+    }
+
+    /// Compares every file the commit depends on that no step changes.
+    fn check_read_only_basis(&self, steps: &[Step]) -> Result<()> {
+        for (path, bytes) in &self.basis {
+            if steps.iter().any(|s| s.touches(path)) {
+                continue;
+            }
+            if !super::guarded_rename::holds(path, bytes.as_deref())? {
+                return Err(super::guarded_rename::changed(path));
+            }
+        }
+        Ok(())
     }
 
     /// Replaces (or creates) `target` with `bytes`. `target` must be under the root.
@@ -159,7 +217,20 @@ impl<'lock> Transaction<'lock> {
     pub fn commit(mut self) -> Result<()> {
         if let [Change::Write { target, bytes }] = self.changes.as_slice() {
             self.relative(target)?;
-            replace_atomically(target, bytes)?;
+            for (path, basis) in &self.basis {
+                if path != target && !super::guarded_rename::holds(path, basis.as_deref())? {
+                    return Err(super::guarded_rename::changed(path));
+                }
+            }
+            let Some(basis) = self.basis_of(target) else {
+                replace_atomically(target, bytes)?;
+                return verify_written(target, bytes);
+            };
+            let staged = super::atomic::replace_if_unchanged(target, bytes, basis)?;
+            // Another program that saved over it since is not a failed write.
+            if staged.is_some() && super::guarded_rename::stamp(target) != staged {
+                return Ok(());
+            }
             return verify_written(target, bytes);
         }
         if self.changes.is_empty() {
@@ -240,10 +311,17 @@ impl<'lock> Transaction<'lock> {
         // whichever of them reached the disk, so only the whole set must be durable
         // before the plan is cleaned up.
         let mut dirs = DirsToFlush::default();
+        // Programs that do not take the lock may have written a file the plan was made
+        // from: compared here, before anything changes, and each target right before its
+        // step (a difference rolls back whatever was applied).
         let applied = steps.iter().enumerate().try_for_each(|(i, step)| {
             fault::point(Phase::Apply, i)
                 .map_err(|e| Error::io_op(step.target(), step.syscall(), e))
-                .and_then(|()| step.apply(i, &mut dirs))
+                .and_then(|()| match i {
+                    0 => self.check_read_only_basis(&steps),
+                    _ => Ok(()),
+                })
+                .and_then(|()| step.apply(i, &mut dirs, self.basis_of(step.target())))
         });
         let flushed = applied.and_then(|()| {
             fault::point(Phase::Apply, steps.len())
@@ -255,7 +333,7 @@ impl<'lock> Transaction<'lock> {
             // Until the journal says `rollback`, a crash must roll forward; if it cannot
             // be marked, rolling back here could be undone by that roll-forward.
             if journal.store(&self.journal_path()).is_ok() {
-                let _ = self.finish(&journal);
+                let _ = self.roll_back_live(&steps);
             }
             return Err(error);
         }
@@ -267,7 +345,7 @@ impl<'lock> Transaction<'lock> {
             // backups, so that a failure reported is a change not made.
             journal.state = State::Rollback;
             if journal.store(&self.journal_path()).is_ok() {
-                let _ = self.finish(&journal);
+                let _ = self.roll_back_live(&steps);
             }
             return Err(error);
         }
@@ -304,6 +382,7 @@ impl<'lock> Transaction<'lock> {
                     let staged = stage_bytes(&staging_dir, &target, &bytes);
                     match staged {
                         Ok(staged) => Step::Write {
+                            staged_id: super::guarded_rename::stamp(&staged),
                             target,
                             staged,
                             backup,
@@ -394,6 +473,20 @@ impl<'lock> Transaction<'lock> {
         self.clean(&steps)
     }
 
+    /// Rolls back `steps` as this commit staged and applied them (after the journal was
+    /// marked `rollback`): a target another program saved over since its step was made
+    /// (it no longer holds this commit's file and bytes) keeps their save.
+    fn roll_back_live(&self, steps: &[Step]) -> Result<()> {
+        for step in steps.iter().rev() {
+            if step.saved_over_since() {
+                step.drop_staged()?;
+                continue;
+            }
+            step.roll_back(&self.journal_path())?;
+        }
+        self.clean(steps)
+    }
+
     /// Removes the backups of `steps` (rolled forward or back), then the journal.
     fn clean(&self, steps: &[Step]) -> Result<()> {
         // The backups go before the journal does, flushed once per directory: a crash in
@@ -437,6 +530,7 @@ pub fn recover(lock: &MemoryLock) -> Result<bool> {
     let tx = Transaction {
         root,
         changes: Vec::new(),
+        basis: Vec::new(),
         _lock: lock,
     };
     tx.finish(&journal)?;
@@ -520,6 +614,10 @@ enum Step {
         create_dirs: Vec<PathBuf>,
         /// What the target must hold afterwards (empty when read from a journal).
         bytes: Vec<u8>,
+        /// The staged file's [`super::guarded_rename::Stamp`], to tell at read-back
+        /// whether the target is still it, unchanged, or another program saved over it
+        /// since (`None`: unknown).
+        staged_id: Option<super::guarded_rename::Stamp>,
     },
     Append {
         target: PathBuf,
@@ -547,6 +645,14 @@ impl Step {
                 .collect(),
             Step::Remove { backup, .. } => vec![parent_dir(backup)],
             Step::Append { .. } | Step::Move { .. } => Vec::new(),
+        }
+    }
+
+    /// Whether the step replaces, appends to or removes `path`.
+    fn touches(&self, path: &Path) -> bool {
+        match self {
+            Step::Move { from, to, .. } => from == path || to == path,
+            _ => self.target() == path,
         }
     }
 
@@ -628,6 +734,7 @@ impl Step {
                 backup: backup.as_deref().map(abs).transpose()?,
                 create_dirs: create_dirs.iter().map(|d| abs(d)).collect::<Result<_>>()?,
                 bytes: Vec::new(),
+                staged_id: None,
             },
             Record::Append { target, at, text } => Step::Append {
                 target: abs(target)?,
@@ -662,7 +769,14 @@ impl Step {
 
     /// Applies step `n` of the transaction; the directories whose entries it changed
     /// go into `dirs`, to be flushed once all steps are applied.
-    fn apply(&self, n: usize, dirs: &mut DirsToFlush) -> Result<()> {
+    /// `basis` is what the target must hold right before (see [`Transaction::expect`]).
+    fn apply(&self, n: usize, dirs: &mut DirsToFlush, basis: Option<Option<&[u8]>>) -> Result<()> {
+        let unchanged = |path: &Path| match basis {
+            Some(b) if !super::guarded_rename::holds(path, b)? => {
+                Err(super::guarded_rename::changed(path))
+            }
+            _ => Ok(()),
+        };
         match self {
             Step::Write {
                 target,
@@ -671,9 +785,22 @@ impl Step {
                 ..
             } => {
                 make_dirs(create_dirs)?;
-                rename_for_flush(staged, target, dirs)
+                match basis {
+                    Some(b) => {
+                        super::guarded_rename::rename_if_unchanged(staged, target, b)?;
+                        dirs.add(parent_dir(target));
+                        if parent_dir(staged) != parent_dir(target) {
+                            // As in `rename_for_flush`: arriving durable before leaving.
+                            sync_dir(&parent_dir(target))?;
+                            sync_dir(&parent_dir(staged))?;
+                        }
+                        Ok(())
+                    }
+                    None => rename_for_flush(staged, target, dirs),
+                }
             }
             Step::Append { target, at, text } => {
+                unchanged(target)?;
                 append::write_at(target, *at, text.as_bytes(), Some(n))
             }
             Step::Move {
@@ -685,6 +812,7 @@ impl Step {
                 rename_for_flush(from, to, dirs)
             }
             Step::Remove { path, .. } => {
+                unchanged(path)?;
                 fs::remove_file(path).map_err(|e| Error::io_op(path, "unlink", e))?;
                 dirs.add(parent_dir(path));
                 Ok(())
@@ -707,10 +835,14 @@ impl Step {
             Step::Write {
                 target,
                 staged,
+                backup,
                 create_dirs,
                 ..
             } => {
-                if exists(staged) {
+                if displaced(staged, backup.as_deref()) {
+                    // Applied by an exchange: the staged path holds the old file.
+                    fs::remove_file(staged).map_err(|e| Error::io_op(staged, "unlink", e))?;
+                } else if exists(staged) {
                     make_dirs(create_dirs)?;
                     rename_durably(staged, target)?;
                 }
@@ -731,6 +863,38 @@ impl Step {
                     sync_dir(&parent_dir(path))?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Whether this is a replace this commit made that another program has saved over
+    /// since (the target is no longer the staged file holding the staged bytes). Only a
+    /// step as staged knows: one read from a journal never says so.
+    fn saved_over_since(&self) -> bool {
+        let Step::Write {
+            target,
+            staged,
+            backup,
+            bytes,
+            staged_id,
+            ..
+        } = self
+        else {
+            return false;
+        };
+        let applied = !exists(staged) || displaced(staged, backup.as_deref());
+        staged_id.is_some()
+            && applied
+            && (super::guarded_rename::stamp(target) != *staged_id
+                || !super::guarded_rename::holds(target, Some(bytes)).unwrap_or(false))
+    }
+
+    /// Removes what is left at a write's staged path (the file an exchange displaced).
+    fn drop_staged(&self) -> Result<()> {
+        if let Step::Write { staged, .. } = self
+            && exists(staged)
+        {
+            fs::remove_file(staged).map_err(|e| Error::io_op(staged, "unlink", e))?;
         }
         Ok(())
     }
@@ -776,7 +940,11 @@ impl Step {
 
     /// Puts the old content of a written target back (or removes a new one).
     fn undo_write(&self, target: &Path, staged: &Path, backup: Option<&Path>) -> Result<()> {
-        if exists(staged) {
+        if let Some(backup) = backup.filter(|b| displaced(staged, Some(b))) {
+            // Applied by an exchange: the staged path holds the old file, as the backup does.
+            rename_durably(backup, target)?;
+            fs::remove_file(staged).map_err(|e| Error::io_op(staged, "unlink", e))?;
+        } else if exists(staged) {
             // Not applied yet: the target is still the old file.
             fs::remove_file(staged).map_err(|e| Error::io_op(staged, "unlink", e))?;
         } else if let Some(backup) = backup {
@@ -812,7 +980,19 @@ impl Step {
 
     fn verify(&self) -> Result<()> {
         match self {
-            Step::Write { target, bytes, .. } => verify_written(target, bytes),
+            Step::Write {
+                target,
+                bytes,
+                staged_id,
+                ..
+            } => {
+                // Another program that replaced the file since (it read the new state and
+                // saved on top of it) is not a failed write: its file is never undone.
+                if staged_id.is_some() && super::guarded_rename::stamp(target) != *staged_id {
+                    return Ok(());
+                }
+                verify_written(target, bytes)
+            }
             Step::Append { target, at, text } => {
                 if append::tail(target, *at, text.as_bytes())? == Tail::Complete {
                     Ok(())
@@ -875,6 +1055,11 @@ fn remove_if_present(path: &Path) -> Result<()> {
         Err(e) => return Err(Error::io_op(path, "unlink", e)),
     }
     sync_dir(&parent_dir(path))
+}
+
+/// Whether `staged` holds the file an exchange displaced (it is `backup`'s inode).
+fn displaced(staged: &Path, backup: Option<&Path>) -> bool {
+    backup.is_some_and(|b| super::guarded_rename::same_file(staged, b))
 }
 
 fn exists(path: &Path) -> bool {
@@ -1127,6 +1312,32 @@ mod tests {
             assert_eq!(fs::read(root.join("b.md")).unwrap(), expected.1, "{state}");
             assert!(leftovers(root).is_empty(), "{state}: {:?}", leftovers(root));
             assert!(!recover(&lock).unwrap(), "recovery runs once");
+        }
+    }
+
+    /// A crash right after a replace made by exchange, before the file it displaced was
+    /// removed, leaves that old file at the staged path (the backup's inode): a roll-forward
+    /// keeps the new file and drops it, a roll-back puts the old file back.
+    #[test]
+    fn recovery_knows_a_staged_path_that_holds_the_file_an_exchange_displaced() {
+        for state in ["apply", "rollback"] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            fs::write(root.join(".a.md.bak-1-0"), "old a").unwrap();
+            fs::hard_link(root.join(".a.md.bak-1-0"), root.join(".a.md.tmp-1-1")).unwrap();
+            fs::write(root.join("a.md"), "new a").unwrap();
+            let journal = serde_json::json!({"version": 1, "state": state, "steps": [
+                {"op": "write", "target": "a.md", "staged": ".a.md.tmp-1-1", "backup": ".a.md.bak-1-0"}]});
+            fs::write(root.join(JOURNAL_FILE_NAME), journal.to_string()).unwrap();
+            let lock = locked(root);
+            assert!(recover(&lock).unwrap());
+            let expected = if state == "apply" { "new a" } else { "old a" };
+            assert_eq!(
+                fs::read_to_string(root.join("a.md")).unwrap(),
+                expected,
+                "{state}"
+            );
+            assert!(leftovers(root).is_empty(), "{state}: {:?}", leftovers(root));
         }
     }
 

@@ -757,6 +757,10 @@ impl StructuredMemory {
             return Ok(staged.report);
         };
         let mut tx = Transaction::new(lock);
+        // Checked again inside the commit, each file right before it changes.
+        for (path, text) in &basis {
+            tx.expect(path, text.as_ref().map(|t| t.as_bytes().to_vec()));
+        }
         for (path, text) in &staged.writes {
             tx.write(path, text.clone().into_bytes());
         }
@@ -786,7 +790,13 @@ impl StructuredMemory {
             }
         }
         if !tx.is_empty() {
-            tx.commit()?;
+            tx.commit().map_err(|e| match e {
+                Error::ChangedMeanwhile { path, .. } => Error::ChangedMeanwhile {
+                    path,
+                    operation: "compact",
+                },
+                e => e,
+            })?;
         }
         Ok(staged.report)
     }

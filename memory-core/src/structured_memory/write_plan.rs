@@ -45,9 +45,15 @@ impl<T> Plan<T> {
         Ok(None)
     }
 
-    /// Makes the changes as one step under `lock`.
-    fn commit(self, lock: &MemoryLock) -> Result<T> {
+    /// Makes the changes as one step under `lock`, each file compared with what the plan
+    /// was made from right before it changes ([`Transaction::expect`]): a program that
+    /// does not take the lock may write it up to then. `Ok(Err(path))` when one had
+    /// written `path`: nothing was changed.
+    fn commit(self, lock: &MemoryLock) -> Result<std::result::Result<T, PathBuf>> {
         let mut tx = Transaction::new(lock);
+        for (path, text) in &self.basis {
+            tx.expect(path, text.as_ref().map(|t| t.as_bytes().to_vec()));
+        }
         for change in self.changes {
             match change {
                 Change::Write(path, text) => {
@@ -61,8 +67,11 @@ impl<T> Plan<T> {
                 }
             }
         }
-        tx.commit()?;
-        Ok(self.outcome)
+        match tx.commit() {
+            Ok(()) => Ok(Ok(self.outcome)),
+            Err(Error::ChangedMeanwhile { path, .. }) => Ok(Err(path)),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -71,9 +80,10 @@ impl StructuredMemory {
     /// file yet, `plan` runs first without the lock (a refusal then leaves the disk as it
     /// was); under the lock that plan is made if nothing it read has changed, and `plan`
     /// runs again otherwise. A plan made under the lock is checked once more before it is
-    /// made: a program that does not take the lock may have written meanwhile (while a
-    /// compactor ran, say); the write is then planned again, up to [`PLAN_ATTEMPTS`]
-    /// times, and refused with [`Error::ChangedMeanwhile`] after that.
+    /// made, and each file again right before it changes (inside the commit): a program
+    /// that does not take the lock may have written meanwhile (while a compactor ran,
+    /// say); the write is then planned again, up to [`PLAN_ATTEMPTS`] times, and refused
+    /// with [`Error::ChangedMeanwhile`] after that, the old state in place.
     pub(super) fn planned_write<T>(&self, plan: impl Fn() -> Result<Plan<T>>) -> Result<T> {
         let early = if self.root().join(LOCK_FILE_NAME).exists() {
             None
@@ -83,22 +93,32 @@ impl StructuredMemory {
         let lock = self.handle.lock()?;
         if let Some(p) = early
             && p.changed()?.is_none()
+            && let Ok(done) = p.commit(&lock)?
         {
-            return p.commit(&lock);
+            return Ok(done);
         }
         let mut attempt = 1;
         loop {
-            let p = plan()?;
-            match p.changed()? {
-                None => return p.commit(&lock),
-                Some(path) if attempt == PLAN_ATTEMPTS => {
-                    return Err(Error::ChangedMeanwhile {
-                        path: path.clone(),
-                        operation: "remember",
-                    });
-                }
-                Some(_) => attempt += 1,
+            let changed = match plan() {
+                Ok(p) => match p.changed()? {
+                    // Changed between this check and its step: planned again.
+                    None => match p.commit(&lock)? {
+                        Ok(done) => return Ok(done),
+                        Err(path) => path,
+                    },
+                    Some(path) => path.clone(),
+                },
+                // A file kept changing while it was read.
+                Err(Error::ChangedMeanwhile { path, .. }) => path,
+                Err(e) => return Err(e),
+            };
+            if attempt == PLAN_ATTEMPTS {
+                return Err(Error::ChangedMeanwhile {
+                    path: changed,
+                    operation: "remember",
+                });
             }
+            attempt += 1;
         }
     }
 }
