@@ -361,6 +361,10 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
         return Some((len + 1, Meaning::VagueCount));
     }
     if at == 1 {
+        // `next Monday mornings`: one day, or every one? Refused whole.
+        if w(len).is_some_and(|a| RECURRING_AFTER.contains(&a)) && joined(len + 1) {
+            return Some((len + 1, Meaning::VagueCount));
+        }
         return Some((len, Meaning::Weekday(weekday, direction)));
     }
     if not_one_day(text, words, i, weekday) {
