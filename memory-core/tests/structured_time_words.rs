@@ -66,11 +66,13 @@ const ABBREVIATIONS: &[(&str, &str, &str)] = &[
     ("this Mon", "", "2026-07-13"),
 ];
 
+/// Words around a phrase (no article, no event noun, no tense cue: `the Tuesday`,
+/// `Tuesday deploy`, `will … Tuesday` are read otherwise, see below).
 const WORDS: &[&str] = &[
-    "deploy",
+    "deployed",
     "hook",
     "ran",
-    "the",
+    "ops",
     "db",
     "Postgres",
     "16",
@@ -562,4 +564,106 @@ fn counts_in_words_it_cannot_read_exactly_are_refused_not_left() {
         assert_eq!(out.entry.text, text);
         assert!(out.converted.is_empty(), "{text:?}");
     }
+}
+
+/// Holidays, recurring and attributive weekdays are written as given and not flagged by
+/// `check`; a future-tense one is the coming day; `is on Friday` is refused; and a
+/// relative time in a subject, hook, title or section is refused naming the field, and
+/// flagged by `check` in a hand-written index line or subject.
+#[test]
+fn weekdays_fields_and_check_agree_through_real_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    for text in [
+        "Black Friday sale config",
+        "the Friday release train",
+        "The Monday meeting moved",
+        "deploys happen on Monday",
+        "standup is on Monday mornings",
+    ] {
+        let out = m
+            .remember(Fact::new("memory-t.md", text).hook("a topic"))
+            .unwrap();
+        assert_eq!(out.entry.text, text);
+        assert!(out.converted.is_empty(), "{text:?}");
+    }
+    for (text, expected) in [
+        ("we will deploy on Monday", "we will deploy on 2026-07-13"),
+        (
+            "release is scheduled for Friday",
+            "release is scheduled for 2026-07-17",
+        ),
+        ("in 2 days' time", "2026-07-12"),
+    ] {
+        let out = m.remember(Fact::new("memory-t.md", text)).unwrap();
+        assert_eq!(out.entry.text, expected);
+    }
+    for text in [
+        "the demo is on Friday",
+        "next Tuesday week",
+        "ship it next year",
+    ] {
+        let err = m.remember(Fact::new("memory-t.md", text)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{text:?}");
+    }
+    let fields: [(&str, Fact); 4] = [
+        (
+            "hook",
+            Fact::new("memory-u.md", "x").hook("what we deployed yesterday"),
+        ),
+        (
+            "subject",
+            Fact::new("memory-t.md", "x").subject("yesterday's outage"),
+        ),
+        (
+            "section",
+            Fact::new("memory-t.md", "x").section("Last week"),
+        ),
+        (
+            "title",
+            Fact::new("memory-v.md", "x")
+                .hook("v")
+                .title("Today's notes"),
+        ),
+    ];
+    for (field, fact) in fields {
+        let err = m.remember(fact).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{field}");
+        assert!(
+            err.to_string().contains(&format!("invalid {field}")),
+            "{err}"
+        );
+    }
+    assert!(m.check().unwrap().is_empty(), "{:?}", m.check().unwrap());
+    // Written by hand: flagged exactly where a write would have refused.
+    let d = dir.path();
+    let index = std::fs::read_to_string(d.join("MEMORY.md")).unwrap();
+    std::fs::write(
+        d.join("MEMORY.md"),
+        format!("{index}- [Last week](memory-w.md) — notes\n- [X](memory-x.md) — from yesterday\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("memory-w.md"),
+        "- 2026-07-01 [yesterday's outage]: db fell over\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory-x.md"), "- 2026-07-01: Black Friday config\n").unwrap();
+    let found: Vec<(String, String, usize)> = m
+        .check()
+        .unwrap()
+        .into_iter()
+        .filter(|v| v.kind.as_str() == "relative_date")
+        .map(|v| (v.file.clone(), v.message.clone(), v.line))
+        .collect();
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(
+        found[0].1.contains("title") && found[0].1.contains("last week"),
+        "{found:?}"
+    );
+    assert!(
+        found[1].1.contains("hook") && found[1].1.contains("yesterday"),
+        "{found:?}"
+    );
+    assert_eq!((found[2].0.as_str(), found[2].2), ("memory-w.md", 1));
 }

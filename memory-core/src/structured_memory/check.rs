@@ -289,6 +289,21 @@ impl StructuredMemory {
                 continue;
             }
             seen.insert(key, line.line);
+            // A title or hook a write would refuse for its relative time (never converted).
+            if let Some((field, word)) = [("title", &line.title), ("hook", &line.hook)]
+                .into_iter()
+                .find_map(|(field, value)| relative_time_in(value).map(|w| (field, w)))
+            {
+                out.push(v(
+                    ViolationKind::RelativeDate,
+                    INDEX_FILE_NAME,
+                    line.line,
+                    format!(
+                        "the {field} of {}: {word:?} was relative to the day it was written; say the date or leave the time out",
+                        line.file
+                    ),
+                ));
+            }
             if super::visible::renders_empty(&line.hook) {
                 out.push(v(
                     ViolationKind::EmptyHook,
@@ -490,7 +505,9 @@ impl StructuredMemory {
         }
         let mut subjects: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for entry in &topic.entries {
-            if let Some(word) = relative_time_in(&entry.text) {
+            // The subject too: a write refuses a relative time there.
+            let subject_word = entry.subject.as_deref().and_then(relative_time_in);
+            if let Some(word) = subject_word.or_else(|| relative_time_in(&entry.text)) {
                 push(
                     ViolationKind::RelativeDate,
                     entry.line,

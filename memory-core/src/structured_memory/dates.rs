@@ -43,6 +43,19 @@ pub const VAGUE_TIME: &[&str] = &[
     "hours ago",
     "a minute ago",
     "minutes ago",
+    "this year",
+    "next year",
+    "last quarter",
+    "this quarter",
+    "next quarter",
+    "last sprint",
+    "this sprint",
+    "next sprint",
+    "in a month",
+    "in a year",
+    "ages ago",
+    "long ago",
+    "a long time ago",
 ];
 
 /// Words that name a day relative to the one they were written on: converted when given

@@ -7,7 +7,9 @@
 //!
 //! The checks, the same for every source: trimmed, not more than one line, at most
 //! [`MAX_HOOK_CHARS`] (a hook) or [`MAX_TITLE_CHARS`] (a title) characters, no control
-//! characters but tabs, no secret (the context-memory pattern set), and the line rendered
+//! characters but tabs, no secret (the context-memory pattern set), no relative time
+//! (`yesterday`, `last week`: see [`convert_relative_time`](super::convert_relative_time);
+//! a hook or title is never converted), and the line rendered
 //! with it reads back as one pointer with this title, file and hook, leaving a line after
 //! it readable. A frontmatter value that fails is refused naming the topic file and the
 //! frontmatter line, and saying which argument to give instead.
@@ -51,6 +53,10 @@ fn problem(field: &str, value: &str) -> Option<String> {
     }
     if value.chars().any(|c| c.is_control() && c != '\t') {
         return Some("it must not hold control characters".into());
+    }
+    // Never converted: by the next session `yesterday` in a hook is wrong.
+    if let Some(why) = super::time_words::relative_problem(field, value) {
+        return Some(why);
     }
     if let Some(why) = super::visible::hazard_problem(value) {
         return Some(why);

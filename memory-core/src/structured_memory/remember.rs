@@ -229,6 +229,7 @@ impl StructuredMemory {
         fact.section = fact.section.as_deref().map(clean_section).transpose()?;
         if let Some(section) = &fact.section {
             refuse_secrets("section", section)?;
+            super::time_words::refuse_relative_in("section", section)?;
         }
         fact.title = fact
             .title
@@ -739,7 +740,8 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
     Ok(text)
 }
 
-/// A subject, trimmed: one line, no brackets, at most [`MAX_SUBJECT_CHARS`].
+/// A subject, trimmed: one line, no brackets, at most [`MAX_SUBJECT_CHARS`], no relative
+/// time (`yesterday's outage`).
 pub(super) fn clean_subject(subject: &str) -> Result<String> {
     let s = subject.trim();
     if s.is_empty() {
@@ -755,6 +757,8 @@ pub(super) fn clean_subject(subject: &str) -> Result<String> {
             format!("must be at most {MAX_SUBJECT_CHARS} characters"),
         ));
     }
+    // The merge key for good: a relative time in it is never converted.
+    super::time_words::refuse_relative_in("subject", s)?;
     Ok(s.to_string())
 }
 

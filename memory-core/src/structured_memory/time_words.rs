@@ -81,24 +81,8 @@ pub struct Conversion {
 /// ```
 pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Vec<Conversion>)> {
     let found = find(text);
-    if let Some(vague) = found.iter().find_map(|f| match f.meaning {
-        Meaning::Vague(phrase) => Some(phrase.to_string()),
-        Meaning::VagueCount => Some(
-            text[f.range.clone()]
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .to_lowercase(),
-        ),
-        _ => None,
-    }) {
-        return Err(Error::invalid(
-            "text",
-            text,
-            format!(
-                "{vague:?} names no day: say the date (YYYY-MM-DD) the fact is about, or leave the time out"
-            ),
-        ));
+    if let Some(why) = found.iter().find_map(|f| refusal(text, f)) {
+        return Err(Error::invalid("text", text, why));
     }
     let mut out = String::with_capacity(text.len());
     let mut converted = Vec::new();
@@ -107,7 +91,7 @@ pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Ve
         let day = match f.meaning {
             Meaning::Days(days) => today + Duration::days(days),
             Meaning::Weekday(weekday, direction) => nearest_weekday(today, weekday, direction),
-            Meaning::Vague(_) | Meaning::VagueCount => continue,
+            Meaning::Vague(_) | Meaning::VagueCount | Meaning::Undirected(_) => continue,
         };
         let to = day.format("%Y-%m-%d").to_string();
         out.push_str(&text[at..f.range.start]);
@@ -121,6 +105,58 @@ pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Ve
     }
     out.push_str(&text[at..]);
     Ok((out, converted))
+}
+
+/// Why the phrase `f` of `text` is refused, or `None` when it is converted.
+fn refusal(text: &str, f: &Found) -> Option<String> {
+    let phrase = || spoken(&text[f.range.clone()]);
+    match f.meaning {
+        Meaning::Vague(phrase) => Some(phrase.to_string()),
+        Meaning::VagueCount => Some(phrase()),
+        Meaning::Days(_) | Meaning::Weekday(..) => None,
+        Meaning::Undirected(_) => {
+            return Some(format!(
+                "{:?} could be the last one or the coming one: say the date (YYYY-MM-DD), or write `every {}` when it recurs",
+                phrase(),
+                phrase().trim_start_matches("on ")
+            ));
+        }
+    }
+    .map(|vague| {
+        format!(
+            "{vague:?} names no day: say the date (YYYY-MM-DD) the fact is about, or leave the time out"
+        )
+    })
+}
+
+/// `phrase` as one line of lowercase words, single-spaced.
+fn spoken(phrase: &str) -> String {
+    phrase
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Refuses a relative time in `value`, the `field` (`subject`, `hook`, `title`,
+/// `section`) of a write: those are never converted (a subject is the merge key for good,
+/// a hook is read by every session), so any phrase a fact's text would convert or refuse
+/// is refused there, with [`Error::InvalidInput`] naming the field and the phrase.
+pub(super) fn refuse_relative_in(field: &'static str, value: &str) -> Result<()> {
+    match relative_problem(field, value) {
+        Some(why) => Err(Error::invalid(field, value, why)),
+        None => Ok(()),
+    }
+}
+
+/// Why `value` cannot be the `field` of a write for the relative time it holds, or
+/// `None` when it holds none (see [`refuse_relative_in`]).
+pub(super) fn relative_problem(field: &str, value: &str) -> Option<String> {
+    let f = find(value).into_iter().next()?;
+    Some(format!(
+        "{:?} is relative to the day it is written, and a {field} is never converted: name the date (YYYY-MM-DD) or leave the time out",
+        spoken(&value[f.range])
+    ))
 }
 
 /// The first relative or vague time phrase of `text` that a write would convert or
@@ -150,7 +186,7 @@ pub(super) fn whole_phrase_day(
     Some(match only.meaning {
         Meaning::Days(days) => Ok(today + Duration::days(days)),
         Meaning::Weekday(weekday, direction) => Ok(nearest_weekday(today, weekday, direction)),
-        Meaning::Vague(_) | Meaning::VagueCount => Err(()),
+        Meaning::Vague(_) | Meaning::VagueCount | Meaning::Undirected(_) => Err(()),
     })
 }
 
@@ -165,6 +201,9 @@ enum Meaning {
     Vague(&'static str),
     /// A vague count or unit (`a few weeks ago`, `3 months ago`): named by its words.
     VagueCount,
+    /// A weekday whose direction the sentence does not tell (`the demo is on Friday`:
+    /// the coming one, or every one): refused.
+    Undirected(Weekday),
 }
 
 /// A phrase found: the bytes to replace and what they mean.
@@ -239,6 +278,14 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
     };
     for (phrase, days) in DAY_PHRASES {
         if phrase.iter().enumerate().all(|(k, p)| w(k) == Some(*p)) && joined(phrase.len()) {
+            // `tomorrow week`, `yesterday week`: a week off that day, read whole or not
+            // at all (refused).
+            if matches!(phrase.last(), Some(&("tomorrow" | "yesterday")))
+                && w(phrase.len()) == Some("week")
+                && joined(phrase.len() + 1)
+            {
+                return Some((phrase.len() + 1, Meaning::VagueCount));
+            }
             return Some((phrase.len(), Meaning::Days(*days)));
         }
     }
@@ -266,6 +313,9 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
             .is_some_and(|m| super::month_dates::is_month_word(&text[m.range.clone()]))
     {
         return Some((2, Meaning::VagueCount));
+    }
+    if let Some(len) = week_off_weekday(text, words, i) {
+        return Some((len, Meaning::VagueCount));
     }
     if let Some(found) = counted_days(text, words, i) {
         return Some(found);
@@ -305,13 +355,300 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
     if w(at + 1) == Some("the") && w(at + 2).is_some_and(ordinal) {
         return None;
     }
-    // A deadline looks ahead: `by Friday`, `until Friday`, `due Friday` is the coming one
-    // (today included), as `this Friday`.
-    let direction = match before {
-        Some("by" | "until" | "till" | "before" | "due") if at == 0 => 0,
-        _ => direction,
+    // `next Tuesday week`, `Tuesday week`: a week after that day, read whole or refused
+    // (refused: which Tuesday `Tuesday week` counts from is read two ways).
+    if w(len) == Some("week") && joined(len + 1) {
+        return Some((len + 1, Meaning::VagueCount));
+    }
+    if at == 1 {
+        // `next Monday mornings`: one day, or every one? Refused whole.
+        if w(len).is_some_and(|a| RECURRING_AFTER.contains(&a)) && joined(len + 1) {
+            return Some((len + 1, Meaning::VagueCount));
+        }
+        return Some((len, Meaning::Weekday(weekday, direction)));
+    }
+    if not_one_day(text, words, i, weekday) {
+        return None;
+    }
+    // A deadline looks ahead: `by Friday`, `until Friday`, `due (on) Friday` is the coming
+    // one (today included), as `this Friday`.
+    // `since Monday` looks back, whatever the tense.
+    if before == Some("since") {
+        return Some((len, Meaning::Weekday(weekday, -1)));
+    }
+    let due_on = before == Some("on") && i >= 2 && words[i - 2].lower == "due";
+    if due_on || matches!(before, Some("by" | "until" | "till" | "before" | "due")) {
+        return Some((len, Meaning::Weekday(weekday, 0)));
+    }
+    let meaning = match tense(text, words, i) {
+        Tense::Future => Meaning::Weekday(weekday, 1),
+        Tense::Past => Meaning::Weekday(weekday, -1),
+        Tense::Unknown => Meaning::Undirected(weekday),
     };
-    Some((len, Meaning::Weekday(weekday, direction)))
+    Some((len, meaning))
+}
+
+/// The word before a weekday that makes it part of a holiday's name (`Black Friday`,
+/// `Good Friday`, `Easter Monday`): a day of the year, not the nearest weekday.
+const HOLIDAYS: &[(&str, Weekday)] = &[
+    ("good", Weekday::Fri),
+    ("easter", Weekday::Mon),
+    ("easter", Weekday::Sun),
+    ("whit", Weekday::Mon),
+    ("whit", Weekday::Sun),
+    ("ash", Weekday::Wed),
+    ("spy", Weekday::Wed),
+    ("bowl", Weekday::Sun),
+    ("shrove", Weekday::Tue),
+    ("fat", Weekday::Tue),
+    ("giving", Weekday::Tue),
+    ("maundy", Weekday::Thu),
+    ("holy", Weekday::Thu),
+    ("holy", Weekday::Sat),
+    ("palm", Weekday::Sun),
+    ("mothering", Weekday::Sun),
+    ("trinity", Weekday::Sun),
+    ("plough", Weekday::Mon),
+    ("blue", Weekday::Mon),
+    ("business", Weekday::Sat),
+];
+
+/// Words before any weekday that make it a name (`Black Monday`, `Cyber Monday`, `Super
+/// Tuesday`).
+const NAMING_WORDS: &[&str] = &["black", "cyber", "super"];
+
+/// Words before a weekday that make it a noun or a modifier (`the Friday release train`,
+/// `The Monday meeting`, `a Sunday`): not a day relative to today.
+const DETERMINERS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "that",
+    "those",
+    "these",
+    "our",
+    "my",
+    "your",
+    "their",
+    "his",
+    "her",
+    "its",
+    "whose",
+    "one",
+    "same",
+    "any",
+    "which",
+    "whichever",
+];
+
+/// Nouns a bare weekday names a kind of (`Monday standup moved`, `Friday deploys`): a
+/// recurring event, not one day.
+const EVENT_NOUNS: &[&str] = &[
+    "meeting",
+    "standup",
+    "stand",
+    "sync",
+    "release",
+    "deploy",
+    "deployment",
+    "train",
+    "call",
+    "review",
+    "retro",
+    "retrospective",
+    "demo",
+    "digest",
+    "report",
+    "build",
+    "job",
+    "cron",
+    "backup",
+    "batch",
+    "freeze",
+    "window",
+    "shift",
+    "rota",
+    "slot",
+    "session",
+    "newsletter",
+    "huddle",
+    "planning",
+    "rotation",
+    "cadence",
+    "routine",
+    "schedule",
+    "maintenance",
+];
+
+/// Words in a weekday's clause that make it recurring (`deploys happen on Monday`,
+/// `usually on Friday`).
+const RECURRING_CUES: &[&str] = &[
+    "happen",
+    "happens",
+    "occur",
+    "occurs",
+    "recur",
+    "recurs",
+    "usually",
+    "always",
+    "normally",
+    "typically",
+    "generally",
+    "regularly",
+    "often",
+    "weekly",
+    "every",
+    "each",
+    "per",
+];
+
+/// Words after a weekday that make it recurring (`Monday mornings`).
+const RECURRING_AFTER: &[&str] = &["mornings", "afternoons", "evenings", "nights"];
+
+/// Words that end a clause (as punctuation does) for the tense and recurrence cues.
+const CLAUSE_WORDS: &[&str] = &[
+    "and", "but", "or", "then", "so", "because", "while", "whereas",
+];
+
+/// Whether a bare weekday at word `i` (after `on` or alone) names no one day, and is left
+/// alone: a holiday (`Black Friday`), a noun or modifier (`the Friday release train`,
+/// `Monday standup`), recurring (`deploys happen on Monday`, `Monday mornings`).
+fn not_one_day(text: &str, words: &[Word], i: usize, weekday: Weekday) -> bool {
+    let before = i.checked_sub(1).map(|b| words[b].lower.as_str());
+    let after = words.get(i + 1).filter(|_| joined_at(text, words, i + 1));
+    let after = after.map(|a| a.lower.as_str());
+    let holiday = before.is_some_and(|b| {
+        (HOLIDAYS.contains(&(b, weekday)) || NAMING_WORDS.contains(&b)) && joined_at(text, words, i)
+    });
+    let determined = before.is_some_and(|b| DETERMINERS.contains(&b));
+    let event = after.is_some_and(|a| {
+        EVENT_NOUNS.contains(&a) || EVENT_NOUNS.contains(&a.strip_suffix('s').unwrap_or(a))
+    });
+    let recurring_after = after.is_some_and(|a| RECURRING_AFTER.contains(&a));
+    let recurring = clause(text, words, i, false)
+        .chain(clause(text, words, i, true))
+        .any(|k| RECURRING_CUES.contains(&words[k].lower.as_str()));
+    holiday || determined || event || recurring_after || recurring
+}
+
+/// The tense a weekday's clause is in, from its words.
+enum Tense {
+    /// `will`, `'ll`, `going to`, `scheduled for`, `planned for`, `upcoming`, …: the
+    /// coming one, today excluded.
+    Future,
+    /// No cue, or a past one (`was`, `did`): the most recent one before today.
+    Past,
+    /// `is`/`are` (on) the weekday: the coming one or every one.
+    Unknown,
+}
+
+/// Words that put a clause in the future.
+const FUTURE_CUES: &[&str] = &[
+    "will",
+    "shall",
+    "gonna",
+    "scheduled",
+    "planned",
+    "due",
+    "upcoming",
+    "expected",
+    "slated",
+    "tomorrow",
+];
+
+/// Words that put a clause in the past.
+const PAST_CUES: &[&str] = &["was", "were", "did", "had", "yesterday", "ago"];
+
+/// The tense of the clause of the weekday at word `i`: the nearest cue before it (`we will
+/// deploy on Monday`), or, when the weekday opens its clause (`On Monday we will deploy`),
+/// the first one after it.
+fn tense(text: &str, words: &[Word], i: usize) -> Tense {
+    let before = |k: usize| k.checked_sub(1).map(|b| words[b].lower.as_str());
+    // `is Friday`, `is on Friday`: present, no direction.
+    let at = if before(i) == Some("on") { i - 1 } else { i };
+    if matches!(before(at), Some("is" | "are" | "am")) && joined_at(text, words, at) {
+        return Tense::Unknown;
+    }
+    let cue = |k: usize| {
+        let word = words[k].lower.as_str();
+        let next = words.get(k + 1).map(|w| w.lower.as_str());
+        let apostrophe = |k: usize| {
+            k.checked_sub(1).is_some_and(|b| {
+                matches!(&text[words[b].range.end..words[k].range.start], "'" | "’")
+            })
+        };
+        if FUTURE_CUES.contains(&word)
+            || (word == "ll" && apostrophe(k))
+            || (word == "going" && next == Some("to"))
+            || (word == "won" && next == Some("t") && apostrophe(k + 1))
+        {
+            Some(Tense::Future)
+        } else if PAST_CUES.contains(&word) {
+            Some(Tense::Past)
+        } else {
+            None
+        }
+    };
+    if let Some(t) = clause(text, words, i, false).find_map(cue) {
+        return t;
+    }
+    let opens = clause(text, words, i, false).all(|k| words[k].lower == "on");
+    if opens && let Some(t) = clause(text, words, i, true).find_map(cue) {
+        return t;
+    }
+    Tense::Past
+}
+
+/// Whether word `k` follows word `k - 1` in the same clause (no punctuation but spaces,
+/// tabs, apostrophes and hyphens between them).
+fn same_clause(text: &str, words: &[Word], k: usize) -> bool {
+    k.checked_sub(1).is_some_and(|b| {
+        text[words[b].range.end..words[k].range.start]
+            .chars()
+            .all(|c| matches!(c, ' ' | '\t' | '\'' | '’' | '-' | '"' | '*' | '_'))
+    })
+}
+
+/// Whether word `k` follows word `k - 1` with only spaces or tabs between them.
+fn joined_at(text: &str, words: &[Word], k: usize) -> bool {
+    k.checked_sub(1).is_some_and(|b| {
+        let between = &text[words[b].range.end..words[k].range.start];
+        !between.is_empty() && between.chars().all(|c| c == ' ' || c == '\t')
+    })
+}
+
+/// The words of the clause of word `i`, nearest first: before it (`forward` false) or
+/// after it. A clause ends at punctuation, a line break, or a joining word (`and`, `but`).
+fn clause<'a>(
+    text: &'a str,
+    words: &'a [Word],
+    i: usize,
+    forward: bool,
+) -> Box<dyn Iterator<Item = usize> + 'a> {
+    let ends = move |k: usize| CLAUSE_WORDS.contains(&words[k].lower.as_str());
+    if forward {
+        Box::new((i + 1..words.len()).take_while(move |&k| same_clause(text, words, k) && !ends(k)))
+    } else {
+        Box::new(
+            (0..i)
+                .rev()
+                .take_while(move |&k| same_clause(text, words, k + 1) && !ends(k)),
+        )
+    }
+}
+
+/// `a week on Tuesday`, `two weeks from Friday`, `a week after Monday` at word `i`: how
+/// many words, refused whole (never `a week from 2026-07-06`).
+fn week_off_weekday(text: &str, words: &[Word], i: usize) -> Option<usize> {
+    let w = |k: usize| words.get(i + k).map(|w| w.lower.as_str());
+    let count = w(0)?;
+    if !(count == "a" || count.bytes().all(|b| b.is_ascii_digit()) || UNIT_WORDS.contains(&count)) {
+        return None;
+    }
+    let shape = matches!(w(1), Some("week" | "weeks"))
+        && matches!(w(2), Some("on" | "from" | "after" | "before"))
+        && (1..4).all(|k| joined_at(text, words, i + k));
+    (shape && weekday_at(text, words, i + 3, true).is_some()).then_some(4)
 }
 
 /// Number words below twenty a count of days or weeks may be written in (`two weeks
@@ -490,7 +827,8 @@ fn counted_days(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)
                 k += len;
                 Some(n)
             }
-            None if word == "a" && !future => {
+            // `in a week's time`, `in a day's time`: one, as `a week ago`.
+            None if word == "a" && (!future || time_after(text, words, i + k + 1).is_some()) => {
                 k += 1;
                 Some(1)
             }
@@ -539,6 +877,9 @@ fn counted_days(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)
             return None;
         }
         k += 1;
+    } else if let Some(more) = time_after(text, words, i + k - 1) {
+        // `in 2 days' time`: the whole phrase, never `2026-07-12' time`.
+        k += more;
     }
     let meaning = match (count, unit, unread) {
         (Some(n), Some(unit), false) => {
@@ -550,6 +891,31 @@ fn counted_days(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)
         _ => Meaning::VagueCount,
     };
     Some((k, meaning))
+}
+
+/// How many words `'s time` or `' time` after the unit at word `unit` (`days' time`,
+/// `week's time`) takes, when it follows.
+fn time_after(text: &str, words: &[Word], unit: usize) -> Option<usize> {
+    let word = |k: usize| words.get(k).map(|w| w.lower.as_str());
+    let between = |k: usize| {
+        let (a, b) = (words.get(k.checked_sub(1)?)?, words.get(k)?);
+        Some(&text[a.range.end..b.range.start])
+    };
+    let apostrophe = |g: &str| matches!(g, "'" | "’");
+    if !matches!(word(unit), Some("day" | "days" | "week" | "weeks")) {
+        return None;
+    }
+    let spaced = |g: &str| !g.is_empty() && g.chars().all(|c| c == ' ' || c == '\t');
+    if word(unit + 1) == Some("s")
+        && between(unit + 1).is_some_and(apostrophe)
+        && word(unit + 2) == Some("time")
+        && between(unit + 2).is_some_and(spaced)
+    {
+        return Some(2);
+    }
+    let gap = between(unit + 1)?;
+    let quoted = gap.strip_prefix('\'').or_else(|| gap.strip_prefix('’'));
+    (word(unit + 1) == Some("time") && quoted.is_some_and(spaced)).then_some(1)
 }
 
 /// Weekday abbreviations, as written capitalised (`Mon`, `MON`): the ones that are also
@@ -1009,5 +1375,326 @@ mod tests {
             pairs,
             [("Yesterday", "2026-07-09"), ("Monday", "2026-07-06")]
         );
+    }
+
+    /// Holidays, recurring and attributive weekdays name no one day: left alone, written
+    /// and checked alike (`check` finds nothing in them).
+    #[test]
+    fn holidays_recurrences_and_modifiers_are_left_alone() {
+        for text in [
+            "Black Friday sale config",
+            "Good Friday freeze",
+            "Cyber Monday traffic doubled",
+            "Easter Monday is off",
+            "Ash Wednesday",
+            "Super Tuesday results page",
+            "black friday promo",
+            "the Friday release train",
+            "The Monday meeting moved",
+            "a Sunday is quiet",
+            "our Tuesday sync",
+            "Monday standup moved to 10",
+            "Friday deploys are risky",
+            "deploys happen on Monday",
+            "standup is on Monday mornings",
+            "usually deployed on Friday",
+            "backups run weekly on Sunday",
+            "Friday nights are on call",
+            "on Mondays",
+            "every Monday",
+        ] {
+            let (out, converted) = convert_relative_time(text, friday()).unwrap();
+            assert_eq!(out, text, "{text:?}");
+            assert!(converted.is_empty(), "{text:?}: {converted:?}");
+            assert_eq!(first_relative(text), None, "{text:?}");
+        }
+    }
+
+    /// A weekday in the future tense is the coming one (today excluded; today is Friday
+    /// 2026-07-10); a present one (`is on Friday`) is refused: the coming one or every
+    /// one?
+    #[test]
+    fn future_weekdays_look_ahead_and_present_ones_are_refused() {
+        for (given, expected) in [
+            ("we will deploy on Monday", "we will deploy on 2026-07-13"),
+            (
+                "release is scheduled for Friday",
+                "release is scheduled for 2026-07-17",
+            ),
+            ("will ship Friday", "will ship 2026-07-17"),
+            ("we'll ship Friday", "we'll ship 2026-07-17"),
+            ("we’ll ship Tuesday", "we’ll ship 2026-07-14"),
+            ("going to ship on Monday", "going to ship on 2026-07-13"),
+            (
+                "rollout planned for Wednesday",
+                "rollout planned for 2026-07-15",
+            ),
+            ("the upcoming Monday cut", "the upcoming 2026-07-13 cut"),
+            ("On Monday we will deploy", "On 2026-07-13 we will deploy"),
+            ("it won't ship Monday", "it won't ship 2026-07-13"),
+            ("due on Friday", "due on 2026-07-10"),
+            // Past, or no cue: the most recent one.
+            (
+                "shipped on Monday, will fix Tuesday",
+                "shipped on 2026-07-06, will fix 2026-07-14",
+            ),
+            ("we will say it was Monday", "we will say it was 2026-07-06"),
+            ("On Monday we deployed", "On 2026-07-06 we deployed"),
+            // An explicit `last`/`next`/`this` wins over the tense.
+            (
+                "will revert what shipped last Monday",
+                "will revert what shipped 2026-07-06",
+            ),
+        ] {
+            assert_eq!(convert(given), expected, "{given:?}");
+        }
+        for (text, phrase) in [
+            ("the demo is on Friday", "\"friday\" could be"),
+            ("release is Monday", "\"monday\" could be"),
+            ("standups are on Tuesday", "\"tuesday\" could be"),
+        ] {
+            let err = convert_relative_time(text, friday()).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{text:?}");
+            assert!(err.to_string().contains(phrase), "{text:?}: {err}");
+            assert!(first_relative(text).is_some(), "{text:?}");
+        }
+    }
+
+    /// `in N days' time` is read whole; `next Tuesday week`, `a week from Monday`,
+    /// `tomorrow week` are refused whole: never half a phrase converted.
+    #[test]
+    fn phrases_around_a_day_are_converted_whole_or_refused() {
+        for (given, expected) in [
+            ("in 2 days' time", "2026-07-12"),
+            ("in two weeks’ time we ship", "2026-07-24 we ship"),
+            ("in a week's time", "2026-07-17"),
+            ("in a day’s time", "2026-07-11"),
+            ("in 3 days time", "2026-07-13 time"),
+        ] {
+            assert_eq!(convert(given), expected, "{given:?}");
+        }
+        for (text, phrase) in [
+            ("next Tuesday week", "next tuesday week"),
+            ("freeze Tuesday week", "tuesday week"),
+            ("a week from Monday", "a week from monday"),
+            ("two weeks on Friday", "two weeks on friday"),
+            ("tomorrow week", "tomorrow week"),
+            ("in 2 months' time", "in 2 months"),
+            ("in a month's time", "in a month"),
+        ] {
+            let err = convert_relative_time(text, friday()).unwrap_err();
+            assert!(
+                err.to_string().contains(&format!("{phrase:?}")),
+                "{text:?}: {err}"
+            );
+        }
+    }
+
+    /// Years, quarters, sprints, `in a month`, `ages ago`: refused like `last month`.
+    #[test]
+    fn years_quarters_and_sprints_are_refused() {
+        for phrase in [
+            "next year",
+            "this year",
+            "last year",
+            "next quarter",
+            "last quarter",
+            "this quarter",
+            "next sprint",
+            "last sprint",
+            "in a month",
+            "in a year",
+            "ages ago",
+            "a long time ago",
+        ] {
+            let text = format!("we moved it {phrase}, then");
+            let err = convert_relative_time(&text, friday()).unwrap_err();
+            assert!(
+                err.to_string().contains(&format!("{phrase:?}")),
+                "{text:?}: {err}"
+            );
+            assert_eq!(first_relative(&text).as_deref(), Some(phrase));
+        }
+    }
+
+    /// Subjects, hooks, titles and sections are never converted: anything a text would
+    /// convert or refuse is refused there, naming the field and the phrase.
+    #[test]
+    fn fields_refuse_relative_time_naming_field_and_phrase() {
+        for field in ["subject", "hook", "title", "section"] {
+            for (value, phrase) in [
+                ("what we deployed yesterday", "yesterday"),
+                ("yesterday's outage", "yesterday"),
+                ("Last week", "last week"),
+                ("the outage on Monday", "monday"),
+                ("next quarter plan", "next quarter"),
+                ("in 2 days' time", "in 2 days' time"),
+            ] {
+                let err = refuse_relative_in(field, value).unwrap_err();
+                assert_eq!(err.kind(), crate::ErrorKind::InvalidInput);
+                let message = err.to_string();
+                assert!(message.contains(&format!("invalid {field}")), "{message}");
+                assert!(message.contains(&format!("{phrase:?}")), "{message}");
+            }
+            for value in [
+                "Black Friday sale",
+                "Monday standup",
+                "every Friday",
+                "2026-07-09 outage",
+            ] {
+                assert!(refuse_relative_in(field, value).is_ok(), "{value:?}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod sentence_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    const LEADS: &[&str] = &[
+        "",
+        "we",
+        "we will",
+        "we'll",
+        "going to",
+        "deploys happen",
+        "it was",
+        "shipped",
+        "the",
+        "Black",
+        "Good",
+        "Cyber",
+        "Easter",
+        "Ash",
+        "Super",
+        "every",
+        "is scheduled for",
+        "planned for",
+        "due",
+        "upcoming",
+        "release is",
+        "usually",
+        "next",
+        "last",
+        "this",
+        "a week from",
+        "in 2 days' time and",
+    ];
+    const PREPOSITIONS: &[&str] = &["", "on", "by", "since"];
+    const DAYS: &[&str] = &[
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "Mondays",
+        "Fri",
+        "yesterday",
+        "tomorrow",
+    ];
+    const TAILS: &[&str] = &[
+        "",
+        "mornings",
+        "morning",
+        "meeting",
+        "release train",
+        "week",
+        "we deployed",
+        "we will deploy",
+        "'s build",
+        ", then",
+        "sale config",
+        "standup",
+    ];
+
+    fn today() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 12, 2).unwrap() // a Wednesday
+    }
+
+    /// A date the conversion wrote, and the words around it.
+    fn dates_in(text: &str) -> Vec<(usize, usize)> {
+        let b = text.as_bytes();
+        (0..b.len().saturating_sub(9))
+            .filter(|&i| {
+                b[i..i + 10].iter().enumerate().all(|(k, c)| {
+                    if k == 4 || k == 7 {
+                        *c == b'-'
+                    } else {
+                        c.is_ascii_digit()
+                    }
+                })
+            })
+            .map(|i| (i, i + 10))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// For sentences built from weekday, holiday, recurring and tense fragments: a
+        /// converted text holds no half phrase (a date glued to `week`, `' time`,
+        /// `mornings`, or after a holiday word or an article) and nothing `check` would
+        /// flag; the text is changed exactly when `check` flags the original; and a
+        /// future-tense weekday never lands in the past.
+        #[test]
+        fn conversion_refusal_and_check_agree(
+            lead in prop::sample::select(LEADS),
+            prep in prop::sample::select(PREPOSITIONS),
+            day in prop::sample::select(DAYS),
+            tail in prop::sample::select(TAILS),
+        ) {
+            let text = [lead, prep, day, tail]
+                .iter()
+                .filter(|p| !p.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace(" ,", ",")
+                .replace(" 's", "'s");
+            let flagged = first_relative(&text);
+            let holiday = matches!(
+                (lead, day),
+                ("Good", "Friday") | ("Easter", "Monday") | ("Ash", "Wednesday")
+            ) || (matches!(lead, "Black" | "Cyber" | "Super" | "the") && day != "yesterday" && day != "tomorrow");
+            if holiday && prep.is_empty() {
+                let name = format!("{lead} {day}");
+                let kept = convert_relative_time(&text, today()).map(|(out, _)| out.contains(&name));
+                prop_assert!(kept.unwrap_or(true), "{:?}", text);
+            }
+            match convert_relative_time(&text, today()) {
+                Err(_) => prop_assert!(flagged.is_some(), "{text:?} refused, not flagged"),
+                Ok((out, converted)) => {
+                    prop_assert_eq!(converted.is_empty(), flagged.is_none(), "{:?}", text);
+                    prop_assert_eq!(converted.is_empty(), out == text);
+                    prop_assert_eq!(first_relative(&out), None, "{:?} -> {:?}", text, out);
+                    for (start, end) in dates_in(&out) {
+                        let after = out[end..].trim_start_matches(['\'', '’']);
+                        let after = after.split_whitespace().next().unwrap_or("");
+                        let day_word = !matches!(day, "yesterday" | "tomorrow");
+                        prop_assert!(
+                            !(matches!(after, "week" | "time") || (day_word && after == "mornings")),
+                            "{:?} -> {:?}", text, out
+                        );
+                        let before = out[..start].split_whitespace().last().unwrap_or("");
+                        prop_assert!(
+                            !(day_word && ["black", "cyber", "super", "the"]
+                                .contains(&before.to_lowercase().as_str())),
+                            "{:?} -> {:?}", text, out
+                        );
+                        let future = ["we will", "we'll", "going to", "is scheduled for",
+                            "planned for", "upcoming"].contains(&lead)
+                            && matches!(prep, "" | "on")
+                            && !matches!(day, "yesterday" | "tomorrow" | "Mondays");
+                        if future {
+                            prop_assert!(&out[start..end] > "2026-12-02", "{:?} -> {:?}", text, out);
+                        }
+                    }
+                }
+            }
+        }
     }
 }
