@@ -413,6 +413,7 @@ export type ViolationKind =
   | 'dangling_index_line'
   | 'orphan_topic'
   | 'duplicate_index_line'
+  | 'near_duplicate_topics'
   | 'unusable_link'
   | 'empty_hook'
   | 'over_budget'

@@ -471,7 +471,7 @@ fn a_split_into_a_name_already_taken_takes_the_next_free_one_and_the_write_lands
     std::fs::write(d.join("MEMORY.md"), "- [Infra](memory-infra.md) — hosts, databases\n- [Old](memory-infra-databases.md) — older split\n").unwrap();
     std::fs::write(
         d.join("memory-infra.md"),
-        "# Infra\n## Hosts\n- 2026-06-01: web1\n## Databases\n",
+        "# Infra\n## Hosts\n- 2026-06-01: web1\n## Databases\n- 2026-06-02: pg on db1\n",
     )
     .unwrap();
     std::fs::write(

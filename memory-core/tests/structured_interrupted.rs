@@ -65,8 +65,8 @@ const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "remember-that-splits",
-        // A hand-kept topic of two sections at its budget: the write (under the last
-        // section) splits one out.
+        // A hand-kept topic of two sections past its budget: the write (under the last
+        // section, its second entry there) splits that section out.
         setup: |_| {},
         op: |m| {
             m.remember(fact("backups run nightly", "backups", "2026-06-03").section("Databases"))
@@ -138,7 +138,7 @@ fn seed_files(name: &str, root: &Path) {
         std::fs::create_dir_all(root).unwrap();
         std::fs::write(
             root.join("memory-infra.md"),
-            "# Infra\n## Hosts\n- 2026-06-01: web1\n## Databases\n",
+            "# Infra\n## Hosts\n- 2026-06-01: web1\n## Databases\n- 2026-06-02: pg on db1\n",
         )
         .unwrap();
         std::fs::write(

@@ -139,10 +139,10 @@ fn a_split_by_headings_leaves_a_fact_that_named_no_section_in_the_parent() {
     let dir = tempfile::tempdir().unwrap();
     seed(
         dir.path(),
-        "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n\n## Databases\n- 2026-06-02: db1 runs Postgres\n",
+        "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n\n## Databases\n- 2026-06-02: db1 runs Postgres\n- 2026-06-03: db2 runs Redis\n",
     );
     let m = StructuredMemory::builder(dir.path())
-        .budgets(Budgets::default().topic_lines(8))
+        .budgets(Budgets::default().topic_lines(9))
         .fixed_time("2026-07-10T09:00:00Z")
         .unwrap()
         .open()

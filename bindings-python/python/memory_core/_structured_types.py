@@ -28,6 +28,7 @@ ViolationKindLiteral = Literal[
     "dangling_index_line",
     "orphan_topic",
     "duplicate_index_line",
+    "near_duplicate_topics",
     "unusable_link",
     "empty_hook",
     "over_budget",

@@ -39,6 +39,9 @@ pub enum ViolationKind {
     OrphanTopic,
     /// Two index lines for one topic file.
     DuplicateIndexLine,
+    /// Index lines of two topic files with the same title and hook: a session cannot tell
+    /// from the index which to load ("merge near-duplicate topics").
+    NearDuplicateTopics,
     /// An index line whose link leaves the directory or is not a plain path.
     UnusableLink,
     /// An index line with no hook ("the hook … is the recall key").
@@ -98,6 +101,7 @@ impl ViolationKind {
             ViolationKind::DanglingIndexLine => "dangling_index_line",
             ViolationKind::OrphanTopic => "orphan_topic",
             ViolationKind::DuplicateIndexLine => "duplicate_index_line",
+            ViolationKind::NearDuplicateTopics => "near_duplicate_topics",
             ViolationKind::UnusableLink => "unusable_link",
             ViolationKind::EmptyHook => "empty_hook",
             ViolationKind::OverBudget => "over_budget",
@@ -317,6 +321,7 @@ impl StructuredMemory {
             }
             self.check_linked(&line.file, Some(line.line), on_disk, out);
         }
+        out.extend(super::check_near_duplicates::near_duplicates(index));
         // A file is linked by a line naming it exactly, or (when no file has the line's
         // exact name) but for case, or else canonically equivalent: on a disk that folds
         // case or normalisation the line opens it.

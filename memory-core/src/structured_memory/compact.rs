@@ -71,7 +71,10 @@ pub struct NeedsJudgment {
     /// Bytes still over the byte budget (0 when unlimited or within).
     pub over_by_bytes: usize,
     /// Lines the library does not read as entries (hand-written notes, prose): never
-    /// compacted, flagged for a person.
+    /// compacted, flagged for a person. 1-based, in the file as it was before the
+    /// compaction, as [`PassReport::from_lines`] (for a write's compaction: with the
+    /// write's entry in place); for a file a split made or moved entries into, in that
+    /// file as the compaction leaves it.
     pub unparsed_lines: Vec<usize>,
     /// What would help.
     pub message: String,
@@ -215,6 +218,14 @@ fn kind_name<S: serde::Serializer>(
     s.serialize_str(kind.as_str())
 }
 
+/// Which passes run on a file beyond the budget-triggered ones.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Passes {
+    /// Collapse the superseded even when the file is within its budget (`compact FILE`
+    /// asked for by name): generations of one subject are always a contradiction.
+    pub(super) collapse_within_budget: bool,
+}
+
 /// One file's text as the passes leave it, and what they took out.
 pub(super) struct Work {
     pub(super) file: String,
@@ -225,6 +236,8 @@ pub(super) struct Work {
     pub(super) archived: Vec<(ArchivePass, Vec<String>)>,
     /// New topic files: (file, path, text, title, hook).
     pub(super) created: Vec<(String, PathBuf, String, String, String)>,
+    /// Earlier splits a split moved entries into: (file, path, text before, text after).
+    pub(super) moved_into: Vec<(String, PathBuf, String, String)>,
     /// The file's text before the first pass.
     original: String,
     /// Each applied pass's edits, sorted (to give lines in the original text).
@@ -246,6 +259,34 @@ impl Work {
             && self.topic.entries.is_empty()
             && self.topic.unparsed_lines().is_empty()
             && self.created.is_empty()
+            && self.moved_into.is_empty()
+    }
+
+    /// The lines the library does not read as entries (prose, hand notes), numbered in
+    /// the file as it was before the first pass: the passes never move them, but the
+    /// entries they take out above them shift them in the text they leave.
+    fn original_unparsed_lines(&self) -> Vec<usize> {
+        let text = self.topic.text.as_str();
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        self.topic
+            .unparsed_lines()
+            .iter()
+            .map(|&line| {
+                let mut at = starts
+                    .get(line.saturating_sub(1))
+                    .copied()
+                    .unwrap_or(text.len());
+                for edits in self.history.iter().rev() {
+                    at = position_before(edits, at);
+                }
+                self.original[..at.min(self.original.len())]
+                    .matches('\n')
+                    .count()
+                    + 1
+            })
+            .collect()
     }
 
     /// Gives `entries` (read from the text as the passes so far leave it) their lines in
@@ -425,8 +466,21 @@ impl StructuredMemory {
                 not_compacted.push(NotCompacted::from_error(&name, &e));
                 continue;
             }
-            let work = self.compact_file(name, path, topic, compactor, &index, &created)?;
+            // What this step writes is no other split's target: the files splits make,
+            // the files compacted, the earlier splits entries move into (not compacted
+            // again from their old text).
+            created.insert(name_key(&name));
+            // A file asked for by name has its generations collapsed even within its
+            // budget (`check` reports them as `contradicting_generations`).
+            let passes = Passes {
+                collapse_within_budget: file.is_some(),
+            };
+            let work = self.compact_file(name, path, topic, compactor, &index, &created, passes)?;
             created.extend(work.created.iter().map(|c| name_key(&c.0)));
+            for m in &work.moved_into {
+                created.insert(name_key(&m.0));
+                seen.insert(name_key(&m.0));
+            }
             works.push(work);
         }
         let index_pass = (file.is_none() || index_named).then_some(compactor);
@@ -453,6 +507,7 @@ impl StructuredMemory {
 
     /// Runs the passes on one file, in memory. `created` holds the files (lowercased)
     /// that splits of other files in the same step make: a split here names another.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn compact_file(
         &self,
         file: String,
@@ -461,6 +516,7 @@ impl StructuredMemory {
         compactor: &dyn Compactor,
         index: &Option<MemoryIndex>,
         created: &BTreeSet<String>,
+        passes: Passes,
     ) -> Result<Work> {
         let mut w = Work {
             file,
@@ -470,6 +526,7 @@ impl StructuredMemory {
             passes: Vec::new(),
             archived: Vec::new(),
             created: Vec::new(),
+            moved_into: Vec::new(),
             history: Vec::new(),
             emptying_split: None,
             original_entries: 0,
@@ -481,7 +538,13 @@ impl StructuredMemory {
             ArchivePass::SummarizeEpisodic,
             ArchivePass::SplitOvergrown,
         ] {
-            if self.usage_of(&w.topic).state != BudgetState::Over {
+            let over = self.usage_of(&w.topic).state == BudgetState::Over;
+            let asked = passes.collapse_within_budget && pass == ArchivePass::CollapseSuperseded;
+            if !over && !asked {
+                // Budget-triggered passes stop once the file is under its budget.
+                if passes.collapse_within_budget && pass == ArchivePass::EvictDead {
+                    continue;
+                }
                 break;
             }
             match pass {
@@ -721,6 +784,11 @@ impl StructuredMemory {
         basis.push((self.index_path()?, index.as_ref().map(|i| i.text.clone())));
         for w in &works {
             basis.extend(w.created.iter().map(|c| (c.1.clone(), None)));
+            basis.extend(
+                w.moved_into
+                    .iter()
+                    .map(|m| (m.1.clone(), Some(m.2.clone()))),
+            );
         }
         let mut works = works;
         let mut index_text = index.as_ref().map(|i| i.text.clone());
@@ -921,6 +989,31 @@ impl StructuredMemory {
                     passes: Vec::new(),
                 });
             }
+            for (file, path, old, new) in &w.moved_into {
+                let parsed = |text: &String| {
+                    Topic::read(path, file.clone(), text.clone())
+                        .map_err(|e| Error::unreadable_result(path, e))
+                };
+                let (old, new_topic) = (parsed(old)?, parsed(new)?);
+                writes.push((path.clone(), new.clone()));
+                let after = self.usage_of(&new_topic);
+                split_files.push(FileCompaction {
+                    file: file.clone(),
+                    before: self.usage_of(&old),
+                    needs_judgment: (after.state == BudgetState::Over).then(|| NeedsJudgment {
+                        file: file.clone(),
+                        over_by_lines: after.over_by_lines,
+                        over_by_bytes: after.over_by_bytes,
+                        unparsed_lines: unparsed_lines(&new_topic),
+                        message: format!(
+                            "{file}, an earlier split of {} that took more of its entries, is over its budget: a compactor must split it further or say what is dead",
+                            w.file
+                        ),
+                    }),
+                    after,
+                    passes: Vec::new(),
+                });
+            }
             let before = original
                 .as_ref()
                 .map(|o| self.usage_of(o))
@@ -930,11 +1023,11 @@ impl StructuredMemory {
                 file: w.file.clone(),
                 over_by_lines: after.over_by_lines,
                 over_by_bytes: after.over_by_bytes,
-                unparsed_lines: unparsed_lines(&w.topic),
+                unparsed_lines: w.original_unparsed_lines(),
                 message: format!(
                     "{} is still over its budget after the four passes{}{}: a compactor must say what is dead, summarize episodes or split it",
                     w.file,
-                    w.topic.unparsed_note(),
+                    unparsed_note(&w.original_unparsed_lines()),
                     w.emptying_split.as_ref().map_or(String::new(), |wanted| format!(
                         "; the split into {wanted} was not made: it would have moved every entry out, leaving a topic of headings only"
                     )),
@@ -1047,6 +1140,37 @@ fn checked_text(pass: ArchivePass, file: &str, text: &str, today: NaiveDate) -> 
         convert_relative_time(&text, today).map_err(|e| failed(pass, file, e.into()))?;
     refuse_secrets("text", &text).map_err(|e| failed(pass, file, e.into()))?;
     Ok(text)
+}
+
+/// What a needs-judgment message says of the lines that are not entries (`lines`, in
+/// the file before the compaction): nothing when there are none.
+fn unparsed_note(lines: &[usize]) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i;
+        while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            lines[i].to_string()
+        } else {
+            format!("{}-{}", lines[i], lines[j])
+        });
+        i = j + 1;
+    }
+    let parts = parts.join(", ");
+    match lines.len() {
+        1 => format!(
+            " (1 line is not an entry — a hand note, prose or a comment — and is never compacted: line {parts} before this compaction)"
+        ),
+        n => format!(
+            " ({n} lines are not entries — hand notes, prose, comments — and are never compacted: lines {parts} before this compaction)"
+        ),
+    }
 }
 
 /// The lines of `topic` the library does not read as entries (hand notes, prose):

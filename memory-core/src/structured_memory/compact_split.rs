@@ -13,11 +13,12 @@ use std::collections::BTreeSet;
 use super::archive::ArchivePass;
 use super::budget::BudgetState;
 use super::compact::{PassReport, Work, checked_indexes, cut, failed};
-use super::compactor::Compactor;
+use super::compactor::{Compactor, SplitPart};
 use super::index_file::MemoryIndex;
 use super::memory::StructuredMemory;
 use super::topic_file::Topic;
 use super::topic_name::{check_new_topic_name, name_key};
+use super::topic_placement::{place_entry, same_title};
 use super::topic_sections::{TopicSection, sections};
 use crate::error::Result;
 use crate::markdown::{Edit, apply_edits, classify};
@@ -44,6 +45,7 @@ impl StructuredMemory {
         let mut moved_all = Vec::new();
         let mut reports = Vec::new();
         let mut created = Vec::new();
+        let mut into = Vec::new();
         for part in parts {
             // What the file would be with the parts taken so far (headings included).
             let left = apply_edits(&w.topic.text, old_file_edits(&w.topic, &sections, &taken));
@@ -71,41 +73,70 @@ impl StructuredMemory {
                 w.emptying_split = Some(part.file.clone());
                 continue;
             }
-            let (file, path) = self.free_split_name(w, &part.file, index, &files)?;
-            files.insert(name_key(&file));
-            for (field, value) in [("title", &part.title), ("hook", &part.hook)] {
-                if value.trim().is_empty() || value.contains(['\n', '\r']) {
-                    return Err(failed(
-                        pass,
-                        &w.file,
-                        format!("the {field} of {file} must be one non-empty line").into(),
-                    ));
+            let target = self.split_target(w, &part, index, &files)?;
+            // A part for a single fact goes only into an earlier split of its section;
+            // one whose earlier split is busy in this step (compacted, or another part's
+            // target) is not made.
+            let keep = match &target {
+                SplitTarget::New(..) => !part.only_into_earlier,
+                SplitTarget::Into(..) => true,
+                SplitTarget::Busy => false,
+            };
+            if !keep {
+                for i in &list {
+                    taken.remove(i);
                 }
-                // Held to what a given `--title`/`--hook` is held to (secrets, control
-                // characters, length).
-                super::index_fields::check_given(field, value)
-                    .map_err(|e| failed(pass, &w.file, e.into()))?;
+                continue;
+            }
+            let file = match &target {
+                SplitTarget::New(file, _) | SplitTarget::Into(file, _, _) => file.clone(),
+                SplitTarget::Busy => continue,
+            };
+            files.insert(name_key(&file));
+            if let SplitTarget::New(..) = target {
+                for (field, value) in [("title", &part.title), ("hook", &part.hook)] {
+                    if value.trim().is_empty() || value.contains(['\n', '\r']) {
+                        return Err(failed(
+                            pass,
+                            &w.file,
+                            format!("the {field} of {file} must be one non-empty line").into(),
+                        ));
+                    }
+                    // Held to what a given `--title`/`--hook` is held to (secrets, control
+                    // characters, length).
+                    super::index_fields::check_given(field, value)
+                        .map_err(|e| failed(pass, &w.file, e.into()))?;
+                }
             }
             // Entries under no `##` heading first, then section by section, in file order.
             list.sort_by_key(|&i| {
                 let section = sections.iter().position(|s| s.holds(&entries[i]));
                 (section.is_some(), section, i)
             });
-            let text = new_file_text(&w.topic, &sections, part.title.trim(), &list, le);
             let mut moved: Vec<_> = list.iter().map(|&i| entries[i].clone()).collect();
+            match target {
+                SplitTarget::New(file, path) => {
+                    let text = new_file_text(&w.topic, &sections, part.title.trim(), &list, le);
+                    created.push((
+                        file,
+                        path,
+                        text,
+                        part.title.trim().to_string(),
+                        part.hook.trim().to_string(),
+                    ));
+                }
+                SplitTarget::Into(file, path, earlier) => {
+                    let text = moved_into(&w.topic, &sections, &list, earlier.clone(), &path)?;
+                    into.push((file, path, earlier.text, text));
+                }
+                SplitTarget::Busy => {}
+            }
             let from_lines = w.to_original_lines(&mut moved);
-            created.push((
-                file.clone(),
-                path,
-                text,
-                part.title.trim().to_string(),
-                part.hook.trim().to_string(),
-            ));
             reports.push(PassReport {
                 pass,
                 from: w.file.clone(),
                 entries: moved.clone(),
-                to: file,
+                to: file.clone(),
                 written: Vec::new(),
                 from_lines,
             });
@@ -121,21 +152,25 @@ impl StructuredMemory {
         w.passes.truncate(before);
         w.passes.extend(reports);
         w.created.extend(created);
+        w.moved_into.extend(into);
         Ok(())
     }
 
-    /// The part's file name, or (when taken by a file, an index line or another part of
-    /// this step)
-    /// the first free `-2`, `-3`… variant: a split makes new files and never writes into
-    /// one. Refused: the file being split, a reserved file, a path outside the directory.
-    fn free_split_name(
+    /// Where a part goes: its file, new; an earlier split of the same section (the
+    /// file exists, is linked, and its index line or `# ` heading has the part's title),
+    /// which takes the entries in; or, when the name is taken otherwise (by a file, an
+    /// index line or another part of this step), the first free `-2`, `-3`… variant, new.
+    /// An earlier split another file of this step writes is `Busy`. Refused: the file
+    /// being split, a reserved file, a path outside the directory.
+    fn split_target(
         &self,
         w: &Work,
-        wanted: &str,
+        part: &SplitPart,
         index: &Option<MemoryIndex>,
         files: &BTreeSet<String>,
-    ) -> Result<(String, std::path::PathBuf)> {
+    ) -> Result<SplitTarget> {
         let pass = ArchivePass::SplitOvergrown;
+        let wanted = part.file.as_str();
         let file = wanted.strip_prefix("./").unwrap_or(wanted).to_string();
         if file.eq_ignore_ascii_case(&w.file) {
             return Err(failed(
@@ -164,7 +199,13 @@ impl StructuredMemory {
         };
         let path = checked(&file)?;
         if !taken(&file, &path) {
-            return Ok((file, path));
+            return Ok(SplitTarget::New(file, path));
+        }
+        if let Some(earlier) = self.earlier_split(&file, &path, part.title.trim(), index)? {
+            if files.contains(&name_key(&file)) {
+                return Ok(SplitTarget::Busy);
+            }
+            return Ok(SplitTarget::Into(file, path, earlier));
         }
         let stem = &file[..file.len() - 3];
         let mut n = 2;
@@ -172,11 +213,87 @@ impl StructuredMemory {
             let candidate = format!("{stem}-{n}.md");
             let candidate_path = checked(&candidate)?;
             if !taken(&candidate, &candidate_path) {
-                return Ok((candidate, candidate_path));
+                return Ok(SplitTarget::New(candidate, candidate_path));
             }
             n += 1;
         }
     }
+
+    /// `file`, read, when it is an earlier split titled `title`: it exists under exactly
+    /// that name, an index line links it, and that line's title or the file's first `# `
+    /// heading is `title` (case folded). A file that does not read is none.
+    fn earlier_split(
+        &self,
+        file: &str,
+        path: &std::path::Path,
+        title: &str,
+        index: &Option<MemoryIndex>,
+    ) -> Result<Option<Topic>> {
+        let Some(line) = index.as_ref().and_then(|i| i.line_for(file)) else {
+            return Ok(None);
+        };
+        if line.file != file || std::fs::symlink_metadata(path).map_or(true, |m| !m.is_file()) {
+            return Ok(None);
+        }
+        let Ok(Some(topic)) = self.load_topic(file) else {
+            return Ok(None);
+        };
+        let heading = topic
+            .text
+            .lines()
+            .find_map(|l| l.trim_start_matches('\u{feff}').strip_prefix("# "))
+            .map(str::trim);
+        let same = |t: &str| same_title(t, title);
+        Ok((same(&line.title) || heading.is_some_and(same)).then_some(topic))
+    }
+}
+
+/// Where a split part goes (see [`StructuredMemory::split_target`]).
+enum SplitTarget {
+    /// A new file: its name and path.
+    New(String, std::path::PathBuf),
+    /// An earlier split of the same section, as read: its name, path and topic.
+    Into(String, std::path::PathBuf, Topic),
+    /// An earlier split this step already writes: the part is not made.
+    Busy,
+}
+
+/// `earlier`'s text with the entries `list` of `topic` placed in it, each under the
+/// `##` section of its title (a new one at the end when it has none; entries under no
+/// `##` heading above its first one), in the file's line ending, checked to read back
+/// with every entry it had and every one it takes.
+fn moved_into(
+    topic: &Topic,
+    sections: &[TopicSection],
+    list: &[usize],
+    earlier: Topic,
+    path: &std::path::Path,
+) -> Result<String> {
+    let had = earlier.entries.len();
+    let mut target = earlier;
+    for &i in list {
+        let e = &topic.entries[i];
+        let section = sections
+            .iter()
+            .find(|s| s.holds(e))
+            .map(|s| s.title.clone());
+        let le = target.line_ending.as_str();
+        let mut lines = String::new();
+        for l in topic.text[e.span.clone()].lines() {
+            lines.push_str(l);
+            lines.push_str(le);
+        }
+        let text = place_entry(&target, &lines, section.as_deref());
+        target = Topic::read(path, target.file.clone(), text)
+            .map_err(|e| crate::error::Error::unreadable_result(path, e))?;
+    }
+    if target.entries.len() != had + list.len() {
+        return Err(crate::error::Error::verify(
+            path,
+            "the split would not move its entries in whole; nothing was written",
+        ));
+    }
+    Ok(target.text)
 }
 
 /// The edits that take the entries `taken` out of `topic`: each entry's lines, and the

@@ -55,7 +55,10 @@ impl Condensed {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SplitPart {
-    /// The new topic file (must not exist).
+    /// The new topic file. When a linked topic of that name already exists with the
+    /// part's title (its index line's, or its `# ` heading: an earlier split of the same
+    /// section), the entries move into it instead; any other taken name gets the first
+    /// free `-2`, `-3`… variant.
     pub file: String,
     /// Its index line's title.
     pub title: String,
@@ -63,6 +66,10 @@ pub struct SplitPart {
     pub hook: String,
     /// The entries that move there.
     pub entries: Vec<usize>,
+    /// Made only into an earlier split (see `file`), never as a new file: the default
+    /// compactor's part for a section of one entry (single facts are never cut into
+    /// files of their own).
+    pub(super) only_into_earlier: bool,
 }
 
 impl SplitPart {
@@ -78,6 +85,7 @@ impl SplitPart {
             title: title.into(),
             hook: hook.into(),
             entries: entries.into_iter().collect(),
+            only_into_earlier: false,
         }
     }
 }
@@ -167,10 +175,14 @@ pub struct DefaultCompactor;
 
 impl Compactor for DefaultCompactor {}
 
-/// Parts by `##` headings (each heading with entries under it, all but the first), else
-/// by subject (each subject with two entries or more, largest first, all but the largest).
+/// Parts by `##` headings, else by subject. By headings: each `##` section with
+/// entries but the first (which stays), a section of two entries or more as its own
+/// file, a section of one only into an earlier split of it (single facts are never cut
+/// into files of their own). By subject: each subject with two entries or more, largest
+/// first, all but the largest. A part's file sits beside the topic (`notes/sub.md` →
+/// `notes/sub-two.md`); its hook is the heading (or subject) and the subjects it holds.
 fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
-    let stem = stem_of(&topic.file);
+    let (dir, stem) = dir_and_stem(&topic.file);
     // The topic's own name: its frontmatter `name`, else its first `# ` heading, else
     // its file name.
     let title = topic
@@ -203,12 +215,14 @@ fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
             .into_iter()
             .skip(1)
             .map(|(h, list)| {
-                SplitPart::new(
-                    format!("{stem}-{}.md", slug(h)),
+                let mut part = SplitPart::new(
+                    format!("{dir}{stem}-{}.md", slug(h)),
                     format!("{title}: {h}"),
-                    h.to_string(),
+                    part_hook(h, &list, entries),
                     list,
-                )
+                );
+                part.only_into_earlier = part.entries.len() < 2;
+                part
             })
             .collect();
     }
@@ -235,19 +249,61 @@ fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
         .skip(1)
         .map(|(key, list)| {
             SplitPart::new(
-                format!("{stem}-{}.md", slug(&key)),
+                format!("{dir}{stem}-{}.md", slug(&key)),
                 format!("{title}: {key}"),
-                key.clone(),
+                part_hook(&key, &list, entries),
                 list,
             )
         })
         .collect()
 }
 
-/// A topic file's name without `.md` (and without its directory).
-fn stem_of(file: &str) -> String {
-    let name = file.rsplit('/').next().unwrap_or(file);
-    name[..name.len().saturating_sub(3)].to_string()
+/// A part's hook: what it is cut by (a heading or subject), then the subjects of its
+/// entries (`Databases: postgres, backups`), at most 200 characters; the heading alone
+/// when they have none or the list would not be a valid hook (a secret in a
+/// hand-written subject).
+fn part_hook(by: &str, list: &[usize], entries: &[Entry]) -> String {
+    let mut subjects: Vec<&str> = Vec::new();
+    for &i in list {
+        if let Some(s) = entries.get(i).and_then(|e| e.subject.as_deref()) {
+            let s = s.trim();
+            if !s.is_empty() && !subjects.iter().any(|k| k.eq_ignore_ascii_case(s)) {
+                subjects.push(s);
+            }
+        }
+    }
+    subjects.retain(|s| !s.eq_ignore_ascii_case(by.trim()));
+    if subjects.is_empty() {
+        return by.to_string();
+    }
+    let mut hook = format!("{by}: ");
+    for (n, s) in subjects.iter().enumerate() {
+        let more = if n > 0 { ", " } else { "" };
+        if hook.chars().count() + more.len() + s.chars().count() > 200 {
+            hook.push_str(", …");
+            break;
+        }
+        hook.push_str(more);
+        hook.push_str(s);
+    }
+    match super::index_fields::check_given("hook", &hook) {
+        Ok(_) => hook,
+        Err(_) => by.to_string(),
+    }
+}
+
+/// A topic file's directory (with its `/`, empty at the top) and its name without `.md`.
+fn dir_and_stem(file: &str) -> (String, String) {
+    let file = file.strip_prefix("./").unwrap_or(file);
+    let (dir, name) = match file.rfind('/') {
+        Some(at) => (&file[..=at], &file[at + 1..]),
+        None => ("", file),
+    };
+    let stem = name
+        .get(..name.len().saturating_sub(3))
+        .unwrap_or(name)
+        .to_string();
+    (dir.to_string(), stem)
 }
 
 /// Lowercase letters and digits, other runs as one `-`.

@@ -22,6 +22,7 @@
 mod archive;
 mod budget;
 mod check;
+mod check_near_duplicates;
 mod check_secrets;
 mod compact;
 mod compact_index;

@@ -82,6 +82,7 @@ impl StructuredMemory {
                 compactor,
                 w.new_index,
                 &std::collections::BTreeSet::new(),
+                super::compact::Passes::default(),
             )?;
             let topic_text = work.topic.text.clone();
             let s = self.stage_works(
