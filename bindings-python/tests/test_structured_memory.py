@@ -322,7 +322,8 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         "# Memory\n\n- [Infra](memory-infra.md) — hosts, deploys\n- [Gone](memory-gone.md) — was here\n"
         "- [Misc](memory-misc.md) — things\n- [Empty](memory-empty.md)\n- [Again](memory-infra.md) — twice\n"
         "- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n"
-        "- [Bad](memory-bad.md) — broken yaml\n- [Unclosed](memory-unclosed.md) — never closed\n",
+        "- [Bad](memory-bad.md) — broken yaml\n- [Unclosed](memory-unclosed.md) — never closed\n"
+        "- [Big](memory-big2.md) — many\n",
         encoding="utf-8",
     )
     (root / "memory-infra.md").write_text(
@@ -335,6 +336,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     (root / "memory-orphan.md").write_text("- 2026-07-01: nobody links me\n", encoding="utf-8")
     (root / "memory-infra (1).md").write_text("- 2026-07-01: a sync client's copy\n", encoding="utf-8")
     (root / "memory-big.md").write_text("".join(f"- 2026-07-{d:02}: fact {d}\n" for d in range(1, 13)), encoding="utf-8")
+    (root / "memory-big2.md").write_text("- 2026-07-01: another big one\n", encoding="utf-8")
     (root / "memory-bad.md").write_text("---\nname: [unclosed\n---\n- 2026-07-01: x\n", encoding="utf-8")
     (root / "memory-unclosed.md").write_text("---\nname: x\n- 2026-07-01: y\n", encoding="utf-8")
     (root / "memory-archive.md").write_bytes(b"# Memory archive\n\nnot \xff UTF-8\n")
@@ -348,6 +350,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
     for expected in [
         ("dangling_index_line", "MEMORY.md", 4),
         ("secret", "memory-infra.md", 7),
+        ("near_duplicate_topics", "MEMORY.md", 13),
         ("empty_hook", "MEMORY.md", 6),
         ("duplicate_index_line", "MEMORY.md", 7),
         ("unusable_link", "MEMORY.md", 8),
