@@ -126,7 +126,7 @@ impl StructuredMemory {
                     ));
                 }
                 SplitTarget::Into(file, path, earlier) => {
-                    let text = moved_into(&w.topic, &sections, &list, earlier.clone(), &path)?;
+                    let text = moved_into(&w.topic, &sections, &list, (*earlier).clone(), &path)?;
                     into.push((file, path, earlier.text, text));
                 }
                 SplitTarget::Busy => {}
@@ -205,7 +205,7 @@ impl StructuredMemory {
             if files.contains(&name_key(&file)) {
                 return Ok(SplitTarget::Busy);
             }
-            return Ok(SplitTarget::Into(file, path, earlier));
+            return Ok(SplitTarget::Into(file, path, Box::new(earlier)));
         }
         let stem = &file[..file.len() - 3];
         let mut n = 2;
@@ -253,7 +253,7 @@ enum SplitTarget {
     /// A new file: its name and path.
     New(String, std::path::PathBuf),
     /// An earlier split of the same section, as read: its name, path and topic.
-    Into(String, std::path::PathBuf, Topic),
+    Into(String, std::path::PathBuf, Box<Topic>),
     /// An earlier split this step already writes: the part is not made.
     Busy,
 }
