@@ -192,13 +192,13 @@ impl StructuredMemory {
     /// let dir = tempfile::tempdir().unwrap();
     /// std::fs::write(dir.path().join("MEMORY.md"), "- [Infra](memory-infra.md) — hosts, databases\n").unwrap();
     /// std::fs::write(dir.path().join("memory-infra.md"),
-    ///     "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n\n## Databases\n- 2026-06-02: db1 runs Postgres\n").unwrap();
-    /// let memory = StructuredMemory::builder(dir.path()).budgets(Budgets::default().topic_lines(7)).open().unwrap();
-    /// // The entry takes the file to 8 lines: the default splits the last section out.
+    ///     "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n\n## Databases\n- 2026-06-02: db1 runs Postgres\n- 2026-06-03: db2 is its replica\n").unwrap();
+    /// let memory = StructuredMemory::builder(dir.path()).budgets(Budgets::default().topic_lines(8)).open().unwrap();
+    /// // The entry takes the file to 10 lines: the default splits the last section out.
     /// let out = memory.remember_with(Fact::new("memory-infra.md", "backups run nightly"), &DefaultCompactor).unwrap();
     /// let compaction = out.compaction.unwrap();
     /// assert_eq!(compaction.created, ["memory-infra-databases.md"]);
-    /// assert!(out.budgets[0].lines <= 7);
+    /// assert!(out.budgets[0].lines <= 8);
     /// assert_eq!(memory.index().unwrap().lines.len(), 2);
     /// ```
     pub fn remember_with(&self, fact: Fact, compactor: &dyn Compactor) -> Result<RememberOutcome> {
