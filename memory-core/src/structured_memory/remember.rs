@@ -56,7 +56,9 @@ pub struct Fact {
     /// The day it is about: `YYYY-MM-DD`, `today`, `yesterday`, a weekday…; today when
     /// not given.
     pub date: Option<String>,
-    /// The topic's title, for a new index line (derived from the file name otherwise).
+    /// The topic's title: for a new index line (derived from the file name otherwise),
+    /// or to rename an existing line's title in place (its other bytes kept; the topic
+    /// file's own heading is not changed).
     pub title: Option<String>,
     /// The topic's hook, for a new index line (required then) or to replace the hook; an
     /// empty one keeps the hook the line has.
