@@ -46,16 +46,16 @@ pub enum Model {
 /// `topics`: the budgets (before or after the verb), then the verb.
 #[derive(Debug, Args)]
 pub struct TopicsArgs {
-    /// Lines MEMORY.md may hold.
-    #[arg(long, global = true, value_name = "N", default_value_t = memory_core::structured_memory::INDEX_LINE_BUDGET)]
-    pub index_lines: usize,
-    /// Lines a topic file may hold.
-    #[arg(long, global = true, value_name = "N", default_value_t = memory_core::structured_memory::TOPIC_LINE_BUDGET)]
-    pub topic_lines: usize,
-    /// Bytes MEMORY.md may hold (unlimited when not given).
+    /// Lines MEMORY.md may hold, at least 1 [default: $MEMCORE_INDEX_LINES, else 60].
+    #[arg(long, global = true, value_name = "N")]
+    pub index_lines: Option<usize>,
+    /// Lines a topic file may hold, at least 1 [default: $MEMCORE_TOPIC_LINES, else 150].
+    #[arg(long, global = true, value_name = "N")]
+    pub topic_lines: Option<usize>,
+    /// Bytes MEMORY.md may hold, at least 1 [default: $MEMCORE_INDEX_BYTES, else unlimited].
     #[arg(long, global = true, value_name = "N")]
     pub index_bytes: Option<usize>,
-    /// Bytes a topic file may hold (unlimited when not given).
+    /// Bytes a topic file may hold, at least 1 [default: $MEMCORE_TOPIC_BYTES, else unlimited].
     #[arg(long, global = true, value_name = "N")]
     pub topic_bytes: Option<usize>,
     /// The verb.
@@ -114,7 +114,7 @@ pub struct RememberArgs {
     /// needs its day and year) [default: today].
     #[arg(long, value_name = "D")]
     pub date: Option<String>,
-    /// The topic's title for a new index line [default: from the file name].
+    /// The topic's title for a new index line [default: from the file name]; on a linked topic, renames its line's title in place.
     #[arg(long, value_name = "T")]
     pub title: Option<String>,
     /// The topic's hook: required for a new topic, replaces the hook otherwise (an empty

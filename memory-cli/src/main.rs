@@ -66,11 +66,12 @@ fn run(cli: Cli) -> Result<Reply> {
             context::run(&memory, command).map(Reply::Context)
         }
         Model::Topics(args) => {
-            let budgets = memory_core::structured_memory::Budgets::default()
-                .index_lines(args.index_lines)
-                .topic_lines(args.topic_lines)
-                .index_bytes(args.index_bytes)
-                .topic_bytes(args.topic_bytes);
+            let budgets = settings::topic_budgets(settings::BudgetFlags {
+                index_lines: args.index_lines,
+                topic_lines: args.topic_lines,
+                index_bytes: args.index_bytes,
+                topic_bytes: args.topic_bytes,
+            })?;
             let memory = settings::open_structured_memory(cli.root, budgets)?;
             topics::run(&memory, args.command).map(Reply::Topics)
         }

@@ -1,5 +1,7 @@
-//! Where the memory lives and how long to wait for its lock: `--root`, `MEMCORE_ROOT`,
-//! `MEMCORE_LOCK_TIMEOUT_MS`. Reads the environment only, never a file.
+//! Where the memory lives, how long to wait for its lock and the structured-memory
+//! budgets: `--root`, `MEMCORE_ROOT`, `MEMCORE_LOCK_TIMEOUT_MS`, `MEMCORE_INDEX_LINES`,
+//! `MEMCORE_TOPIC_LINES`, `MEMCORE_INDEX_BYTES`, `MEMCORE_TOPIC_BYTES`. Reads the
+//! environment only, never a file.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -40,6 +42,68 @@ pub fn open_structured_memory(root: Option<PathBuf>, budgets: Budgets) -> Result
         builder = builder.lock_timeout(timeout);
     }
     builder.open()
+}
+
+/// The environment variables giving the structured-memory budgets when their flag is
+/// not given: lines of `MEMORY.md`, lines of a topic file, bytes of each.
+pub const INDEX_LINES_ENV: &str = "MEMCORE_INDEX_LINES";
+/// See [`INDEX_LINES_ENV`].
+pub const TOPIC_LINES_ENV: &str = "MEMCORE_TOPIC_LINES";
+/// See [`INDEX_LINES_ENV`].
+pub const INDEX_BYTES_ENV: &str = "MEMCORE_INDEX_BYTES";
+/// See [`INDEX_LINES_ENV`].
+pub const TOPIC_BYTES_ENV: &str = "MEMCORE_TOPIC_BYTES";
+
+/// The budget flags of `memcore topics` as given (`None`: not given).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BudgetFlags {
+    /// `--index-lines`.
+    pub index_lines: Option<usize>,
+    /// `--topic-lines`.
+    pub topic_lines: Option<usize>,
+    /// `--index-bytes`.
+    pub index_bytes: Option<usize>,
+    /// `--topic-bytes`.
+    pub topic_bytes: Option<usize>,
+}
+
+/// The budgets: each flag, else its environment variable (unset or empty: none), else
+/// the seed's 60 and 150 lines and no byte limit. A variable that is not a whole number
+/// is refused naming it; a budget of 0 is refused by the core when the directory opens.
+pub fn topic_budgets(flags: BudgetFlags) -> Result<Budgets> {
+    let pick = |flag: Option<usize>, name: &'static str| -> Result<Option<usize>> {
+        match flag {
+            Some(n) => Ok(Some(n)),
+            None => budget_env(name),
+        }
+    };
+    let mut budgets = Budgets::default();
+    if let Some(lines) = pick(flags.index_lines, INDEX_LINES_ENV)? {
+        budgets = budgets.index_lines(lines);
+    }
+    if let Some(lines) = pick(flags.topic_lines, TOPIC_LINES_ENV)? {
+        budgets = budgets.topic_lines(lines);
+    }
+    Ok(budgets
+        .index_bytes(pick(flags.index_bytes, INDEX_BYTES_ENV)?)
+        .topic_bytes(pick(flags.topic_bytes, TOPIC_BYTES_ENV)?))
+}
+
+/// A budget from environment variable `name`, `None` when unset or empty.
+fn budget_env(name: &'static str) -> Result<Option<usize>> {
+    let Some(value) = non_empty_env(name) else {
+        return Ok(None);
+    };
+    let text = value.to_string_lossy();
+    text.trim()
+        .parse::<usize>()
+        .map(Some)
+        .map_err(|_| Error::InvalidInput {
+            what: name,
+            value: text.into_owned(),
+            message: "must be a whole number (a budget of at least 1)".to_string(),
+            session_id: None,
+        })
 }
 
 /// The environment variable naming the context-memory root when `--root` is not given.

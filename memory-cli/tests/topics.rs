@@ -702,6 +702,66 @@ fn the_index_hook_prints_a_damaged_index_whole_with_a_warning() {
     }
 }
 
+/// A `MEMORY.md` that is not UTF-8 (a Windows-1252 dash, a NUL byte, UTF-16): the
+/// SessionStart hook prints it as well as it decodes, warns naming the line of the first
+/// bad byte and exits 0; the other commands refuse it naming the file and line (exit 5).
+#[test]
+fn the_index_hook_prints_an_index_that_is_not_utf8_lossily() {
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "- [A](a.md) — a\n".encode_utf16() {
+        utf16.extend(unit.to_le_bytes());
+    }
+    for (bytes, printed, line) in [
+        (
+            b"- [A](a.md) \xe2\x80\x94 a\n- [U](memory-u.md) \x97 dash\n".to_vec(),
+            "- [A](a.md) — a\n- [U](memory-u.md) \u{fffd} dash\n",
+            2,
+        ),
+        (
+            b"- [A](a.md) \xe2\x80\x94 a\n\n- [V](v.md) \x00 nul\n".to_vec(),
+            "- [A](a.md) — a\n\n- [V](v.md) \u{fffd} nul\n",
+            3,
+        ),
+        (utf16, "- [A](a.md) — a\n", 1),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("memory")).unwrap();
+        std::fs::write(d.join("memory/MEMORY.md"), &bytes).unwrap();
+        let out = topics(d, &["index"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert_eq!(out.stdout, printed, "{out:?}");
+        assert!(out.stderr.starts_with("warning: "), "{out:?}");
+        assert!(
+            out.stderr.contains(&format!("MEMORY.md:{line}: ")),
+            "{out:?}"
+        );
+        let out = topics(d, &["--json", "index"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+        assert_eq!(value["text"], printed);
+        assert_eq!(value["damaged"]["line"], line);
+        assert!(value["index"].is_null());
+        let refused = topics(d, &["recall", "a"]);
+        assert_eq!(refused.code, 5, "{refused:?}");
+        assert!(refused.stderr.contains("MEMORY.md:"), "{refused:?}");
+        let refused = topics(
+            d,
+            &[
+                "remember",
+                "--topic",
+                "memory-x.md",
+                "--text",
+                "x",
+                "--hook",
+                "x",
+            ],
+        );
+        assert_eq!(refused.code, 5, "{refused:?}");
+        assert_eq!(std::fs::read(d.join("memory/MEMORY.md")).unwrap(), bytes);
+    }
+}
+
 #[test]
 fn a_damaged_index_over_budget_gets_both_warnings() {
     let dir = tempfile::tempdir().unwrap();

@@ -173,3 +173,98 @@ fn an_index_over_its_byte_budget_only_is_reported_at_the_line_that_passes_it() {
         (Some("MEMORY.md"), Some(2))
     );
 }
+
+/// Budgets come from their flag, else `MEMCORE_INDEX_LINES` / `MEMCORE_TOPIC_LINES` /
+/// `MEMCORE_INDEX_BYTES` / `MEMCORE_TOPIC_BYTES`, else the seed's 60 and 150 lines; a
+/// budget of 0 (flag or variable) and a variable that is not a number are refused
+/// (exit 2, invalid input) before anything is written.
+#[test]
+fn budgets_come_from_flags_then_the_environment_and_zero_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let remember = |envs: &[(&str, &str)], flags: &[&str], subject: &str| {
+        let mut c = command(d);
+        c.args(["--root", "memory", "topics"]).args(flags).args([
+            "remember",
+            "--topic",
+            "memory-x.md",
+            "--text",
+            "a fact",
+            "--subject",
+            subject,
+            "--hook",
+            "h",
+        ]);
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        run(&mut c)
+    };
+    let out = remember(&[("MEMCORE_TOPIC_LINES", "40")], &[], "a").ok();
+    assert!(out.contains("memory-x.md: 3 of 40 lines"), "{out}");
+    let out = remember(
+        &[
+            ("MEMCORE_TOPIC_LINES", "40"),
+            ("MEMCORE_INDEX_LINES", "5"),
+            ("MEMCORE_TOPIC_BYTES", "900"),
+            ("MEMCORE_INDEX_BYTES", "800"),
+        ],
+        &[],
+        "b",
+    )
+    .ok();
+    assert!(
+        out.contains("memory-x.md: 4 of 40 lines (36 left), 55 of 900 bytes"),
+        "{out}"
+    );
+    let index = run(command(d)
+        .args(["--root", "memory", "--json", "topics", "index"])
+        .env("MEMCORE_INDEX_LINES", "5")
+        .env("MEMCORE_INDEX_BYTES", "800"))
+    .json();
+    assert_eq!(index["budget"]["line_budget"], 5, "{index}");
+    assert_eq!(index["budget"]["byte_budget"], 800, "{index}");
+    // The flag wins over the variable; an empty variable is unset.
+    let out = remember(
+        &[("MEMCORE_TOPIC_LINES", "40"), ("MEMCORE_INDEX_LINES", "")],
+        &["--topic-lines", "30"],
+        "c",
+    )
+    .ok();
+    assert!(out.contains("memory-x.md: 5 of 30 lines"), "{out}");
+    let index = run(command(d)
+        .args(["--root", "memory", "--json", "topics", "index"])
+        .env("MEMCORE_INDEX_LINES", ""))
+    .json();
+    assert_eq!(index["budget"]["line_budget"], 60, "{index}");
+    let before = std::fs::read(d.join("memory/memory-x.md")).unwrap();
+    for (envs, flags, named) in [
+        (&[][..], &["--topic-lines", "0"][..], "topic_lines"),
+        (&[], &["--index-lines", "0"], "index_lines"),
+        (&[], &["--topic-bytes", "0"], "topic_bytes"),
+        (&[], &["--index-bytes", "0"], "index_bytes"),
+        (&[("MEMCORE_TOPIC_LINES", "0")][..], &[][..], "topic_lines"),
+        (&[("MEMCORE_INDEX_BYTES", "0")], &[], "index_bytes"),
+        (
+            &[("MEMCORE_TOPIC_LINES", "many")],
+            &[],
+            "MEMCORE_TOPIC_LINES",
+        ),
+        (&[("MEMCORE_INDEX_LINES", "-1")], &[], "MEMCORE_INDEX_LINES"),
+    ] {
+        let out = remember(envs, flags, "d");
+        assert_eq!(out.code, 2, "{envs:?} {flags:?}: {out:?}");
+        assert!(out.stderr.contains(named), "{out:?}");
+    }
+    assert_eq!(std::fs::read(d.join("memory/memory-x.md")).unwrap(), before);
+    // The help names the variables.
+    let help = run(command(d).args(["topics", "--help"])).ok();
+    for name in [
+        "$MEMCORE_INDEX_LINES",
+        "$MEMCORE_TOPIC_LINES",
+        "$MEMCORE_INDEX_BYTES",
+        "$MEMCORE_TOPIC_BYTES",
+    ] {
+        assert!(help.contains(name), "{help}");
+    }
+}

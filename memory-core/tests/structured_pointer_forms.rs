@@ -142,3 +142,134 @@ fn what_still_is_not_a_pointer_is_content_check_reports_at_its_line() {
         .collect();
     assert_eq!(content, [2, 3, 4, 5, 6]);
 }
+
+/// `MEMORY.md` with the line of `form` (a hand-written form) changed to `to`.
+fn with_line(before: &str, form: &str, to: &str, eol: &str) -> String {
+    let old = format!("{form}{eol}");
+    assert!(before.contains(&old), "{form:?}");
+    before.replacen(&old, &format!("{to}{eol}"), 1)
+}
+
+/// A new hook (`--hook`) and a new title (`--title`) on an existing topic replace exactly
+/// the hook and the title the reader found, in every form: emphasis, link titles, `<…>`
+/// targets, reference links (a title that was the label becomes `[new][label]`, so that
+/// the link still finds its definition), any separator; every other byte of the file,
+/// that line's included, as it was.
+#[test]
+fn a_new_hook_and_title_replace_exactly_theirs_in_every_form() {
+    for eol in ["\n", "\r\n"] {
+        for retitle in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let d = dir.path();
+            let mut expected = seed(d, eol);
+            let m = memory(d);
+            for (line, title, file, hook) in FORMS {
+                let mut fact = Fact::new(*file, "x").date("2026-07-02").hook("new hook");
+                let hooked = format!("{}new hook", line.strip_suffix(hook).unwrap());
+                let want = if !retitle {
+                    hooked
+                } else {
+                    fact = fact.title("New [T]");
+                    let (from, to) = if hooked.contains(&format!("[{title}][]")) {
+                        (format!("[{title}][]"), format!("[New \\[T\\]][{title}]"))
+                    } else if hooked.contains(&format!("[{title}]("))
+                        || hooked.contains(&format!("[{title}]["))
+                    {
+                        (format!("[{title}]"), "[New \\[T\\]]".to_string())
+                    } else {
+                        (format!("[{title}]"), format!("[New \\[T\\]][{title}]"))
+                    };
+                    hooked.replacen(&from, &to, 1)
+                };
+                m.remember(fact).unwrap();
+                expected = with_line(&expected, line, &want, eol);
+                let after = std::fs::read_to_string(d.join("MEMORY.md")).unwrap();
+                assert_eq!(after, expected, "{line:?} {eol:?}");
+                let index = m.index().unwrap();
+                let read = index.line_for(file).unwrap();
+                assert_eq!(read.hook, "new hook", "{line:?}");
+                let title = if retitle { "New [T]" } else { title };
+                assert_eq!(read.title, title, "{line:?}");
+            }
+            assert_eq!(m.check().unwrap(), [], "{eol:?}");
+        }
+    }
+}
+
+/// The forms the reviewer found damaged, a title with an escaped `\](`, wikilinks and
+/// a hook followed by an Obsidian comment: the hook replaced, the rest byte for byte.
+#[test]
+fn escaped_brackets_wikilinks_and_comments_keep_their_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lines = [
+        (
+            "* **[A](memory-a.md)** - old a",
+            "memory-a.md",
+            "* **[A](memory-a.md)** - new",
+        ),
+        (
+            "- _[G](memory-g.md)_ — old g",
+            "memory-g.md",
+            "- _[G](memory-g.md)_ — new",
+        ),
+        (
+            "- [C](<memory-c.md> \"title\") – old c",
+            "memory-c.md",
+            "- [C](<memory-c.md> \"title\") – new",
+        ),
+        ("1. [B][b] : old b", "memory-b.md", "1. [B][b] : new"),
+        (
+            "- [T \\](x](memory-t.md) — old t",
+            "memory-t.md",
+            "- [T \\](x](memory-t.md) — new",
+        ),
+        (
+            "- [[memory-w|W]] — old w %% private %%",
+            "memory-w.md",
+            "- [[memory-w|W]] — new %% private %%",
+        ),
+        ("- [[memory-v]]", "memory-v.md", "- [[memory-v]] — new"),
+        (
+            "- [N](memory-n.md) —",
+            "memory-n.md",
+            "- [N](memory-n.md) — new",
+        ),
+    ];
+    let mut text = String::from("<!-- memory index -->\n");
+    for (line, file, _) in &lines {
+        text.push_str(line);
+        text.push('\n');
+        std::fs::write(d.join(file), "- 2026-07-01: a fact\n").unwrap();
+    }
+    text.push_str("\n[b]: memory-b.md\n");
+    std::fs::write(d.join("MEMORY.md"), &text).unwrap();
+    let m = memory(d);
+    for (line, file, want) in &lines {
+        m.remember(Fact::new(*file, "y").hook("new")).unwrap();
+        text = with_line(&text, line, want, "\n");
+        assert_eq!(std::fs::read_to_string(d.join("MEMORY.md")).unwrap(), text);
+        assert_eq!(m.index().unwrap().line_for(file).unwrap().hook, "new");
+    }
+    assert_eq!(
+        m.index().unwrap().line_for("memory-t.md").unwrap().title,
+        "T ](x"
+    );
+    // A wikilink takes a title as its alias.
+    m.remember(Fact::new("memory-v.md", "z").title("Vee"))
+        .unwrap();
+    text = with_line(
+        &text,
+        "- [[memory-v]] — new",
+        "- [[memory-v|Vee]] — new",
+        "\n",
+    );
+    assert_eq!(std::fs::read_to_string(d.join("MEMORY.md")).unwrap(), text);
+    // A title the line's form cannot hold (`]` in a wikilink) is refused: nothing written.
+    let err = m
+        .remember(Fact::new("memory-v.md", "w").title("a ] b"))
+        .unwrap_err();
+    assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput, "{err}");
+    assert_eq!(std::fs::read_to_string(d.join("MEMORY.md")).unwrap(), text);
+    assert_eq!(m.topic("memory-v.md").unwrap().entries.len(), 3);
+}

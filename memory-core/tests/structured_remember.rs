@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use memory_core::ErrorKind;
-use memory_core::structured_memory::{Fact, StructuredMemory};
+use memory_core::structured_memory::{Budgets, Fact, StructuredMemory};
 
 fn memory(dir: &Path) -> StructuredMemory {
     StructuredMemory::builder(dir)
@@ -487,5 +487,73 @@ fn a_crlf_archive_stays_crlf() {
         assert!(text.contains("v1"), "{text:?}");
         let report = m.restore(merged.archive_id.as_deref().unwrap()).unwrap();
         assert_eq!(report.restored[0].lines, ["- 2026-06-01 [db]: v1"]);
+    }
+}
+
+/// A budget of 0 lines or bytes is refused when the directory opens (`InvalidInput`
+/// naming it): no file can meet it, so that every write would need judgment.
+#[test]
+fn a_budget_of_zero_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (budgets, named) in [
+        (Budgets::default().index_lines(0), "index_lines"),
+        (Budgets::default().topic_lines(0), "topic_lines"),
+        (Budgets::default().index_bytes(Some(0)), "index_bytes"),
+        (Budgets::default().topic_bytes(Some(0)), "topic_bytes"),
+    ] {
+        let err = StructuredMemory::builder(dir.path())
+            .budgets(budgets)
+            .open()
+            .unwrap_err();
+        assert_eq!(err.kind(), memory_core::ErrorKind::InvalidInput, "{err}");
+        assert!(err.to_string().contains(named), "{err}");
+    }
+    let ones = Budgets::default()
+        .index_lines(1)
+        .topic_lines(1)
+        .index_bytes(Some(1))
+        .topic_bytes(Some(1));
+    assert!(
+        StructuredMemory::builder(dir.path())
+            .budgets(ones)
+            .open()
+            .is_ok()
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// A new topic file takes the line ending of `MEMORY.md` (a directory kept in CRLF gets
+/// CRLF topics, with or without a section), and its new index line follows the index's.
+#[test]
+fn a_new_topic_takes_the_index_s_line_ending() {
+    for eol in ["\n", "\r\n"] {
+        for section in [None, Some("Hosts")] {
+            let dir = tempfile::tempdir().unwrap();
+            let d = dir.path();
+            let index = format!("# Memory{eol}- [A](memory-a.md) — a{eol}");
+            std::fs::write(d.join("MEMORY.md"), &index).unwrap();
+            std::fs::write(d.join("memory-a.md"), format!("# A{eol}")).unwrap();
+            let m = memory(d);
+            let mut fact = Fact::new("memory-n.md", "first line\nsecond line")
+                .hook("new things")
+                .date("2026-07-01");
+            if let Some(s) = section {
+                fact = fact.section(s);
+            }
+            m.remember(fact).unwrap();
+            let topic = std::fs::read_to_string(d.join("memory-n.md")).unwrap();
+            let heading = section.map_or(String::new(), |s| format!("## {s}{eol}{eol}"));
+            assert_eq!(
+                topic,
+                format!("# N{eol}{eol}{heading}- 2026-07-01: first line{eol}  second line{eol}"),
+                "{eol:?}"
+            );
+            let after = std::fs::read_to_string(d.join("MEMORY.md")).unwrap();
+            assert_eq!(
+                after,
+                format!("{index}- [N](memory-n.md) — new things{eol}"),
+                "{eol:?}"
+            );
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! `session_index()`: what a SessionStart hook loads. A `MEMORY.md` that `index()`
 //! refuses (a comment, fence or frontmatter block never closed) comes back whole as text
 //! with the file and line of the damage; a missing one is empty and not created; a file
-//! that is not text stays an error.
+//! that is not UTF-8 is printed as well as it decodes, with the line of its first bad byte.
 
 use memory_core::Error;
 use memory_core::structured_memory::{Budgets, StructuredMemory};
@@ -39,7 +39,7 @@ fn every_damage_index_refuses_comes_back_whole_with_its_line() {
 }
 
 #[test]
-fn a_missing_index_is_empty_and_not_created_and_binary_stays_an_error() {
+fn a_missing_index_is_empty_and_not_created() {
     let dir = tempfile::tempdir().unwrap();
     let m = StructuredMemory::open(dir.path()).unwrap();
     let start = m.session_index().unwrap();
@@ -47,11 +47,91 @@ fn a_missing_index_is_empty_and_not_created_and_binary_stays_an_error() {
     assert!(start.index.unwrap().lines.is_empty());
     assert!(start.damaged.is_none() && start.budget.warning().is_none());
     assert!(!dir.path().join("MEMORY.md").exists());
-    std::fs::write(dir.path().join("MEMORY.md"), b"- [A](a.md) \xff\n").unwrap();
-    assert!(matches!(
-        m.session_index(),
-        Err(Error::Malformed { line: 1, .. })
-    ));
+}
+
+/// `MEMORY.md` in another encoding (Windows-1252's `\x97` dash, Latin-1), with a NUL
+/// byte, or in UTF-16 (either byte order, with its byte-order mark): the session start
+/// prints it as well as it decodes and names the line of the first byte that does not
+/// read; every other command still refuses it naming the file and that line, and nothing
+/// is written.
+#[test]
+fn an_index_that_is_not_utf8_is_printed_lossily_with_its_line() {
+    let utf16 = |big: bool| -> Vec<u8> {
+        let mut out = if big {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for unit in "- [A](a.md) — ä\n- [B](b.md) — b\n".encode_utf16() {
+            out.extend(if big {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            });
+        }
+        out
+    };
+    let cases: Vec<(Vec<u8>, &str, usize, &str)> = vec![
+        (
+            b"- [A](a.md) \xe2\x80\x94 a\n- [U](u.md) \x97 dash\n".to_vec(),
+            "- [A](a.md) — a\n- [U](u.md) \u{fffd} dash\n",
+            2,
+            "not valid UTF-8",
+        ),
+        (
+            b"# Memory\n\n- [C](caf\xe9.md) \xe9t\xe9\n".to_vec(),
+            "# Memory\n\n- [C](caf\u{fffd}.md) \u{fffd}t\u{fffd}\n",
+            3,
+            "not valid UTF-8",
+        ),
+        (
+            b"- [A](a.md) \xe2\x80\x94 a\n- [V](v.md) \x00 nul\n".to_vec(),
+            "- [A](a.md) — a\n- [V](v.md) \u{fffd} nul\n",
+            2,
+            "NUL byte",
+        ),
+        (
+            utf16(false),
+            "- [A](a.md) — ä\n- [B](b.md) — b\n",
+            1,
+            "UTF-16",
+        ),
+        (
+            utf16(true),
+            "- [A](a.md) — ä\n- [B](b.md) — b\n",
+            1,
+            "UTF-16",
+        ),
+    ];
+    for (bytes, printed, line, why) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("MEMORY.md");
+        std::fs::write(&path, &bytes).unwrap();
+        let m = StructuredMemory::open(dir.path()).unwrap();
+        let start = m.session_index().unwrap();
+        assert_eq!(start.text, printed, "{bytes:?}");
+        assert!(start.index.is_none());
+        let damaged = start.damaged.clone().unwrap();
+        assert_eq!(damaged.line, line, "{bytes:?}");
+        assert!(damaged.message.contains(why), "{damaged}");
+        assert!(
+            start.warnings()[0].contains(&format!("MEMORY.md:{line}: ")),
+            "{:?}",
+            start.warnings()
+        );
+        // The other commands refuse it, naming the file and a line; nothing is written.
+        let refused = m.index().unwrap_err();
+        assert!(
+            matches!(&refused, Error::Malformed { line: l, .. } if *l >= 1),
+            "{refused}"
+        );
+        assert!(refused.to_string().contains("MEMORY.md:"), "{refused}");
+        let write =
+            m.remember(memory_core::structured_memory::Fact::new("memory-x.md", "x").hook("x"));
+        assert!(matches!(write, Err(Error::Malformed { .. })), "{write:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        assert!(!dir.path().join("memory-x.md").exists());
+    }
 }
 
 /// A `MEMORY.md` that is a symbolic link (a dotfiles checkout, a synced folder) is loaded

@@ -7,7 +7,14 @@ use std::process::Command;
 use serde_json::Value;
 
 /// The environment variables memcore reads; cleared for every run unless a test sets them.
-pub const MEMCORE_ENV: [&str; 2] = ["MEMCORE_ROOT", "MEMCORE_LOCK_TIMEOUT_MS"];
+pub const MEMCORE_ENV: [&str; 6] = [
+    "MEMCORE_ROOT",
+    "MEMCORE_LOCK_TIMEOUT_MS",
+    "MEMCORE_INDEX_LINES",
+    "MEMCORE_TOPIC_LINES",
+    "MEMCORE_INDEX_BYTES",
+    "MEMCORE_TOPIC_BYTES",
+];
 
 /// What one run of memcore gave.
 #[derive(Debug)]

@@ -67,6 +67,36 @@ impl Budgets {
         self
     }
 
+    /// Refuses a budget of zero (`InvalidInput` naming it): no file can hold a line in
+    /// zero lines or bytes, so that every write would be over budget and every
+    /// compaction would need judgment. [`StructuredMemoryBuilder::open`] checks it.
+    ///
+    /// [`StructuredMemoryBuilder::open`]: super::StructuredMemoryBuilder::open
+    ///
+    /// ```
+    /// use memory_core::{ErrorKind, structured_memory::Budgets};
+    /// assert!(Budgets::default().validate().is_ok());
+    /// let err = Budgets::default().topic_bytes(Some(0)).validate().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    /// ```
+    pub fn validate(&self) -> crate::Result<()> {
+        for (what, value) in [
+            ("index_lines", Some(self.index_lines)),
+            ("topic_lines", Some(self.topic_lines)),
+            ("index_bytes", self.index_bytes),
+            ("topic_bytes", self.topic_bytes),
+        ] {
+            if value == Some(0) {
+                return Err(crate::Error::invalid(
+                    what,
+                    "0",
+                    "a budget must be at least 1 (no file fits in 0; leave a byte budget out for none)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// What `file` of `lines` lines and `bytes` bytes uses of its budget (the index's
     /// when `is_index`, else a topic file's).
     ///

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::budget::{BudgetUse, Budgets};
-use super::pointer::{Definitions, parse_pointer_with, target_file};
+use super::pointer::{Definitions, PointerParts, parse_pointer_with, target_file};
 use crate::error::{Error, Result};
 use crate::markdown::{Context, LineEnding, classify};
 
@@ -111,6 +111,10 @@ pub struct MemoryIndex {
     /// `lines`).
     #[serde(skip)]
     pub(crate) spans: Vec<Range<usize>>,
+    /// Where the title and the hook of each pointer line are in its span (same order as
+    /// `lines`): what a new title or hook replaces (see `pointer_edit.rs`).
+    #[serde(skip)]
+    pub(super) edits: Vec<PointerParts>,
     /// The file's line terminator.
     #[serde(skip)]
     pub(crate) line_ending: LineEnding,
@@ -164,6 +168,7 @@ impl MemoryIndex {
             through_link: None,
             text: String::new(),
             spans: Vec::new(),
+            edits: Vec::new(),
             line_ending: LineEnding::detect(&text),
         };
         // Link reference definitions (`[ref]: memory-x.md`) render nothing: structure,
@@ -213,12 +218,13 @@ impl MemoryIndex {
                 match target_file(&parts.target) {
                     Ok(file) => {
                         index.lines.push(IndexLine {
-                            title: parts.title,
+                            title: parts.title.clone(),
                             file,
-                            hook: parts.hook,
+                            hook: parts.hook.clone(),
                             line: line.number,
                         });
                         index.spans.push(line.content.start..line.end);
+                        index.edits.push(parts);
                     }
                     Err(e) => index.unusable.push(UnusableLink {
                         line: line.number,

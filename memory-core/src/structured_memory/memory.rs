@@ -64,8 +64,17 @@ impl StructuredMemoryBuilder {
     }
 
     /// Opens the directory; a relative path is made absolute now, and nothing is created
-    /// until the first write.
+    /// until the first write. A budget of 0 lines or bytes is refused (`InvalidInput`,
+    /// see [`Budgets::validate`]).
+    ///
+    /// ```
+    /// use memory_core::{ErrorKind, structured_memory::{Budgets, StructuredMemory}};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let zero = StructuredMemory::builder(dir.path()).budgets(Budgets::default().topic_lines(0));
+    /// assert_eq!(zero.open().unwrap_err().kind(), ErrorKind::InvalidInput);
+    /// ```
     pub fn open(self) -> Result<StructuredMemory> {
+        self.budgets.validate()?;
         Ok(StructuredMemory {
             handle: self.options.open("memory directory")?,
             budgets: self.budgets,

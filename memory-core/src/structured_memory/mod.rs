@@ -35,6 +35,7 @@ mod leading_block;
 mod memory;
 mod month_dates;
 mod pointer;
+mod pointer_edit;
 mod read;
 mod remember;
 mod remember_compaction;

@@ -9,18 +9,52 @@
 //! file (ignoring case) makes a pointer; anything else on a list line is content. Written: `- [Title](file.md) — hook`, with the em dash of the
 //! seed's examples.
 
+use std::ops::Range;
+
 use crate::error::{Error, Result};
 
 /// The separator memory-core writes between a pointer's link and its hook.
 pub const HOOK_SEPARATOR: &str = " — ";
 
 /// The parts of a pointer line, as written in the file (the title unescaped, the target
-/// as written between the parentheses, the hook trimmed).
+/// as written between the parentheses, the hook trimmed), and where the title and the
+/// hook are in the line, so that either can be replaced leaving every other byte as it is
+/// (see `pointer_edit.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct PointerParts {
     pub title: String,
     pub target: String,
     pub hook: String,
+    /// Where the title is written and how a new one is written there.
+    pub title_edit: TitleEdit,
+    /// The hook's bytes in the line, from its first visible character to its last (an
+    /// Obsidian comment after it is not in it); when there is no hook, the empty range
+    /// where one goes: just past the separator, else just past the link (and the
+    /// emphasis closing it).
+    pub hook_span: Range<usize>,
+    /// Whether a separator (`—`, `–`, `-`, `:`) stands before the hook.
+    pub separator: bool,
+}
+
+/// Where a pointer's title is in its line, by the link's form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum TitleEdit {
+    /// The link text of `[text](target)` or `[text][ref]`, escapes as written.
+    Text(Range<usize>),
+    /// `[text][]` or `[text]`: the text is also the reference label, so that a new title
+    /// is written `[new][label]` over this range (the text to the end of the reference)
+    /// and the link still finds its definition.
+    TextAndLabel(Range<usize>, String),
+    /// A wikilink's alias after `|` (the range empty when the alias is).
+    WikiAlias(Range<usize>),
+    /// A wikilink without an alias: a new title is written `|new` at this offset (before
+    /// the `]]`).
+    WikiAddAlias(usize),
+}
+
+/// The byte offset of `part` (a slice of `line`) in `line`.
+fn offset(line: &str, part: &str) -> usize {
+    part.as_ptr() as usize - line.as_ptr() as usize
 }
 
 /// Reads `line` as a pointer line, with the link reference definitions of its file
@@ -46,22 +80,42 @@ pub(super) fn parse_pointer_with(line: &str, definitions: &Definitions) -> Optio
         .count();
     let emphasis = &rest[..emphasis_len];
     if let Some(wiki) = rest[emphasis_len..].strip_prefix("[[") {
-        return wikilink(wiki, emphasis);
+        return wikilink(line, wiki, emphasis);
     }
-    let rest = rest[emphasis_len..].strip_prefix('[')?;
-    let (title, rest) = link_text(rest)?;
-    let (target, rest) = match rest.strip_prefix('(') {
-        Some(inline) => link_target(inline)?,
-        None => reference_target(&title, rest, definitions)?,
+    let text = rest[emphasis_len..].strip_prefix('[')?;
+    let (title, rest) = link_text(text)?;
+    let title_start = offset(line, text);
+    // Just before the `]` that closes the text.
+    let title_end = offset(line, rest) - 1;
+    let (target, rest, title_edit) = match rest.strip_prefix('(') {
+        Some(inline) => {
+            let (target, rest) = link_target(inline)?;
+            (target, rest, TitleEdit::Text(title_start..title_end))
+        }
+        None => {
+            let (target, after, label) = reference_target(&title, rest, definitions)?;
+            let edit = match label {
+                Some(_) => TitleEdit::Text(title_start..title_end),
+                None => TitleEdit::TextAndLabel(
+                    title_start..offset(line, after),
+                    line[title_start..title_end].to_string(),
+                ),
+            };
+            (target, after, edit)
+        }
     };
     if !is_markdown_file(&target) {
         return None;
     }
     let rest = rest.strip_prefix(emphasis).unwrap_or(rest);
+    let (hook, hook_span, separator) = hook_in(line, rest);
     Some(PointerParts {
         title,
         target,
-        hook: hook_of(rest),
+        hook,
+        title_edit,
+        hook_span,
+        separator,
     })
 }
 
@@ -102,7 +156,7 @@ const ATTACHMENTS: &[&str] = &[
 /// (`.md` added unless it ends in `.md`; a `#heading` or `#^block` part left off; a
 /// target with an attachment's extension, `.pdf` or `.png`, is no pointer); the title the alias after `|`, else the
 /// target's name without `.md`. Not URL-escaped: a `%` is a `%`.
-fn wikilink(wiki: &str, emphasis: &str) -> Option<PointerParts> {
+fn wikilink(line: &str, wiki: &str, emphasis: &str) -> Option<PointerParts> {
     let end = wiki.find("]]")?;
     let inner = &wiki[..end];
     if inner.contains(['[', ']', '\n']) {
@@ -111,6 +165,11 @@ fn wikilink(wiki: &str, emphasis: &str) -> Option<PointerParts> {
     let (target, alias) = match inner.split_once('|') {
         Some((t, a)) => (t, Some(a.trim())),
         None => (inner, None),
+    };
+    let title_edit = match alias {
+        // `trim` keeps a slice of the line: its offset is the alias's.
+        Some(a) => TitleEdit::WikiAlias(offset(line, a)..offset(line, a) + a.len()),
+        None => TitleEdit::WikiAddAlias(offset(line, wiki) + end),
     };
     let target = target.split('#').next().unwrap_or(target).trim();
     if target.is_empty() {
@@ -141,41 +200,76 @@ fn wikilink(wiki: &str, emphasis: &str) -> Option<PointerParts> {
         return None;
     }
     let rest = rest.strip_prefix(emphasis).unwrap_or(rest);
+    let (hook, hook_span, separator) = hook_in(line, rest);
     Some(PointerParts {
         title,
         target: file.replace('%', "%25"),
-        hook: hook_of(rest),
+        hook,
+        title_edit,
+        hook_span,
+        separator,
     })
 }
 
-/// The hook in what follows a pointer's link: after an optional `—`, `–`, `-` or `:`,
-/// trimmed, without the Obsidian comments in it (`%% … %%`, and everything after a `%%`
-/// never closed): what Obsidian shows is the recall key.
-fn hook_of(rest: &str) -> String {
-    let rest = without_obsidian_comments(rest);
-    let rest = rest.trim();
-    ["—", "–", "-", ":"]
-        .iter()
-        .find_map(|sep| rest.strip_prefix(sep))
-        .unwrap_or(rest)
-        .trim()
-        .to_string()
-}
+/// The separators that may stand between a pointer's link and its hook.
+const SEPARATORS: [char; 4] = ['—', '–', '-', ':'];
 
-/// `text` without its `%% … %%` comments (and without what follows a `%%` that is never
-/// closed, which Obsidian hides too).
-pub(super) fn without_obsidian_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find("%%") {
-        out.push_str(&rest[..open]);
-        match rest[open + 2..].find("%%") {
-            Some(close) => rest = &rest[open + 2 + close + 2..],
-            None => return out,
+/// The hook in what follows a pointer's link (`rest`, a slice of `line`): after an
+/// optional `—`, `–`, `-` or `:`, trimmed, without the Obsidian comments in it (`%% … %%`,
+/// and everything after a `%%` never closed): what Obsidian shows is the recall key. With
+/// it, its byte range in `line` and whether a separator stands before it (see
+/// [`PointerParts::hook_span`]).
+fn hook_in(line: &str, rest: &str) -> (String, Range<usize>, bool) {
+    let base = offset(line, rest);
+    // The characters Obsidian shows, each with its offset in `rest`.
+    let mut visible: Vec<(usize, char)> = Vec::new();
+    let mut at = 0;
+    while at < rest.len() {
+        if rest[at..].starts_with("%%") {
+            match rest[at + 2..].find("%%") {
+                Some(close) => {
+                    at += 2 + close + 2;
+                    continue;
+                }
+                None => break,
+            }
         }
+        // `at` is always a char boundary: it moves by whole characters and `%%`s.
+        let Some(c) = rest[at..].chars().next() else {
+            break;
+        };
+        visible.push((at, c));
+        at += c.len_utf8();
     }
-    out.push_str(rest);
-    out
+    let end_of = |(at, c): (usize, char)| at + c.len_utf8();
+    let Some(first) = visible.iter().position(|(_, c)| !c.is_whitespace()) else {
+        return (String::new(), base..base, false);
+    };
+    let separator = SEPARATORS.contains(&visible[first].1);
+    let start = if separator { first + 1 } else { first };
+    let Some(hook_first) = visible[start..]
+        .iter()
+        .position(|(_, c)| !c.is_whitespace())
+        .map(|i| start + i)
+    else {
+        // A separator and nothing after it: a hook goes just past the separator.
+        let at = base + end_of(visible[first]);
+        return (String::new(), at..at, true);
+    };
+    // Some character is not white space, so there is a last one.
+    let hook_last = visible
+        .iter()
+        .rposition(|(_, c)| !c.is_whitespace())
+        .unwrap_or(hook_first);
+    let hook: String = visible[hook_first..=hook_last]
+        .iter()
+        .map(|(_, c)| *c)
+        .collect();
+    (
+        hook,
+        base + visible[hook_first].0..base + end_of(visible[hook_last]),
+        separator,
+    )
 }
 
 /// The text after a list marker: a bullet (`-`, `*`, `+`) or an ordered marker (one to
@@ -268,25 +362,28 @@ fn definition(line: &str) -> Option<(String, String)> {
 
 /// The target of a reference link whose text was `title` and which goes on with `rest`:
 /// `[ref]` (full), `[]` (collapsed) or nothing (shortcut: not followed by `(` or `[`).
+/// With the rest after the link and the label of a full reference (`None` when the text
+/// is the label).
 fn reference_target<'a>(
     title: &str,
     rest: &'a str,
     definitions: &Definitions,
-) -> Option<(String, &'a str)> {
-    let (label, rest) = match rest.strip_prefix('[') {
+) -> Option<(String, &'a str, Option<&'a str>)> {
+    let (label, rest, own) = match rest.strip_prefix('[') {
         Some(inner) => {
             let end = inner.find(']')?;
             let label = &inner[..end];
-            (
-                if label.is_empty() { title } else { label },
-                &inner[end + 1..],
-            )
+            if label.is_empty() {
+                (title, &inner[end + 1..], None)
+            } else {
+                (label, &inner[end + 1..], Some(label))
+            }
         }
-        None => (title, rest),
+        None => (title, rest, None),
     };
     definitions
         .get(label)
-        .map(|target| (target.to_string(), rest))
+        .map(|target| (target.to_string(), rest, own))
 }
 
 /// After a link title (`"…"`, `'…'` or `(…)`) at the start of `s`: the rest, or `None`

@@ -13,9 +13,10 @@ use super::compact::CompactionReport;
 use super::compactor::{Compactor, DefaultCompactor};
 use super::dates::resolve_date;
 use super::index_fields::{check_given, check_reads_back, from_frontmatter};
-use super::index_file::MemoryIndex;
+use super::index_file::{IndexLine, MemoryIndex};
 use super::memory::{ARCHIVE_FILE_NAME, StructuredMemory};
 use super::pointer::render_pointer;
+use super::pointer_edit::rewrite_index_line;
 use super::remember_compaction::Written;
 use super::time_words::{Conversion, convert_relative_time};
 use super::topic_file::{Entry, Topic, subject_key};
@@ -55,7 +56,9 @@ pub struct Fact {
     /// The day it is about: `YYYY-MM-DD`, `today`, `yesterday`, a weekday…; today when
     /// not given.
     pub date: Option<String>,
-    /// The topic's title, for a new index line (derived from the file name otherwise).
+    /// The topic's title: for a new index line (derived from the file name otherwise),
+    /// or to rename an existing line's title in place (its other bytes kept; the topic
+    /// file's own heading is not changed).
     pub title: Option<String>,
     /// The topic's hook, for a new index line (required then) or to replace the hook; an
     /// empty one keeps the hook the line has.
@@ -302,11 +305,14 @@ impl StructuredMemory {
         let archive_path = self.archive_path()?;
         let archive_text = read_text_if_exists(&archive_path)?;
 
-        // The topic file's new text.
-        let ending = old_topic
-            .as_ref()
-            .map_or(LineEnding::Lf, |t| t.line_ending)
-            .as_str();
+        // The topic file's new text, in its own line ending; a new file takes the index's
+        // (a directory Claude Code keeps in CRLF gets CRLF topics).
+        let ending = match (&old_topic, &old_index) {
+            (Some(t), _) => t.line_ending,
+            (None, Some(index)) => index.line_ending,
+            (None, None) => LineEnding::Lf,
+        }
+        .as_str();
         let entry_text = render_entry(date, subject.as_deref(), &text, ending);
         let key = subject.as_deref().map(subject_key);
         let same: Vec<&Entry> = old_topic
@@ -339,10 +345,10 @@ impl StructuredMemory {
             }
             None => match &fact.section {
                 Some(section) => (
-                    format!("# {title}\n\n## {section}\n\n{entry_text}"),
+                    format!("# {title}{ending}{ending}## {section}{ending}{ending}{entry_text}"),
                     Vec::new(),
                 ),
-                None => (format!("# {title}\n\n{entry_text}"), Vec::new()),
+                None => (format!("# {title}{ending}{ending}{entry_text}"), Vec::new()),
             },
             Some(topic) if same.is_empty() => (
                 place_entry(topic, &entry_text, fact.section.as_deref()),
@@ -370,6 +376,8 @@ impl StructuredMemory {
         let linked_line = old_index.as_ref().and_then(|i| i.line_for(&file)).cloned();
         let mut index_text = old_index.as_ref().map(|i| i.text.clone());
         let mut linked = false;
+        // The title and hook a rewritten index line must read back with.
+        let mut edited_line: Option<(String, String)> = None;
         let created_index = old_index.is_none();
         match &linked_line {
             None => {
@@ -419,14 +427,23 @@ impl StructuredMemory {
                 linked = true;
             }
             Some(line) => {
-                // An empty hook keeps the line's hook (it never clears it).
-                if let Some(hook) = fact.hook.as_deref().map(str::trim)
-                    && !hook.is_empty()
-                    && hook != line.hook
+                // A new hook or title replaces exactly the one the line has, in whatever
+                // form the line is written (see `pointer_edit.rs`). An empty hook keeps
+                // the line's hook (it never clears it).
+                let hook = fact
+                    .hook
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|h| !h.is_empty() && *h != line.hook);
+                let new_title = fact.title.as_deref().filter(|t| *t != line.title);
+                if (hook.is_some() || new_title.is_some())
                     && let Some(index) = &old_index
                 {
-                    check_reads_back(&line.title, &line.file, hook)?;
-                    index_text = Some(replace_hook(index, &line.line, hook)?);
+                    let want_title = new_title.unwrap_or(&line.title);
+                    let want_hook = hook.unwrap_or(&line.hook);
+                    check_reads_back(want_title, &line.file, want_hook)?;
+                    index_text = Some(rewrite_index_line(index, line.line, new_title, hook)?);
+                    edited_line = Some((want_title.to_string(), want_hook.to_string()));
                 }
             }
         }
@@ -501,8 +518,13 @@ impl StructuredMemory {
             |i: Option<&MemoryIndex>| i.map_or((0, 0), |i| (i.lines.len(), i.content.len()));
         let (old_lines, old_content) = count(old_index.as_ref());
         let (new_lines, new_content) = count(new_index.as_ref());
+        let reads_as_edited = |l: &IndexLine| {
+            edited_line
+                .as_ref()
+                .is_none_or(|(title, hook)| l.title == *title && l.hook == *hook)
+        };
         if let Some(index) = &new_index
-            && (index.line_for(&file).is_none()
+            && (!index.line_for(&file).is_some_and(reads_as_edited)
                 || new_lines != old_lines + usize::from(linked)
                 || new_content != old_content)
         {
@@ -924,49 +946,6 @@ fn append_line(index: Option<&str>, line: &str) -> String {
             out
         }
     }
-}
-
-/// `index` with the hook of the pointer on line `line` replaced (the rest of the line —
-/// bullet, title, link — kept byte for byte).
-fn replace_hook(index: &MemoryIndex, line: &usize, hook: &str) -> Result<String> {
-    let Some(pos) = index.lines.iter().position(|l| l.line == *line) else {
-        return Ok(index.text.clone());
-    };
-    let span = index.spans[pos].clone();
-    let old = &index.text[span.clone()];
-    let body = old.trim_end_matches(['\r', '\n']);
-    let ending = &old[body.len()..];
-    let link_end = body
-        .find("](")
-        .and_then(|i| link_close(body, i + 2))
-        .unwrap_or(body.len());
-    let mut new_line = body[..link_end].to_string();
-    if !hook.is_empty() {
-        new_line.push_str(super::pointer::HOOK_SEPARATOR);
-        new_line.push_str(hook);
-    }
-    let mut out = index.text.clone();
-    out.replace_range(span, &format!("{new_line}{ending}"));
-    Ok(out)
-}
-
-/// The byte just past the `)` closing a link target that starts at `from`.
-fn link_close(line: &str, from: usize) -> Option<usize> {
-    let rest = &line[from..];
-    if let Some(inner) = rest.strip_prefix('<') {
-        let end = inner.find(">)")?;
-        return Some(from + 1 + end + 2);
-    }
-    let mut depth = 0usize;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => return Some(from + i + 1),
-            ')' => depth -= 1,
-            _ => {}
-        }
-    }
-    None
 }
 
 /// A title from a topic file's name: `memory-project-x.md` → `Project x`.

@@ -4,7 +4,7 @@
 //! a warning naming the file and line — as Agent Memory's SessionStart goes on past an
 //! index row it cannot read.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -104,8 +104,21 @@ impl StructuredMemory {
     /// `MEMORY.md` for a session start: [`StructuredMemory::index`] when the file reads;
     /// when a comment, fence or frontmatter block never closed makes it refused, the text
     /// whole with the reason in [`SessionIndex::damaged`] instead of an error, so that
-    /// a session never loses its index to one unclosed line. A file that is not text
-    /// (not UTF-8, a NUL byte, too large) or cannot be opened is still an error.
+    /// a session never loses its index to one unclosed line. A file that is not UTF-8
+    /// (another encoding, UTF-16, a NUL byte) comes back decoded as well as it can be —
+    /// UTF-16 with a byte-order mark decoded as UTF-16, anything else with U+FFFD for each
+    /// byte that does not read and for a NUL — with the line of the first such byte in
+    /// [`SessionIndex::damaged`]. A file too large or that cannot be opened is still an
+    /// error.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"), b"- [A](a.md) \xe2\x80\x94 a\n- [U](u.md) \x97 u\n").unwrap();
+    /// let start = StructuredMemory::open(dir.path()).unwrap().session_index().unwrap();
+    /// assert_eq!(start.text, "- [A](a.md) \u{2014} a\n- [U](u.md) \u{fffd} u\n");
+    /// assert_eq!(start.damaged.unwrap().line, 2);
+    /// ```
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
@@ -120,11 +133,23 @@ impl StructuredMemory {
         // `MEMORY.md` itself a link: the hook reads what it leads to, so that a session
         // never starts without its index.
         let (path, through_link) = self.index_path_for_reading()?;
-        let text = read_text_if_exists(&path)?.unwrap_or_default();
-        let (index, damaged) = match MemoryIndex::parse(&path, text.as_str()) {
-            Ok(index) => (Some(index), None),
-            Err(e @ Error::Malformed { .. }) => (None, Some(Warning::from_error(&e, 0))),
+        let (text, undecoded) = match read_text_if_exists(&path) {
+            Ok(text) => (text.unwrap_or_default(), None),
+            // Not UTF-8, UTF-16, a NUL byte: printed as well as it decodes, with a warning
+            // naming the line of the first byte that does not read.
+            Err(e @ Error::Malformed { .. }) => {
+                let (text, warning) = decoded_lossily(&path, e)?;
+                (text, Some(warning))
+            }
             Err(e) => return Err(e),
+        };
+        let (index, damaged) = match undecoded {
+            Some(warning) => (None, Some(warning)),
+            None => match MemoryIndex::parse(&path, text.as_str()) {
+                Ok(index) => (Some(index), None),
+                Err(e @ Error::Malformed { .. }) => (None, Some(Warning::from_error(&e, 0))),
+                Err(e) => return Err(e),
+            },
         };
         let line_count = lines(&text).count();
         let budget = self
@@ -143,4 +168,46 @@ impl StructuredMemory {
             through_link,
         })
     }
+}
+
+/// The text of the `MEMORY.md` at `path` that `error` (from reading it as UTF-8) refused,
+/// decoded as well as it can be, and the warning naming the line of the first byte that
+/// does not read; a file too large is still `error`.
+fn decoded_lossily(path: &Path, error: Error) -> Result<(String, Warning)> {
+    // The reader names line 0 only for a file too large to read (a NUL or a byte that is
+    // not UTF-8 is on a line from 1): that one is not printed.
+    if error.line() == Some(0) {
+        return Err(error);
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::read_failed(path, e))?;
+    let mut warning = Warning::from_error(&error, 0);
+    let utf16 = match bytes.as_slice() {
+        [0xFF, 0xFE, rest @ ..] => Some((rest, u16::from_le_bytes as fn([u8; 2]) -> u16)),
+        [0xFE, 0xFF, rest @ ..] => Some((rest, u16::from_be_bytes as fn([u8; 2]) -> u16)),
+        _ => None,
+    };
+    let text = match utf16 {
+        Some((rest, unit)) => {
+            let units = rest.chunks(2).map(|pair| match pair {
+                [a, b] => unit([*a, *b]),
+                // An odd byte at the end: no code unit, shown as U+FFFD.
+                _ => 0xFFFD,
+            });
+            warning.line = 1;
+            warning.message = "file is UTF-16 (it starts with a UTF-16 byte-order mark), not UTF-8: printed decoded from UTF-16".to_string();
+            char::decode_utf16(units)
+                .map(|c| match c {
+                    Ok('\0') | Err(_) => char::REPLACEMENT_CHARACTER,
+                    Ok(c) => c,
+                })
+                .collect()
+        }
+        None => {
+            warning.message.push_str(
+                ": printed with U+FFFD in place of each byte that does not read as UTF-8 and each NUL",
+            );
+            String::from_utf8_lossy(&bytes).replace('\0', "\u{fffd}")
+        }
+    };
+    Ok((text, warning))
 }
