@@ -59,7 +59,8 @@ fn prose_is_counted_where_a_file_needs_judgment() {
     assert_eq!(n.unparsed_lines, [3, 4, 9, 11]);
     assert!(
         n.message.contains("4 lines are not entries")
-            && n.message.contains("lines 3-4, 9, 11 before this compaction"),
+            && n.message
+                .contains("lines 3-4, 9, 11 before this compaction"),
         "{}",
         n.message
     );
