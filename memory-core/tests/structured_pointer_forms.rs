@@ -191,7 +191,14 @@ fn a_new_hook_and_title_replace_exactly_theirs_in_every_form() {
                 let title = if retitle { "New [T]" } else { title };
                 assert_eq!(read.title, title, "{line:?}");
             }
-            assert_eq!(m.check().unwrap(), [], "{eol:?}");
+            // Every line now has the same title and hook on purpose: only that is reported.
+            let found: Vec<_> = m
+                .check()
+                .unwrap()
+                .into_iter()
+                .filter(|v| v.kind.as_str() != "near_duplicate_topics")
+                .collect();
+            assert_eq!(found, [], "{eol:?}");
         }
     }
 }
