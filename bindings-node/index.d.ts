@@ -428,6 +428,7 @@ export type ViolationKind =
   | 'leftover_temp_file'
   | 'sync_conflict_copy'
   | 'linked_index'
+  | 'secret'
 
 /** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
 export interface Budgets {
