@@ -1148,20 +1148,16 @@ fn unparsed_note(lines: &[usize]) -> String {
     if lines.is_empty() {
         return String::new();
     }
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let mut j = i;
-        while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            lines[i].to_string()
-        } else {
-            format!("{}-{}", lines[i], lines[j])
-        });
-        i = j + 1;
-    }
+    let parts: Vec<String> = super::topic_file::line_runs(lines)
+        .into_iter()
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
     let parts = parts.join(", ");
     match lines.len() {
         1 => format!(

@@ -301,17 +301,20 @@ impl Topic {
     /// ` (N of its lines are not entries …)` for a message about the file's budget, or
     /// nothing when every line is an entry, a heading or blank.
     pub(super) fn unparsed_note(&self) -> String {
-        match self.unparsed.len() {
-            0 => String::new(),
-            1 => format!(
-                " (1 of its lines is not an entry (a hand note, prose or a comment: line {}) and is never compacted)",
-                line_list(&self.unparsed)
-            ),
-            n => format!(
-                " ({n} of its lines are not entries (hand notes, prose, comments: {}) and are never compacted)",
-                line_list(&self.unparsed)
-            ),
+        let n = self.unparsed.len();
+        if n == 0 {
+            return String::new();
         }
+        let (verb, noun) = if n == 1 {
+            ("is not an entry", "it is")
+        } else {
+            ("are not entries", "they are")
+        };
+        format!(
+            " ({} of its lines {verb} (hand notes, prose, comments: {}) and {noun} never compacted)",
+            n,
+            line_list(&self.unparsed)
+        )
     }
 }
 
@@ -456,21 +459,29 @@ fn strip_columns(t: &str, columns: usize) -> String {
 
 /// `3, 5-7, 10`: line numbers with runs folded.
 fn line_list(lines: &[usize]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let mut j = i;
-        while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
-            j += 1;
+    line_runs(lines)
+        .into_iter()
+        .map(|(a, b)| {
+            if a == b {
+                format!("line {a}")
+            } else {
+                format!("lines {a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Sorted line numbers folded into runs of consecutive lines (`3, 4, 9` → `(3, 4), (9, 9)`).
+pub(super) fn line_runs(lines: &[usize]) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &n in lines {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == n => *end = n,
+            _ => runs.push((n, n)),
         }
-        parts.push(if i == j {
-            format!("line {}", lines[i])
-        } else {
-            format!("lines {}-{}", lines[i], lines[j])
-        });
-        i = j + 1;
     }
-    parts.join(", ")
+    runs
 }
 
 /// An ATX heading: up to three spaces, one to six `#`, then white space or the end.
@@ -802,6 +813,18 @@ mod tests {
             .map(|s| s.title)
             .collect();
         assert_eq!(titles, ["Outside"]);
+    }
+
+    #[test]
+    fn the_note_on_lines_that_are_not_entries_agrees_with_its_count() {
+        let one = parse("- 2026-07-01: a\n\nprose\n");
+        assert_eq!(
+            one.unparsed_note(),
+            " (1 of its lines is not an entry (hand notes, prose, comments: line 3) and it is never compacted)"
+        );
+        let three = parse("p\nq\n\n- 2026-07-01: a\n\nr\n");
+        assert!(three.unparsed_note().contains("3 of its lines are not entries (hand notes, prose, comments: lines 1-2, line 6) and they are"));
+        assert_eq!(line_runs(&[3, 4, 9, 11, 12]), [(3, 4), (9, 9), (11, 12)]);
     }
 
     #[test]
