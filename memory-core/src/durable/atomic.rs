@@ -281,6 +281,19 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// assert!(memory_core::durable::read_text_if_exists(&dir.path().join("none.md")).unwrap().is_none());
 /// ```
 pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
+    match read_bytes_if_exists(path)? {
+        None => Ok(None),
+        Some(bytes) => decode_text(path, bytes)
+            .map(Some)
+            .map_err(|failed| failed.0),
+    }
+}
+
+/// The bytes of the file at `path`, `None` when it does not exist, read as
+/// [`read_text_if_exists`] reads them (again while another program is saving it), not
+/// yet decoded: a caller that shows a file that does not decode ([`decode_text`] gives
+/// the bytes back) reads it once.
+pub(crate) fn read_bytes_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
     let mut attempt = 1;
     let bytes = loop {
         let last = attempt == STABLE_READ_ATTEMPTS;
@@ -304,9 +317,7 @@ pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
             Err(e) => return Err(Error::read_failed(path, e)),
         }
     };
-    decode_text(path, bytes)
-        .map(Some)
-        .map_err(|failed| failed.0)
+    Ok(Some(bytes))
 }
 
 /// Room left after a file's bytes when it is read: a row appended to the text in memory

@@ -14,8 +14,8 @@ mod root_handle;
 mod safe_path;
 mod transaction;
 
-pub(crate) use atomic::decode_text;
 pub(crate) use atomic::is_temp_name as is_dead_writer_file;
+pub(crate) use atomic::{MAX_FILE_BYTES, decode_text, read_bytes_if_exists};
 pub use atomic::{create_private_dir_all, read_text, read_text_if_exists, replace_atomically};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use handle_options::DEFAULT_LOCK_TIMEOUT;

@@ -4,7 +4,7 @@
 //! a warning naming the file and line — as Agent Memory's SessionStart goes on past an
 //! index row it cannot read.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -12,7 +12,7 @@ use super::budget::BudgetUse;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
 use crate::agent_memory::Warning;
-use crate::durable::read_text_if_exists;
+use crate::durable::{MAX_FILE_BYTES, decode_text, read_bytes_if_exists};
 use crate::error::{Error, Result};
 use crate::markdown::lines;
 
@@ -133,15 +133,18 @@ impl StructuredMemory {
         // `MEMORY.md` itself a link: the hook reads what it leads to, so that a session
         // never starts without its index.
         let (path, through_link) = self.index_path_for_reading()?;
-        let (text, undecoded) = match read_text_if_exists(&path) {
-            Ok(text) => (text.unwrap_or_default(), None),
-            // Not UTF-8, UTF-16, a NUL byte: printed as well as it decodes, with a warning
-            // naming the line of the first byte that does not read.
-            Err(e @ Error::Malformed { .. }) => {
-                let (text, warning) = decoded_lossily(&path, e)?;
-                (text, Some(warning))
-            }
-            Err(e) => return Err(e),
+        let (text, undecoded) = match read_bytes_if_exists(&path)? {
+            None => (String::new(), None),
+            Some(bytes) => match decode_text(&path, bytes) {
+                Ok(text) => (text, None),
+                // Not UTF-8, UTF-16, a NUL byte: printed as well as it decodes, with a
+                // warning naming the line of the first byte that does not read.
+                Err(failed) => {
+                    let (error, bytes) = *failed;
+                    let (text, warning) = decoded_lossily(error, &bytes)?;
+                    (text, Some(warning))
+                }
+            },
         };
         let (index, damaged) = match undecoded {
             Some(warning) => (None, Some(warning)),
@@ -173,15 +176,13 @@ impl StructuredMemory {
 /// The text of the `MEMORY.md` at `path` that `error` (from reading it as UTF-8) refused,
 /// decoded as well as it can be, and the warning naming the line of the first byte that
 /// does not read; a file too large is still `error`.
-fn decoded_lossily(path: &Path, error: Error) -> Result<(String, Warning)> {
-    // The reader names line 0 only for a file too large to read (a NUL or a byte that is
-    // not UTF-8 is on a line from 1): that one is not printed.
-    if error.line() == Some(0) {
+fn decoded_lossily(error: Error, bytes: &[u8]) -> Result<(String, Warning)> {
+    // A file too large to read is not printed either.
+    if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(error);
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::read_failed(path, e))?;
     let mut warning = Warning::from_error(&error, 0);
-    let utf16 = match bytes.as_slice() {
+    let utf16 = match bytes {
         [0xFF, 0xFE, rest @ ..] => Some((rest, u16::from_le_bytes as fn([u8; 2]) -> u16)),
         [0xFE, 0xFF, rest @ ..] => Some((rest, u16::from_be_bytes as fn([u8; 2]) -> u16)),
         _ => None,
@@ -206,7 +207,7 @@ fn decoded_lossily(path: &Path, error: Error) -> Result<(String, Warning)> {
             warning.message.push_str(
                 ": printed with U+FFFD in place of each byte that does not read as UTF-8 and each NUL",
             );
-            String::from_utf8_lossy(&bytes).replace('\0', "\u{fffd}")
+            String::from_utf8_lossy(bytes).replace('\0', "\u{fffd}")
         }
     };
     Ok((text, warning))
