@@ -226,3 +226,65 @@ fn a_file_just_emptied_by_an_in_place_save_is_read_again() {
     assert!(text.starts_with(INFRA), "{text}");
     assert!(text.contains("Fastly"), "{text}");
 }
+
+/// A program saves a file right after a multi-file commit put it in place (from the hook
+/// that runs once every step is applied, before anything is read back): the commit made its
+/// change, so it succeeds, and the other program's save stands. Reading the target back
+/// would see their bytes and report a failed write (then roll back over their save);
+/// the staged copy is what is read back. (A lone write reads its staged copy back the
+/// same way; `memory-cli/tests/topics_foreign_writers.rs` races real processes at it.)
+#[test]
+fn a_file_saved_right_after_the_commit_is_not_a_failed_write() {
+    let _turn = HOOK_USERS.lock().unwrap_or_else(|p| p.into_inner());
+    for how in [Save::Rename, Save::InPlace] {
+        for changed in ["a.md", "b.md"] {
+            let label = format!("{how:?} {changed}");
+            let dir = tempfile::tempdir().unwrap();
+            let d = dir.path().to_path_buf();
+            let names = ["a.md", "b.md"];
+            for name in names {
+                std::fs::write(d.join(name), format!("old {name}\n")).unwrap();
+            }
+            let lock =
+                MemoryLock::acquire(&d.join(".memcore.lock"), Duration::from_secs(5)).unwrap();
+            let mut tx = Transaction::new(&lock);
+            for name in names {
+                tx.expect(d.join(name), Some(format!("old {name}\n").into_bytes()))
+                    .write(d.join(name), format!("new {name}\n").into_bytes());
+            }
+            let target = d.join(changed);
+            let calls = AtomicUsize::new(0);
+            let hooked = target.clone();
+            fault::set_hook(Arc::new(move |phase, _| {
+                if phase == Phase::Verify && calls.fetch_add(1, Ordering::SeqCst) == 0 {
+                    // The save keeps the file's modification time, as a sync tool that
+                    // copies it from another machine does, and as a save within the same
+                    // clock tick as the commit's rename looks: only the bytes differ.
+                    let modified = std::fs::metadata(&hooked).unwrap().modified().unwrap();
+                    save(&hooked, "theirs\n", how);
+                    if let Save::InPlace = how {
+                        let file = std::fs::OpenOptions::new()
+                            .write(true)
+                            .open(&hooked)
+                            .unwrap();
+                        file.set_modified(modified).unwrap();
+                    }
+                }
+                Ok(())
+            }));
+            let result = tx.commit();
+            fault::clear_hook();
+            result.unwrap_or_else(|e| panic!("{label}: {e}"));
+            for name in names {
+                let text = std::fs::read_to_string(d.join(name)).unwrap();
+                let expected = if name == changed {
+                    "theirs\n".to_string()
+                } else {
+                    format!("new {name}\n")
+                };
+                assert_eq!(text, expected, "{label}: {name}");
+            }
+            no_leftovers(&d);
+        }
+    }
+}

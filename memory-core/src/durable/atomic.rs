@@ -48,7 +48,7 @@ pub(crate) fn replace_if_unchanged(
 ) -> Result<Option<super::guarded_rename::Stamp>> {
     let dir = parent_dir(path);
     check_replaceable(path)?;
-    let temp = stage_bytes(&dir, path, bytes)?;
+    let temp = stage_verified(&dir, path, bytes)?;
     let stamp = super::guarded_rename::stamp(&temp);
     let result = super::guarded_rename::rename_if_unchanged(&temp, path, basis)
         .and_then(|()| sync_dir(&dir));
@@ -56,6 +56,45 @@ pub(crate) fn replace_if_unchanged(
         let _ = fs::remove_file(&temp);
     }
     result.map(|()| stamp)
+}
+
+/// [`replace_atomically`] with the staged copy read back before it is renamed into place
+/// (see [`stage_verified`]): what is put in place is known to hold `bytes`.
+pub(crate) fn replace_verified(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = parent_dir(path);
+    check_replaceable(path)?;
+    let temp = stage_verified(&dir, path, bytes)?;
+    let result = fs::rename(&temp, path)
+        .map_err(|e| Error::io_op(path, "rename", e))
+        .and_then(|()| sync_dir(&dir));
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// [`stage_bytes`], then the flushed temp file is read back and must hold `bytes`
+/// (otherwise [`Error::VerifyFailed`] naming `target`, the temp file removed and nothing
+/// replaced). Reading the staged copy, not the target after the rename, is what makes the
+/// check about this write alone: a rename moves that very file into place unchanged, and
+/// a program that saves the target in place a moment later (truncating it, then writing)
+/// is another program's save, not a failed write.
+pub(crate) fn stage_verified(dir: &Path, target: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    let temp = stage_bytes(dir, target, bytes)?;
+    match file_holds(&temp, bytes) {
+        Ok(true) => Ok(temp),
+        Ok(false) => {
+            let _ = fs::remove_file(&temp);
+            Err(Error::verify(
+                target,
+                "the staged copy read back differs from what was written; nothing was replaced",
+            ))
+        }
+        Err(error) => {
+            let _ = fs::remove_file(&temp);
+            Err(error)
+        }
+    }
 }
 
 /// Writes `bytes` to a new, flushed temp file in `dir` named after `target` (beside it,

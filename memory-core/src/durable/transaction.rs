@@ -32,7 +32,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::append::{self, Tail};
-use super::atomic::{create_temp, parent_dir, stage_bytes, sync_dir, write_temp};
+use super::atomic::{create_temp, parent_dir, sync_dir, write_temp};
 use super::fault::{self, Phase};
 use super::{MemoryLock, read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
@@ -223,12 +223,12 @@ impl<'lock> Transaction<'lock> {
                 }
             }
             let Some(basis) = self.basis_of(target) else {
-                replace_atomically(target, bytes)?;
-                return verify_written(target, bytes);
+                return super::atomic::replace_verified(target, bytes);
             };
+            // The staged copy was read back before the rename put it in place; without
+            // file ids (not Unix) the target itself is read back.
             let staged = super::atomic::replace_if_unchanged(target, bytes, basis)?;
-            // Another program that saved over it since is not a failed write.
-            if staged.is_some() && super::guarded_rename::stamp(target) != staged {
+            if staged.is_some() {
                 return Ok(());
             }
             return verify_written(target, bytes);
@@ -379,7 +379,7 @@ impl<'lock> Transaction<'lock> {
                         self.root.clone()
                     };
                     let backup = backup_of(&target)?;
-                    let staged = stage_bytes(&staging_dir, &target, &bytes);
+                    let staged = super::atomic::stage_verified(&staging_dir, &target, &bytes);
                     match staged {
                         Ok(staged) => Step::Write {
                             staged_id: super::guarded_rename::stamp(&staged),
@@ -986,9 +986,11 @@ impl Step {
                 staged_id,
                 ..
             } => {
-                // Another program that replaced the file since (it read the new state and
-                // saved on top of it) is not a failed write: its file is never undone.
-                if staged_id.is_some() && super::guarded_rename::stamp(target) != *staged_id {
+                // The staged copy was read back when it was staged, and the rename moved
+                // that very file into place: a difference now is another program's save
+                // (by rename or in place), which is not a failed write and is never undone.
+                // Without file ids (not Unix) the target itself is read back.
+                if staged_id.is_some() {
                     return Ok(());
                 }
                 verify_written(target, bytes)
