@@ -27,35 +27,35 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = parent_dir(path);
     check_replaceable(path)?;
     let temp = stage_bytes(&dir, path, bytes)?;
-    let result = fs::rename(&temp, path)
+    rename_into_place(&temp, path, &dir)
+}
+
+/// Renames the staged `temp` over `path` and flushes `dir`; on failure the temp file is
+/// removed (best effort: it is garbage either way, and the original is intact).
+fn rename_into_place(temp: &Path, path: &Path, dir: &Path) -> Result<()> {
+    let result = fs::rename(temp, path)
         .map_err(|e| Error::io_op(path, "rename", e))
-        .and_then(|()| sync_dir(&dir));
+        .and_then(|()| sync_dir(dir));
     if result.is_err() {
-        // Best effort: the temp file is garbage either way, and the original is intact.
-        let _ = fs::remove_file(&temp);
+        let _ = fs::remove_file(temp);
     }
     result
 }
 
 /// [`replace_atomically`], but only if `path` still holds `basis` right before the
 /// rename (`None`: no file there): otherwise [`Error::ChangedMeanwhile`] and `path` is
-/// left as another program wrote it (see `guarded_rename.rs`). Returns the new file's
-/// stamp as it was put in place.
-pub(crate) fn replace_if_unchanged(
-    path: &Path,
-    bytes: &[u8],
-    basis: Option<&[u8]>,
-) -> Result<Option<super::guarded_rename::Stamp>> {
+/// left as another program wrote it (see `guarded_rename.rs`). The staged copy is read
+/// back before the rename (see [`stage_verified`]).
+pub(crate) fn replace_if_unchanged(path: &Path, bytes: &[u8], basis: Option<&[u8]>) -> Result<()> {
     let dir = parent_dir(path);
     check_replaceable(path)?;
     let temp = stage_verified(&dir, path, bytes)?;
-    let stamp = super::guarded_rename::stamp(&temp);
     let result = super::guarded_rename::rename_if_unchanged(&temp, path, basis)
         .and_then(|()| sync_dir(&dir));
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
-    result.map(|()| stamp)
+    result
 }
 
 /// [`replace_atomically`] with the staged copy read back before it is renamed into place
@@ -64,13 +64,7 @@ pub(crate) fn replace_verified(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = parent_dir(path);
     check_replaceable(path)?;
     let temp = stage_verified(&dir, path, bytes)?;
-    let result = fs::rename(&temp, path)
-        .map_err(|e| Error::io_op(path, "rename", e))
-        .and_then(|()| sync_dir(&dir));
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
+    rename_into_place(&temp, path, &dir)
 }
 
 /// [`stage_bytes`], then the flushed temp file is read back and must hold `bytes`

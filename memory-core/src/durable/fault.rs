@@ -17,7 +17,8 @@ pub enum Phase {
     Apply,
     /// Half-way through the bytes an append (step `n`) writes: a write cut short.
     Write,
-    /// Before the written files are read back (every step applied).
+    /// Before the applied steps are checked (every step applied; new contents were read
+    /// back as staged copies already).
     Verify,
     /// Before backups and journal are removed (`n` = 0), and before the backup of step
     /// `n - 1` is removed.

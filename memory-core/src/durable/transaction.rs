@@ -211,8 +211,9 @@ impl<'lock> Transaction<'lock> {
         self.changes.is_empty()
     }
 
-    /// Applies every change as one step and reads the written files back. A lone write
-    /// needs no journal and is an atomic replace. On error the old state is in place
+    /// Applies every change as one step, with every written file read back: a new
+    /// content as its staged copy right before its rename, an append, move or removal once
+    /// every step is applied. A lone write needs no journal and is an atomic replace. On error the old state is in place
     /// (or, when even putting it back failed, the journal makes the next writer do it).
     pub fn commit(mut self) -> Result<()> {
         if let [Change::Write { target, bytes }] = self.changes.as_slice() {
@@ -225,13 +226,8 @@ impl<'lock> Transaction<'lock> {
             let Some(basis) = self.basis_of(target) else {
                 return super::atomic::replace_verified(target, bytes);
             };
-            // The staged copy was read back before the rename put it in place; without
-            // file ids (not Unix) the target itself is read back.
-            let staged = super::atomic::replace_if_unchanged(target, bytes, basis)?;
-            if staged.is_some() {
-                return Ok(());
-            }
-            return verify_written(target, bytes);
+            // The staged copy is read back before the rename puts it in place.
+            return super::atomic::replace_if_unchanged(target, bytes, basis);
         }
         if self.changes.is_empty() {
             return Ok(());
@@ -980,21 +976,10 @@ impl Step {
 
     fn verify(&self) -> Result<()> {
         match self {
-            Step::Write {
-                target,
-                bytes,
-                staged_id,
-                ..
-            } => {
-                // The staged copy was read back when it was staged, and the rename moved
-                // that very file into place: a difference now is another program's save
-                // (by rename or in place), which is not a failed write and is never undone.
-                // Without file ids (not Unix) the target itself is read back.
-                if staged_id.is_some() {
-                    return Ok(());
-                }
-                verify_written(target, bytes)
-            }
+            // The staged copy was read back when it was staged, and the rename moved that
+            // very file into place: a difference now is another program's save (by rename
+            // or in place), which is not a failed write and is never undone.
+            Step::Write { .. } => Ok(()),
             Step::Append { target, at, text } => {
                 if append::tail(target, *at, text.as_bytes())? == Tail::Complete {
                     Ok(())
@@ -1198,18 +1183,6 @@ fn relative_to(root: &Path, path: &Path) -> Result<PathBuf> {
             &path.to_string_lossy(),
             "is not inside the memory root",
         )),
-    }
-}
-
-/// Checks `path` holds exactly `bytes` (read back after a write).
-fn verify_written(path: &Path, bytes: &[u8]) -> Result<()> {
-    if super::atomic::file_holds(path, bytes)? {
-        Ok(())
-    } else {
-        Err(Error::verify(
-            path,
-            "the file read back differs from what was written",
-        ))
     }
 }
 
