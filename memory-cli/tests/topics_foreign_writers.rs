@@ -30,9 +30,21 @@ fn seed(root: &Path) {
     .unwrap();
 }
 
+/// The other program, killed when dropped so a failed assertion never leaves the shell
+/// loop running after the test (its temp directory gone, it would spin forever).
+struct ForeignWriter(Child);
+
+impl Drop for ForeignWriter {
+    fn drop(&mut self) {
+        // Already exited on the normal path; killing an exited child is harmless.
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The other program: a shell loop that adds a numbered line to the topic every 10 ms
 /// and logs each line once it is saved, until `stop` exists.
-fn start_writer(root: &Path, work: &Path, in_place: bool) -> Child {
+fn start_writer(root: &Path, work: &Path, in_place: bool) -> ForeignWriter {
     let save = if in_place {
         // `>` truncates the file, then printf writes it.
         r#"c=$(cat memory-e.md); printf '%s\n%s\n' "$c" "$line" > memory-e.md"#
@@ -43,13 +55,15 @@ fn start_writer(root: &Path, work: &Path, in_place: bool) -> Child {
         r#"i=0; while [ ! -e ../stop ]; do line="- 2026-01-03 [f$i]: foreign $i"; {save} && printf '%s\n' "$line" >> ../written.log; i=$((i+1)); sleep 0.01; done"#
     );
     assert_eq!(root.parent(), Some(work));
-    Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .spawn()
-        .unwrap()
+    ForeignWriter(
+        Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .current_dir(root)
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
 }
 
 fn remember(root: &Path, subject: &str, text: &str) -> Child {
@@ -94,7 +108,7 @@ fn run_against_a_writer(in_place: bool) {
     }
     std::fs::write(work.join("stop"), "").unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
-    while writer.try_wait().unwrap().is_none() {
+    while writer.0.try_wait().unwrap().is_none() {
         assert!(Instant::now() < deadline, "writer did not stop");
         std::thread::sleep(Duration::from_millis(10));
     }
