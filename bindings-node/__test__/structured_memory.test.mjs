@@ -729,3 +729,25 @@ test('a fact goes under the section it names or above the first, and keeps its i
   assert.throws(() => memory.remember({ topic: 'memory-infra.md', text: '```\ncode\n```' }), (e) => e.code === 'ERR_MEMORY_INVALID_INPUT')
   assert.deepEqual(readFileSync(join(root, 'memory-infra.md')), before)
 })
+
+test('a new topic gets the frontmatter type given, and an existing one keeps its own', () => {
+  const root = dir()
+  const memory = open(root)
+  memory.remember({ topic: 'feedback_tests.md', text: 'no mocks', hook: 'how tests are written', type: 'feedback' })
+  assert.equal(
+    readFileSync(join(root, 'feedback_tests.md'), 'utf8'),
+    '---\nname: Feedback tests\ndescription: how tests are written\ntype: feedback\n---\n\n- 2026-07-10: no mocks\n',
+  )
+  assert.equal(memory.topic('feedback_tests.md').meta.type, 'feedback')
+  memory.remember({ topic: 'project_deploy.md', text: 'staging first', hook: 'how releases ship' })
+  assert.ok(
+    readFileSync(join(root, 'project_deploy.md'), 'utf8').startsWith('---\nname: Project deploy\ndescription: how releases ship\n---\n'),
+  )
+  const before = tree(root)
+  assert.throws(
+    () => memory.remember({ topic: 'feedback_tests.md', text: 'x', type: 'user' }),
+    (e) => e.code === 'ERR_MEMORY_INVALID_INPUT' && e.message.includes('its type is feedback'),
+  )
+  assert.throws(() => memory.remember({ topic: 'new.md', text: 'x', hook: 'h', type: 'two words' }), (e) => e.code === 'ERR_MEMORY_INVALID_INPUT')
+  assert.deepEqual(tree(root), before)
+})

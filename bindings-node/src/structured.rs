@@ -60,7 +60,7 @@ fn budget(value: Option<f64>, name: &'static str) -> Arg<Option<usize>> {
     }
 }
 
-/// A fact to write: `{ topic, text, subject?, date?, title?, hook?, section? }`.
+/// A fact to write: `{ topic, text, subject?, date?, title?, hook?, section?, type? }`.
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]
 pub struct StructuredFact {
@@ -83,6 +83,12 @@ pub struct StructuredFact {
     /// case folded; a new section at the end when there is none); above the first
     /// section when not given.
     pub section: Option<String>,
+    /// The frontmatter `type` of a new topic file (`user`, `feedback`, `project`,
+    /// `reference`…): the file starts with `name`, `description` and `type` (without it,
+    /// with `name` and `description` when most linked topics keep frontmatter, as Claude
+    /// Code's do); an existing topic must already have it.
+    #[napi(js_name = "type")]
+    pub kind: Option<String>,
 }
 
 fn fact(value: Unknown<'_>) -> Arg<Fact> {
@@ -91,7 +97,7 @@ fn fact(value: Unknown<'_>) -> Arg<Fact> {
         &object,
         "fact",
         &[
-            "topic", "text", "subject", "date", "title", "hook", "section",
+            "topic", "text", "subject", "date", "title", "hook", "section", "type",
         ],
         None,
     )?;
@@ -109,6 +115,7 @@ fn fact(value: Unknown<'_>) -> Arg<Fact> {
     fact.title = args::opt_text(args::field(&object, "title")?, "fact.title")?;
     fact.hook = args::opt_text(args::field(&object, "hook")?, "fact.hook")?;
     fact.section = args::opt_text(args::field(&object, "section")?, "fact.section")?;
+    fact.kind = args::opt_text(args::field(&object, "type")?, "fact.type")?;
     Ok(fact)
 }
 

@@ -238,7 +238,11 @@ impl StructuredMemory {
     /// own time zone); today when None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
     /// name when None) and ``hook`` (required then). ``section`` names the ``##`` section of
     /// the topic file the entry goes under (matched by its words, case folded; a new one at
-    /// the end when there is none); when None a new entry goes above the first section. A
+    /// the end when there is none); when None a new entry goes above the first section.
+    /// ``type`` is the frontmatter ``type`` of a new topic file (``user``, ``feedback``,
+    /// ``project``, ``reference``...): the file then starts with ``name``, ``description``
+    /// and ``type`` (without it, with ``name`` and ``description`` when most linked topics
+    /// keep frontmatter, as Claude Code's do); an existing topic must already have it. A
     /// write that takes the topic over
     /// its budget compacts it with ``compactor`` (see the class documentation) in the same
     /// step; when that compaction fails (an exception the compactor raises is re-raised,
@@ -247,7 +251,7 @@ impl StructuredMemory {
     /// file, a new topic without a hook, or a secret in any field (``field`` and
     /// ``secret_kind`` set).
     #[pyo3(signature = (topic, text, *, subject = None, date = None, title = None,
-                        hook = None, section = None, compactor = None))]
+                        hook = None, section = None, r#type = None, compactor = None))]
     #[allow(clippy::too_many_arguments)]
     fn remember(
         &self,
@@ -259,6 +263,7 @@ impl StructuredMemory {
         title: Option<Bound<'_, PyAny>>,
         hook: Option<Bound<'_, PyAny>>,
         section: Option<Bound<'_, PyAny>>,
+        r#type: Option<Bound<'_, PyAny>>,
         compactor: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let mut fact = Fact::new(args::text(topic, "topic")?, args::text(text, "text")?);
@@ -276,6 +281,9 @@ impl StructuredMemory {
         }
         if let Some(section) = args::opt_text(section.as_ref(), "section")? {
             fact = fact.section(section);
+        }
+        if let Some(kind) = args::opt_text(r#type.as_ref(), "type")? {
+            fact = fact.kind(kind);
         }
         let compactor = self::compactor(compactor.as_ref())?;
         let outcome = detached(py, || match &compactor {

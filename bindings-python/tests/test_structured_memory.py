@@ -833,3 +833,28 @@ def test_a_symlinked_index_is_read_through(tmp_path: pathlib.Path) -> None:
     (root / "MEMORY.md").unlink()
     (root / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts\n", encoding="utf-8")
     assert m.index()["through_link"] is None
+
+
+def test_a_new_topic_gets_the_frontmatter_type_given_and_an_existing_one_keeps_its_own(
+    tmp_path: pathlib.Path,
+) -> None:
+    root = tmp_path / "memory"
+    memory = StructuredMemory(root, fixed_time=FIXED)
+    memory.remember("feedback_tests.md", "no mocks", hook="how tests are written", type="feedback")
+    assert (root / "feedback_tests.md").read_text(encoding="utf-8") == (
+        "---\nname: Feedback tests\ndescription: how tests are written\ntype: feedback\n---\n\n"
+        "- 2026-07-10: no mocks\n"
+    )
+    assert memory.topic("feedback_tests.md")["meta"]["type"] == "feedback"
+    # Among frontmatter topics, a new one gets name and description without being asked.
+    memory.remember("project_deploy.md", "staging first", hook="how releases ship")
+    assert (root / "project_deploy.md").read_text(encoding="utf-8").startswith(
+        "---\nname: Project deploy\ndescription: how releases ship\n---\n"
+    )
+    before = tree(root)
+    with pytest.raises(memory_core.InvalidInputError) as raised:
+        memory.remember("feedback_tests.md", "x", type="user")
+    assert "its type is feedback" in str(raised.value)
+    with pytest.raises(memory_core.InvalidInputError):
+        memory.remember("new.md", "x", hook="h", type="two words")
+    assert tree(root) == before

@@ -125,6 +125,11 @@ pub struct RememberArgs {
     /// is none) [default: above the first section, under none].
     #[arg(long, value_name = "S")]
     pub section: Option<String>,
+    /// The frontmatter `type` of a new topic file (user, feedback, project, reference…):
+    /// the file starts with `name`, `description` and `type` [default: a frontmatter only
+    /// when most linked topics keep one]; an existing topic must already have it.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Option<String>,
 }
 
 /// The verbs of the context-memory model. (One value per process: the size difference

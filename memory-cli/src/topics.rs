@@ -67,6 +67,9 @@ pub fn run(memory: &StructuredMemory, command: TopicsCommand) -> Result<TopicsRe
             if let Some(section) = args.section {
                 fact = fact.section(section);
             }
+            if let Some(kind) = args.kind {
+                fact = fact.kind(kind);
+            }
             TopicsReply::Remembered(Box::new(memory.remember(fact)?))
         }
         TopicsCommand::Recall { query } => {

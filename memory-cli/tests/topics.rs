@@ -1047,3 +1047,41 @@ fn the_index_hook_reads_a_symlinked_index_and_writes_refuse_it() {
         text
     );
 }
+
+#[test]
+fn remember_type_starts_a_new_topic_with_frontmatter_and_refuses_another_type_for_an_existing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    topics(
+        d,
+        &[
+            "remember",
+            "--topic",
+            "feedback_tests.md",
+            "--text",
+            "no mocks",
+            "--date",
+            "2026-07-10",
+            "--hook",
+            "how tests are written",
+            "--type",
+            "feedback",
+        ],
+    )
+    .ok();
+    let text = std::fs::read_to_string(d.join("memory/feedback_tests.md")).unwrap();
+    assert_eq!(
+        text,
+        "---\nname: Feedback tests\ndescription: how tests are written\ntype: feedback\n---\n\n- 2026-07-10: no mocks\n"
+    );
+    let err = topics(
+        d,
+        &["remember", "--topic", "feedback_tests.md", "--text", "x", "--type", "user"],
+    )
+    .fails(2);
+    assert!(err.contains("its type is feedback"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory/feedback_tests.md")).unwrap(),
+        text
+    );
+}

@@ -624,6 +624,7 @@ class StructuredMemory:
         title: str | None = None,
         hook: str | None = None,
         section: str | None = None,
+        type: str | None = None,
         compactor: object | None = None,
     ) -> RememberOutcomeDict:
         """Writes one fact to topic file ``topic`` and returns a ``RememberOutcomeDict``.

@@ -20,6 +20,7 @@ use super::pointer_edit::rewrite_index_line;
 use super::remember_compaction::Written;
 use super::time_words::{Conversion, convert_relative_time};
 use super::topic_file::{Entry, Topic, subject_key};
+use super::topic_frontmatter::{check_kind, check_new_frontmatter, new_topic_frontmatter};
 use super::topic_name::check_new_topic_name;
 use super::topic_placement::{clean_section, place_entry, same_title, section_of};
 use super::write_plan::{Change, Plan};
@@ -68,6 +69,11 @@ pub struct Fact {
     /// new entry goes above the file's first `##` section, where no section claims it,
     /// and an entry replacing one stays where that one was.
     pub section: Option<String>,
+    /// The `type` of a new topic file's frontmatter (Claude Code's `user`, `feedback`,
+    /// `project`, `reference`, or one word of the user's own): given, the new file starts
+    /// with a frontmatter block (see `topic_frontmatter.rs`). An existing topic's
+    /// frontmatter is never rewritten: a different type for it is refused.
+    pub kind: Option<String>,
 }
 
 impl Fact {
@@ -108,6 +114,23 @@ impl Fact {
     /// ```
     pub fn section(mut self, section: impl Into<String>) -> Fact {
         self.section = Some(section.into());
+        self
+    }
+    /// With the frontmatter `type` a new topic file is created with.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{Fact, StructuredMemory};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let memory = StructuredMemory::builder(dir.path()).fixed_time("2026-07-10T09:00:00Z").unwrap().open().unwrap();
+    /// let fact = Fact::new("feedback-testing.md", "run the integration tests against a real database")
+    ///     .hook("how the user wants tests run")
+    ///     .kind("feedback");
+    /// memory.remember(fact).unwrap();
+    /// let topic = memory.topic("feedback-testing.md").unwrap();
+    /// assert_eq!(topic.meta.unwrap().kind.as_deref(), Some("feedback"));
+    /// ```
+    pub fn kind(mut self, kind: impl Into<String>) -> Fact {
+        self.kind = Some(kind.into());
         self
     }
 }
@@ -245,6 +268,10 @@ impl StructuredMemory {
             .as_deref()
             .map(|h| check_given("hook", h))
             .transpose()?;
+        fact.kind = fact.kind.as_deref().map(check_kind).transpose()?;
+        if let Some(kind) = &fact.kind {
+            refuse_secrets("type", kind)?;
+        }
         let now = self.handle.clock.now();
         let today = now.date_naive();
         let date = match &fact.date {
@@ -302,17 +329,30 @@ impl StructuredMemory {
         // a case-sensitive disk and the same file elsewhere (see `topic_case.rs`).
         let (file, topic_path) = self.resolve_topic_name(&file, old_index.as_ref())?;
         let old_topic = self.load_topic(&file)?;
+        if let (Some(topic), Some(kind)) = (&old_topic, &fact.kind) {
+            let has = topic.meta.as_ref().and_then(|m| m.kind.as_deref());
+            if has != Some(kind.as_str()) {
+                return Err(Error::invalid(
+                    "type",
+                    kind,
+                    format!(
+                        "{file} exists ({}): its frontmatter is kept as written; change its type there",
+                        has.map_or("without a type".to_string(), |t| format!("its type is {t}"))
+                    ),
+                ));
+            }
+        }
         let archive_path = self.archive_path()?;
         let archive_text = read_text_if_exists(&archive_path)?;
 
         // The topic file's new text, in its own line ending; a new file takes the index's
         // (a directory Claude Code keeps in CRLF gets CRLF topics).
-        let ending = match (&old_topic, &old_index) {
+        let line_ending = match (&old_topic, &old_index) {
             (Some(t), _) => t.line_ending,
             (None, Some(index)) => index.line_ending,
             (None, None) => LineEnding::Lf,
-        }
-        .as_str();
+        };
+        let ending = line_ending.as_str();
         let entry_text = render_entry(date, subject.as_deref(), &text, ending);
         let key = subject.as_deref().map(subject_key);
         let same: Vec<&Entry> = old_topic
@@ -343,13 +383,27 @@ impl StructuredMemory {
                     stale.into_iter().cloned().collect(),
                 )
             }
-            None => match &fact.section {
-                Some(section) => (
-                    format!("# {title}{ending}{ending}## {section}{ending}{ending}{entry_text}"),
-                    Vec::new(),
-                ),
-                None => (format!("# {title}{ending}{ending}{entry_text}"), Vec::new()),
-            },
+            None => {
+                let section = fact
+                    .section
+                    .as_ref()
+                    .map(|s| format!("## {s}{ending}{ending}"))
+                    .unwrap_or_default();
+                // A directory whose topics keep frontmatter (Claude Code's) gets one
+                // more such file; a new topic without a hook is refused further down.
+                let hook = fact.hook.as_deref().filter(|h| !h.is_empty());
+                let head = match hook {
+                    Some(hook)
+                        if fact.kind.is_some() || self.keeps_frontmatter(old_index.as_ref()) =>
+                    {
+                        let block =
+                            new_topic_frontmatter(&title, hook, fact.kind.as_deref(), line_ending);
+                        format!("{block}{ending}")
+                    }
+                    _ => format!("# {title}{ending}{ending}"),
+                };
+                (format!("{head}{section}{entry_text}"), Vec::new())
+            }
             Some(topic) if same.is_empty() => (
                 place_entry(topic, &entry_text, fact.section.as_deref()),
                 Vec::new(),
@@ -469,6 +523,9 @@ impl StructuredMemory {
         // Checked before anything is written: every new text reads back with the reader
         // every command uses, and says what it must.
         let new_topic = Topic::read(&topic_path, file.clone(), new_topic_text.clone())?;
+        if old_topic.is_none() {
+            check_new_frontmatter(&new_topic, &title, fact.hook.as_deref(), fact.kind.as_deref())?;
+        }
         let entry = expect_entry(
             &new_topic,
             date,
