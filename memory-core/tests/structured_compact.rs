@@ -203,6 +203,38 @@ fn the_default_splits_an_overgrown_topic_and_links_each_part() {
 }
 
 #[test]
+fn a_topic_without_headings_is_split_by_groups_of_related_subjects_after_the_collapse() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // No `##` heading; `db-primary` has two generations (collapsed first), and each
+    // subject then has one live entry: the split groups them by their first word.
+    seed(
+        d,
+        "# Infra\n\n- 2026-06-01 [db-primary]: Postgres 15 on db1\n- 2026-06-02 [dns-zone]: example.org at Route 53\n- 2026-06-03 [db-primary]: Postgres 16 on db1\n- 2026-06-04 [dns-ttl]: TTL 300 everywhere\n- 2026-06-05 [db-replica]: db2 follows db1\n- 2026-06-06 [db backups]: nightly to S3\n- 2026-06-07 [cdn]: Cloudflare in front\n",
+    );
+    let m = memory(d, 7);
+    let report = m.compact(None, &DefaultCompactor, false).unwrap();
+    let passes: Vec<&str> = report.files[0]
+        .passes
+        .iter()
+        .map(|p| p.pass.as_str())
+        .collect();
+    assert_eq!(passes, ["collapse-superseded", "split-overgrown"], "{report:?}");
+    assert_eq!(report.created, ["memory-infra-dns.md"]);
+    let index = m.index().unwrap();
+    assert_eq!(index.lines[1].hook, "dns: dns-zone, dns-ttl");
+    let dns = m.topic("memory-infra-dns.md").unwrap();
+    assert_eq!(dns.entries.len(), 2);
+    let old = m.topic("memory-infra.md").unwrap();
+    assert!(old.line_count <= 7, "{}", old.text);
+    assert_eq!(old.entries.len(), 4, "db-primary (newest), db-replica, db backups, cdn");
+    // The superseded generation is archived, not lost.
+    let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
+    assert!(archive.contains("Postgres 15 on db1"), "{archive}");
+    assert!(m.check().unwrap().is_empty(), "{:?}", m.check().unwrap());
+}
+
+#[test]
 fn a_split_keeps_a_heading_with_hand_prose_under_it_and_takes_crlf_sections_whole() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -178,8 +178,8 @@ impl Compactor for DefaultCompactor {}
 /// Parts by `##` headings, else by subject. By headings: each `##` section with
 /// entries but the first (which stays), a section of two entries or more as its own
 /// file, a section of one only into an earlier split of it (single facts are never cut
-/// into files of their own). By subject: each subject with two entries or more, largest
-/// first, all but the largest. A part's file sits beside the topic (`notes/sub.md` →
+/// into files of their own). By subject: each group of related subjects (see
+/// [`subject_group`]) with two entries or more, largest first, all but the largest. A part's file sits beside the topic (`notes/sub.md` →
 /// `notes/sub-two.md`); its hook is the heading (or subject) and the subjects it holds.
 fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
     let (dir, stem) = dir_and_stem(&topic.file);
@@ -226,25 +226,24 @@ fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
             })
             .collect();
     }
-    let mut by_subject: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut by_group: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        if let Some(s) = &e.subject {
-            let key = super::topic_file::subject_key(s);
-            match by_subject.iter_mut().find(|(k, _)| *k == key) {
+        if let Some(key) = e.subject.as_deref().and_then(subject_group) {
+            match by_group.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, list)) => list.push(i),
-                None => by_subject.push((key, vec![i])),
+                None => by_group.push((key, vec![i])),
             }
         }
     }
-    // A subject of one entry is no group: cutting single facts into files of their own
+    // A group of one entry is no group: cutting single facts into files of their own
     // would only move the overage into MEMORY.md. Two groups at least, else nothing (the
     // file needs judgment).
-    by_subject.retain(|(_, list)| list.len() >= 2);
-    if by_subject.len() < 2 {
+    by_group.retain(|(_, list)| list.len() >= 2);
+    if by_group.len() < 2 {
         return Vec::new();
     }
-    by_subject.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-    by_subject
+    by_group.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    by_group
         .into_iter()
         .skip(1)
         .map(|(key, list)| {
@@ -256,6 +255,30 @@ fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
             )
         })
         .collect()
+}
+
+/// Words that do not say what a subject is about when they lead it.
+const LEADING_ARTICLES: &[&str] = &["a", "an", "the"];
+
+/// The group a subject belongs to when the default splits by subject: the first word of
+/// its [`subject_key`](super::topic_file::subject_key) (words end at a space, `-`, `_`,
+/// `/`, `.` or `:`), a leading article skipped — `db-primary`, `db replica` and `db` are
+/// one group, `db`. After merge on write and the collapse pass a subject has one live
+/// entry, so the split groups related subjects, not generations of one. `None` for a
+/// subject with no word.
+fn subject_group(subject: &str) -> Option<String> {
+    let key = super::topic_file::subject_key(subject);
+    let mut words = key
+        .split(['-', '/', '.', ':'])
+        .filter(|w| !w.is_empty())
+        .peekable();
+    if words.peek().is_some_and(|w| LEADING_ARTICLES.contains(w)) {
+        let article = words.next();
+        if words.peek().is_none() {
+            return article.map(str::to_string);
+        }
+    }
+    words.next().map(str::to_string)
 }
 
 /// A part's hook: what it is cut by (a heading or subject), then the subjects of its
@@ -356,5 +379,27 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn related_subjects_are_one_group() {
+        assert_eq!(subject_group("db-primary").as_deref(), Some("db"));
+        assert_eq!(subject_group("DB replica").as_deref(), Some("db"));
+        assert_eq!(subject_group("db").as_deref(), Some("db"));
+        assert_eq!(subject_group("ci/cache").as_deref(), Some("ci"));
+        assert_eq!(subject_group("the deploy hook").as_deref(), Some("deploy"));
+        assert_eq!(subject_group("the").as_deref(), Some("the"));
+        assert_eq!(subject_group(" - ").as_deref(), None);
+        // One entry per subject (as after the collapse pass): grouped by their first word.
+        let topic = Topic::parse(
+            "memory-infra.md",
+            "- 2026-07-01 [db-primary]: a\n- 2026-07-02 [dns-zone]: b\n- 2026-07-03 [db-replica]: c\n- 2026-07-04 [dns-ttl]: d\n- 2026-07-05 [db-backups]: e\n- 2026-07-06 [cdn]: f\n",
+        )
+        .unwrap();
+        let parts = DefaultCompactor.split(&topic, &topic.entries).unwrap();
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].file, "memory-infra-dns.md");
+        assert_eq!(parts[0].entries, [1, 3]);
+        assert_eq!(parts[0].hook, "dns: dns-zone, dns-ttl");
     }
 }
