@@ -131,3 +131,68 @@ fn emptying_two_topics_at_once_removes_both_lines() {
     let names: Vec<String> = tree(d).into_iter().map(|(n, _)| n).collect();
     assert_eq!(names, ["MEMORY.md", "memory-archive.md", "memory-keep.md"]);
 }
+
+/// A write that takes a topic over its budget, with a compactor that evicts every entry
+/// (the one written included): the topic and its line go in the write's own step, the
+/// fact is in the archive (never lost), and `restore` brings the file back with it; a new
+/// topic so emptied is never created, nor linked.
+#[test]
+fn a_write_whose_compaction_evicts_every_entry_leaves_no_husk() {
+    use memory_core::structured_memory::Fact;
+    for text in husks() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(d.join("memory-old.md"), text).unwrap();
+        let index = "<!-- memory index -->\n- [Old](memory-old.md) — the old project\n- [Keep](memory-keep.md) — kept\n";
+        fs::write(d.join("memory-keep.md"), "- 2026-07-01: kept\n").unwrap();
+        fs::write(d.join("MEMORY.md"), index).unwrap();
+        let m = StructuredMemory::builder(d)
+            .budgets(Budgets::default().topic_lines(2))
+            .fixed_time("2026-07-10T09:00:00Z")
+            .unwrap()
+            .open()
+            .unwrap();
+        let out = m
+            .remember_with(Fact::new("memory-old.md", "the last word"), &EvictAll)
+            .unwrap();
+        assert!(!d.join("memory-old.md").exists(), "{text:?}");
+        assert_eq!(
+            fs::read_to_string(d.join("MEMORY.md")).unwrap(),
+            "<!-- memory index -->\n- [Keep](memory-keep.md) — kept\n"
+        );
+        assert!(!out.created_topic && !out.linked);
+        let compaction = out.compaction.unwrap();
+        let f = &compaction.files[0];
+        assert_eq!((f.file.as_str(), f.after.lines), ("memory-old.md", 0));
+        assert!(f.needs_judgment.is_none());
+        let archive = fs::read_to_string(d.join("memory-archive.md")).unwrap();
+        assert!(archive.contains("the last word"), "{archive}");
+        assert!(m.check().unwrap().is_empty(), "{:?}", m.check().unwrap());
+        m.restore(compaction.id.as_deref().unwrap()).unwrap();
+        let back = m.topic("memory-old.md").unwrap();
+        assert!(back.entries.iter().any(|e| e.text == "the last word"));
+        assert_eq!(m.index().unwrap().lines.len(), 2);
+    }
+
+    // A new topic whose first write is evicted at once.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = StructuredMemory::builder(d)
+        .budgets(Budgets::default().topic_lines(2))
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap();
+    let out = m
+        .remember_with(
+            Fact::new("memory-new.md", "a fact").hook("new things"),
+            &EvictAll,
+        )
+        .unwrap();
+    assert!(!out.created_topic && !out.linked);
+    assert!(!d.join("memory-new.md").exists());
+    assert!(m.index().unwrap().lines.is_empty());
+    let archive = fs::read_to_string(d.join("memory-archive.md")).unwrap();
+    assert!(archive.contains("a fact"), "{archive}");
+    assert!(m.check().unwrap().is_empty(), "{:?}", m.check().unwrap());
+}

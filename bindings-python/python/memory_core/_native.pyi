@@ -635,7 +635,11 @@ class StructuredMemory:
         own time zone); today when None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
         name when None) and ``hook`` (required then). ``section`` names the ``##`` section of
         the topic file the entry goes under (matched by its words, case folded; a new one at
-        the end when there is none); when None a new entry goes above the first section. A
+        the end when there is none); when None a new entry goes above the first section.
+        ``type`` is the frontmatter ``type`` of a new topic file (``user``, ``feedback``,
+        ``project``, ``reference``...): the file then starts with ``name``, ``description``
+        and ``type`` (without it, with ``name`` and ``description`` when most linked topics
+        keep frontmatter, as Claude Code's do); an existing topic must already have it. A
         write that takes the topic over
         its budget compacts it with ``compactor`` (see the class documentation) in the same
         step; when that compaction fails (an exception the compactor raises is re-raised,

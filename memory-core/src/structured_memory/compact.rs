@@ -873,7 +873,7 @@ impl StructuredMemory {
     /// becomes its whole text as it was (so that `restore` recreates the file as it was),
     /// its index line is taken out of `index_text` and archived (`remove-empty`), and its
     /// path is returned, to remove in the same step as every other change.
-    fn remove_emptied(
+    pub(super) fn remove_emptied(
         &self,
         works: &mut [Work],
         index: Option<&MemoryIndex>,

@@ -20,7 +20,7 @@ use super::topic_file::Topic;
 use super::topic_name::{check_new_topic_name, name_key};
 use super::topic_placement::{place_entry, same_title};
 use super::topic_sections::{TopicSection, sections};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::markdown::{Edit, apply_edits, classify};
 
 impl StructuredMemory {
@@ -192,27 +192,41 @@ impl StructuredMemory {
                 || index.as_ref().is_some_and(|i| i.line_for(name).is_some())
                 || files.contains(&name_key(name))
         };
-        let checked = |name: &str| {
-            check_new_topic_name(name)
-                .and_then(|()| self.topic_path(name))
-                .map_err(|e| failed(pass, &w.file, e.into()))
+        // The path of a name; `None` when the name itself is a symbolic link (someone's
+        // linked topic: taken, never written through nor replaced). A link further up
+        // is refused, as every write refuses it.
+        let checked = |name: &str| -> Result<Option<std::path::PathBuf>> {
+            let path = check_new_topic_name(name).and_then(|()| self.topic_path(name));
+            match path {
+                Err(Error::LinkRefused { path, .. })
+                    if path.file_name().and_then(|n| n.to_str())
+                        == name.rsplit('/').next() =>
+                {
+                    Ok(None)
+                }
+                path => path.map(Some).map_err(|e| failed(pass, &w.file, e.into())),
+            }
         };
         let path = checked(&file)?;
-        if !taken(&file, &path) {
-            return Ok(SplitTarget::New(file, path));
-        }
-        if let Some(earlier) = self.earlier_split(&file, &path, part.title.trim(), index)? {
-            if files.contains(&name_key(&file)) {
-                return Ok(SplitTarget::Busy);
+        match &path {
+            Some(path) if !taken(&file, path) => return Ok(SplitTarget::New(file, path.clone())),
+            Some(path) => {
+                if let Some(earlier) = self.earlier_split(&file, path, part.title.trim(), index)? {
+                    if files.contains(&name_key(&file)) {
+                        return Ok(SplitTarget::Busy);
+                    }
+                    return Ok(SplitTarget::Into(file, path.clone(), Box::new(earlier)));
+                }
             }
-            return Ok(SplitTarget::Into(file, path, Box::new(earlier)));
+            None => {}
         }
         let stem = &file[..file.len() - 3];
         let mut n = 2;
         loop {
             let candidate = format!("{stem}-{n}.md");
-            let candidate_path = checked(&candidate)?;
-            if !taken(&candidate, &candidate_path) {
+            if let Some(candidate_path) = checked(&candidate)?
+                && !taken(&candidate, &candidate_path)
+            {
                 return Ok(SplitTarget::New(candidate, candidate_path));
             }
             n += 1;

@@ -51,6 +51,9 @@ pub(super) struct Step {
     pub archive_add: String,
     /// The compaction the write triggered, if any.
     pub compaction: Option<CompactionReport>,
+    /// Whether that compaction evicted every entry of the topic, the one written
+    /// included: the topic and its index line are gone (archived).
+    pub emptied: bool,
 }
 
 impl StructuredMemory {
@@ -74,6 +77,7 @@ impl StructuredMemory {
             },
         };
         let mut compacted = false;
+        let (mut emptied, mut emptied_removals) = (false, Vec::new());
         if self.usage_of(w.new_topic).state == BudgetState::Over {
             let work = self.compact_file(
                 w.file.to_string(),
@@ -85,15 +89,35 @@ impl StructuredMemory {
                 super::compact::Passes::default(),
             )?;
             let topic_text = work.topic.text.clone();
-            let s = self.stage_works(
-                vec![work],
+            // A compactor that evicts every entry, the one written included, leaves no
+            // husk: the topic goes with its index line, both archived first, as in
+            // `compact` (the fact is in the archive, so `restore` brings it back).
+            let mut works = vec![work];
+            let mut index_text = staged.index_text.clone();
+            let removed =
+                self.remove_emptied(&mut works, w.new_index.as_ref(), &mut index_text)?;
+            let mut s = self.stage_works(
+                works,
                 vec![Some(w.new_topic.clone())],
-                staged.index_text.clone(),
+                index_text,
                 Some(w.id),
                 w.at,
                 false,
             )?;
-            staged.writes = vec![(w.path.to_path_buf(), topic_text)];
+            emptied = !removed.is_empty();
+            staged.writes = if emptied {
+                for f in s.report.files.iter_mut().filter(|f| f.file == w.file) {
+                    f.after = self.budgets.usage(w.file, false, 0, 0);
+                    f.needs_judgment = None;
+                }
+                // A new topic was never on disk: nothing to remove.
+                if w.old_topic.is_some() {
+                    emptied_removals = removed;
+                }
+                Vec::new()
+            } else {
+                vec![(w.path.to_path_buf(), topic_text)]
+            };
             staged
                 .writes
                 .extend(s.writes.into_iter().filter(|(p, _)| p != w.path));
@@ -122,6 +146,7 @@ impl StructuredMemory {
                 compacted |= staged.report.files.len() > files;
             }
         }
+        removals.extend(emptied_removals);
         let unchanged_topic = w.old_topic.map(|t| t.text.as_str());
         staged
             .writes
@@ -135,6 +160,7 @@ impl StructuredMemory {
                 .filter(|_| index_changed(&staged.index_text)),
             archive_add: staged.archive_add,
             compaction: compacted.then_some(staged.report),
+            emptied,
         })
     }
 

@@ -100,7 +100,16 @@ impl StructuredMemory {
     /// that directory's part: what a new file's name must not match (empty when the
     /// directory does not exist).
     pub(super) fn twins_on_disk(&self, file: &str) -> Result<BTreeSet<String>> {
-        let path = self.topic_path(file)?;
+        // The name itself a symbolic link is one name among the others; only its
+        // directory is listed.
+        let path = match self.topic_path(file) {
+            Err(Error::LinkRefused { path, .. })
+                if path.file_name().and_then(|n| n.to_str()) == file.rsplit('/').next() =>
+            {
+                path
+            }
+            path => path?,
+        };
         let dir_part = file.rsplit_once('/').map_or("", |(dir, _)| dir);
         let Some(dir) = path.parent() else {
             return Ok(BTreeSet::new());
