@@ -554,7 +554,27 @@ const FUTURE_CUES: &[&str] = &[
     "expected",
     "slated",
     "tomorrow",
+    // Intent and obligation point ahead: `we need to rotate it on Friday`.
+    "need",
+    "needs",
+    "must",
+    "should",
+    "plan",
+    "plans",
+    "planning",
+    "intend",
+    "intends",
+    "want",
+    "wants",
+    "hope",
+    "hopes",
+    "aim",
+    "aims",
+    "ought",
 ];
+
+/// Modals that point back when `have` follows them (`should have shipped on Monday`).
+const MODALS: &[&str] = &["must", "should", "ought", "could", "would", "might", "may"];
 
 /// Words that put a clause in the past.
 const PAST_CUES: &[&str] = &["was", "were", "did", "had", "yesterday", "ago"];
@@ -577,10 +597,23 @@ fn tense(text: &str, words: &[Word], i: usize) -> Tense {
                 matches!(&text[words[b].range.end..words[k].range.start], "'" | "’")
             })
         };
-        if FUTURE_CUES.contains(&word)
+        let after_next = words.get(k + 2).map(|w| w.lower.as_str());
+        // `should have shipped`, `ought to have shipped`: a past that did not happen.
+        let modal_past = MODALS.contains(&word)
+            && (next == Some("have") || (next == Some("to") && after_next == Some("have")));
+        // `we're deploying on Monday`, `the team is moving it Friday`: the present
+        // progressive of a plan.
+        let progressive = (matches!(word, "is" | "are" | "am") || (word == "re" && apostrophe(k)))
+            && next.is_some_and(|n| n.len() > 4 && n.ends_with("ing"));
+        if modal_past {
+            Some(Tense::Past)
+        } else if FUTURE_CUES.contains(&word)
+            || progressive
             || (word == "ll" && apostrophe(k))
             || (word == "going" && next == Some("to"))
             || (word == "won" && next == Some("t") && apostrophe(k + 1))
+            || (word == "let" && next == Some("s") && apostrophe(k + 1))
+            || (matches!(word, "have" | "has") && next == Some("to"))
         {
             Some(Tense::Future)
         } else if PAST_CUES.contains(&word) {
@@ -1440,6 +1473,21 @@ mod tests {
             ),
             ("we will say it was Monday", "we will say it was 2026-07-06"),
             ("On Monday we deployed", "On 2026-07-06 we deployed"),
+            // Intent, obligation and the present progressive point ahead; a modal
+            // with `have` points back.
+            ("we need to rotate the key on Friday", "we need to rotate the key on 2026-07-17"),
+            ("the cert must be renewed Monday", "the cert must be renewed 2026-07-13"),
+            ("should merge it on Tuesday", "should merge it on 2026-07-14"),
+            ("we plan to migrate on Wednesday", "we plan to migrate on 2026-07-15"),
+            ("we want to cut the release Thursday", "we want to cut the release 2026-07-16"),
+            ("let's ship on Monday", "let's ship on 2026-07-13"),
+            ("we have to freeze on Thursday", "we have to freeze on 2026-07-16"),
+            ("we're deploying on Monday", "we're deploying on 2026-07-13"),
+            ("the team is moving the db on Tuesday", "the team is moving the db on 2026-07-14"),
+            ("we should have shipped on Monday", "we should have shipped on 2026-07-06"),
+            ("it must have broken on Tuesday", "it must have broken on 2026-07-07"),
+            ("we were deploying on Monday", "we were deploying on 2026-07-06"),
+            ("the key needed rotating on Monday", "the key needed rotating on 2026-07-06"),
             // An explicit `last`/`next`/`this` wins over the tense.
             (
                 "will revert what shipped last Monday",
