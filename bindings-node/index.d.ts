@@ -1370,7 +1370,7 @@ export interface SnapshotItem {
 /** A session's lifecycle status. */
 export type Status = 'idle' | 'active' | 'stale'
 
-/** A fact to write: `{ topic, text, subject?, date?, title?, hook?, section? }`. */
+/** A fact to write: `{ topic, text, subject?, date?, title?, hook?, section?, type? }`. */
 export interface StructuredFact {
   /** The topic file, relative to the directory (`memory-infra.md`). */
   topic: string
@@ -1394,6 +1394,13 @@ export interface StructuredFact {
    * section when not given.
    */
   section?: string
+  /**
+   * The frontmatter `type` of a new topic file (`user`, `feedback`, `project`,
+   * `reference`…): the file starts with `name`, `description` and `type` (without it,
+   * with `name` and `description` when most linked topics keep frontmatter, as Claude
+   * Code's do); an existing topic must already have it.
+   */
+  type?: string
 }
 
 /**
