@@ -1049,7 +1049,8 @@ fn the_index_hook_reads_a_symlinked_index_and_writes_refuse_it() {
 }
 
 #[test]
-fn remember_type_starts_a_new_topic_with_frontmatter_and_refuses_another_type_for_an_existing_one() {
+fn remember_type_starts_a_new_topic_with_frontmatter_and_refuses_another_type_for_an_existing_one()
+{
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     topics(
@@ -1076,7 +1077,15 @@ fn remember_type_starts_a_new_topic_with_frontmatter_and_refuses_another_type_fo
     );
     let err = topics(
         d,
-        &["remember", "--topic", "feedback_tests.md", "--text", "x", "--type", "user"],
+        &[
+            "remember",
+            "--topic",
+            "feedback_tests.md",
+            "--text",
+            "x",
+            "--type",
+            "user",
+        ],
     )
     .fails(2);
     assert!(err.contains("its type is feedback"), "{err}");

@@ -219,7 +219,11 @@ fn a_topic_without_headings_is_split_by_groups_of_related_subjects_after_the_col
         .iter()
         .map(|p| p.pass.as_str())
         .collect();
-    assert_eq!(passes, ["collapse-superseded", "split-overgrown"], "{report:?}");
+    assert_eq!(
+        passes,
+        ["collapse-superseded", "split-overgrown"],
+        "{report:?}"
+    );
     assert_eq!(report.created, ["memory-infra-dns.md"]);
     let index = m.index().unwrap();
     assert_eq!(index.lines[1].hook, "dns: dns-zone, dns-ttl");
@@ -227,7 +231,11 @@ fn a_topic_without_headings_is_split_by_groups_of_related_subjects_after_the_col
     assert_eq!(dns.entries.len(), 2);
     let old = m.topic("memory-infra.md").unwrap();
     assert!(old.line_count <= 7, "{}", old.text);
-    assert_eq!(old.entries.len(), 4, "db-primary (newest), db-replica, db backups, cdn");
+    assert_eq!(
+        old.entries.len(),
+        4,
+        "db-primary (newest), db-replica, db backups, cdn"
+    );
     // The superseded generation is archived, not lost.
     let archive = std::fs::read_to_string(d.join("memory-archive.md")).unwrap();
     assert!(archive.contains("Postgres 15 on db1"), "{archive}");

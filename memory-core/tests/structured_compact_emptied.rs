@@ -146,12 +146,7 @@ fn a_write_whose_compaction_evicts_every_entry_leaves_no_husk() {
         let index = "<!-- memory index -->\n- [Old](memory-old.md) — the old project\n- [Keep](memory-keep.md) — kept\n";
         fs::write(d.join("memory-keep.md"), "- 2026-07-01: kept\n").unwrap();
         fs::write(d.join("MEMORY.md"), index).unwrap();
-        let m = StructuredMemory::builder(d)
-            .budgets(Budgets::default().topic_lines(2))
-            .fixed_time("2026-07-10T09:00:00Z")
-            .unwrap()
-            .open()
-            .unwrap();
+        let m = structured_support::memory_at(d, Some(2));
         let out = m
             .remember_with(Fact::new("memory-old.md", "the last word"), &EvictAll)
             .unwrap();
@@ -177,12 +172,7 @@ fn a_write_whose_compaction_evicts_every_entry_leaves_no_husk() {
     // A new topic whose first write is evicted at once.
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let m = StructuredMemory::builder(d)
-        .budgets(Budgets::default().topic_lines(2))
-        .fixed_time("2026-07-10T09:00:00Z")
-        .unwrap()
-        .open()
-        .unwrap();
+    let m = structured_support::memory_at(d, Some(2));
     let out = m
         .remember_with(
             Fact::new("memory-new.md", "a fact").hook("new things"),

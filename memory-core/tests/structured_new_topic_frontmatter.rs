@@ -13,11 +13,7 @@ use proptest::prelude::*;
 use structured_support::tree;
 
 fn memory(dir: &Path) -> StructuredMemory {
-    StructuredMemory::builder(dir)
-        .fixed_time("2026-07-10T09:00:00Z")
-        .unwrap()
-        .open()
-        .unwrap()
+    structured_support::memory_at(dir, None)
 }
 
 fn read(dir: &Path, file: &str) -> String {
@@ -46,10 +42,13 @@ fn a_new_topic_among_frontmatter_topics_gets_name_and_description() {
     let m = memory(dir.path());
     let out = m
         .remember(
-            Fact::new("project_deploy.md", "deploys go through the staging cluster")
-                .subject("deploy path")
-                .title("Deploys")
-                .hook("how releases reach production"),
+            Fact::new(
+                "project_deploy.md",
+                "deploys go through the staging cluster",
+            )
+            .subject("deploy path")
+            .title("Deploys")
+            .hook("how releases reach production"),
         )
         .unwrap();
     assert!(out.created_topic && out.linked);
@@ -58,12 +57,18 @@ fn a_new_topic_among_frontmatter_topics_gets_name_and_description() {
     let topic = m.topic("project_deploy.md").unwrap();
     let meta = topic.meta.unwrap();
     assert_eq!(meta.name.as_deref(), Some("Deploys"));
-    assert_eq!(meta.description.as_deref(), Some("how releases reach production"));
+    assert_eq!(
+        meta.description.as_deref(),
+        Some("how releases reach production")
+    );
     assert_eq!(meta.kind, None);
     assert_eq!(topic.entries.len(), 1);
     // The index line says the same; the directory checks clean.
     let line = m.index().unwrap().lines.pop().unwrap();
-    assert_eq!((line.title.as_str(), line.hook.as_str()), ("Deploys", "how releases reach production"));
+    assert_eq!(
+        (line.title.as_str(), line.hook.as_str()),
+        ("Deploys", "how releases reach production")
+    );
     assert_eq!(m.check().unwrap(), vec![]);
     // Later writes keep the block byte for byte.
     m.remember(Fact::new("project_deploy.md", "deploys need two approvals").subject("approvals"))
@@ -74,9 +79,16 @@ fn a_new_topic_among_frontmatter_topics_gets_name_and_description() {
 #[test]
 fn a_new_topic_among_plain_topics_starts_with_its_title() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("MEMORY.md"), "- [Infra](memory-infra.md) — hosts\n").unwrap();
-    std::fs::write(dir.path().join("memory-infra.md"), "# Infra\n\n- 2026-07-01: web1 runs nginx\n")
-        .unwrap();
+    std::fs::write(
+        dir.path().join("MEMORY.md"),
+        "- [Infra](memory-infra.md) — hosts\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("memory-infra.md"),
+        "# Infra\n\n- 2026-07-01: web1 runs nginx\n",
+    )
+    .unwrap();
     let m = memory(dir.path());
     m.remember(Fact::new("memory-build.md", "cargo needs --locked").hook("build quirks"))
         .unwrap();
@@ -96,15 +108,25 @@ fn the_style_is_what_most_of_the_first_linked_topics_keep() {
         "- [Gone](gone.md) — missing\n- [A](a.md) — a\n- [B](b.md) — b\n- [C](c.md) — c\n",
     )
     .unwrap();
-    std::fs::write(dir.path().join("a.md"), "---\nname: A\ndescription: a\n---\n- 2026-07-01: x\n").unwrap();
+    std::fs::write(
+        dir.path().join("a.md"),
+        "---\nname: A\ndescription: a\n---\n- 2026-07-01: x\n",
+    )
+    .unwrap();
     std::fs::write(dir.path().join("b.md"), "# B\n\n- 2026-07-01: y\n").unwrap();
     std::fs::write(dir.path().join("c.md"), "# C\n\n- 2026-07-01: z\n").unwrap();
     let m = memory(dir.path());
-    m.remember(Fact::new("d.md", "a fact").hook("d things")).unwrap();
+    m.remember(Fact::new("d.md", "a fact").hook("d things"))
+        .unwrap();
     assert!(read(dir.path(), "d.md").starts_with("# D\n"));
     // Two of three: the next one keeps frontmatter.
-    std::fs::write(dir.path().join("b.md"), "---\ndescription: b\n---\n- 2026-07-01: y\n").unwrap();
-    m.remember(Fact::new("e.md", "a fact").hook("e things")).unwrap();
+    std::fs::write(
+        dir.path().join("b.md"),
+        "---\ndescription: b\n---\n- 2026-07-01: y\n",
+    )
+    .unwrap();
+    m.remember(Fact::new("e.md", "a fact").hook("e things"))
+        .unwrap();
     assert!(read(dir.path(), "e.md").starts_with("---\nname: E\ndescription: e things\n---\n"));
 }
 
@@ -127,7 +149,11 @@ fn a_type_given_writes_the_block_in_any_directory_and_in_its_line_ending() {
     let crlf = tempfile::tempdir().unwrap();
     claude_code_dir(crlf.path(), "\r\n");
     memory(crlf.path())
-        .remember(Fact::new("reference_links.md", "dashboards at grafana.internal").hook("where to look").kind("reference"))
+        .remember(
+            Fact::new("reference_links.md", "dashboards at grafana.internal")
+                .hook("where to look")
+                .kind("reference"),
+        )
         .unwrap();
     let text = read(crlf.path(), "reference_links.md");
     assert_eq!(
@@ -149,7 +175,8 @@ fn an_existing_topics_frontmatter_is_never_rewritten_for_a_type() {
     assert!(err.to_string().contains("its type is user"), "{err}");
     assert_eq!(tree(dir.path()), before);
     // The type it has is no change: the write goes ahead.
-    m.remember(Fact::new("user_role.md", "prefers terse answers").kind("user")).unwrap();
+    m.remember(Fact::new("user_role.md", "prefers terse answers").kind("user"))
+        .unwrap();
     // A type that is not one word is refused before anything is read.
     for bad in ["two words", "", "a:b", "x\ny"] {
         let err = m

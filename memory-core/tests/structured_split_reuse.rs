@@ -12,7 +12,7 @@ mod structured_support;
 use std::fs;
 use std::path::Path;
 
-use memory_core::structured_memory::{Budgets, DefaultCompactor, StructuredMemory};
+use memory_core::structured_memory::{DefaultCompactor, StructuredMemory};
 
 /// The topic compacted: `## Hosts` stays, `## Databases` is the part
 /// (`memory-infra-databases.md`, titled `Infra: Databases`).
@@ -98,8 +98,11 @@ fn seed(d: &Path, shape: Shape, topic: &str) -> bool {
             true
         }
         Shape::EarlierSplitWithoutSection => {
-            fs::write(d.join(PART), "# Infra: Databases\n\n- 2026-05-01: db0 was retired\n")
-                .unwrap();
+            fs::write(
+                d.join(PART),
+                "# Infra: Databases\n\n- 2026-05-01: db0 was retired\n",
+            )
+            .unwrap();
             link("Infra: Databases", PART);
             true
         }
@@ -119,7 +122,11 @@ fn seed(d: &Path, shape: Shape, topic: &str) -> bool {
             true
         }
         Shape::OtherTopic => {
-            fs::write(d.join(PART), "# Something else\n\n- 2026-05-01: unrelated\n").unwrap();
+            fs::write(
+                d.join(PART),
+                "# Something else\n\n- 2026-05-01: unrelated\n",
+            )
+            .unwrap();
             link("Something else", PART);
             false
         }
@@ -175,12 +182,7 @@ fn files(d: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 fn memory(d: &Path, lines: usize) -> StructuredMemory {
-    StructuredMemory::builder(d)
-        .budgets(Budgets::default().topic_lines(lines))
-        .fixed_time("2026-07-10T09:00:00Z")
-        .unwrap()
-        .open()
-        .unwrap()
+    structured_support::memory_at(d, Some(lines))
 }
 
 /// The dated lines of every Markdown file of the directory but the archive.
@@ -226,14 +228,22 @@ fn a_section_goes_into_an_earlier_split_of_itself_and_into_a_new_file_otherwise(
             );
             // Under its `## Databases`, which the file has or now ends with, once.
             assert_eq!(into.text.matches("## Databases").count(), 1, "{shape:?}");
-            let ending = if matches!(shape, Shape::EarlierSplitCrlf) { "\r\n" } else { "\n" };
+            let ending = if matches!(shape, Shape::EarlierSplitCrlf) {
+                "\r\n"
+            } else {
+                "\n"
+            };
             assert!(
-                into.text.contains(&format!("- 2026-06-04: db2 is its replica{ending}")),
+                into.text
+                    .contains(&format!("- 2026-06-04: db2 is its replica{ending}")),
                 "{shape:?}: {:?}",
                 into.text
             );
             if matches!(shape, Shape::EarlierSplitCrlf) {
-                assert!(!into.text.replace("\r\n", "").contains('\n'), "{shape:?}: mixed endings");
+                assert!(
+                    !into.text.replace("\r\n", "").contains('\n'),
+                    "{shape:?}: mixed endings"
+                );
             }
             assert_eq!(index.lines.len(), 2, "{shape:?}: no second line for it");
         } else {
@@ -242,16 +252,23 @@ fn a_section_goes_into_an_earlier_split_of_itself_and_into_a_new_file_otherwise(
             } else {
                 "memory-infra-databases-2.md".to_string()
             };
-            assert_eq!(report.created, [expected.clone()], "{shape:?}");
+            assert_eq!(report.created, std::slice::from_ref(&expected), "{shape:?}");
             assert_eq!(m.topic(&expected).unwrap().entries.len(), 2, "{shape:?}");
             // Whatever held the name is as it was.
             let after = files(d);
-            assert!(matches!(shape, Shape::Free) || after.iter().find(|(n, _)| n == PART).cloned() == held, "{shape:?}");
+            assert!(
+                matches!(shape, Shape::Free)
+                    || after.iter().find(|(n, _)| n == PART).cloned() == held,
+                "{shape:?}"
+            );
             assert!(index.line_for(&expected).is_some(), "{shape:?}");
         }
         // No entry lost or doubled (a split archives nothing), the parent within budget.
         assert_eq!(live_entries(d), entries_before, "{shape:?}");
-        assert!(m.topic("memory-infra.md").unwrap().line_count <= 7, "{shape:?}");
+        assert!(
+            m.topic("memory-infra.md").unwrap().line_count <= 7,
+            "{shape:?}"
+        );
         // Every command still reads the directory; what check reports was there before.
         let after = m.check().unwrap();
         for v in &after {
@@ -282,10 +299,19 @@ fn a_one_entry_section_goes_only_into_an_earlier_split() {
         let report = m
             .compact(Some("memory-infra.md"), &DefaultCompactor, false)
             .unwrap_or_else(|e| panic!("{shape:?}: {e}"));
-        assert!(report.created.is_empty(), "{shape:?}: a single fact is never a file of its own");
+        assert!(
+            report.created.is_empty(),
+            "{shape:?}: a single fact is never a file of its own"
+        );
         let parent = m.topic("memory-infra.md").unwrap();
         if reused {
-            assert!(m.topic(PART).unwrap().entries.iter().any(|e| e.text == "db1 runs Postgres"));
+            assert!(
+                m.topic(PART)
+                    .unwrap()
+                    .entries
+                    .iter()
+                    .any(|e| e.text == "db1 runs Postgres")
+            );
             assert!(!parent.text.contains("db1 runs Postgres"), "{shape:?}");
             assert!(report.files[0].needs_judgment.is_none(), "{shape:?}");
         } else {

@@ -199,8 +199,7 @@ impl StructuredMemory {
             let path = check_new_topic_name(name).and_then(|()| self.topic_path(name));
             match path {
                 Err(Error::LinkRefused { path, .. })
-                    if path.file_name().and_then(|n| n.to_str())
-                        == name.rsplit('/').next() =>
+                    if path.file_name().and_then(|n| n.to_str()) == name.rsplit('/').next() =>
                 {
                     Ok(None)
                 }

@@ -524,7 +524,12 @@ impl StructuredMemory {
         // every command uses, and says what it must.
         let new_topic = Topic::read(&topic_path, file.clone(), new_topic_text.clone())?;
         if old_topic.is_none() {
-            check_new_frontmatter(&new_topic, &title, fact.hook.as_deref(), fact.kind.as_deref())?;
+            check_new_frontmatter(
+                &new_topic,
+                &title,
+                fact.hook.as_deref(),
+                fact.kind.as_deref(),
+            )?;
         }
         let entry = expect_entry(
             &new_topic,

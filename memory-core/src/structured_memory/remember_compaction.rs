@@ -94,8 +94,7 @@ impl StructuredMemory {
             // `compact` (the fact is in the archive, so `restore` brings it back).
             let mut works = vec![work];
             let mut index_text = staged.index_text.clone();
-            let removed =
-                self.remove_emptied(&mut works, w.new_index.as_ref(), &mut index_text)?;
+            let removed = self.remove_emptied(&mut works, w.new_index.as_ref(), &mut index_text)?;
             let mut s = self.stage_works(
                 works,
                 vec![Some(w.new_topic.clone())],

@@ -1475,19 +1475,52 @@ mod tests {
             ("On Monday we deployed", "On 2026-07-06 we deployed"),
             // Intent, obligation and the present progressive point ahead; a modal
             // with `have` points back.
-            ("we need to rotate the key on Friday", "we need to rotate the key on 2026-07-17"),
-            ("the cert must be renewed Monday", "the cert must be renewed 2026-07-13"),
-            ("should merge it on Tuesday", "should merge it on 2026-07-14"),
-            ("we plan to migrate on Wednesday", "we plan to migrate on 2026-07-15"),
-            ("we want to cut the release Thursday", "we want to cut the release 2026-07-16"),
+            (
+                "we need to rotate the key on Friday",
+                "we need to rotate the key on 2026-07-17",
+            ),
+            (
+                "the cert must be renewed Monday",
+                "the cert must be renewed 2026-07-13",
+            ),
+            (
+                "should merge it on Tuesday",
+                "should merge it on 2026-07-14",
+            ),
+            (
+                "we plan to migrate on Wednesday",
+                "we plan to migrate on 2026-07-15",
+            ),
+            (
+                "we want to cut the release Thursday",
+                "we want to cut the release 2026-07-16",
+            ),
             ("let's ship on Monday", "let's ship on 2026-07-13"),
-            ("we have to freeze on Thursday", "we have to freeze on 2026-07-16"),
+            (
+                "we have to freeze on Thursday",
+                "we have to freeze on 2026-07-16",
+            ),
             ("we're deploying on Monday", "we're deploying on 2026-07-13"),
-            ("the team is moving the db on Tuesday", "the team is moving the db on 2026-07-14"),
-            ("we should have shipped on Monday", "we should have shipped on 2026-07-06"),
-            ("it must have broken on Tuesday", "it must have broken on 2026-07-07"),
-            ("we were deploying on Monday", "we were deploying on 2026-07-06"),
-            ("the key needed rotating on Monday", "the key needed rotating on 2026-07-06"),
+            (
+                "the team is moving the db on Tuesday",
+                "the team is moving the db on 2026-07-14",
+            ),
+            (
+                "we should have shipped on Monday",
+                "we should have shipped on 2026-07-06",
+            ),
+            (
+                "it must have broken on Tuesday",
+                "it must have broken on 2026-07-07",
+            ),
+            (
+                "we were deploying on Monday",
+                "we were deploying on 2026-07-06",
+            ),
+            (
+                "the key needed rotating on Monday",
+                "the key needed rotating on 2026-07-06",
+            ),
             // An explicit `last`/`next`/`this` wins over the tense.
             (
                 "will revert what shipped last Monday",
