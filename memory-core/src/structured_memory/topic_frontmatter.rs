@@ -4,7 +4,7 @@
 //! `description`, `type`) and reads a topic's `description` to decide when to load it.
 //! A topic memory-core creates among such files looks like them: when most of the first
 //! [`SAMPLED_TOPICS`] linked topic files that read have a frontmatter `name` or
-//! `description`, or when the caller gives a `type` ([`Fact::kind`](super::Fact::kind)),
+//! `description` (looked for among the first 20 index lines), or when the caller gives a `type` ([`Fact::kind`](super::Fact::kind)),
 //! the new file starts with `name` (its title), `description` (its hook) and `type` (when
 //! given), in the file's line ending, and its title is not repeated as a `# ` heading
 //! (`name` is the title there). Otherwise it starts with `# <title>`, as the seed's
@@ -22,6 +22,9 @@ use crate::markdown::{LineEnding, render_frontmatter};
 /// directory keeps frontmatter.
 pub const SAMPLED_TOPICS: usize = 3;
 
+/// How many index lines, at most, are looked at to find [`SAMPLED_TOPICS`] that read.
+const MAX_LOOKED_AT: usize = 20;
+
 /// The longest `type` accepted, in characters.
 const MAX_KIND_CHARS: usize = 40;
 
@@ -33,7 +36,8 @@ impl StructuredMemory {
             return false;
         };
         let (mut read, mut with) = (0usize, 0usize);
-        for line in &index.lines {
+        // Bounded: an index of dangling lines costs a new topic at most this many looks.
+        for line in index.lines.iter().take(MAX_LOOKED_AT) {
             if read == SAMPLED_TOPICS {
                 break;
             }
