@@ -51,7 +51,10 @@ pub enum ViolationKind {
     /// A list item in a topic file without a leading absolute date ("Undated facts rot
     /// invisibly").
     UndatedEntry,
-    /// An entry whose text leans on a relative time ("yesterday", "last week").
+    /// An entry whose text leans on a relative time ("yesterday", "last week"), an index
+    /// title or hook that does, or a topic file's heading that does (`## Last week`: the
+    /// entries under it read as dated by it; flagged exactly when a write refuses that
+    /// text as its `section`).
     RelativeDate,
     /// A catch-all topic ("A 'misc' topic file").
     MiscTopic,
@@ -507,6 +510,20 @@ impl StructuredMemory {
                 item.line,
                 undated_reason(&item.text),
             );
+        }
+        // A heading of relative time (`## Last week`) dates every entry under it by it:
+        // flagged exactly when a write would refuse it as the `section` it names.
+        for heading in super::topic_sections::headings(topic) {
+            if let Some(why) = super::time_words::relative_problem("section", &heading.title) {
+                push(
+                    ViolationKind::RelativeDate,
+                    heading.line,
+                    format!(
+                        "the heading {:?} dates the entries under it by a relative time: {why}",
+                        heading.title
+                    ),
+                );
+            }
         }
         let mut subjects: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for entry in &topic.entries {
