@@ -323,7 +323,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         "- [Misc](memory-misc.md) — things\n- [Empty](memory-empty.md)\n- [Again](memory-infra.md) — twice\n"
         "- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n"
         "- [Bad](memory-bad.md) — broken yaml\n- [Unclosed](memory-unclosed.md) — never closed\n"
-        "- [Big](memory-big2.md) — many\n",
+        "- [Big](memory-big2.md) — many\n- aside %% never closed\n",
         encoding="utf-8",
     )
     (root / "memory-infra.md").write_text(
@@ -365,6 +365,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         ("frontmatter_not_yaml", "memory-bad.md", 2),
         ("unreadable_topic", "memory-unclosed.md", 1),
         ("unreadable_archive", "memory-archive.md", 3),
+        ("unclosed_comment", "MEMORY.md", 14),
     ]:
         assert expected in got, (expected, sorted(got))
     assert all(v["message"] for v in found)

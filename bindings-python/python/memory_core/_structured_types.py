@@ -44,6 +44,7 @@ ViolationKindLiteral = Literal[
     "sync_conflict_copy",
     "linked_index",
     "secret",
+    "unclosed_comment",
 ]
 """``ViolationDict.kind``."""
 

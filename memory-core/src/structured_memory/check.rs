@@ -94,6 +94,13 @@ pub enum ViolationKind {
     /// pattern set) in a topic file, `MEMORY.md` or the archive: never written by
     /// memory-core, reported at its line without the secret.
     Secret,
+    /// A comment opened on a line of `MEMORY.md` (`%%` anywhere outside code, a list item's
+    /// line too; `<!--` where it opens one) and never closed: Obsidian hides every line
+    /// after it, and every index line a write appends. Reported at the line it opens on,
+    /// the message naming the lines and the pointer lines it hides. (One memory-core's
+    /// reader also takes for a comment and that hides a pointer line makes the index
+    /// `unreadable_index` instead.)
+    UnclosedComment,
 }
 
 impl ViolationKind {
@@ -120,6 +127,7 @@ impl ViolationKind {
             ViolationKind::SyncConflictCopy => "sync_conflict_copy",
             ViolationKind::LinkedIndex => "linked_index",
             ViolationKind::Secret => "secret",
+            ViolationKind::UnclosedComment => "unclosed_comment",
         }
     }
 }
@@ -260,6 +268,14 @@ impl StructuredMemory {
                 c.line,
                 "content in the index: MEMORY.md holds pointer lines only; move it to a topic file"
                     .into(),
+            ));
+        }
+        if let Some(comment) = super::index_comments::unclosed_comment(&index.text) {
+            out.push(v(
+                ViolationKind::UnclosedComment,
+                INDEX_FILE_NAME,
+                comment.line,
+                comment.message(index),
             ));
         }
         for u in &index.unusable {
