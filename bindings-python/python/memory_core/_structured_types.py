@@ -176,6 +176,14 @@ class RecallHitDict(TypedDict):
     score: float
 
 
+class RecallAnswerDict(TypedDict):
+    """``StructuredMemory.recall_with_warnings(query)``: the hits, and what ``memcore
+    topics recall`` says on stderr (``MEMORY.md`` read through a symbolic link)."""
+
+    hits: List[RecallHitDict]
+    warnings: List[str]
+
+
 class ViolationDict(TypedDict):
     """``StructuredMemory.check()``: one way the directory breaks the protocol."""
 
