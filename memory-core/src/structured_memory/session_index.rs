@@ -55,6 +55,15 @@ pub struct SessionIndex {
     /// `<!--`): the lines after it are hidden in Obsidian, the message names them (what
     /// `check` reports as `unclosed_comment`). In [`SessionIndex::warnings`], not a key of
     /// its own in the JSON form.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"), "- [A](a.md) — a %% draft\n- [B](b.md) — b\n").unwrap();
+    /// let start = StructuredMemory::open(dir.path()).unwrap().session_index().unwrap();
+    /// assert_eq!(start.index.unwrap().lines.len(), 2, "memory-core reads on");
+    /// assert_eq!(start.unclosed_comment.unwrap().line, 1, "Obsidian hides line 2");
+    /// ```
     pub unclosed_comment: Option<Warning>,
 }
 
