@@ -429,6 +429,7 @@ export type ViolationKind =
   | 'sync_conflict_copy'
   | 'linked_index'
   | 'secret'
+  | 'unclosed_comment'
 
 /** `StructuredMemory.budgets`: the line budgets, and the byte budgets when set. */
 export interface Budgets {
@@ -515,6 +516,13 @@ export interface Topic {
 /** One `recall` hit: an index line and how well it matches (0 to 1). */
 export interface RecallHit extends IndexLine {
   score: number
+}
+
+/** `recallWithWarnings`: the hits, and what `memcore topics recall` says on stderr. */
+export interface RecallAnswer {
+  hits: Array<RecallHit>
+  /** `MEMORY.md` read through a symbolic link, naming where it leads. */
+  warnings: Array<string>
 }
 
 /** One way the directory breaks the protocol (`line` 0: the whole file). */
@@ -1053,10 +1061,24 @@ export declare class StructuredMemory {
   topic(file: string): Topic
   /** Promise form of `topic`. */
   topicAsync(file: string, options?: AsyncOptions): Promise<Topic>
-  /** The index lines whose title or hook match `query`, best first (only `MEMORY.md` is read). */
+  /**
+   * The index lines whose title or hook match `query`, best first (only `MEMORY.md` is read).
+   * What `memcore topics recall` says on stderr (`MEMORY.md` read through a symbolic link)
+   * is emitted with `process.emitWarning` as a `MemoryCoreWarning` (code
+   * `MEMCORE_RECALL_WARNING`, with `path`, the `MEMORY.md` path, and `line` 0);
+   * `recallWithWarnings` returns it instead.
+   */
   recall(query: string): Array<RecallHit>
   /** Promise form of `recall`. */
   recallAsync(query: string, options?: AsyncOptions): Promise<Array<RecallHit>>
+  /**
+   * `recall` with its warnings returned rather than emitted: `hits` (best first) and
+   * `warnings` (what `memcore topics recall` prints on stderr: `MEMORY.md` read through a
+   * symbolic link). Nothing is emitted with `process.emitWarning`.
+   */
+  recallWithWarnings(query: string): RecallAnswer
+  /** Promise form of `recallWithWarnings`. */
+  recallWithWarningsAsync(query: string, options?: AsyncOptions): Promise<RecallAnswer>
   /** Every way the directory breaks the protocol, in file and line order; writes nothing. */
   check(): Array<Violation>
   /** Promise form of `check`. */

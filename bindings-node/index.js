@@ -8,7 +8,8 @@
 //   pool; while another writer holds the lock it is retried on a timer with backoff
 //   until `lockTimeoutMs`, so a waiting call holds no pool thread, and
 //   `options.signal` (an AbortSignal) stops the wait; a Promise form never throws;
-// - `registerSessionStart` emits the rows it could not read as process warnings;
+// - `registerSessionStart` emits the rows it could not read as process warnings, and
+//   `StructuredMemory.recall` what `memcore topics recall` says on stderr;
 // - `ContextMemory` (context-memory) is wrapped the same way; its results are the core
 //   types' serde JSON, keys snake_case as `memcore --json` prints them (its static
 //   functions, `installHooks`… , return objects already: napi makes statics read-only);
@@ -114,15 +115,30 @@ const same = (value) => value
  */
 function startedId(text) {
   const start = JSON.parse(text)
-  for (const { path, line, message } of start.warnings) {
-    const warning = new Error(`${path}:${line}: ${message}`)
-    warning.name = 'MemoryCoreWarning'
-    warning.code = 'MEMCORE_UNREADABLE_ROW'
-    warning.path = path
-    warning.line = line
-    process.emitWarning(warning)
-  }
+  for (const { path, line, message } of start.warnings) emitWarning('MEMCORE_UNREADABLE_ROW', path, line, message)
   return start.sessionId
+}
+
+/**
+ * `StructuredMemory.recall`: the native result is the hits, the warnings `memcore topics
+ * recall` prints on stderr and the `MEMORY.md` path; each warning is emitted as a process
+ * warning (`MemoryCoreWarning`, code `MEMCORE_RECALL_WARNING`, `path` that path, `line` 0),
+ * and the hits are returned.
+ */
+function recalledHits(text) {
+  const { hits, warnings, path } = JSON.parse(text)
+  for (const message of warnings) emitWarning('MEMCORE_RECALL_WARNING', path, 0, message)
+  return hits
+}
+
+/** Emits `message` about `path`, line `line`, as a `MemoryCoreWarning` with `code`. */
+function emitWarning(code, path, line, message) {
+  const warning = new Error(`${path}:${line}: ${message}`)
+  warning.name = 'MemoryCoreWarning'
+  warning.code = code
+  warning.path = path
+  warning.line = line
+  process.emitWarning(warning)
 }
 
 // Method name → number of positional arguments before the Promise form's options, and
@@ -349,7 +365,8 @@ const STRUCTURED_METHODS = {
   index: [0, JSON.parse],
   sessionIndex: [0, JSON.parse],
   topic: [1, JSON.parse],
-  recall: [1, JSON.parse],
+  recall: [1, recalledHits],
+  recallWithWarnings: [1, JSON.parse],
   check: [0, JSON.parse],
   remember: [2, JSON.parse, 1],
   compact: [2, JSON.parse, 1],

@@ -211,7 +211,7 @@ test('check finds every kind, with file and line', async () => {
     '# Memory\n\n- [Infra](memory-infra.md) — hosts, deploys\n- [Gone](memory-gone.md) — was here\n' +
     '- [Misc](memory-misc.md) — things\n- [Empty](memory-empty.md)\n- [Again](memory-infra.md) — twice\n' +
     '- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n- [Bad](memory-bad.md) — broken yaml\n' +
-    '- [Unclosed](memory-unclosed.md) — never closed\n- [Big](memory-big2.md) — many\n')
+    '- [Unclosed](memory-unclosed.md) — never closed\n- [Big](memory-big2.md) — many\n- aside %% never closed\n')
   writeFileSync(join(root, 'memory-big2.md'), '- 2026-07-01: another big one\n')
   writeFileSync(join(root, 'memory-infra.md'),
     '# Infra\n\n- 2026-06-01 [db]: Postgres 15\n- 2026-07-01 [db]: Postgres 16\n- a note without a date\n- 2026-07-02: fixed the pipeline yesterday\n' +
@@ -233,10 +233,11 @@ test('check finds every kind, with file and line', async () => {
     'undated_entry memory-infra.md:5', 'relative_date memory-infra.md:6', 'misc_topic MEMORY.md:5',
     'orphan_topic memory-orphan.md:0', 'sync_conflict_copy memory-infra (1).md:0', 'over_budget memory-big.md:11', 'frontmatter_not_yaml memory-bad.md:2',
     'unreadable_topic memory-unclosed.md:1', 'unreadable_archive memory-archive.md:3', 'secret memory-infra.md:7', 'near_duplicate_topics MEMORY.md:13',
+    'unclosed_comment MEMORY.md:14',
   ]) {
     assert.ok(got.has(expected), `${expected} missing from ${[...got].join(', ')}`)
   }
-  assert.equal(new Set(found.map((v) => v.kind)).size, 17)
+  assert.equal(new Set(found.map((v) => v.kind)).size, 18)
   assert.ok(found.every((v) => v.message.length > 0))
 })
 

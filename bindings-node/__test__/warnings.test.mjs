@@ -1,13 +1,16 @@
 // Problems a call goes on past: SessionStart beside malformed rows of other sessions
 // (`registerSessionStartWithWarnings` returns them, `registerSessionStart` emits them as
-// process warnings), and what `organize` reports besides its row changes. Every case
+// process warnings), structured-memory's `recall` through a symlinked `MEMORY.md`
+// (`recallWithWarnings` returns what `recall` emits), and what `organize` reports besides
+// its row changes. Every case
 // writes the bad file by hand, then calls, sync and Promise forms alike.
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
-import { AgentMemory, memoryRoot } from './helpers.mjs'
+import { StructuredMemory } from '../index.js'
+import { AgentMemory, memoryRoot, tempDir } from './helpers.mjs'
 
 const HEADER =
   '# Memory Index\n\n' +
@@ -236,4 +239,52 @@ test('an unreadable snapshot that may mention the session still stops its archiv
   writeFileSync(path, Buffer.concat([Buffer.from(`# Session\n\n## Continues From\n\n- ${source}\n`), Buffer.from([0xff])]))
   assert.throws(() => memory.archive(source), { code: 'ERR_MEMORY_MALFORMED', path })
   assert.equal(memory.session(source).sessionId, source, 'nothing archived')
+})
+
+/** A structured-memory root whose MEMORY.md is a symbolic link into dotfiles/. */
+function linkedIndex() {
+  const base = tempDir()
+  const root = join(base, 'memory')
+  mkdirSync(join(base, 'dotfiles'))
+  mkdirSync(root)
+  writeFileSync(join(base, 'dotfiles', 'MEMORY.md'), '- [Infra](memory-infra.md) — hosts, deploys\n')
+  writeFileSync(join(root, 'memory-infra.md'), '- 2026-07-01: db1\n')
+  symlinkSync('../dotfiles/MEMORY.md', join(root, 'MEMORY.md'))
+  return root
+}
+
+test('recall emits what memcore topics recall prints on stderr; recallWithWarnings returns it', async () => {
+  const root = linkedIndex()
+  const memory = new StructuredMemory(root)
+  const { value: answer, seen: none } = await warningsOf(() => memory.recallWithWarnings('hosts'))
+  assert.deepEqual(none, [], 'the …WithWarnings form returns them and emits nothing')
+  assert.deepEqual(Object.keys(answer), ['hits', 'warnings'])
+  assert.deepEqual(answer.hits.map((h) => h.file), ['memory-infra.md'])
+  assert.equal(answer.warnings.length, 1)
+  const [message] = answer.warnings
+  assert.match(message, /MEMORY\.md is a symbolic link to \.\.\/dotfiles\/MEMORY\.md/)
+  assert.deepEqual(await memory.recallWithWarningsAsync('hosts'), answer)
+  for (const form of ['recall', 'recallAsync']) {
+    const { value: hits, seen } = await warningsOf(() => memory[form]('hosts'))
+    assert.deepEqual(hits, answer.hits, form)
+    assert.equal(seen.length, 1, form)
+    const [warning] = seen
+    assert.equal(warning.name, 'MemoryCoreWarning')
+    assert.equal(warning.code, 'MEMCORE_RECALL_WARNING')
+    assert.equal(warning.path, join(root, 'MEMORY.md'))
+    assert.equal(warning.line, 0)
+    assert.equal(warning.message, `${join(root, 'MEMORY.md')}:0: ${message}`)
+  }
+})
+
+test('recall of a plain index warns of nothing', async () => {
+  const root = memoryRoot()
+  mkdirSync(root)
+  writeFileSync(join(root, 'MEMORY.md'), '- [Infra](memory-infra.md) — hosts\n')
+  const memory = new StructuredMemory(root)
+  const { value: hits, seen } = await warningsOf(() => memory.recallAsync('hosts'))
+  assert.deepEqual(hits.map((h) => h.file), ['memory-infra.md'])
+  assert.deepEqual(seen, [])
+  assert.deepEqual(memory.recallWithWarnings('hosts'), { hits, warnings: [] })
+  assert.deepEqual(memory.recallWithWarnings('nothing'), { hits: [], warnings: [] })
 })

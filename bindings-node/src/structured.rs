@@ -451,6 +451,10 @@ paired! {
 paired! {
     in StructuredMemory(Handle);
     #[doc = " The index lines whose title or hook match `query`, best first (only `MEMORY.md` is read)."]
+    #[doc = " What `memcore topics recall` says on stderr (`MEMORY.md` read through a symbolic link)"]
+    #[doc = " is emitted with `process.emitWarning` as a `MemoryCoreWarning` (code"]
+    #[doc = " `MEMCORE_RECALL_WARNING`, with `path`, the `MEMORY.md` path, and `line` 0);"]
+    #[doc = " `recallWithWarnings` returns it instead."]
     #[napi(ts_args_type = "query: string", ts_return_type = "Array<RecallHit>")]
     fn recall(query: Unknown<'_>) -> JsonText;
     #[doc = " Promise form of `recall`."]
@@ -462,7 +466,53 @@ paired! {
     convert {
         let query = args::text(query, "query")?;
     }
-    call(|m| json(&m.recall(&query)?))
+    // The whole answer, with the path the warnings name: `index.js` emits the warnings and
+    // returns the hits.
+    call(|m| recalled(m, &query, true))
+}
+
+paired! {
+    in StructuredMemory(Handle);
+    #[doc = " `recall` with its warnings returned rather than emitted: `hits` (best first) and"]
+    #[doc = " `warnings` (what `memcore topics recall` prints on stderr: `MEMORY.md` read through a"]
+    #[doc = " symbolic link). Nothing is emitted with `process.emitWarning`."]
+    #[napi(ts_args_type = "query: string", ts_return_type = "RecallAnswer")]
+    fn recall_with_warnings(query: Unknown<'_>) -> JsonText;
+    #[doc = " Promise form of `recallWithWarnings`."]
+    #[napi(
+        ts_args_type = "query: string, options?: AsyncOptions",
+        ts_return_type = "Promise<RecallAnswer>"
+    )]
+    fn recall_with_warnings_async(.., options);
+    convert {
+        let query = args::text(query, "query")?;
+    }
+    call(|m| recalled(m, &query, false))
+}
+
+/// What the native `recall` forms return: the hits and the warnings, and (`with_path`, for
+/// the form whose warnings `index.js` emits) the `MEMORY.md` path they concern.
+fn recalled(memory: &Handle, query: &str, with_path: bool) -> args::Arg<JsonText> {
+    #[derive(serde::Serialize)]
+    struct Recalled {
+        hits: Vec<memory_core::structured_memory::RecallHit>,
+        warnings: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        path: Option<String>,
+    }
+    let (hits, warnings) = memory.recall_with_warnings(query)?;
+    let path = with_path.then(|| {
+        path_text(
+            memory
+                .root()
+                .join(memory_core::structured_memory::INDEX_FILE_NAME),
+        )
+    });
+    json(&Recalled {
+        hits,
+        warnings,
+        path,
+    })
 }
 
 paired! {

@@ -4,7 +4,9 @@
 //! the keys are those `memcore topics --json` prints. A Python compactor is a
 //! [`PyCompactor`].
 
-use memory_core::structured_memory::{Budgets, DefaultCompactor, Fact, StructuredMemory as Core};
+use memory_core::structured_memory::{
+    Budgets, DefaultCompactor, Fact, INDEX_FILE_NAME, StructuredMemory as Core,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateTime, PyDict, PyString, PyTuple};
 
@@ -12,6 +14,7 @@ use crate::args;
 use crate::context::plain;
 use crate::errors::to_py_err;
 use crate::memory::{detached, lock_wait, signal_check};
+use crate::results::WarningRecord;
 use crate::structured_compactor::PyCompactor;
 
 /// A budget: an `int` from 0 (not `bool`).
@@ -223,11 +226,43 @@ impl StructuredMemory {
 
     /// The index lines whose title or hook match ``query``, best first, as
     /// ``RecallHitDict`` values (an index line with its ``score``): the index is the
-    /// recall key, and only ``MEMORY.md`` is read.
+    /// recall key, and only ``MEMORY.md`` is read. What ``memcore topics recall`` says on
+    /// stderr (``MEMORY.md`` read through a symbolic link) is emitted as a
+    /// ``MemoryCoreWarning`` (``warnings`` module; ``path`` the ``MEMORY.md`` path, ``line``
+    /// 0); ``recall_with_warnings()`` returns it instead.
     fn recall(&self, py: Python<'_>, query: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let query = args::text(query, "query")?;
-        let hits = detached(py, || self.inner.recall(&query))?;
-        plain(py, &hits)
+        let (hits, warnings) = detached(py, || self.inner.recall_with_warnings(&query))?;
+        let hits = plain(py, &hits)?;
+        let path = self.inner.root().join(INDEX_FILE_NAME);
+        let records: Vec<WarningRecord> = warnings
+            .into_iter()
+            .map(|message| WarningRecord {
+                path: path.clone(),
+                line: 0,
+                message,
+            })
+            .collect();
+        crate::warnings::emit(py, &records)?;
+        Ok(hits)
+    }
+
+    /// ``recall`` with its warnings returned rather than emitted, as a
+    /// ``RecallAnswerDict``: ``hits`` (``RecallHitDict`` values, best first) and
+    /// ``warnings`` (``str`` values, what ``memcore topics recall`` prints on stderr:
+    /// ``MEMORY.md`` read through a symbolic link). Nothing is emitted through
+    /// ``warnings``.
+    fn recall_with_warnings(
+        &self,
+        py: Python<'_>,
+        query: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let query = args::text(query, "query")?;
+        let (hits, warnings) = detached(py, || self.inner.recall_with_warnings(&query))?;
+        let answer = PyDict::new(py);
+        answer.set_item("hits", plain(py, &hits)?)?;
+        answer.set_item("warnings", warnings)?;
+        Ok(answer.into_any().unbind())
     }
 
     /// Writes one fact to topic file ``topic`` and returns a ``RememberOutcomeDict``.

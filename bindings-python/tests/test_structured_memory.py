@@ -323,7 +323,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         "- [Misc](memory-misc.md) — things\n- [Empty](memory-empty.md)\n- [Again](memory-infra.md) — twice\n"
         "- [Out](../x.md) — outside\nDeploy runs before the bump.\n- [Big](memory-big.md) — many\n"
         "- [Bad](memory-bad.md) — broken yaml\n- [Unclosed](memory-unclosed.md) — never closed\n"
-        "- [Big](memory-big2.md) — many\n",
+        "- [Big](memory-big2.md) — many\n- aside %% never closed\n",
         encoding="utf-8",
     )
     (root / "memory-infra.md").write_text(
@@ -365,6 +365,7 @@ def test_check_finds_every_kind_with_file_and_line(root: pathlib.Path) -> None:
         ("frontmatter_not_yaml", "memory-bad.md", 2),
         ("unreadable_topic", "memory-unclosed.md", 1),
         ("unreadable_archive", "memory-archive.md", 3),
+        ("unclosed_comment", "MEMORY.md", 14),
     ]:
         assert expected in got, (expected, sorted(got))
     assert all(v["message"] for v in found)
@@ -826,7 +827,8 @@ def test_a_symlinked_index_is_read_through(tmp_path: pathlib.Path) -> None:
     m = StructuredMemory(root)
     index = m.index()
     assert index["through_link"] == "../dotfiles/MEMORY.md"
-    assert [h["file"] for h in m.recall("hosts")] == ["memory-infra.md"]
+    with pytest.warns(memory_core.MemoryCoreWarning, match="symbolic link"):
+        assert [h["file"] for h in m.recall("hosts")] == ["memory-infra.md"]
     assert [(v["kind"], v["line"]) for v in m.check()] == [("linked_index", 0)]
     with pytest.raises(memory_core.InvalidInputError):
         m.remember("memory-infra.md", "db2")

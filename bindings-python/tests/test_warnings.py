@@ -1,7 +1,9 @@
 """Problems a call goes on past: SessionStart beside malformed rows of other sessions
 (``register_session_start_with_warnings`` returns them, ``register_session_start`` emits
-them as ``MemoryCoreWarning``), and what ``organize()`` reports besides its row changes.
-Every case writes the bad file by hand, then calls."""
+them as ``MemoryCoreWarning``), structured-memory's ``recall`` through a symlinked
+``MEMORY.md`` (``recall_with_warnings`` returns what ``recall`` emits), and what
+``organize()`` reports besides its row changes. Every case writes the bad file by hand,
+then calls."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import warnings
 import pytest
 
 import memory_core
-from memory_core import AgentMemory, MemoryCoreWarning, SessionStart, WarningRecord
+from memory_core import AgentMemory, MemoryCoreWarning, SessionStart, StructuredMemory, WarningRecord
 
 from _support import write_index
 
@@ -109,6 +111,55 @@ def test_an_error_filter_raises_after_the_write(root: pathlib.Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MemoryCoreWarning)
         assert memory.register_session_start("quiet").endswith("-quiet")
+
+
+def linked_index(tmp_path: pathlib.Path) -> pathlib.Path:
+    """A structured-memory root whose MEMORY.md is a symbolic link into dotfiles/."""
+    (tmp_path / "dotfiles").mkdir()
+    root = tmp_path / "memory"
+    root.mkdir()
+    (tmp_path / "dotfiles" / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts, deploys\n", encoding="utf-8")
+    (root / "memory-infra.md").write_text("- 2026-07-01: db1\n", encoding="utf-8")
+    (root / "MEMORY.md").symlink_to("../dotfiles/MEMORY.md")
+    return root
+
+
+def test_recall_emits_what_the_cli_prints_on_stderr(tmp_path: pathlib.Path) -> None:
+    root = linked_index(tmp_path)
+    memory = StructuredMemory(root)
+    answer = memory.recall_with_warnings("hosts")
+    assert set(answer) == {"hits", "warnings"}
+    [message] = answer["warnings"]
+    assert "MEMORY.md is a symbolic link to ../dotfiles/MEMORY.md" in message, message
+    with pytest.warns(MemoryCoreWarning) as emitted:
+        hits = memory.recall("hosts")
+    assert hits == answer["hits"] and [h["file"] for h in hits] == ["memory-infra.md"]
+    [caught] = emitted.list
+    warning = caught.message
+    assert isinstance(warning, MemoryCoreWarning)
+    assert (warning.path, warning.line) == (root / "MEMORY.md", 0)
+    assert str(warning) == f"{root / 'MEMORY.md'}:0: {message}"
+    assert caught.filename == __file__, "attributed to the caller's line"
+    # The ...with_warnings form emits nothing (the "error" filter of pytest.ini would raise).
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MemoryCoreWarning)
+        assert memory.recall_with_warnings("deploys")["hits"] == hits
+        with pytest.raises(MemoryCoreWarning):
+            memory.recall("hosts")
+
+
+def test_recall_of_a_plain_index_warns_of_nothing(tmp_path: pathlib.Path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts\n", encoding="utf-8")
+    memory = StructuredMemory(root)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MemoryCoreWarning)
+        assert [h["file"] for h in memory.recall("hosts")] == ["memory-infra.md"]
+    answer = memory.recall_with_warnings("hosts")
+    assert (answer["hits"], answer["warnings"]) == (memory.recall("hosts"), [])
+    nothing = memory.recall_with_warnings("nothing")
+    assert (nothing["hits"], nothing["warnings"]) == ([], [])
 
 
 HEADER_ROW = "| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |"

@@ -34,6 +34,7 @@ from memory_core._structured_types import (
     BudgetsDict,
     CompactionReportDict,
     MemoryIndexDict,
+    RecallAnswerDict,
     RecallHitDict,
     RememberOutcomeDict,
     RestoreReportDict,
@@ -613,7 +614,16 @@ class StructuredMemory:
     def recall(self, query: str) -> list[RecallHitDict]:
         """The index lines whose title or hook match ``query``, best first, as
         ``RecallHitDict`` values (an index line with its ``score``): the index is the
-        recall key, and only ``MEMORY.md`` is read."""
+        recall key, and only ``MEMORY.md`` is read. What ``memcore topics recall`` says on
+        stderr (``MEMORY.md`` read through a symbolic link) is emitted as a
+        ``MemoryCoreWarning`` (``warnings`` module; ``path`` the ``MEMORY.md`` path, ``line``
+        0); ``recall_with_warnings()`` returns it instead."""
+    def recall_with_warnings(self, query: str) -> RecallAnswerDict:
+        """``recall`` with its warnings returned rather than emitted, as a
+        ``RecallAnswerDict``: ``hits`` (``RecallHitDict`` values, best first) and
+        ``warnings`` (``str`` values, what ``memcore topics recall`` prints on stderr:
+        ``MEMORY.md`` read through a symbolic link). Nothing is emitted through
+        ``warnings``."""
     def remember(
         self,
         topic: str,

@@ -44,6 +44,7 @@ ViolationKindLiteral = Literal[
     "sync_conflict_copy",
     "linked_index",
     "secret",
+    "unclosed_comment",
 ]
 """``ViolationDict.kind``."""
 
@@ -173,6 +174,14 @@ class RecallHitDict(TypedDict):
     hook: str
     line: int
     score: float
+
+
+class RecallAnswerDict(TypedDict):
+    """``StructuredMemory.recall_with_warnings(query)``: the hits, and what ``memcore
+    topics recall`` says on stderr (``MEMORY.md`` read through a symbolic link)."""
+
+    hits: List[RecallHitDict]
+    warnings: List[str]
 
 
 class ViolationDict(TypedDict):

@@ -51,7 +51,10 @@ pub enum ViolationKind {
     /// A list item in a topic file without a leading absolute date ("Undated facts rot
     /// invisibly").
     UndatedEntry,
-    /// An entry whose text leans on a relative time ("yesterday", "last week").
+    /// An entry whose text leans on a relative time ("yesterday", "last week"), an index
+    /// title or hook that does, or a topic file's heading that does (`## Last week`: the
+    /// entries under it read as dated by it; flagged exactly when a write refuses that
+    /// text as its `section`).
     RelativeDate,
     /// A catch-all topic ("A 'misc' topic file").
     MiscTopic,
@@ -91,6 +94,13 @@ pub enum ViolationKind {
     /// pattern set) in a topic file, `MEMORY.md` or the archive: never written by
     /// memory-core, reported at its line without the secret.
     Secret,
+    /// A comment opened on a line of `MEMORY.md` (`%%` anywhere outside code, a list item's
+    /// line too; `<!--` where it opens one) and never closed: Obsidian hides every line
+    /// after it, and every index line a write appends. Reported at the line it opens on,
+    /// the message naming the lines and the pointer lines it hides. (One memory-core's
+    /// reader also takes for a comment and that hides a pointer line makes the index
+    /// `unreadable_index` instead.)
+    UnclosedComment,
 }
 
 impl ViolationKind {
@@ -117,6 +127,7 @@ impl ViolationKind {
             ViolationKind::SyncConflictCopy => "sync_conflict_copy",
             ViolationKind::LinkedIndex => "linked_index",
             ViolationKind::Secret => "secret",
+            ViolationKind::UnclosedComment => "unclosed_comment",
         }
     }
 }
@@ -257,6 +268,14 @@ impl StructuredMemory {
                 c.line,
                 "content in the index: MEMORY.md holds pointer lines only; move it to a topic file"
                     .into(),
+            ));
+        }
+        if let Some(comment) = super::index_comments::unclosed_comment(&index.text) {
+            out.push(v(
+                ViolationKind::UnclosedComment,
+                INDEX_FILE_NAME,
+                comment.line,
+                comment.message(index),
             ));
         }
         for u in &index.unusable {
@@ -507,6 +526,20 @@ impl StructuredMemory {
                 item.line,
                 undated_reason(&item.text),
             );
+        }
+        // A heading of relative time (`## Last week`) dates every entry under it by it:
+        // flagged exactly when a write would refuse it as the `section` it names.
+        for heading in super::topic_sections::headings(topic) {
+            if let Some(why) = super::time_words::relative_problem("section", &heading.title) {
+                push(
+                    ViolationKind::RelativeDate,
+                    heading.line,
+                    format!(
+                        "the heading {:?} dates the entries under it by a relative time: {why}",
+                        heading.title
+                    ),
+                );
+            }
         }
         let mut subjects: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for entry in &topic.entries {

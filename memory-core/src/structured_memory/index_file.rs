@@ -157,7 +157,9 @@ impl MemoryIndex {
             Ok(start) => start,
             Err(issue) => return Err(Error::malformed(path, issue.line, issue.message)),
         };
-        let blocks = classify(&text);
+        // The frontmatter is YAML, not Markdown: a `%%` or `<!--` there opens nothing.
+        let masked = super::topic_file::mask_frontmatter(&text, body_start);
+        let blocks = classify(masked.as_deref().unwrap_or(&text));
         let mut index = MemoryIndex {
             lines: Vec::new(),
             content: Vec::new(),
@@ -328,6 +330,15 @@ mod tests {
         assert_eq!(index.lines.len(), 1);
         assert!(index.content.is_empty(), "{:?}", index.content);
         assert_eq!(index.line_count, 8);
+    }
+
+    #[test]
+    fn a_comment_opener_in_the_frontmatter_opens_nothing() {
+        let text = "---\ndescription: notes %% and <!-- drafts\n---\n- [A](a.md) — a\n```\n%% x\n```\n- [B](b.md) — b\n";
+        let index = parse(text);
+        let files: Vec<&str> = index.lines.iter().map(|l| l.file.as_str()).collect();
+        assert_eq!(files, ["a.md", "b.md"]);
+        assert_eq!(index.lines[1].line, 8);
     }
 
     #[test]

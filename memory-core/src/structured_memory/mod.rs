@@ -29,6 +29,7 @@ mod compact_index;
 mod compact_split;
 mod compactor;
 mod dates;
+mod index_comments;
 mod index_fields;
 mod index_file;
 mod leading_block;

@@ -51,6 +51,20 @@ pub struct SessionIndex {
     /// Where `MEMORY.md` leads when it is a symbolic link (a session still loads it, read
     /// through the link; the commands that write refuse it, as every write refuses links).
     pub through_link: Option<PathBuf>,
+    /// A comment opened on a line of an index that reads and never closed (`%%` or
+    /// `<!--`): the lines after it are hidden in Obsidian, the message names them (what
+    /// `check` reports as `unclosed_comment`). In [`SessionIndex::warnings`], not a key of
+    /// its own in the JSON form.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::StructuredMemory;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("MEMORY.md"), "- [A](a.md) — a %% draft\n- [B](b.md) — b\n").unwrap();
+    /// let start = StructuredMemory::open(dir.path()).unwrap().session_index().unwrap();
+    /// assert_eq!(start.index.unwrap().lines.len(), 2, "memory-core reads on");
+    /// assert_eq!(start.unclosed_comment.unwrap().line, 1, "Obsidian hides line 2");
+    /// ```
+    pub unclosed_comment: Option<Warning>,
 }
 
 impl Serialize for SessionIndex {
@@ -70,8 +84,10 @@ impl Serialize for SessionIndex {
 }
 
 impl SessionIndex {
-    /// What a session start says on stderr: why the index does not read (when it does
-    /// not), then its budget warning (when it is near or over).
+    /// What a session start says on stderr: that `MEMORY.md` is a symbolic link, why the
+    /// index does not read (when it does not) or the comment it leaves open (see
+    /// [`SessionIndex::unclosed_comment`]), then its budget warning (when it is near or
+    /// over).
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
@@ -93,8 +109,12 @@ impl SessionIndex {
                 target.display()
             )
         });
+        let comment = self.unclosed_comment.as_ref().map(|w| {
+            format!("{w} (printed whole; `memcore topics check` reports it as unclosed_comment)")
+        });
         link.into_iter()
             .chain(damaged)
+            .chain(comment)
             .chain(self.budget.warning())
             .collect()
     }
@@ -163,12 +183,20 @@ impl StructuredMemory {
             i.through_link = through_link.clone();
             i
         });
+        let unclosed_comment = index.as_ref().and_then(|index| {
+            super::index_comments::unclosed_comment(&text).map(|c| Warning {
+                path: path.clone(),
+                line: c.line,
+                message: c.message(index),
+            })
+        });
         Ok(SessionIndex {
             text,
             index,
             budget,
             damaged,
             through_link,
+            unclosed_comment,
         })
     }
 }
