@@ -847,7 +847,8 @@ def test_a_new_topic_gets_the_frontmatter_type_given_and_an_existing_one_keeps_i
         "---\nname: Feedback tests\ndescription: how tests are written\ntype: feedback\n---\n\n"
         "- 2026-07-10: no mocks\n"
     )
-    assert memory.topic("feedback_tests.md")["meta"]["type"] == "feedback"
+    meta = memory.topic("feedback_tests.md")["meta"]
+    assert meta is not None and meta["type"] == "feedback"
     # Among frontmatter topics, a new one gets name and description without being asked.
     memory.remember("project_deploy.md", "staging first", hook="how releases ship")
     assert (root / "project_deploy.md").read_text(encoding="utf-8").startswith(
