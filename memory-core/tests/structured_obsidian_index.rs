@@ -242,3 +242,40 @@ fn sync_conflict_copies_are_their_own_kind_naming_the_original() {
         "sync_conflict_copy"
     );
 }
+
+/// A write that adds an index line after a `%%` left open on a hand-written line (which
+/// Obsidian hides everything after) goes ahead — memory-core and agents read the line —
+/// and warns naming the line to close; a write adding no line does not warn.
+#[test]
+fn a_line_added_after_an_open_obsidian_comment_is_written_with_a_warning() {
+    use memory_core::structured_memory::Fact;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("MEMORY.md"),
+        "- [Infra](memory-infra.md) — hosts\n- a note %% private, never closed\n",
+    )
+    .unwrap();
+    fs::write(d.join("memory-infra.md"), "# Infra\n\n- 2026-07-01: web1\n").unwrap();
+    let m = StructuredMemory::builder(d)
+        .fixed_time("2026-07-10T09:00:00Z")
+        .unwrap()
+        .open()
+        .unwrap();
+    let same = m
+        .remember(Fact::new("memory-infra.md", "web2 runs nginx"))
+        .unwrap();
+    assert!(same.warnings.is_empty(), "{:?}", same.warnings);
+    let out = m
+        .remember(Fact::new("memory-build.md", "cargo needs --locked").hook("build quirks"))
+        .unwrap();
+    assert!(out.linked);
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.contains("MEMORY.md:2") && w.contains("Obsidian hides")),
+        "{:?}",
+        out.warnings
+    );
+    assert!(m.index().unwrap().line_for("memory-build.md").is_some());
+}

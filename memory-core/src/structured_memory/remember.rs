@@ -13,7 +13,7 @@ use super::compact::CompactionReport;
 use super::compactor::{Compactor, DefaultCompactor};
 use super::dates::resolve_date;
 use super::index_fields::{check_given, check_reads_back, from_frontmatter};
-use super::index_file::{IndexLine, MemoryIndex};
+use super::index_file::{INDEX_FILE_NAME, IndexLine, MemoryIndex};
 use super::memory::{ARCHIVE_FILE_NAME, StructuredMemory};
 use super::pointer::render_pointer;
 use super::pointer_edit::rewrite_index_line;
@@ -680,6 +680,19 @@ impl StructuredMemory {
             .filter(|b| b.state != BudgetState::Within)
             .filter_map(BudgetUse::warning)
             .collect();
+        // A line added after a comment left open in MEMORY.md reads for memory-core and
+        // every agent, but Obsidian hides it: said, naming the line to close.
+        if let Some(text) = step
+            .index_text
+            .as_deref()
+            .filter(|_| linked && !step.emptied)
+            && let Some(comment) = super::index_comments::unclosed_comment(text)
+        {
+            warnings.push(format!(
+                "{INDEX_FILE_NAME}:{}: a `{}` opened there is never closed, so Obsidian hides the line this write added for {file} (and every line after it); close it",
+                comment.line, comment.opener
+            ));
+        }
         // A replaced entry someone wrote a secret into goes to the archive like any
         // other (nothing is dropped): said, so that it is removed there and rotated.
         if let Some(found) = replaced.iter().find_map(|e| {
