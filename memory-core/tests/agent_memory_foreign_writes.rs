@@ -74,7 +74,11 @@ fn refused_over_a_foreign_save(
     let result = op(&fx.memory);
     fault::clear_hook();
     let label = format!("{how:?} {}", target.display());
-    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1, "{label}: the save ran");
+    assert_eq!(
+        calls.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "{label}: the save ran"
+    );
     let err = result.expect_err(&label);
     assert_eq!(err.kind(), ErrorKind::Conflict, "{label}: {err}");
     assert!(
@@ -90,7 +94,10 @@ fn refused_over_a_foreign_save(
     let own = |p: &PathBuf| p.to_string_lossy().starts_with(".memcore");
     after.retain(|p, _| !own(p));
     unchanged.retain(|p, _| !own(p));
-    assert_eq!(after, unchanged, "{label}: only the other program's file changed");
+    assert_eq!(
+        after, unchanged,
+        "{label}: only the other program's file changed"
+    );
     no_leftovers(&fx.root);
     expected
 }

@@ -59,7 +59,11 @@ fn refused_over_a_foreign_save<T: std::fmt::Debug>(
     let result = op();
     fault::clear_hook();
     let label = format!("{how:?} {}", target.display());
-    assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1, "{label}: the save ran");
+    assert_eq!(
+        calls.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "{label}: the save ran"
+    );
     let err = result.expect_err(&label);
     assert_eq!(err.kind(), ErrorKind::Conflict, "{label}: {err}");
     assert!(
@@ -68,7 +72,11 @@ fn refused_over_a_foreign_save<T: std::fmt::Debug>(
     );
     let rel = target.strip_prefix(root).unwrap().to_path_buf();
     unchanged.insert(rel, expected);
-    assert_eq!(files(root), unchanged, "{label}: only the other program's file changed");
+    assert_eq!(
+        files(root),
+        unchanged,
+        "{label}: only the other program's file changed"
+    );
     no_leftovers(root);
 }
 
@@ -87,7 +95,10 @@ fn a_write_over_an_index_saved_meanwhile_is_refused_and_the_save_stands() {
         let out = m.write(new()).unwrap();
         let text = std::fs::read_to_string(&index).unwrap();
         assert!(text.contains(NOTE.trim()), "{how:?}: {text}");
-        assert!(text.contains(out.entry.entity_name.as_str()), "{how:?}: {text}");
+        assert!(
+            text.contains(out.entry.entity_name.as_str()),
+            "{how:?}: {text}"
+        );
     }
 }
 
@@ -120,7 +131,11 @@ fn a_supersession_over_an_old_entry_saved_meanwhile_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let m = memory(dir.path());
         let old = m
-            .write(entry("org.global", ["auth", "security"], "Auth uses cookies."))
+            .write(entry(
+                "org.global",
+                ["auth", "security"],
+                "Auth uses cookies.",
+            ))
             .unwrap()
             .entry;
         let file = dir.path().join(&old.file);
@@ -130,7 +145,10 @@ fn a_supersession_over_an_old_entry_saved_meanwhile_is_refused() {
         refused_over_a_foreign_save(dir.path(), &file, 0, how, || m.supersede(&name, new()));
         m.supersede(&name, new()).unwrap();
         let text = std::fs::read_to_string(&file).unwrap();
-        assert!(text.contains(NOTE.trim()) && text.contains("superseded"), "{how:?}: {text}");
+        assert!(
+            text.contains(NOTE.trim()) && text.contains("superseded"),
+            "{how:?}: {text}"
+        );
     }
 }
 
@@ -143,11 +161,19 @@ fn a_split_of_an_entry_saved_meanwhile_is_refused_and_nothing_moves() {
         let dir = tempfile::tempdir().unwrap();
         let m = memory(dir.path());
         let moved = m
-            .write(entry("project.app", ["api", "backend"], "Endpoints are versioned."))
+            .write(entry(
+                "project.app",
+                ["api", "backend"],
+                "Endpoints are versioned.",
+            ))
             .unwrap()
             .entry;
-        m.write(entry("project.app", ["db", "schema"], "Tables are snake case."))
-            .unwrap();
+        m.write(entry(
+            "project.app",
+            ["db", "schema"],
+            "Tables are snake case.",
+        ))
+        .unwrap();
         let file = dir.path().join(&moved.file);
         let ns = Namespace::parse("project.app").unwrap();
         let plan = || SplitPlan::mapping([(moved.entity_name.as_str(), "api")]).unwrap();
@@ -156,7 +182,10 @@ fn a_split_of_an_entry_saved_meanwhile_is_refused_and_nothing_moves() {
         assert!(!dir.path().join("projects/app/api").exists(), "{how:?}");
         let report = m.split(&ns, &plan()).unwrap();
         let new = &report.moved[&moved.entity_name];
-        assert!(m.get(new.as_str()).unwrap().body.contains(NOTE.trim()), "{how:?}");
+        assert!(
+            m.get(new.as_str()).unwrap().body.contains(NOTE.trim()),
+            "{how:?}"
+        );
     }
 }
 
@@ -166,19 +195,42 @@ fn a_pending_refresh_append_over_a_file_saved_meanwhile_is_refused() {
     let _turn = HOOK_USERS.lock().unwrap_or_else(|p| p.into_inner());
     for how in SAVES {
         let dir = tempfile::tempdir().unwrap();
-        let lock =
-            MemoryLock::acquire(&dir.path().join(".memcore.lock"), std::time::Duration::from_secs(5))
-                .unwrap();
+        let lock = MemoryLock::acquire(
+            &dir.path().join(".memcore.lock"),
+            std::time::Duration::from_secs(5),
+        )
+        .unwrap();
         let file = dir.path().join("projects/app/_pending_refresh.md");
         let at = |t: &str| format!("2026-04-03T{t}:00Z");
-        append_pending_refresh(&lock, &file, RefreshTrigger::PostMerge, &at("10:00"), &["a.rs".into()])
-            .unwrap();
+        append_pending_refresh(
+            &lock,
+            &file,
+            RefreshTrigger::PostMerge,
+            &at("10:00"),
+            &["a.rs".into()],
+        )
+        .unwrap();
         refused_over_a_foreign_save(dir.path(), &file, 0, how, || {
-            append_pending_refresh(&lock, &file, RefreshTrigger::PostCheckout, &at("11:00"), &["b.rs".into()])
+            append_pending_refresh(
+                &lock,
+                &file,
+                RefreshTrigger::PostCheckout,
+                &at("11:00"),
+                &["b.rs".into()],
+            )
         });
-        append_pending_refresh(&lock, &file, RefreshTrigger::PostCheckout, &at("11:00"), &["b.rs".into()])
-            .unwrap();
+        append_pending_refresh(
+            &lock,
+            &file,
+            RefreshTrigger::PostCheckout,
+            &at("11:00"),
+            &["b.rs".into()],
+        )
+        .unwrap();
         let text = std::fs::read_to_string(&file).unwrap();
-        assert!(text.contains(NOTE.trim()) && text.contains("b.rs"), "{how:?}: {text}");
+        assert!(
+            text.contains(NOTE.trim()) && text.contains("b.rs"),
+            "{how:?}: {text}"
+        );
     }
 }

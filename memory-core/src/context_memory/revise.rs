@@ -295,7 +295,11 @@ impl ContextMemory {
             marked.push(update);
         }
         let mut tx = Transaction::new(lock);
-        tx.write_over(written.path.clone(), None, written.text.clone().into_bytes());
+        tx.write_over(
+            written.path.clone(),
+            None,
+            written.text.clone().into_bytes(),
+        );
         for update in &marked {
             update.stage_file(&mut tx);
         }

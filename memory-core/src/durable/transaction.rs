@@ -378,7 +378,9 @@ impl<'lock> Transaction<'lock> {
                 .map(|(i, step)| i < unapplied_from || !matches!(step, Step::Append { .. }))
                 .collect();
             let mut kept = keep.iter();
-            journal.steps.retain(|_| kept.next().copied().unwrap_or(true));
+            journal
+                .steps
+                .retain(|_| kept.next().copied().unwrap_or(true));
             // Until the journal says `rollback`, a crash must roll forward; if it cannot
             // be marked, rolling back here could be undone by that roll-forward.
             if journal.store(&self.journal_path()).is_ok() {

@@ -523,7 +523,10 @@ pub mod foreign {
 
     /// Runs `edit` from the hook right before step `step` is applied, once; returns
     /// how many times it ran so far (read it after the command).
-    pub fn edit_before_step(step: usize, edit: impl Fn() + Send + Sync + 'static) -> Arc<AtomicUsize> {
+    pub fn edit_before_step(
+        step: usize,
+        edit: impl Fn() + Send + Sync + 'static,
+    ) -> Arc<AtomicUsize> {
         let calls = Arc::new(AtomicUsize::new(0));
         let seen = calls.clone();
         fault::set_hook(Arc::new(move |phase, n| {
@@ -547,7 +550,9 @@ pub mod foreign {
                 }
                 let name = e.file_name().to_string_lossy().into_owned();
                 assert!(
-                    !name.contains(".tmp-") && !name.contains(".bak-") && name != ".memcore.journal",
+                    !name.contains(".tmp-")
+                        && !name.contains(".bak-")
+                        && name != ".memcore.journal",
                     "left behind: {}",
                     e.path().display()
                 );
