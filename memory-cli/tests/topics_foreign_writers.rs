@@ -9,10 +9,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, Stdio};
 
 use common::command;
+use common::foreign::ForeignWriter;
 
 const ORIGINAL: usize = 120;
 
@@ -28,42 +28,6 @@ fn seed(root: &Path) {
         "- [E](memory-e.md) — everything e\n",
     )
     .unwrap();
-}
-
-/// The other program, killed when dropped so a failed assertion never leaves the shell
-/// loop running after the test (its temp directory gone, it would spin forever).
-struct ForeignWriter(Child);
-
-impl Drop for ForeignWriter {
-    fn drop(&mut self) {
-        // Already exited on the normal path; killing an exited child is harmless.
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// The other program: a shell loop that adds a numbered line to the topic every 10 ms
-/// and logs each line once it is saved, until `stop` exists.
-fn start_writer(root: &Path, work: &Path, in_place: bool) -> ForeignWriter {
-    let save = if in_place {
-        // `>` truncates the file, then printf writes it.
-        r#"c=$(cat memory-e.md); printf '%s\n%s\n' "$c" "$line" > memory-e.md"#
-    } else {
-        r#"{ cat memory-e.md; printf '%s\n' "$line"; } > ../editor.tmp && mv ../editor.tmp memory-e.md"#
-    };
-    let script = format!(
-        r#"i=0; while [ ! -e ../stop ]; do line="- 2026-01-03 [f$i]: foreign $i"; {save} && printf '%s\n' "$line" >> ../written.log; i=$((i+1)); sleep 0.01; done"#
-    );
-    assert_eq!(root.parent(), Some(work));
-    ForeignWriter(
-        Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .current_dir(root)
-            .stdin(Stdio::null())
-            .spawn()
-            .unwrap(),
-    )
 }
 
 fn remember(root: &Path, subject: &str, text: &str) -> Child {
@@ -89,7 +53,13 @@ fn run_against_a_writer(in_place: bool) {
     let work = dir.path();
     let root = work.join("memory");
     seed(&root);
-    let mut writer = start_writer(&root, work, in_place);
+    // The other program: adds a numbered line to the topic every 10 ms.
+    let writer = ForeignWriter::start(
+        &root.join("memory-e.md"),
+        work,
+        "- 2026-01-03 [f$i]: foreign $i",
+        in_place,
+    );
     // Three rounds of concurrent runs; the second and third replace the first's
     // subjects (a topic write and an archive append in one step).
     for round in 0..3 {
@@ -106,19 +76,10 @@ fn run_against_a_writer(in_place: bool) {
             }
         }
     }
-    std::fs::write(work.join("stop"), "").unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while writer.0.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "writer did not stop");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let written = writer.stop();
     let topic = std::fs::read_to_string(root.join("memory-e.md")).unwrap();
-    let written = std::fs::read_to_string(work.join("written.log")).unwrap_or_default();
     let label = if in_place { "in place" } else { "rename" };
-    assert!(
-        written.lines().count() > 5,
-        "{label}: the writer barely ran"
-    );
+    assert!(written.len() > 5, "{label}: the writer barely ran");
     // Never built from an empty or half-written read.
     assert!(topic.starts_with("# E\n"), "{label}: title lost: {topic}");
     for i in 0..ORIGINAL {
@@ -129,12 +90,15 @@ fn run_against_a_writer(in_place: bool) {
     }
     if !in_place {
         // A rename-style save is never overwritten.
-        let lost: Vec<&str> = written.lines().filter(|l| !topic.contains(l)).collect();
+        let lost: Vec<&String> = written
+            .iter()
+            .filter(|l| !topic.contains(l.as_str()))
+            .collect();
         assert!(
             lost.is_empty(),
             "{label}: lost {} of {}: {lost:?}",
             lost.len(),
-            written.lines().count()
+            written.len()
         );
     }
     // The directory reads, and checks, as a memory (whatever the writer left).

@@ -221,3 +221,71 @@ pub const ORGANIZE_FIXTURE: &str = "# Memory Index
 | 2020-01-03-0000-src | a | Source | Source work. | src | active | 2020-01-04-0000-cur | 2020-01-03T00:00:00+00:00 | 2020-01-03T00:00:00+00:00 |
 | 2020-01-04-0000-cur | a | Current | Current work. | cur | active | - | 2020-01-04T00:00:00+00:00 | 2999-01-01T00:00:00+00:00 |
 ";
+
+/// Another program that saves a memory file without memory-core's lock (an editor, a
+/// sync client): a shell loop adding one line to the file every 10 ms, by rename or in
+/// place, logging each line once it is saved.
+pub mod foreign {
+    use std::path::{Path, PathBuf};
+    use std::process::{Child, Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    /// The shell loop, killed when dropped so a failed assertion never leaves it running
+    /// after the test (its temp directory gone, it would spin forever).
+    pub struct ForeignWriter {
+        child: Child,
+        work: PathBuf,
+    }
+
+    impl ForeignWriter {
+        /// Starts saving `file`, each time with one more line: `line` with `$i` (the
+        /// save's number) expanded by the shell. In place (`>` truncates, then printf
+        /// writes), or to a temp file in `work` renamed over it. `work` (outside the
+        /// memory root) holds the log, the temp file and the stop flag.
+        pub fn start(file: &Path, work: &Path, line: &str, in_place: bool) -> ForeignWriter {
+            let save = if in_place {
+                r#"c=$(cat "$F"); printf '%s\n%s\n' "$c" "$line" > "$F""#
+            } else {
+                r#"{ cat "$F"; printf '%s\n' "$line"; } > "$W/editor.tmp" && mv "$W/editor.tmp" "$F""#
+            };
+            let script = format!(
+                r#"i=0; while [ ! -e "$W/stop" ]; do line="{line}"; {save} && printf '%s\n' "$line" >> "$W/written.log"; i=$((i+1)); sleep 0.01; done"#
+            );
+            let child = Command::new("sh")
+                .arg("-c")
+                .arg(script)
+                .env("F", file)
+                .env("W", work)
+                .stdin(Stdio::null())
+                .spawn()
+                .unwrap();
+            ForeignWriter {
+                child,
+                work: work.to_path_buf(),
+            }
+        }
+
+        /// Stops the loop after its current save and returns every line it saved.
+        pub fn stop(mut self) -> Vec<String> {
+            std::fs::write(self.work.join("stop"), "").unwrap();
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while self.child.try_wait().unwrap().is_none() {
+                assert!(Instant::now() < deadline, "the foreign writer did not stop");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            std::fs::read_to_string(self.work.join("written.log"))
+                .unwrap_or_default()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    impl Drop for ForeignWriter {
+        fn drop(&mut self) {
+            // Already exited on the normal path; killing an exited child is harmless.
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

@@ -160,7 +160,9 @@ impl AgentMemory {
         } else {
             &archived_session
         };
-        let sources = SnapshotDoc::load(snapshot_path)?
+        let snapshot = SnapshotDoc::load(snapshot_path)?;
+        let sources = snapshot
+            .as_ref()
             .map(|d| d.continues_from())
             .unwrap_or_default();
 
@@ -191,6 +193,11 @@ impl AgentMemory {
         // The archive index, the moved snapshot and the index without the row change as
         // one step: an interruption leaves the session either still live or archived.
         let mut tx = Transaction::new(&lock);
+        // The snapshot decided which sources are released, and is what moves: an edit
+        // saved since (by a program that does not take the lock) refuses the archive.
+        tx.expect(snapshot_path, snapshot.map(|d| d.text.into_bytes()));
+        // The archive index is made anew from the row (one a half-done archive left is
+        // rewritten): nothing read from it goes into the change, so nothing is expected.
         tx.write(&archive_index, archive_text.into_bytes());
         if live {
             tx.rename(&session_file, &archived_session);

@@ -37,6 +37,9 @@ pub(crate) struct IndexDoc {
     lenient: Option<Vec<Warning>>,
     /// Whether `text` is exactly the file's content (not a new file, nor one given a table).
     on_disk: bool,
+    /// What the file held when it was read, when `text` is not exactly that (`None`
+    /// inside: there was no file): what the commit replacing it must still find there.
+    read_other: Option<Option<Vec<u8>>>,
     /// Whether the text leaves a fence, comment or HTML block open at its end.
     unclosed: bool,
 }
@@ -45,8 +48,27 @@ impl IndexDoc {
     /// Reads and parses the index. A missing or empty file is a new index; a file without
     /// the table gets the table appended after its content (on the next write).
     pub fn load(path: &Path, offset: FixedOffset) -> Result<Self> {
-        let original = read_text_if_exists(path)?.unwrap_or_default();
-        Self::parse(path, original, offset)
+        let original = read_text_if_exists(path)?;
+        let existed = original.is_some();
+        Self::parse(path, original.unwrap_or_default(), offset).map(|doc| doc.read_as(existed))
+    }
+
+    /// Records that there was no file when `existed` is false (a missing file and an
+    /// empty one read as the same empty text).
+    fn read_as(mut self, existed: bool) -> Self {
+        if !existed {
+            self.read_other = Some(None);
+        }
+        self
+    }
+
+    /// What the file held when it was read (`None`: no file), for the commit that
+    /// replaces it to expect (see [`crate::durable::Transaction::write_over`]).
+    fn read_bytes(&self) -> Option<Vec<u8>> {
+        match &self.read_other {
+            Some(other) => other.clone(),
+            None => Some(self.text.as_bytes().to_vec()),
+        }
     }
 
     /// The one strict reader every command uses: the whole table must be readable (every
@@ -61,9 +83,16 @@ impl IndexDoc {
     /// beside such rows. Structural problems — no recognisable table, the table in a
     /// callout, rows cut off from the table — still fail.
     pub fn load_lenient(path: &Path, offset: FixedOffset) -> Result<(Self, Vec<Warning>)> {
-        let original = read_text_if_exists(path)?.unwrap_or_default();
+        let original = read_text_if_exists(path)?;
+        let existed = original.is_some();
         let mut warnings = Vec::new();
-        let mut doc = Self::parse_with(path, original, offset, Some(&mut warnings))?;
+        let mut doc = Self::parse_with(
+            path,
+            original.unwrap_or_default(),
+            offset,
+            Some(&mut warnings),
+        )?
+        .read_as(existed);
         doc.lenient = Some(warnings.clone());
         Ok((doc, warnings))
     }
@@ -81,9 +110,12 @@ impl IndexDoc {
         }
         let on_disk = scan.table.is_some();
         let unclosed = scan.unclosed.is_some();
+        let mut read_other = None;
         let (text, table) = match scan.table {
             Some(table) => (text, table),
             None => {
+                // A file without the table is short (prose at most): kept as read.
+                read_other = Some(Some(text.as_bytes().to_vec()));
                 let text = with_new_table(text);
                 let table = scan_table(&text, &INDEX_COLUMNS)
                     .map_err(|i| i.at(path))?
@@ -124,6 +156,7 @@ impl IndexDoc {
             reserved,
             lenient: None,
             on_disk,
+            read_other,
             unclosed,
         })
     }
@@ -213,7 +246,9 @@ impl IndexDoc {
         .map_err(|e| Error::unreadable_result(&self.path, e))?;
         Ok(NewIndex {
             doc,
-            commit: Commit::Rewrite,
+            commit: Commit::Rewrite {
+                read: self.read_bytes(),
+            },
         })
     }
 
@@ -314,24 +349,32 @@ pub(crate) struct NewIndex {
 }
 
 /// How a new index text reaches the file.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 enum Commit {
-    /// The whole file is replaced.
-    Rewrite,
+    /// The whole file is replaced; it held `read` when it was read (`None`: no file).
+    Rewrite { read: Option<Vec<u8>> },
     /// The file is the text up to `at`; the rest is appended.
     Append { at: usize },
 }
 
 impl NewIndex {
-    /// Adds the write of this index to `tx` (the text moves: no multi-megabyte copy).
+    /// Adds the write of this index to `tx` (the text moves: no multi-megabyte copy),
+    /// the commit depending on the file still holding what it held when it was read: a
+    /// program that saved it meanwhile (an editor, a sync client) is never overwritten.
     pub fn stage(self, tx: &mut Transaction<'_>) {
+        let IndexDoc { path, mut text, .. } = self.doc;
         match self.commit {
-            Commit::Rewrite => {
-                tx.write(self.doc.path, self.doc.text.into_bytes());
+            Commit::Rewrite { read } => {
+                tx.write_over(path, read, text.into_bytes());
             }
             Commit::Append { at } => {
-                let tail = self.doc.text.get(at..).unwrap_or_default().to_string();
-                tx.append(self.doc.path, at as u64, tail);
+                // The text up to `at` is the file as read (an append needs a table that
+                // ends the file as it was): it becomes the basis, the rest the append.
+                // `at` was the text's length before the line was pushed, so a char
+                // boundary: `split_off` cannot panic.
+                let tail = text.split_off(at);
+                tx.expect(&path, Some(text.into_bytes()));
+                tx.append(path, at as u64, tail);
             }
         }
     }

@@ -170,6 +170,10 @@ impl AgentMemory {
             .iter()
             .try_for_each(|id| new.expect_absent(id))?;
         new.expect_rows(&stale_rows)?;
+        // The index is staged against what was read of it (see `NewIndex::stage`). The
+        // snapshots read for their Continues From are not: organize never writes them,
+        // and holding every snapshot's bytes to compare would cost a tree's worth of
+        // memory for a reference an editor adds while organize runs.
         let mut tx = Transaction::new(&lock);
         new.stage(&mut tx);
         tx.commit()?;

@@ -27,12 +27,17 @@ pub(crate) struct SnapshotWrite<'a> {
 pub(crate) struct PreparedSnapshot {
     path: PathBuf,
     text: String,
+    /// The file as the merge read it (`None`: there was none).
+    read: Option<String>,
 }
 
 impl PreparedSnapshot {
-    /// Adds the write of this snapshot to `tx` (the text moves).
+    /// Adds the write of this snapshot to `tx` (the text moves), the commit depending on
+    /// the file still holding what the merge read: an edit saved meanwhile by a program
+    /// that does not take the lock is never overwritten.
     pub fn stage(self, tx: &mut Transaction<'_>) {
-        tx.write(self.path, self.text.into_bytes());
+        let read = self.read.map(String::into_bytes);
+        tx.write_over(self.path, read, self.text.into_bytes());
     }
 }
 
@@ -90,7 +95,11 @@ impl AgentMemory {
                 "Metadata Updated At does not match the update",
             ));
         }
-        Ok(Some(PreparedSnapshot { path, text }))
+        Ok(Some(PreparedSnapshot {
+            path,
+            text,
+            read: old.map(|doc| doc.text),
+        }))
     }
 
     /// A session whose snapshot already sits in `archive/<id>/session.md` (an archive

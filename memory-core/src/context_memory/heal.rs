@@ -108,11 +108,11 @@ pub struct HealReport {
 
 /// What heal writes for an index that does not read: the report, the new index (its
 /// path and checked text), and the backup (its path and the old bytes) written in the same transaction.
-type Rebuilt = (
-    HealReport,
-    Option<(PathBuf, String)>,
-    Option<(PathBuf, Vec<u8>)>,
-);
+type Rebuilt = (HealReport, Option<NewIndexText>, Option<(PathBuf, Vec<u8>)>);
+
+/// An index's path, what the file held when it was read (`None`: no file), and the text
+/// that replaces it.
+type NewIndexText = (PathBuf, Option<Vec<u8>>, String);
 
 /// Every entity file of a namespace, read (`T`: what is kept of each, the whole file or
 /// only its entry).
@@ -226,7 +226,11 @@ impl ContextMemory {
             Ok(index) => {
                 let (report, edits) = self.healed_edits(namespace, &index)?;
                 let new = match edits {
-                    Some(edits) => Some((index.path.clone(), index.prepare_text(edits)?)),
+                    Some(edits) => Some((
+                        index.path.clone(),
+                        index.read_bytes(),
+                        index.prepare_text(edits)?,
+                    )),
                     None => None,
                 };
                 (report, new, None)
@@ -236,12 +240,14 @@ impl ContextMemory {
             }
             Err(error) => return Err(error),
         };
-        if let Some((path, text)) = index {
+        if let Some((path, read, text)) = index {
+            // Each file against what was read of it: the backup's free name must still be
+            // free, the index hold what the rows were healed (or rebuilt) from.
             let mut tx = Transaction::new(&lock);
             if let Some((path, old)) = backup {
-                tx.write(path, old);
+                tx.write_over(path, None, old);
             }
-            tx.write(path, text.into_bytes());
+            tx.write_over(path, read, text.into_bytes());
             tx.commit()?;
         }
         Ok(report)
@@ -265,9 +271,10 @@ impl ContextMemory {
         match healed {
             Some(new) => {
                 let mut tx = Transaction::new(lock);
-                tx.write(new.path.clone(), new.text.clone().into_bytes());
+                new.stage(&mut tx);
                 tx.commit()?;
-                Ok(new)
+                // What a change made next under the lock reads the file as.
+                Ok(new.committed())
             }
             None => Ok(index),
         }
@@ -382,10 +389,11 @@ impl ContextMemory {
             unreadable_index: Some(Warning::from_error(error, error.line().unwrap_or(0))),
             ..HealReport::default()
         };
+        let old = old.into_bytes();
         Ok((
             report,
-            Some((new.path, new.text)),
-            Some((backup, old.into_bytes())),
+            Some((new.path, Some(old.clone()), new.text)),
+            Some((backup, old)),
         ))
     }
 

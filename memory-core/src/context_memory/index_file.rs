@@ -21,7 +21,7 @@ use super::index_rows::{RowRef, read_table};
 use super::names::EntityName;
 use super::namespace::Namespace;
 use super::schema::{Category, EntryStatus};
-use crate::durable::read_text_if_exists;
+use crate::durable::{Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::markdown::{
     Edit, LineEnding, Table, apply_edits, lines, push_escaped, render_row,
@@ -137,6 +137,10 @@ pub(crate) struct IndexFile {
     pub rows: Vec<IndexRow>,
     /// Whether the file existed.
     pub exists: bool,
+    /// What the file held when it was read, when `text` is not exactly that (a prepared
+    /// index, a new file's template; `None` inside: there was no file): what the commit
+    /// replacing it must still find there.
+    read_other: Option<Option<String>>,
     /// The byte range of the `> Last updated:` value, and the value.
     last_updated: Option<(Range<usize>, String)>,
 }
@@ -165,8 +169,53 @@ impl IndexFile {
             table,
             rows,
             exists,
+            read_other: if exists { None } else { Some(None) },
             last_updated,
         })
+    }
+
+    /// What the file held when this index was read (`None`: no file): the basis of the
+    /// commit that replaces it.
+    pub fn read_bytes(&self) -> Option<Vec<u8>> {
+        match &self.read_other {
+            Some(other) => other.as_ref().map(|t| t.as_bytes().to_vec()),
+            None => Some(self.text.as_bytes().to_vec()),
+        }
+    }
+
+    /// What the file held when this index was read, as text (see [`IndexFile::read_bytes`]).
+    fn read_text(&self) -> Option<String> {
+        match &self.read_other {
+            Some(other) => other.clone(),
+            None => Some(self.text.clone()),
+        }
+    }
+
+    /// Stages this index's text as the file's new content into `tx`, the commit
+    /// depending on the file still holding what it held when it was read
+    /// ([`Transaction::write_over`]): a program that saved it meanwhile without the lock
+    /// (an editor, a sync client) refuses the commit and its save stands.
+    pub fn stage(&self, tx: &mut Transaction<'_>) {
+        self.stage_text(self.text.clone(), tx);
+    }
+
+    /// Stages `text`, made from this index (see [`IndexFile::prepare_text`]), as the
+    /// file's new content, as [`IndexFile::stage`] does.
+    pub fn stage_text(&self, text: String, tx: &mut Transaction<'_>) {
+        tx.write_over(self.path.clone(), self.read_bytes(), text.into_bytes());
+    }
+
+    /// Makes the commit of `tx` depend on the file still holding what it held when this
+    /// index was read (for a change that removes it, or decides from it).
+    pub fn expect_in(&self, tx: &mut Transaction<'_>) {
+        tx.expect(self.path.clone(), self.read_bytes());
+    }
+
+    /// This index once its text is committed: the file holds it now.
+    pub fn committed(mut self) -> IndexFile {
+        self.read_other = None;
+        self.exists = true;
+        self
     }
 
     /// The `> Last updated:` value, as written.
@@ -217,8 +266,11 @@ impl IndexFile {
     /// is written: a text the reader would refuse is never written.
     pub fn prepare(&self, edits: Vec<Edit>) -> Result<IndexFile> {
         let text = without_new_final_newline(&self.text, apply_edits(&self.text, edits));
-        Self::parse(&self.path, &self.namespace, text, true)
-            .map_err(|e| Error::unreadable_result(&self.path, e))
+        let mut new = Self::parse(&self.path, &self.namespace, text, true)
+            .map_err(|e| Error::unreadable_result(&self.path, e))?;
+        // The file still holds what this index was read from until the change commits.
+        new.read_other = Some(self.read_text());
+        Ok(new)
     }
 
     /// The text `edits` make, checked as [`IndexFile::prepare`] checks it, for a caller

@@ -206,8 +206,10 @@ impl ContextMemory {
             let index = self.settled_index(namespace, &lock)?;
             let mut edits = Vec::new();
             for (file_name, text, row) in entries {
-                tx.write(
+                // New files: one another program put there meanwhile is not replaced.
+                tx.write_over(
                     self.file_in(namespace, file_name)?,
+                    None,
                     text.clone().into_bytes(),
                 );
                 edits.push(index.append(row));
@@ -216,8 +218,7 @@ impl ContextMemory {
                     .push((row.entity.clone(), namespace.dir().join(file_name)));
             }
             edits.push(index.touch(&now));
-            let new_index = index.prepare(edits)?;
-            tx.write(new_index.path.clone(), new_index.text.into_bytes());
+            index.prepare(edits)?.stage(&mut tx);
         }
         tx.commit()?;
         Ok(report)

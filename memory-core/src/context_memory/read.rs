@@ -121,7 +121,7 @@ impl ContextMemory {
             if let Some(edits) = edits {
                 let text = index.prepare_text(edits)?;
                 let mut tx = crate::durable::Transaction::new(lock);
-                tx.write(index.path.clone(), text.into_bytes());
+                index.stage_text(text, &mut tx);
                 tx.commit()?;
             }
         }

@@ -64,7 +64,11 @@ pub fn append_pending_refresh(
     let section = PendingRefresh::new(trigger, timestamp, unique)?;
     let added = section.changes();
     let mut tx = Transaction::new(lock);
-    match read_text_if_exists(file)? {
+    let read = read_text_if_exists(file)?;
+    // Every change below is made against what was read of the file: a program that
+    // saved it meanwhile without the lock refuses the commit, and its save stands.
+    tx.expect(file, read.as_ref().map(|t| t.as_bytes().to_vec()));
+    match read {
         // A file of only blank lines (and a BOM) holds nothing: it is written whole.
         Some(text) if !text.trim_start_matches('\u{feff}').trim().is_empty() => {
             let appended = PendingRefresh::append_text(&text, &section.sections()[0]);
@@ -182,7 +186,7 @@ pub fn clear_pending_refresh(
         // rewrite: such a file is cleared line by line, every other line kept.
         Err(strict) => match PendingRefresh::clear_in_place(file, &text, done) {
             Ok((new_text, doc, cleared)) => {
-                return clear_lines(lock, file, new_text, &doc, cleared, done);
+                return clear_lines(lock, file, &text, new_text, &doc, cleared, done);
             }
             Err(_) => return Err(strict),
         },
@@ -203,6 +207,8 @@ pub fn clear_pending_refresh(
         return Ok(report);
     }
     let mut tx = Transaction::new(lock);
+    // Removed or rewritten only as it was read (see `append_pending_refresh`).
+    tx.expect(file, Some(text.as_bytes().to_vec()));
     if doc.is_empty() {
         tx.remove(file);
         tx.commit()?;
@@ -223,12 +229,14 @@ pub fn clear_pending_refresh(
     Ok(report)
 }
 
-/// Writes the text [`PendingRefresh::clear_in_place`] made, after checking that it
+/// Writes the text [`PendingRefresh::clear_in_place`] made from `read` (what the file
+/// held; the commit depends on it still holding that), after checking that it
 /// reads (leniently) as `doc`'s list. The file stays even when no path is left: the
 /// lines in it that are not paths are someone's.
 fn clear_lines(
     lock: &MemoryLock,
     file: &Path,
+    read: &str,
     new_text: String,
     doc: &PendingRefresh,
     cleared: Vec<String>,
@@ -250,7 +258,7 @@ fn clear_lines(
     }
     check_lenient(file, &new_text, &expected)?;
     let mut tx = Transaction::new(lock);
-    tx.write(file, new_text.into_bytes());
+    tx.write_over(file, Some(read.as_bytes().to_vec()), new_text.into_bytes());
     tx.commit()?;
     let (after, _) = read_pending_refresh(file)?;
     if after.changes() != expected {

@@ -117,8 +117,27 @@ pub struct Superseded {
 struct PreparedUpdate {
     path: std::path::PathBuf,
     text: String,
+    /// The entity file as it was read: what the commit must still find there.
+    read: String,
     entry: Entry,
     index: IndexFile,
+}
+
+impl PreparedUpdate {
+    /// Stages the entity file's new text against what was read of it.
+    fn stage_file(&self, tx: &mut Transaction<'_>) {
+        tx.write_over(
+            self.path.clone(),
+            Some(self.read.clone().into_bytes()),
+            self.text.clone().into_bytes(),
+        );
+    }
+
+    /// Stages the entity file and its index, each against what was read of it.
+    fn stage(&self, tx: &mut Transaction<'_>) {
+        self.stage_file(tx);
+        self.index.stage(tx);
+    }
 }
 
 impl ContextMemory {
@@ -141,11 +160,7 @@ impl ContextMemory {
         let index = self.settled_index(name.namespace(), &lock)?;
         let prepared = self.prepare_update(&name, &patch, index)?;
         let mut tx = Transaction::new(&lock);
-        tx.write(prepared.path, prepared.text.into_bytes());
-        tx.write(
-            prepared.index.path.clone(),
-            prepared.index.text.into_bytes(),
-        );
+        prepared.stage(&mut tx);
         tx.commit()?;
         Ok(prepared.entry)
     }
@@ -280,12 +295,17 @@ impl ContextMemory {
             marked.push(update);
         }
         let mut tx = Transaction::new(lock);
-        tx.write(written.path.clone(), written.text.clone().into_bytes());
+        tx.write_over(
+            written.path.clone(),
+            None,
+            written.text.clone().into_bytes(),
+        );
         for update in &marked {
-            tx.write(update.path.clone(), update.text.clone().into_bytes());
+            update.stage_file(&mut tx);
         }
+        // Each index once, with every change of the step (and against what was read).
         for index in indexes.values() {
-            tx.write(index.path.clone(), index.text.clone().into_bytes());
+            index.stage(&mut tx);
         }
         tx.commit()?;
         if let Some(index) = indexes.remove(&new.namespace) {
@@ -395,6 +415,7 @@ impl ContextMemory {
         Ok(PreparedUpdate {
             path,
             text: new_text,
+            read: file.text,
             entry: updated.entry,
             index: new_index,
         })

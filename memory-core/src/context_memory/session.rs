@@ -172,7 +172,10 @@ impl ContextMemory {
                 .chain([index.touch(&now)])
                 .collect(),
         )?;
-        tx.write(remaining.path.clone(), remaining.text.into_bytes());
+        // The index against what was read of it. The files moved to the archive are not
+        // compared: nothing read from them goes into the change, and a rename takes
+        // whatever another program saved in them along.
+        remaining.stage(&mut tx);
         tx.commit()?;
         Ok(EndSession {
             promoted,

@@ -177,7 +177,9 @@ impl ContextMemory {
                 &name,
                 summary,
             ));
-            tx.write(path, text.into_bytes());
+            // A new file where none was, the old one removed only as it was read.
+            tx.write_over(path, None, text.into_bytes());
+            tx.expect(file.path.clone(), Some(file.text.clone().into_bytes()));
             tx.remove(file.path.clone());
             report.moved.insert(old.clone(), new.clone());
         }
@@ -193,8 +195,7 @@ impl ContextMemory {
                 }
             }
             edits.push(existing.touch(&now));
-            let new_index = existing.prepare(edits)?;
-            tx.write(new_index.path.clone(), new_index.text.into_bytes());
+            existing.prepare(edits)?.stage(&mut tx);
             report.domains.insert(target.clone(), rows.len());
         }
         // The parent: the moved rows go; kept entries' links are rewritten too.
@@ -211,13 +212,14 @@ impl ContextMemory {
         {
             let text = relinked_text(file, &renames, None)?;
             if text != file.text {
-                tx.write(file.path.clone(), text.into_bytes());
+                relink(&mut tx, file, text);
                 report.relinked.push(file.entry.entity_name.clone());
             }
         }
         let parent_index = self.file_in(namespace, INDEX_FILE_NAME)?;
         if kept.is_empty() {
             if parent_index.exists() {
+                index.expect_in(&mut tx);
                 tx.remove(parent_index);
                 report.removed_parent_index = true;
             }
@@ -230,8 +232,7 @@ impl ContextMemory {
                 .map(|(i, _)| index.remove(i))
                 .chain(std::iter::once(index.touch(&now)))
                 .collect();
-            let new_parent = index.prepare(edits)?;
-            tx.write(new_parent.path.clone(), new_parent.text.into_bytes());
+            index.prepare(edits)?.stage(&mut tx);
         }
         // Every other namespace's links to a moved entry — the target domains' own
         // entries too, when a domain existed before (the moved files are not there yet).
@@ -242,7 +243,7 @@ impl ContextMemory {
             for file in self.scan_dir(&info.namespace)?.entries {
                 let text = relinked_text(&file, &renames, None)?;
                 if text != file.text {
-                    tx.write(file.path.clone(), text.into_bytes());
+                    relink(&mut tx, &file, text);
                     report.relinked.push(file.entry.entity_name.clone());
                 }
             }
@@ -250,6 +251,15 @@ impl ContextMemory {
         tx.commit()?;
         Ok(report)
     }
+}
+
+/// Stages `text`, `file` with its links rewritten, against what was read of it.
+fn relink(tx: &mut Transaction<'_>, file: &EntityFile, text: String) {
+    tx.write_over(
+        file.path.clone(),
+        Some(file.text.clone().into_bytes()),
+        text.into_bytes(),
+    );
 }
 
 /// Which domain each entry goes to (entries not listed stay in the parent).

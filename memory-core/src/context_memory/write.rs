@@ -205,13 +205,11 @@ pub(crate) struct PreparedWrite {
 }
 
 impl PreparedWrite {
-    /// Stages the entity file and its index into `tx`.
+    /// Stages the entity file (new: the commit depends on no file having appeared there
+    /// meanwhile) and its index (against what was read of it) into `tx`.
     pub fn stage(&self, tx: &mut Transaction<'_>) {
-        tx.write(self.path.clone(), self.text.clone().into_bytes());
-        tx.write(
-            self.index.path.clone(),
-            self.index.text.clone().into_bytes(),
-        );
+        tx.write_over(self.path.clone(), None, self.text.clone().into_bytes());
+        self.index.stage(tx);
     }
 
     /// The outcome of the write once committed.

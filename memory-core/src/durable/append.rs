@@ -36,7 +36,8 @@ pub(super) enum Tail {
 
 /// Checks that `path` can take an append: a regular, writable file (never a link, as
 /// for a replace) holding exactly `at` bytes, the length it had when it was read. Any
-/// other length means another program changed it since: nothing is appended.
+/// other length means another program changed it since: [`Error::ChangedMeanwhile`],
+/// and nothing is appended.
 pub(super) fn check_appendable(path: &Path, at: u64) -> Result<()> {
     super::atomic::check_replaceable(path)?;
     let len = std::fs::symlink_metadata(path)
@@ -45,12 +46,7 @@ pub(super) fn check_appendable(path: &Path, at: u64) -> Result<()> {
     if len == at {
         Ok(())
     } else {
-        Err(Error::verify(
-            path,
-            format!(
-                "the file changed since it was read ({at} bytes then, {len} now: another program wrote it); nothing was written; run the command again"
-            ),
-        ))
+        Err(super::guarded_rename::changed(path))
     }
 }
 
@@ -227,10 +223,7 @@ mod tests {
         std::fs::write(&path, b"head\n").unwrap();
         check_appendable(&path, 5).unwrap();
         let err = check_appendable(&path, 4).unwrap_err();
-        assert_eq!(err.kind(), crate::ErrorKind::Io);
-        assert!(
-            err.to_string().contains("changed since it was read"),
-            "{err}"
-        );
+        assert_eq!(err.kind(), crate::ErrorKind::Conflict);
+        assert!(err.to_string().contains("changed on disk"), "{err}");
     }
 }

@@ -17,12 +17,24 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
-/// Whether `path` holds exactly `basis` (`None`: no file there).
+/// Whether `path` holds exactly `basis` (`None`: no file there). A file of another
+/// length differs without being read; one of the same length is compared in chunks (a
+/// multi-megabyte index is not read into a second buffer at every step).
 pub(crate) fn holds(path: &Path, basis: Option<&[u8]>) -> Result<bool> {
-    match fs::read(path) {
-        Ok(bytes) => Ok(basis == Some(bytes.as_slice())),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(basis.is_none()),
-        Err(e) => Err(Error::read_failed(path, e)),
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(basis.is_none()),
+        Err(e) => return Err(Error::read_failed(path, e)),
+    };
+    match basis {
+        None => Ok(false),
+        Some(bytes) if meta.len() != bytes.len() as u64 => Ok(false),
+        Some(bytes) => match super::atomic::file_holds(path, bytes) {
+            Ok(same) => Ok(same),
+            // Removed between the two calls: not what was read.
+            Err(_) if fs::symlink_metadata(path).is_err() => Ok(false),
+            Err(e) => Err(e),
+        },
     }
 }
 

@@ -128,6 +128,37 @@ impl<'lock> Transaction<'lock> {
         self
     }
 
+    /// Replaces `target` with `bytes` worked out from `read`, what the operation read of
+    /// it (`None`: there was no file): [`Transaction::write`] with the commit depending
+    /// on `target` still holding `read` ([`Transaction::expect`]). Every read-modify-write
+    /// of a memory file goes through it, so that a save by a program that does not take
+    /// the lock between the read and the commit is refused ([`Error::ChangedMeanwhile`])
+    /// and stands, never overwritten.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use memory_core::durable::{MemoryLock, Transaction};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// # let lock = MemoryLock::acquire(&dir.path().join(".memcore.lock"), Duration::from_secs(1)).unwrap();
+    /// let index = dir.path().join("index.md");
+    /// std::fs::write(&index, "read\n").unwrap();
+    /// let mut tx = Transaction::new(&lock);
+    /// tx.write_over(&index, Some(b"read\n".to_vec()), b"read\nmine\n".to_vec());
+    /// std::fs::write(&index, "read\ntheirs\n").unwrap();
+    /// assert_eq!(tx.commit().unwrap_err().kind(), memory_core::ErrorKind::Conflict);
+    /// assert_eq!(std::fs::read_to_string(&index).unwrap(), "read\ntheirs\n");
+    /// ```
+    pub fn write_over(
+        &mut self,
+        target: impl Into<PathBuf>,
+        read: Option<Vec<u8>>,
+        bytes: Vec<u8>,
+    ) -> &mut Self {
+        let target = target.into();
+        self.expect(target.clone(), read);
+        self.write(target, bytes)
+    }
+
     /// What `path` must hold before its step, when the commit depends on it.
     fn basis_of(&self, path: &Path) -> Option<Option<&[u8]>> {
         self.basis
@@ -310,6 +341,8 @@ impl<'lock> Transaction<'lock> {
         // Programs that do not take the lock may have written a file the plan was made
         // from: compared here, before anything changes, and each target right before its
         // step (a difference rolls back whatever was applied).
+        // The first step not applied when applying stops (every step applied: none).
+        let mut unapplied_from = steps.len();
         let applied = steps.iter().enumerate().try_for_each(|(i, step)| {
             fault::point(Phase::Apply, i)
                 .map_err(|e| Error::io_op(step.target(), step.syscall(), e))
@@ -317,7 +350,17 @@ impl<'lock> Transaction<'lock> {
                     0 => self.check_read_only_basis(&steps),
                     _ => Ok(()),
                 })
-                .and_then(|()| step.apply(i, &mut dirs, self.basis_of(step.target())))
+                .inspect_err(|_| unapplied_from = i)
+                .and_then(|()| step.apply(i, &mut dirs, self.basis_of(step.guarded())))
+                .inspect_err(|e| {
+                    // A step refused by its comparison changed nothing; one that failed
+                    // part-way may have.
+                    unapplied_from = if matches!(e, Error::ChangedMeanwhile { .. }) {
+                        i
+                    } else {
+                        i + 1
+                    };
+                })
         });
         let flushed = applied.and_then(|()| {
             fault::point(Phase::Apply, steps.len())
@@ -326,10 +369,22 @@ impl<'lock> Transaction<'lock> {
         });
         if let Err(error) = flushed {
             journal.state = State::Rollback;
+            // An append not made has nothing to undo, and its file may hold another
+            // program's save now (what refused the commit), which undoing it would take
+            // for a foreign end and refuse to touch: it leaves the plan.
+            let keep: Vec<bool> = steps
+                .iter()
+                .enumerate()
+                .map(|(i, step)| i < unapplied_from || !matches!(step, Step::Append { .. }))
+                .collect();
+            let mut kept = keep.iter();
+            journal
+                .steps
+                .retain(|_| kept.next().copied().unwrap_or(true));
             // Until the journal says `rollback`, a crash must roll forward; if it cannot
             // be marked, rolling back here could be undone by that roll-forward.
             if journal.store(&self.journal_path()).is_ok() {
-                let _ = self.roll_back_live(&steps);
+                let _ = self.roll_back_live(&steps, &keep);
             }
             return Err(error);
         }
@@ -341,7 +396,7 @@ impl<'lock> Transaction<'lock> {
             // backups, so that a failure reported is a change not made.
             journal.state = State::Rollback;
             if journal.store(&self.journal_path()).is_ok() {
-                let _ = self.roll_back_live(&steps);
+                let _ = self.roll_back_live(&steps, &vec![true; steps.len()]);
             }
             return Err(error);
         }
@@ -470,10 +525,14 @@ impl<'lock> Transaction<'lock> {
     }
 
     /// Rolls back `steps` as this commit staged and applied them (after the journal was
-    /// marked `rollback`): a target another program saved over since its step was made
-    /// (it no longer holds this commit's file and bytes) keeps their save.
-    fn roll_back_live(&self, steps: &[Step]) -> Result<()> {
-        for step in steps.iter().rev() {
+    /// marked `rollback`), those `undo` marks (an append never made is left alone): a
+    /// target another program saved over since its step was made (it no longer holds
+    /// this commit's file and bytes) keeps their save.
+    fn roll_back_live(&self, steps: &[Step], undo: &[bool]) -> Result<()> {
+        for (step, undo) in steps.iter().zip(undo).rev() {
+            if !undo {
+                continue;
+            }
             if step.saved_over_since() {
                 step.drop_staged()?;
                 continue;
@@ -652,6 +711,15 @@ impl Step {
         }
     }
 
+    /// The file whose [`Transaction::expect`]ed content is compared right before the
+    /// step: the one it replaces, appends to or removes, the one a move takes away.
+    fn guarded(&self) -> &Path {
+        match self {
+            Step::Move { from, .. } => from,
+            _ => self.target(),
+        }
+    }
+
     fn target(&self) -> &Path {
         match self {
             Step::Write { target, .. } | Step::Append { target, .. } => target,
@@ -765,7 +833,8 @@ impl Step {
 
     /// Applies step `n` of the transaction; the directories whose entries it changed
     /// go into `dirs`, to be flushed once all steps are applied.
-    /// `basis` is what the target must hold right before (see [`Transaction::expect`]).
+    /// `basis` is what the [`Step::guarded`] file must hold right before (see
+    /// [`Transaction::expect`]).
     fn apply(&self, n: usize, dirs: &mut DirsToFlush, basis: Option<Option<&[u8]>>) -> Result<()> {
         let unchanged = |path: &Path| match basis {
             Some(b) if !super::guarded_rename::holds(path, b)? => {
@@ -804,6 +873,13 @@ impl Step {
                 to,
                 create_dirs,
             } => {
+                // The file moved is the one the change was worked out from, and the place
+                // it goes is still free (staging found it so): a file another program
+                // put there since is not replaced.
+                unchanged(from)?;
+                if exists(to) {
+                    return Err(super::guarded_rename::changed(to));
+                }
                 make_dirs(create_dirs)?;
                 rename_for_flush(from, to, dirs)
             }

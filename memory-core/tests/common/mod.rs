@@ -475,3 +475,88 @@ pub mod fault_points {
         }));
     }
 }
+
+/// Another program saving a memory file without memory-core's lock, from the fault
+/// hook that runs right before a step of a transaction (so the save lands between the
+/// read and the commit for certain).
+pub mod foreign {
+    use std::path::Path;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use memory_core::durable::fault::{self, Phase};
+
+    /// The process-wide fault hook is shared: the tests of a binary take turns.
+    pub static HOOK_USERS: Mutex<()> = Mutex::new(());
+
+    /// How another program saves a file.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Save {
+        /// Write a temp file, rename it over the file (editors, sync clients).
+        Rename,
+        /// Truncate the file, then write it (most editors' default).
+        InPlace,
+    }
+
+    /// Both ways.
+    pub const SAVES: [Save; 2] = [Save::Rename, Save::InPlace];
+
+    /// Saves `text` as `path` the way `how` says.
+    pub fn save(path: &Path, text: &[u8], how: Save) {
+        match how {
+            Save::Rename => {
+                let tmp = path.with_extension("editor-tmp");
+                std::fs::write(&tmp, text).unwrap();
+                std::fs::rename(&tmp, path).unwrap();
+            }
+            Save::InPlace => {
+                use std::io::Write;
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .truncate(true)
+                    .open(path)
+                    .unwrap();
+                f.write_all(text).unwrap();
+            }
+        }
+    }
+
+    /// Runs `edit` from the hook right before step `step` is applied, once; returns
+    /// how many times it ran so far (read it after the command).
+    pub fn edit_before_step(
+        step: usize,
+        edit: impl Fn() + Send + Sync + 'static,
+    ) -> Arc<AtomicUsize> {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let seen = calls.clone();
+        fault::set_hook(Arc::new(move |phase, n| {
+            if phase == Phase::Apply && n == step && seen.fetch_add(1, Ordering::SeqCst) == 0 {
+                edit();
+            }
+            Ok(())
+        }));
+        calls
+    }
+
+    /// Fails when a temp file, backup or journal of memory-core is left under `root`.
+    pub fn no_leftovers(root: &Path) {
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let e = e.unwrap();
+                if e.path().is_dir() {
+                    stack.push(e.path());
+                    continue;
+                }
+                let name = e.file_name().to_string_lossy().into_owned();
+                assert!(
+                    !name.contains(".tmp-")
+                        && !name.contains(".bak-")
+                        && name != ".memcore.journal",
+                    "left behind: {}",
+                    e.path().display()
+                );
+            }
+        }
+    }
+}
