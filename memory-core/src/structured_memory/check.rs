@@ -7,11 +7,11 @@ use serde::Serialize;
 
 use super::archive::archive_problems;
 use super::budget::BudgetState;
+use super::catch_all::{catch_all_line, is_catch_all};
 use super::check_secrets::secrets_in;
 use super::dates::relative_time_in;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::{ARCHIVE_FILE_NAME, RESERVED_FILES, StructuredMemory};
-use super::remember::is_catch_all;
 use super::topic_case::same_but_for_case;
 use super::topic_file::{Topic, subject_key};
 use super::topic_name::{name_key, same_topic_name};
@@ -327,6 +327,15 @@ impl StructuredMemory {
                     ),
                 ));
             }
+            // A catch-all name, title or hook: the line is where it is written.
+            if let Some(message) = catch_all_line(&line.file, &line.title, &line.hook) {
+                out.push(v(
+                    ViolationKind::MiscTopic,
+                    INDEX_FILE_NAME,
+                    line.line,
+                    message,
+                ));
+            }
             if super::visible::renders_empty(&line.hook) {
                 out.push(v(
                     ViolationKind::EmptyHook,
@@ -396,16 +405,14 @@ impl StructuredMemory {
             line,
             message,
         };
-        if is_catch_all(file) {
-            // Reported at its index line when it has one: the name is the problem, and it
-            // is written there.
+        // An orphan (or a file checked while the index does not read) by its name; a
+        // linked one at its index line, where its title and hook are checked too.
+        if from.is_none() && is_catch_all(file) {
             out.push(v(
                 ViolationKind::MiscTopic,
-                from.map_or(file, |_| INDEX_FILE_NAME),
-                from.unwrap_or(0),
-                format!(
-                    "{file} is a catch-all topic: its hook cannot say when to load it; route its entries to topics named for their subjects"
-                ),
+                file,
+                0,
+                catch_all_line(file, "", "").unwrap_or_default(),
             ));
         }
         let linked_from = from.map_or(String::new(), |line| {

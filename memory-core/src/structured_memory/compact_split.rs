@@ -179,8 +179,12 @@ impl StructuredMemory {
                 format!("{file} is the file being split: a split makes new topic files").into(),
             ));
         }
-        // A catch-all topic is refused here as `remember` refuses it (`check` flags one).
-        super::remember::refuse_misc(&file).map_err(|e| failed(pass, &w.file, e.into()))?;
+        // A catch-all topic (name, title or hook) is refused here as `remember` refuses it
+        // (`check` flags one).
+        super::catch_all::refuse_misc(&file)
+            .and_then(|()| super::catch_all::refuse_misc_field("title", &part.title, &file))
+            .and_then(|()| super::catch_all::refuse_misc_field("hook", &part.hook, &file))
+            .map_err(|e| failed(pass, &w.file, e.into()))?;
         // Taken: a file of the name, or of the name but for case or normalisation (one
         // file on macOS and Windows), an index line, a part of this step.
         let on_disk = self

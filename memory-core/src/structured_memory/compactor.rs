@@ -182,6 +182,19 @@ impl Compactor for DefaultCompactor {}
 /// [`subject_group`]) with two entries or more, largest first, all but the largest. A part's file sits beside the topic (`notes/sub.md` →
 /// `notes/sub-two.md`); its hook is the heading (or subject) and the subjects it holds.
 fn default_split(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
+    // A part that would be a catch-all topic (a `## Misc` section) is not cut out: the
+    // split refuses one, and its entries stay where they are.
+    let mut parts = split_parts(topic, entries);
+    parts.retain(|p| {
+        !super::catch_all::is_catch_all(&p.file)
+            && !super::catch_all::is_catch_all_text(&p.title)
+            && !super::catch_all::is_catch_all_text(&p.hook)
+    });
+    parts
+}
+
+/// [`default_split`]'s parts, catch-alls included.
+fn split_parts(topic: &Topic, entries: &[Entry]) -> Vec<SplitPart> {
     let (dir, stem) = dir_and_stem(&topic.file);
     // The topic's own name: its frontmatter `name`, else its first `# ` heading, else
     // its file name.

@@ -21,6 +21,7 @@
 
 mod archive;
 mod budget;
+mod catch_all;
 mod check;
 mod check_near_duplicates;
 mod check_secrets;

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::archive::{ARCHIVE_HEADER, ArchivePass, next_id, render_section};
 use super::budget::{BudgetState, BudgetUse};
+use super::catch_all::{refuse_misc, refuse_misc_field};
 use super::compact::CompactionReport;
 use super::compactor::{Compactor, DefaultCompactor};
 use super::dates::resolve_date;
@@ -475,6 +476,10 @@ impl StructuredMemory {
                         .unwrap_or_else(|| title.clone()),
                     (None, None) => title.clone(),
                 };
+                // A new index line with a catch-all title or hook is a "misc" topic
+                // whatever its file is named (see `catch_all.rs`).
+                refuse_misc_field("title", &title, &file)?;
+                refuse_misc_field("hook", &hook, &file)?;
                 check_reads_back(&title, &file, &hook)?;
                 let pointer = render_pointer(&title, &file, &hook);
                 index_text = Some(append_line(index_text.as_deref(), &pointer));
@@ -493,6 +498,14 @@ impl StructuredMemory {
                 if (hook.is_some() || new_title.is_some())
                     && let Some(index) = &old_index
                 {
+                    // A title or hook changed to a catch-all one (the one kept as it is
+                    // is `check`'s to report).
+                    if let Some(title) = new_title {
+                        refuse_misc_field("title", title, &line.file)?;
+                    }
+                    if let Some(hook) = hook {
+                        refuse_misc_field("hook", hook, &line.file)?;
+                    }
                     let want_title = new_title.unwrap_or(&line.title);
                     let want_hook = hook.unwrap_or(&line.hook);
                     check_reads_back(want_title, &line.file, want_hook)?;
@@ -882,55 +895,6 @@ fn subject_problem(s: &str) -> Option<String> {
     Some(format!("holds {what} at character {}: {fix}", at + 1))
 }
 
-/// Refuses a "misc" topic (the seed's first anti-pattern): see [`is_catch_all`].
-pub(super) fn refuse_misc(file: &str) -> Result<()> {
-    if is_catch_all(file) {
-        return Err(Error::invalid(
-            "topic file",
-            file,
-            "is a catch-all topic: its hook could never say when to load it; route the fact to a topic named for its subject",
-        ));
-    }
-    Ok(())
-}
-
-/// Whether a topic file's name is a catch-all: every word of its name (besides `memory`)
-/// is a catch-all word (`misc`, `miscellaneous`, `other`, `others`, `stuff`, `general`,
-/// `random`, `various`, `etc`) or a filler one (`notes`, `note`, `things`, `items`,
-/// `info`, `facts`, `topics`), and one of them is a catch-all word: `misc.md`,
-/// `memory-misc.md`, `Misc notes.md`, `memory-general-notes.md` — not
-/// `memory-general-ledger.md` or `memory-other-teams.md`, whose other words say what
-/// they hold.
-pub(super) fn is_catch_all(file: &str) -> bool {
-    let name = file.rsplit('/').next().unwrap_or(file);
-    let stem = name[..name.len().saturating_sub(3)].to_lowercase();
-    let words: Vec<&str> = stem
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty() && *w != "memory")
-        .collect();
-    let catch_all = |w: &str| {
-        matches!(
-            w,
-            "misc"
-                | "miscellaneous"
-                | "other"
-                | "others"
-                | "stuff"
-                | "general"
-                | "random"
-                | "various"
-                | "etc"
-        )
-    };
-    let filler = |w: &str| {
-        matches!(
-            w,
-            "notes" | "note" | "things" | "items" | "info" | "facts" | "topics"
-        )
-    };
-    words.iter().any(|w| catch_all(w)) && words.iter().all(|w| catch_all(w) || filler(w))
-}
-
 /// Whether `entry` is about the same subject as a fact with subject key `key` and text
 /// `text`: the same subject key, or (neither naming one) the same text.
 fn same_subject(entry: &Entry, key: Option<&str>, text: &str) -> bool {
@@ -1102,34 +1066,6 @@ mod tests {
         assert_eq!(title_from_file("memory-project-x.md"), "Project x");
         assert_eq!(title_from_file("USER.md"), "USER");
         assert_eq!(title_from_file("topics/infra_hosts.md"), "Infra hosts");
-    }
-
-    #[test]
-    fn misc_topics_are_refused() {
-        for file in [
-            "misc.md",
-            "memory-misc.md",
-            "Misc notes.md",
-            "memory-general.md",
-            "a/other.md",
-            "memory-general-notes.md",
-            "random_stuff.md",
-            "memory-Other-Things.md",
-        ] {
-            assert!(refuse_misc(file).is_err(), "{file}");
-        }
-        for file in [
-            "memory-infra.md",
-            "USER.md",
-            "memory-miscompile-bugs.md",
-            "memory-general-ledger.md",
-            "memory-other-teams.md",
-            "memory-general_relativity.md",
-            "USER-other.md",
-            "notes.md",
-        ] {
-            assert!(refuse_misc(file).is_ok(), "{file}");
-        }
     }
 
     #[test]
