@@ -7,13 +7,32 @@
 use std::collections::BTreeMap;
 
 use super::check::{Violation, ViolationKind};
-use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
+use super::index_file::{INDEX_FILE_NAME, IndexLine, MemoryIndex};
 use super::topic_name::name_key;
 
 /// One `near_duplicate_topics` violation at each line whose title and hook an earlier
 /// line of another file has, naming that line.
 pub(super) fn near_duplicates(index: &MemoryIndex) -> Vec<Violation> {
-    let mut first: BTreeMap<(String, String), (usize, &str)> = BTreeMap::new();
+    near_duplicate_pairs(index)
+        .into_iter()
+        .map(|(line, first)| Violation {
+            kind: ViolationKind::NearDuplicateTopics,
+            file: INDEX_FILE_NAME.to_string(),
+            line: line.line,
+            message: format!(
+                "{} has the title and hook of {} (line {}): a session cannot tell them apart from the index; merge them (keep what is true in one) or give each a hook that says what it holds",
+                line.file, first.file, first.line
+            ),
+        })
+        .collect()
+}
+
+/// The near-duplicates of the index, in file order: each line (the first of its file)
+/// whose title and (non-empty) hook the first line of an earlier file has, with that
+/// earlier line. What `check` reports and the default index pass merges (the later into
+/// the earlier).
+pub(super) fn near_duplicate_pairs(index: &MemoryIndex) -> Vec<(&IndexLine, &IndexLine)> {
+    let mut first: BTreeMap<(String, String), &IndexLine> = BTreeMap::new();
     let mut files_seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
     for line in &index.lines {
@@ -27,17 +46,9 @@ pub(super) fn near_duplicates(index: &MemoryIndex) -> Vec<Violation> {
             continue;
         }
         match first.get(&key) {
-            Some((at, file)) => out.push(Violation {
-                kind: ViolationKind::NearDuplicateTopics,
-                file: INDEX_FILE_NAME.to_string(),
-                line: line.line,
-                message: format!(
-                    "{} has the title and hook of {file} (line {at}): a session cannot tell them apart from the index; merge them (keep what is true in one) or give each a hook that says what it holds",
-                    line.file
-                ),
-            }),
+            Some(earlier) => out.push((line, *earlier)),
             None => {
-                first.insert(key, (line.line, line.file.as_str()));
+                first.insert(key, line);
             }
         }
     }

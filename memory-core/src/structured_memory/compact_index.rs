@@ -128,7 +128,7 @@ impl StructuredMemory {
         compactor: &dyn Compactor,
     ) -> Result<Option<IndexWork>> {
         let path = self.index_path()?;
-        let index = MemoryIndex::parse(&path, index_text.to_string())?;
+        let mut index = MemoryIndex::parse(&path, index_text.to_string())?;
         let usage = |i: &MemoryIndex| {
             self.budgets
                 .usage(INDEX_FILE_NAME, true, i.line_count, i.byte_count)
@@ -137,6 +137,26 @@ impl StructuredMemory {
         if before.state != BudgetState::Over {
             return Ok(None);
         }
+        // The linked topics the pass can write into (they read, and memory-core writes
+        // their names): the defaults route and merge only those, so that a dangling or
+        // damaged line never makes the pass fail (see `index_defaults.rs`).
+        let mut usable = BTreeSet::new();
+        for line in &index.lines {
+            let key = name_key(&line.file);
+            if usable.contains(&key) || check_new_topic_name(&line.file).is_err() {
+                continue;
+            }
+            let reads = self.topic_path(&line.file).is_ok_and(|p| {
+                current(&line.file)
+                    .is_ok_and(|t| t.is_some_and(|t| Topic::read(&p, line.file.clone(), t).is_ok()))
+            });
+            if reads {
+                usable.insert(key);
+            }
+        }
+        index.usable_topics = Some(usable);
+        let index = index;
+
         // `why` is the compactor's own error when it raised one: kept as the source (not
         // its text), so that a binding can give the caller back what its callable raised.
         let failed = |pass: ArchivePass, why: CompactorError| Error::CompactorFailed {
@@ -403,15 +423,21 @@ impl StructuredMemory {
         let new_index = MemoryIndex::parse(&path, new_text.clone())
             .map_err(|e| Error::unreadable_result(&path, e))?;
         let after = usage(&new_index);
+        // The content lines left, numbered as in the index before the pass (as every
+        // needs-judgment counts).
+        let left: Vec<usize> = index
+            .content
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !moved_lines.contains(i))
+            .map(|(_, c)| c.line)
+            .collect();
         let needs_judgment = (after.state == BudgetState::Over).then(|| NeedsJudgment {
             file: INDEX_FILE_NAME.to_string(),
             over_by_lines: after.over_by_lines,
             over_by_bytes: after.over_by_bytes,
-            unparsed_lines: new_index.content.iter().map(|c| c.line).collect(),
-            message: format!(
-                "MEMORY.md is still over its budget: a compactor must route its content lines ({}) to topic files or merge near-duplicate topics",
-                new_index.content.len()
-            ),
+            message: still_over_message(&left),
+            unparsed_lines: left,
         });
         // Topic files the pass wrote into: their budget use, and their own needs-judgment
         // when content or a merged topic takes one over its budget.
@@ -461,6 +487,22 @@ impl StructuredMemory {
                 needs_judgment,
             },
         }))
+    }
+}
+
+/// What the index still over its budget needs: its content lines `left` (numbered as
+/// before the pass) routed by judgment, or its topics merged or fewer.
+fn still_over_message(left: &[usize]) -> String {
+    let lines: Vec<String> = left.iter().map(usize::to_string).collect();
+    match lines.len() {
+        0 => "MEMORY.md is still over its budget with pointer lines only: merge topics that cover one subject (a compactor's `merge_topics`), or raise its budget".to_string(),
+        n => format!(
+            "MEMORY.md is still over its budget: {} no topic clearly matches ({} {}); a compactor must route {} to topic files, or merge near-duplicate topics",
+            crate::plural::count(n, "content line", "content lines"),
+            if n == 1 { "line" } else { "lines" },
+            lines.join(", "),
+            if n == 1 { "it" } else { "them" },
+        ),
     }
 }
 

@@ -94,7 +94,8 @@ impl SplitPart {
 /// topic's parseable entries (hand-written lines the library cannot read are never shown
 /// and never compacted). Every method has a default, the deterministic
 /// [`DefaultCompactor`]'s: evict nothing, keep the newest generation as written,
-/// summarize nothing, split by `##` headings or by subject.
+/// summarize nothing, split by `##` headings or by subject; for `MEMORY.md`, move a
+/// content line to the topic it clearly matches and merge near-duplicate topics.
 ///
 /// ```
 /// use memory_core::structured_memory::{Compactor, CompactorError, Entry, Topic};
@@ -145,24 +146,48 @@ pub trait Compactor {
     }
 
     /// `MEMORY.md` over budget, first: for content lines of the index (indexes into
-    /// [`MemoryIndex::content`]), the linked topic file each moves to. The default moves
-    /// nothing (where a line belongs is judgment).
+    /// [`MemoryIndex::content`]), the linked topic file each moves to. The default moves a
+    /// line that stands alone (a line of text, a one-line list item; never part of a
+    /// fence, a quote or a list item of several lines) to the topic whose index line its
+    /// words match clearly, scored as [`recall`](super::StructuredMemory::recall) scores
+    /// a query: at least [`ROUTE_MIN_POINTS`](super::ROUTE_MIN_POINTS) and
+    /// [`ROUTE_MARGIN`](super::ROUTE_MARGIN) times the runner-up; a catch-all topic, one
+    /// the default merges away, or one that does not read never takes a line. Any other
+    /// line stays (the index then needs judgment).
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{Compactor, DefaultCompactor, MemoryIndex};
+    /// let index = MemoryIndex::parse("MEMORY.md",
+    ///     "- [Deploy](memory-deploy.md) — pipeline order\n- [User](USER.md) — role\n\nthe deploy hook runs first\nwater the plants\n").unwrap();
+    /// let routes = DefaultCompactor.route_content(&index).unwrap();
+    /// assert_eq!(routes, [(0, "memory-deploy.md".to_string())]);
+    /// ```
     fn route_content(&self, index: &MemoryIndex) -> Result<Vec<(usize, String)>, CompactorError> {
-        let _ = index;
-        Ok(Vec::new())
+        Ok(super::index_defaults::default_routes(index))
     }
 
     /// `MEMORY.md` over budget, then: near-duplicate topics, as `(from, into)` pairs of
     /// linked topic files; `from`'s text is appended to `into` and its line and file go
-    /// (the file archived whole). The default merges nothing.
+    /// (the file archived whole). The default merges the topics `check` reports as
+    /// `near_duplicate_topics` (the same title and hook), each later one into the first,
+    /// when both have one index line and read.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::{Compactor, DefaultCompactor, MemoryIndex};
+    /// let index = MemoryIndex::parse("MEMORY.md",
+    ///     "- [Infra](memory-infra.md) — hosts\n- [Infra](memory-infra-2.md) — hosts\n").unwrap();
+    /// let merges = DefaultCompactor.merge_topics(&index).unwrap();
+    /// assert_eq!(merges, [("memory-infra-2.md".to_string(), "memory-infra.md".to_string())]);
+    /// ```
     fn merge_topics(&self, index: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {
-        let _ = index;
-        Ok(Vec::new())
+        Ok(super::index_defaults::default_merges(index))
     }
 }
 
-/// The deterministic compactor: collapses generations of one subject to the newest, and
-/// splits an overgrown topic by its `##` headings or by subject; never evicts or
+/// The deterministic compactor: collapses generations of one subject to the newest,
+/// splits an overgrown topic by its `##` headings or by subject, and for `MEMORY.md`
+/// moves content lines to the topics they clearly match and merges near-duplicate topics
+/// (see [`Compactor::route_content`] and [`Compactor::merge_topics`]); never evicts or
 /// summarizes on its own.
 ///
 /// ```

@@ -52,6 +52,12 @@ pub struct ContentLine {
     pub line: usize,
     /// Its text.
     pub text: String,
+    /// Whether the default index pass may move the line alone: a line of top-level text
+    /// (not a table row), a list item no line continues, a line continuing a pointer
+    /// line's item; never a line of a fence, indented code, an HTML block or a quote, nor
+    /// of a list item of several lines.
+    #[serde(skip)]
+    pub(super) standalone: bool,
 }
 
 /// A pointer line whose link cannot be followed: it points outside the memory directory
@@ -118,6 +124,11 @@ pub struct MemoryIndex {
     /// The file's line terminator.
     #[serde(skip)]
     pub(crate) line_ending: LineEnding,
+    /// The linked topic files (by [`name_key`](super::topic_name::name_key)) the index
+    /// pass can write into, when it has looked: the default routes and merges only
+    /// those. `None` (an index parsed from text): every linked file.
+    #[serde(skip)]
+    pub(super) usable_topics: Option<std::collections::BTreeSet<String>>,
 }
 
 impl MemoryIndex {
@@ -172,6 +183,7 @@ impl MemoryIndex {
             spans: Vec::new(),
             edits: Vec::new(),
             line_ending: LineEnding::detect(&text),
+            usable_topics: None,
         };
         // Link reference definitions (`[ref]: memory-x.md`) render nothing: structure,
         // and the targets of `[title][ref]` pointers.
@@ -199,7 +211,10 @@ impl MemoryIndex {
                 ));
             }
         }
-        for (block, defines) in blocks.lines.iter().zip(defining) {
+        // Per line: whether it is content (for the break before and after one).
+        let mut is_content = vec![false; blocks.lines.len()];
+        let mut is_pointer = vec![false; blocks.lines.len()];
+        for (i, (block, defines)) in blocks.lines.iter().zip(defining).enumerate() {
             let line = &block.line;
             if line.content.start < body_start || defines {
                 continue;
@@ -217,6 +232,7 @@ impl MemoryIndex {
                 && !block.lazy
                 && let Some(parts) = parse_pointer_with(t, &definitions)
             {
+                is_pointer[i] = true;
                 match target_file(&parts.target) {
                     Ok(file) => {
                         index.lines.push(IndexLine {
@@ -239,10 +255,50 @@ impl MemoryIndex {
                 }
                 continue;
             }
+            is_content[i] = true;
             index.content.push(ContentLine {
                 line: line.number,
                 text: t.to_string(),
+                standalone: false,
             });
+        }
+        // Which content lines stand alone: top-level text line by line (not a table row);
+        // a list item with no line continuing it; a line continuing a pointer's item.
+        // The item a list line continues: a pointer's (`None`), or content line `k`'s.
+        let mut item: Option<usize> = None;
+        let mut k = 0;
+        for (i, block) in blocks.lines.iter().enumerate() {
+            let t = block.line.text;
+            if !is_content[i] {
+                if is_pointer[i] {
+                    item = None;
+                }
+                continue;
+            }
+            let alone = match block.context {
+                Context::Text => {
+                    item = None;
+                    !t.trim_start().starts_with('|')
+                }
+                Context::List if list_item_indent(t).is_some() => {
+                    item = Some(k);
+                    true
+                }
+                Context::List => match item {
+                    Some(owner) => {
+                        if let Some(c) = index.content.get_mut(owner) {
+                            c.standalone = false;
+                        }
+                        false
+                    }
+                    None => true,
+                },
+                _ => false,
+            };
+            if let Some(c) = index.content.get_mut(k) {
+                c.standalone = alone;
+            }
+            k += 1;
         }
         index.text = text;
         Ok(index)
@@ -274,6 +330,22 @@ impl MemoryIndex {
                     .find(|l| super::topic_name::same_topic_name(&l.file, file))
             })
     }
+}
+
+/// The indentation of a list item's first line (`- x`, `* x`, `+ x`, `1. x`, `2) x`),
+/// `None` for any other line.
+fn list_item_indent(t: &str) -> Option<usize> {
+    let rest = t.trim_start();
+    let indent = t.len() - rest.len();
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let after = match rest.as_bytes().first() {
+        Some(b'-' | b'*' | b'+') => &rest[1..],
+        _ if (1..=9).contains(&digits) && rest[digits..].starts_with(['.', ')']) => {
+            &rest[digits + 1..]
+        }
+        _ => return None,
+    };
+    (after.is_empty() || after.starts_with([' ', '\t'])).then_some(indent)
 }
 
 /// An ATX heading: up to three spaces, one to six `#`, then white space or the end.

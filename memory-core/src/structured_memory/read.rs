@@ -129,16 +129,7 @@ impl StructuredMemory {
 
 /// The lines matching `query`, best first (ties in file order).
 pub(super) fn rank(lines: &[IndexLine], query: &str) -> Vec<RecallHit> {
-    let all = words(query);
-    let mut words: Vec<String> = all
-        .iter()
-        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
-        .cloned()
-        .collect();
-    // A query of common words only (`a`, `the user`…) is taken as it is: it asks for them.
-    if words.is_empty() {
-        words = all;
-    }
+    let words = query_words(query);
     if words.is_empty() {
         return Vec::new();
     }
@@ -146,17 +137,7 @@ pub(super) fn rank(lines: &[IndexLine], query: &str) -> Vec<RecallHit> {
     let mut hits: Vec<RecallHit> = lines
         .iter()
         .filter_map(|line| {
-            let title = words_of(&line.title);
-            let hook = words_of(&line.hook);
-            let stem = words_of(line.file.trim_end_matches(".md"));
-            let score: f64 = words
-                .iter()
-                .map(|w| {
-                    weight(w, &title, 2.0)
-                        .max(weight(w, &hook, 1.0))
-                        .max(weight(w, &stem, 1.0))
-                })
-                .sum();
+            let score = line_points(&words, line);
             (score > 0.0).then(|| RecallHit {
                 line: line.clone(),
                 score: (score / most).min(1.0),
@@ -165,6 +146,36 @@ pub(super) fn rank(lines: &[IndexLine], query: &str) -> Vec<RecallHit> {
         .collect();
     hits.sort_by(|a, b| b.score.total_cmp(&a.score));
     hits
+}
+
+/// The words of `query` recall matches: lowercased, common words left out unless the
+/// query has nothing else (`a`, `the user`… ask for them).
+pub(super) fn query_words(query: &str) -> Vec<String> {
+    let all = words(query);
+    let words: Vec<String> = all
+        .iter()
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .cloned()
+        .collect();
+    if words.is_empty() { all } else { words }
+}
+
+/// What an index line scores for `words` (see [`query_words`]), before [`rank`] divides
+/// it by the most a line could get: each word 2 points found in the title, 1 in the hook
+/// or the file name (without `.md`), half that as a word prefix (a quarter for a word
+/// under three characters), the best of the three.
+pub(super) fn line_points(words: &[String], line: &IndexLine) -> f64 {
+    let title = words_of(&line.title);
+    let hook = words_of(&line.hook);
+    let stem = words_of(line.file.trim_end_matches(".md"));
+    words
+        .iter()
+        .map(|w| {
+            weight(w, &title, 2.0)
+                .max(weight(w, &hook, 1.0))
+                .max(weight(w, &stem, 1.0))
+        })
+        .sum()
 }
 
 /// The length from which a word counts as a prefix in full, in characters.
