@@ -634,9 +634,9 @@ export interface Compactor {
   summarize?(topic: Topic, entries: StructuredEntry[]): MaybePromise<Array<{ entries: number[]; text: string; subject?: string | null }>>
   /** Parts to move into new topic files, each with its index line's title and hook. */
   split?(topic: Topic, entries: StructuredEntry[]): MaybePromise<Array<{ file: string; title: string; hook: string; entries: number[] }>>
-  /** `MEMORY.md` over its budget: `[contentIndex, topicFile]` for content lines to move (default none). */
+  /** `MEMORY.md` over its budget: `[contentIndex, topicFile]` for content lines to move (default: each line a topic's title and hook clearly match, to that topic). */
   routeContent?(index: MemoryIndex): MaybePromise<Array<[number, string]>>
-  /** `MEMORY.md` over its budget: `[fromFile, intoFile]` near-duplicate topics to merge (default none). */
+  /** `MEMORY.md` over its budget: `[fromFile, intoFile]` near-duplicate topics to merge (default: the ones `check` reports, each later one into the first). */
   mergeTopics?(index: MemoryIndex): MaybePromise<Array<[string, string]>>
 }
 
