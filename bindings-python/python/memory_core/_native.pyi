@@ -550,7 +550,9 @@ class StructuredMemory:
 
     A compactor (``compactor=`` of ``remember`` and ``compact``) is any object with some
     of these methods (a missing one is the default: evict nothing, keep the newest
-    generation, summarize nothing, split by ``##`` heading or subject), each given the
+    generation, summarize nothing, split by ``##`` heading or subject; move a content line
+    of ``MEMORY.md`` to the topic whose title and hook clearly match it, merge
+    near-duplicate topics), each given the
     topic as a ``TopicDict`` and its readable entries as ``StructuredEntryDict`` values,
     and answering with indexes into that list: ``dead(topic, entries) -> list[int]``,
     ``collapse(topic, subject, generations) -> str | None``, ``summarize(topic, entries)
@@ -558,7 +560,9 @@ class StructuredMemory:
     -> list[{"file": ..., "title": ..., "hook": ..., "entries": [...]}]``; and for a
     ``MEMORY.md`` over its budget, given the index as a ``MemoryIndexDict``:
     ``route_content(index) -> list[[content_index, topic_file]]`` and
-    ``merge_topics(index) -> list[[from_file, into_file]]`` (default: none).
+    ``merge_topics(index) -> list[[from_file, into_file]]`` (default: the lines recall
+    clearly matches, ``ROUTE_MIN_POINTS`` and ``ROUTE_MARGIN`` in the README; the
+    near-duplicates ``check`` reports, each later one into the first).
 
     A compactor can also be one plain callable (a function or lambda with none of those
     methods), called once per judgment as ``compactor(request)`` where ``request`` is a
