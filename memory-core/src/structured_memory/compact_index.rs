@@ -155,7 +155,6 @@ impl StructuredMemory {
             }
         }
         index.usable_topics = Some(usable);
-        let index = index;
 
         // `why` is the compactor's own error when it raised one: kept as the source (not
         // its text), so that a binding can give the caller back what its callable raised.

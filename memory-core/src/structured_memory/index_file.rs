@@ -211,7 +211,7 @@ impl MemoryIndex {
                 ));
             }
         }
-        // Per line: whether it is content (for the break before and after one).
+        // Per line: whether it is content, or a pointer (for which content stands alone).
         let mut is_content = vec![false; blocks.lines.len()];
         let mut is_pointer = vec![false; blocks.lines.len()];
         for (i, (block, defines)) in blocks.lines.iter().zip(defining).enumerate() {
