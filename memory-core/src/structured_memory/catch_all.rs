@@ -45,10 +45,9 @@ fn words(text: &str) -> Vec<String> {
     let mut word = String::new();
     let mut digits = false;
     for c in joined.chars() {
-        if !c.is_alphanumeric() || (!word.is_empty() && c.is_numeric() != digits) {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
+        // A word ends at anything else, and where letters turn to digits or back.
+        if !word.is_empty() && (!c.is_alphanumeric() || c.is_numeric() != digits) {
+            out.push(std::mem::take(&mut word));
         }
         if c.is_alphanumeric() {
             digits = c.is_numeric();
