@@ -619,7 +619,7 @@ fn counted_days_and_weekday_abbreviations_are_converted_vague_counts_refused() {
         "--hook",
         "t",
         "--text",
-        "two weeks ago it broke, on Fri we ship",
+        "two weeks ago it broke, on Fri we shipped",
     ]))
     .json();
     let today =
