@@ -306,6 +306,9 @@ test('collapse and split callbacks, class instances, and missing functions are t
   const memory = open(root, { topicLines: 4 })
   const report = memory.compact('memory-infra.md', { compactor: new Folder() })
   assert.deepEqual(report.created, ['memory-cdn.md'])
+  assert.deepEqual(report.index_lines, [
+    { file: 'memory-cdn.md', title: 'CDN', hook: 'Fastly, caching', text: '- [CDN](memory-cdn.md) — Fastly, caching' },
+  ])
   assert.deepEqual(memory.topic('memory-infra.md').entries.map((e) => e.text), ['Postgres 16 (was Postgres 15)', 'CoreDNS 1.11'])
   assert.deepEqual(memory.topic('memory-cdn.md').entries.map((e) => e.text), ['Fastly'])
   assert.ok(readFileSync(join(root, 'MEMORY.md'), 'utf8').includes('- [CDN](memory-cdn.md) — Fastly, caching'))

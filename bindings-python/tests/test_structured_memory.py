@@ -459,6 +459,10 @@ def test_collapse_and_split_callbacks_and_missing_methods_are_defaults(root: pat
     m = StructuredMemory(root, topic_lines=4, fixed_time=FIXED)
     report = m.compact("memory-infra.md", compactor=Folder())
     assert report["created"] == ["memory-cdn.md"]
+    assert report["index_lines"] == [
+        {"file": "memory-cdn.md", "title": "CDN", "hook": "Fastly, caching",
+         "text": "- [CDN](memory-cdn.md) — Fastly, caching"}
+    ]
     texts = [e["text"] for e in m.topic("memory-infra.md")["entries"]]
     assert texts == ["Postgres 16 (was Postgres 15)", "CoreDNS 1.11"]
     assert [e["text"] for e in m.topic("memory-cdn.md")["entries"]] == ["Fastly"]

@@ -160,6 +160,10 @@ pub fn human(reply: &TopicsReply) -> String {
                     let _ = writeln!(out, "  needs judgment: {}; {}", n.overage(), n.message);
                 }
             }
+            for line in &report.index_lines {
+                let verb = if report.dry_run { "would add" } else { "added" };
+                let _ = writeln!(out, "MEMORY.md: {verb} {}", line.text);
+            }
             for n in &report.not_compacted {
                 let _ = writeln!(
                     out,

@@ -619,7 +619,7 @@ fn counted_days_and_weekday_abbreviations_are_converted_vague_counts_refused() {
         "--hook",
         "t",
         "--text",
-        "two weeks ago it broke, on Fri we ship",
+        "two weeks ago it broke, on Fri we shipped",
     ]))
     .json();
     let today =
@@ -1093,4 +1093,46 @@ fn remember_type_starts_a_new_topic_with_frontmatter_and_refuses_another_type_fo
         std::fs::read_to_string(d.join("memory/feedback_tests.md")).unwrap(),
         text
     );
+}
+
+#[test]
+fn a_dry_run_compaction_shows_the_index_line_a_split_would_add() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    std::fs::write(
+        d.join("memory/memory-infra.md"),
+        "# Infra\n\n## Hosts\n- 2026-06-01: web1\n- 2026-06-02: web2\n\n## Databases\n- 2026-06-03: db1\n- 2026-06-04: db2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "- [Infra](memory-infra.md) — hosts\n",
+    )
+    .unwrap();
+    let line = "- [Infra: Databases](memory-infra-databases.md) — Databases";
+    let human = topics(d, &["--topic-lines", "7", "compact", "--dry-run"]).ok();
+    assert!(
+        human.contains(&format!("MEMORY.md: would add {line}")),
+        "{human}"
+    );
+    let json = run(command(d).args([
+        "--root",
+        "memory",
+        "--json",
+        "topics",
+        "--topic-lines",
+        "7",
+        "compact",
+        "--dry-run",
+    ]))
+    .json();
+    assert_eq!(json["index_lines"][0]["text"], line);
+    assert_eq!(json["index_lines"][0]["title"], "Infra: Databases");
+    assert_eq!(json["index_lines"][0]["hook"], "Databases");
+    assert!(!d.join("memory/memory-infra-databases.md").exists());
+    let done = topics(d, &["--topic-lines", "7", "compact"]).ok();
+    assert!(done.contains(&format!("MEMORY.md: added {line}")), "{done}");
+    let index = std::fs::read_to_string(d.join("memory/MEMORY.md")).unwrap();
+    assert!(index.lines().any(|l| l == line), "{index}");
 }

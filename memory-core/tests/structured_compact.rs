@@ -169,7 +169,17 @@ fn the_default_splits_an_overgrown_topic_and_links_each_part() {
         "# Infra\n\n## Hosts\n- 2026-06-01: web1 runs nginx\n- 2026-06-02: web2 runs nginx\n\n## Databases\n- 2026-06-03: Postgres 16 on db1\n- 2026-06-04: backups nightly\n",
     );
     let m = memory(d, 7);
+    // A dry run says the line it would add, exactly as the real run writes it.
+    let dry = m.compact(None, &DefaultCompactor, true).unwrap();
+    assert_eq!(dry.index_lines.len(), 1);
     let report = m.compact(None, &DefaultCompactor, false).unwrap();
+    assert_eq!(report.index_lines, dry.index_lines);
+    let index_text = std::fs::read_to_string(d.join("MEMORY.md")).unwrap();
+    assert!(
+        index_text.lines().any(|l| l == report.index_lines[0].text),
+        "{index_text}"
+    );
+    assert_eq!(report.index_lines[0].file, "memory-infra-databases.md");
     assert_eq!(report.created, ["memory-infra-databases.md"]);
     assert!(
         report.id.is_none(),

@@ -219,3 +219,54 @@ proptest! {
         }
     }
 }
+
+/// A split of a topic that keeps frontmatter writes each part with its own — `name` the
+/// part's title, `description` its hook, the topic's `type` — in the topic's line ending,
+/// and a later split of the same section goes into that part.
+#[test]
+fn a_split_part_of_a_frontmatter_topic_keeps_frontmatter() {
+    use memory_core::structured_memory::DefaultCompactor;
+    for ending in ["\n", "\r\n"] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(
+            d.join("MEMORY.md"),
+            "- [Ops](project_ops.md) — hosts and network\n".replace('\n', ending),
+        )
+        .unwrap();
+        let topic = "---\nname: Ops\ndescription: hosts and network\ntype: project\n---\n\n## Hosts\n- 2026-06-01: web1\n- 2026-06-02: web2\n\n## Network\n- 2026-06-03: vpn on wg0\n- 2026-06-04: dns at 10.0.0.2\n";
+        std::fs::write(d.join("project_ops.md"), topic.replace('\n', ending)).unwrap();
+        let m = structured_support::memory_at(d, Some(11));
+        let report = m.compact(None, &DefaultCompactor, false).unwrap();
+        assert_eq!(report.created, ["project_ops-network.md"], "{ending:?}");
+        let part = read(d, "project_ops-network.md");
+        assert_eq!(
+            part,
+            "---\nname: \"Ops: Network\"\ndescription: Network\ntype: project\n---\n\n## Network\n- 2026-06-03: vpn on wg0\n- 2026-06-04: dns at 10.0.0.2\n"
+                .replace('\n', ending),
+            "{ending:?}"
+        );
+        let line = m.index().unwrap().lines.pop().unwrap();
+        let meta = m.topic("project_ops-network.md").unwrap().meta.unwrap();
+        assert_eq!(meta.name.as_deref(), Some(line.title.as_str()));
+        assert_eq!(meta.description.as_deref(), Some(line.hook.as_str()));
+        assert!(m.check().unwrap().is_empty(), "{:?}", m.check().unwrap());
+        // The section grows again: its entries go into the part, not a `-2` file.
+        let again = format!(
+            "{}- 2026-06-05: ntp at 10.0.0.3\n- 2026-06-06: mtu 1400\n",
+            read(d, "project_ops.md").replace(ending, "\n")
+        )
+        .replace(
+            "## Hosts\n- 2026-06-01: web1\n- 2026-06-02: web2\n",
+            "## Hosts\n- 2026-06-01: web1\n- 2026-06-02: web2\n\n## Network\n",
+        );
+        std::fs::write(d.join("project_ops.md"), again.replace('\n', ending)).unwrap();
+        let report = m.compact(None, &DefaultCompactor, false).unwrap();
+        assert!(
+            report.created.is_empty(),
+            "{ending:?}: {:?}",
+            report.created
+        );
+        assert_eq!(m.topic("project_ops-network.md").unwrap().entries.len(), 4);
+    }
+}

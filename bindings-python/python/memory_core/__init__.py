@@ -58,6 +58,7 @@ from memory_core._native import (
     __version__,
 )
 from memory_core._structured_types import (
+    AddedIndexLineDict,
     ArchivePassLiteral,
     BudgetStateLiteral,
     BudgetUseDict,
@@ -147,6 +148,7 @@ __all__ = [
     "AbortedError",
     "AgentMemory",
     "ArchiveKindLiteral",
+    "AddedIndexLineDict",
     "ArchiveOutcome",
     "ArchiveOutcomeDict",
     "ArchivePassLiteral",

@@ -244,9 +244,20 @@ class NotCompactedDict(TypedDict):
     message: str
 
 
+class AddedIndexLineDict(TypedDict):
+    """An index line ``compact()`` adds to ``MEMORY.md`` for a file a split created:
+    ``file``, ``title``, ``hook`` and the line's ``text`` as written."""
+
+    file: str
+    title: str
+    hook: str
+    text: str
+
+
 class CompactionReportDict(TypedDict):
     """``StructuredMemory.compact()``: ``id`` names the archive sections (for ``restore``;
-    None when nothing was archived), ``created`` the topic files splits made,
+    None when nothing was archived), ``created`` the topic files splits made and
+    ``index_lines`` the ``MEMORY.md`` lines it adds for them,
     ``not_compacted`` the topic files it could not read or write (every other file
     compacted), ``removed_temp_files`` the temp files of writers that died mid-write it
     removed (with ``dry_run``, would remove), relative to the directory."""
@@ -255,6 +266,7 @@ class CompactionReportDict(TypedDict):
     dry_run: bool
     files: List[FileCompactionDict]
     created: List[str]
+    index_lines: List[AddedIndexLineDict]
     not_compacted: List[NotCompactedDict]
     removed_temp_files: List[str]
 

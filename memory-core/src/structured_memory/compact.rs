@@ -147,6 +147,9 @@ pub struct CompactionReport {
     pub files: Vec<FileCompaction>,
     /// Topic files created by splits, each with its index line.
     pub created: Vec<String>,
+    /// The index lines the compaction adds to `MEMORY.md` (one per file in
+    /// [`created`](CompactionReport::created), in order): what a dry run would write there.
+    pub index_lines: Vec<AddedIndexLine>,
     /// Topic files a compaction of every file left as they are because they cannot be
     /// read or written (a frontmatter never closed, not UTF-8, a symbolic link, a
     /// Windows device name…): each named with the line and why, every other file
@@ -158,6 +161,33 @@ pub struct CompactionReport {
     /// lock, which every live writer holds while its own exist (with `dry_run`, they
     /// would be; nothing is removed).
     pub removed_temp_files: Vec<String>,
+}
+
+/// An index line a compaction adds to `MEMORY.md` for a file a split created.
+///
+/// ```
+/// use memory_core::structured_memory::{Budgets, DefaultCompactor, StructuredMemory};
+/// let dir = tempfile::tempdir().unwrap();
+/// std::fs::write(dir.path().join("MEMORY.md"), "- [Infra](memory-infra.md) — hosts, databases\n").unwrap();
+/// std::fs::write(dir.path().join("memory-infra.md"),
+///     "# Infra\n\n## Hosts\n- 2026-06-01: web1\n- 2026-06-02: web2\n\n## Databases\n- 2026-06-03: db1\n- 2026-06-04: db2\n").unwrap();
+/// let memory = StructuredMemory::builder(dir.path()).budgets(Budgets::default().topic_lines(7)).open().unwrap();
+/// let dry = memory.compact(None, &DefaultCompactor, true).unwrap();
+/// let line = &dry.index_lines[0];
+/// assert_eq!((line.file.as_str(), line.title.as_str()), ("memory-infra-databases.md", "Infra: Databases"));
+/// assert_eq!(line.text, "- [Infra: Databases](memory-infra-databases.md) — Databases");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct AddedIndexLine {
+    /// The topic file it links.
+    pub file: String,
+    /// Its title.
+    pub title: String,
+    /// Its hook.
+    pub hook: String,
+    /// The line as written, without its line break.
+    pub text: String,
 }
 
 /// A topic file a compaction of every file did not compact: it does not read, or its
@@ -936,6 +966,7 @@ impl StructuredMemory {
         let mut writes = Vec::new();
         let mut files = Vec::new();
         let mut created = Vec::new();
+        let mut index_lines = Vec::new();
         for (w, original) in works.iter().zip(originals) {
             let mut split_files = Vec::new();
             for (pass, lines) in &w.archived {
@@ -955,6 +986,12 @@ impl StructuredMemory {
                 }
                 writes.push((path.clone(), text.clone()));
                 let pointer = render_pointer(title, file, hook);
+                index_lines.push(AddedIndexLine {
+                    file: file.clone(),
+                    title: title.clone(),
+                    hook: hook.clone(),
+                    text: pointer.clone(),
+                });
                 index_text = Some(match index_text {
                     None => format!("{INDEX_HEADER}\n{pointer}\n"),
                     Some(t) => {
@@ -1056,6 +1093,7 @@ impl StructuredMemory {
                 dry_run,
                 files,
                 created,
+                index_lines,
                 not_compacted: Vec::new(),
                 removed_temp_files: Vec::new(),
             },

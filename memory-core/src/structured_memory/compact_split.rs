@@ -116,7 +116,13 @@ impl StructuredMemory {
             let mut moved: Vec<_> = list.iter().map(|&i| entries[i].clone()).collect();
             match target {
                 SplitTarget::New(file, path) => {
-                    let text = new_file_text(&w.topic, &sections, part.title.trim(), &list, le);
+                    let text = new_file_text(
+                        &w.topic,
+                        &sections,
+                        (part.title.trim(), part.hook.trim()),
+                        &list,
+                        le,
+                    );
                     created.push((
                         file,
                         path,
@@ -237,8 +243,9 @@ impl StructuredMemory {
     }
 
     /// `file`, read, when it is an earlier split titled `title`: it exists under exactly
-    /// that name, an index line links it, and that line's title or the file's first `# `
-    /// heading is `title` (case folded). A file that does not read is none.
+    /// that name, an index line links it, and that line's title, the file's first `# `
+    /// heading or its frontmatter `name` is `title` (case folded). A file that does not
+    /// read is none.
     fn earlier_split(
         &self,
         file: &str,
@@ -261,7 +268,11 @@ impl StructuredMemory {
             .find_map(|l| l.trim_start_matches('\u{feff}').strip_prefix("# "))
             .map(str::trim);
         let same = |t: &str| same_title(t, title);
-        Ok((same(&line.title) || heading.is_some_and(same)).then_some(topic))
+        let name = topic.meta.as_ref().and_then(|m| m.name.as_deref());
+        Ok(
+            (same(&line.title) || heading.is_some_and(same) || name.is_some_and(same))
+                .then_some(topic),
+        )
     }
 }
 
@@ -372,12 +383,25 @@ fn after_trailing_blank_lines(text: &str, mut start: usize) -> usize {
 fn new_file_text(
     topic: &Topic,
     sections: &[TopicSection],
-    title: &str,
+    (title, hook): (&str, &str),
     list: &[usize],
     le: &str,
 ) -> String {
     let text = topic.text.as_str();
-    let mut out = format!("# {title}{le}");
+    // A part of a topic that keeps frontmatter (Claude Code's) keeps one too: its title
+    // and hook as `name` and `description`, the topic's `type` (see
+    // `topic_frontmatter.rs`).
+    let mut out = match &topic.meta {
+        Some(meta) if meta.name.is_some() || meta.description.is_some() => {
+            super::topic_frontmatter::new_topic_frontmatter(
+                title,
+                hook,
+                meta.kind.as_deref(),
+                topic.line_ending,
+            )
+        }
+        _ => format!("# {title}{le}"),
+    };
     let mut group = None;
     let push_line = |out: &mut String, raw: &str| {
         out.push_str(raw);
@@ -418,7 +442,7 @@ mod tests {
             left,
             "# Infra\n\n## Hosts\nWhy we keep hosts.\n- 2026-07-01: a\n\n## Databases\n- 2026-07-03: c\n"
         );
-        let moved = new_file_text(&topic, &found, "Infra: Databases", &[1, 2], "\n");
+        let moved = new_file_text(&topic, &found, ("Infra: Databases", "dbs"), &[1, 2], "\n");
         assert_eq!(
             moved,
             "# Infra: Databases\n\n## Databases\n- 2026-07-02: b\n- 2026-07-03: c\n"

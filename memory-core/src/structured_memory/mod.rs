@@ -61,7 +61,9 @@ pub use budget::{
     BudgetState, BudgetUse, Budgets, INDEX_LINE_BUDGET, NEAR_BUDGET_PERCENT, TOPIC_LINE_BUDGET,
 };
 pub use check::{Violation, ViolationKind};
-pub use compact::{CompactionReport, FileCompaction, NeedsJudgment, NotCompacted, PassReport};
+pub use compact::{
+    AddedIndexLine, CompactionReport, FileCompaction, NeedsJudgment, NotCompacted, PassReport,
+};
 pub use compactor::{Compactor, CompactorError, Condensed, DefaultCompactor, SplitPart};
 pub use dates::{RELATIVE_DAYS, VAGUE_TIME, relative_time_in, resolve_date};
 pub use index_defaults::{ROUTE_MARGIN, ROUTE_MIN_POINTS};

@@ -72,6 +72,7 @@ impl StructuredMemory {
                 dry_run: false,
                 files: Vec::new(),
                 created: Vec::new(),
+                index_lines: Vec::new(),
                 not_compacted: Vec::new(),
                 removed_temp_files: Vec::new(),
             },

@@ -91,7 +91,10 @@ pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Ve
         let day = match f.meaning {
             Meaning::Days(days) => today + Duration::days(days),
             Meaning::Weekday(weekday, direction) => nearest_weekday(today, weekday, direction),
-            Meaning::Vague(_) | Meaning::VagueCount | Meaning::Undirected(_) => continue,
+            Meaning::Vague(_)
+            | Meaning::VagueCount
+            | Meaning::Undirected(_)
+            | Meaning::Unmarked(_) => continue,
         };
         let to = day.format("%Y-%m-%d").to_string();
         out.push_str(&text[at..f.range.start]);
@@ -119,6 +122,14 @@ fn refusal(text: &str, f: &Found) -> Option<String> {
                 "{:?} could be the last one or the coming one: say the date (YYYY-MM-DD), or write `every {}` when it recurs",
                 phrase(),
                 phrase().trim_start_matches("on ")
+            ));
+        }
+        Meaning::Unmarked(_) => {
+            let day = phrase();
+            let day = day.trim_start_matches("on ");
+            return Some(format!(
+                "{:?} could be the last one or the coming one (nothing around it says which: `shipped`, `will ship`): say the date (YYYY-MM-DD), or write `last {day}`, `next {day}`, or `every {day}` when it recurs",
+                phrase(),
             ));
         }
     }
@@ -186,6 +197,7 @@ pub(super) fn whole_phrase_day(
     Some(match only.meaning {
         Meaning::Days(days) => Ok(today + Duration::days(days)),
         Meaning::Weekday(weekday, direction) => Ok(nearest_weekday(today, weekday, direction)),
+        Meaning::Unmarked(weekday) => Ok(nearest_weekday(today, weekday, -1)),
         Meaning::Vague(_) | Meaning::VagueCount | Meaning::Undirected(_) => Err(()),
     })
 }
@@ -201,6 +213,9 @@ enum Meaning {
     Vague(&'static str),
     /// A vague count or unit (`a few weeks ago`, `3 months ago`): named by its words.
     VagueCount,
+    /// A weekday with no tense cue around it (`deploy on Friday`): refused in a text; as
+    /// a whole date (`--date Friday`), the most recent one before today.
+    Unmarked(Weekday),
     /// A weekday whose direction the sentence does not tell (`the demo is on Friday`:
     /// the coming one, or every one): refused.
     Undirected(Weekday),
@@ -377,6 +392,10 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
         return Some((len, Meaning::Weekday(weekday, -1)));
     }
     let due_on = before == Some("on") && i >= 2 && words[i - 2].lower == "due";
+    // `moved to Monday`, `postponed to Friday`: the coming one, as the future tense.
+    if before == Some("to") {
+        return Some((len, Meaning::Weekday(weekday, 1)));
+    }
     if due_on || matches!(before, Some("by" | "until" | "till" | "before" | "due")) {
         return Some((len, Meaning::Weekday(weekday, 0)));
     }
@@ -384,6 +403,7 @@ fn phrase_at(text: &str, words: &[Word], i: usize) -> Option<(usize, Meaning)> {
         Tense::Future => Meaning::Weekday(weekday, 1),
         Tense::Past => Meaning::Weekday(weekday, -1),
         Tense::Unknown => Meaning::Undirected(weekday),
+        Tense::Unmarked => Meaning::Unmarked(weekday),
     };
     Some((len, meaning))
 }
@@ -500,6 +520,15 @@ const RECURRING_CUES: &[&str] = &[
     "every",
     "each",
     "per",
+    // A rule or a habit names no one day: `don't deploy on Friday`, `no deploys on
+    // Friday`, `prefers reviews on Monday`, `nightly except Sunday`.
+    "never",
+    "no",
+    "except",
+    "prefer",
+    "prefers",
+    "avoid",
+    "avoids",
 ];
 
 /// Words after a weekday that make it recurring (`Monday mornings`).
@@ -527,7 +556,12 @@ fn not_one_day(text: &str, words: &[Word], i: usize, weekday: Weekday) -> bool {
     let recurring_after = after.is_some_and(|a| RECURRING_AFTER.contains(&a));
     let recurring = clause(text, words, i, false)
         .chain(clause(text, words, i, true))
-        .any(|k| RECURRING_CUES.contains(&words[k].lower.as_str()));
+        .any(|k| {
+            let word = words[k].lower.as_str();
+            RECURRING_CUES.contains(&word)
+                || (matches!(word, "don" | "doesn")
+                    && words.get(k + 1).is_some_and(|n| n.lower == "t"))
+        });
     holiday || determined || event || recurring_after || recurring
 }
 
@@ -540,6 +574,8 @@ enum Tense {
     Past,
     /// `is`/`are` (on) the weekday: the coming one or every one.
     Unknown,
+    /// No cue at all: the last one or the coming one.
+    Unmarked,
 }
 
 /// Words that put a clause in the future.
@@ -577,7 +613,102 @@ const FUTURE_CUES: &[&str] = &[
 const MODALS: &[&str] = &["must", "should", "ought", "could", "would", "might", "may"];
 
 /// Words that put a clause in the past.
-const PAST_CUES: &[&str] = &["was", "were", "did", "had", "yesterday", "ago"];
+const PAST_CUES: &[&str] = &[
+    "was",
+    "were",
+    "did",
+    "had",
+    "yesterday",
+    "ago",
+    "didn",
+    "wasn",
+    "weren",
+    "hadn",
+    // Irregular past forms that are no present form too.
+    "went",
+    "came",
+    "broke",
+    "ran",
+    "made",
+    "got",
+    "took",
+    "gave",
+    "found",
+    "left",
+    "began",
+    "built",
+    "wrote",
+    "fell",
+    "sent",
+    "spent",
+    "told",
+    "thought",
+    "brought",
+    "bought",
+    "held",
+    "kept",
+    "lost",
+    "met",
+    "paid",
+    "said",
+    "sold",
+    "stood",
+    "saw",
+    "knew",
+    "grew",
+    "threw",
+    "drew",
+    "rode",
+    "chose",
+    "froze",
+    "spoke",
+    "stole",
+    "woke",
+    "became",
+    "caught",
+    "taught",
+    "fought",
+    "felt",
+    "slept",
+    "meant",
+    "dealt",
+    "forgot",
+    "understood",
+    "rang",
+    "hung",
+    "shook",
+    "swore",
+    "tore",
+    "wore",
+    "won",
+    "led",
+    "fed",
+    "fled",
+    "bled",
+    "sped",
+    "shot",
+    "lit",
+    "slid",
+    "spun",
+    "stuck",
+    "struck",
+    "swung",
+    "dug",
+    "flew",
+    "drove",
+    "ate",
+    "drank",
+    "sat",
+    "sank",
+    "began",
+    "been",
+];
+
+/// Whether `word` reads as a regular past form (`deployed`, `shipped`, `fixed`): `-ed`
+/// after at least three letters (`red`, `bed` and `need` are not; `speed` is, harmlessly).
+fn regular_past(word: &str) -> bool {
+    word.len() > 4 && word.ends_with("ed") && !word.ends_with("eed")
+}
 
 /// The tense of the clause of the weekday at word `i`: the nearest cue before it (`we will
 /// deploy on Monday`), or, when the weekday opens its clause (`On Monday we will deploy`),
@@ -616,7 +747,12 @@ fn tense(text: &str, words: &[Word], i: usize) -> Tense {
             || (matches!(word, "have" | "has") && next == Some("to"))
         {
             Some(Tense::Future)
-        } else if PAST_CUES.contains(&word) {
+        } else if PAST_CUES.contains(&word)
+            || (regular_past(word)
+                && !k
+                    .checked_sub(1)
+                    .is_some_and(|b| matches!(words[b].lower.as_str(), "be" | "being")))
+        {
             Some(Tense::Past)
         } else {
             None
@@ -629,7 +765,18 @@ fn tense(text: &str, words: &[Word], i: usize) -> Tense {
     if opens && let Some(t) = clause(text, words, i, true).find_map(cue) {
         return t;
     }
-    Tense::Past
+    // `On Saturday, it rained`: an opening weekday takes the tense of the clause its
+    // comma leads to.
+    if opens && let Some(t) = run_on(text, words, i, true, true).find_map(cue) {
+        return t;
+    }
+    // `Yesterday and on Monday`: joined clauses share their tense.
+    if let Some(t) = run_on(text, words, i, false, false).find_map(cue) {
+        return t;
+    }
+    // No cue (`deploy on Friday`, `the freeze starts Monday`): the last one or the coming
+    // one? Refused in a text rather than guessed (a `--date Friday` alone is the last one).
+    Tense::Unmarked
 }
 
 /// Whether word `k` follows word `k - 1` in the same clause (no punctuation but spaces,
@@ -667,6 +814,32 @@ fn clause<'a>(
                 .rev()
                 .take_while(move |&k| same_clause(text, words, k + 1) && !ends(k)),
         )
+    }
+}
+
+/// The words around word `i`, nearest first, across joining words (`and`, `but`) and,
+/// when `commas`, commas; up to other punctuation or a line break.
+fn run_on<'a>(
+    text: &'a str,
+    words: &'a [Word],
+    i: usize,
+    forward: bool,
+    commas: bool,
+) -> Box<dyn Iterator<Item = usize> + 'a> {
+    let joined = move |k: usize| {
+        k.checked_sub(1).is_some_and(|b| {
+            text[words[b].range.end..words[k].range.start]
+                .chars()
+                .all(|c| {
+                    matches!(c, ' ' | '\t' | '\'' | '’' | '-' | '"' | '*' | '_')
+                        || (commas && c == ',')
+                })
+        })
+    };
+    if forward {
+        Box::new((i + 1..words.len()).take_while(move |&k| joined(k)))
+    } else {
+        Box::new((0..i).rev().take_while(move |&k| joined(k + 1)))
     }
 }
 
@@ -1327,19 +1500,73 @@ mod tests {
     fn capitalised_abbreviations_are_weekdays() {
         for (given, expected) in [
             ("Mon it broke", "2026-07-06 it broke"),
-            ("on Fri we ship", "on 2026-07-03 we ship"),
+            ("on Fri we shipped", "on 2026-07-03 we shipped"),
             ("next Tue", "2026-07-14"),
             ("last Thurs, again", "2026-07-09, again"),
             ("this Sun", "2026-07-12"),
-            ("on Sat we ship", "on 2026-07-04 we ship"),
+            ("on Sat we shipped", "on 2026-07-04 we shipped"),
             ("by Wed", "by 2026-07-15"), // a deadline: the coming one
             ("Sat it broke", "2026-07-04 it broke"),
             ("deployed MON", "deployed 2026-07-06"),
-            ("Tues: outage", "2026-07-07: outage"),
+            ("Tues, it broke", "2026-07-07, it broke"),
             ("last fri", "2026-07-03"),
         ] {
             assert_eq!(convert(given), expected, "{given:?}");
         }
+    }
+
+    /// A rule or a habit keeps its weekday; `to` a weekday is the coming one; a weekday
+    /// nothing around tells the direction of is refused, never guessed.
+    #[test]
+    fn rules_keep_their_weekday_and_unmarked_ones_are_refused() {
+        for text in [
+            "Don't deploy on Friday",
+            "don’t merge on Friday",
+            "no deploys on Friday",
+            "never deploy on Friday",
+            "user prefers reviews on Monday",
+            "backups run nightly except Sunday",
+            "the job doesn't run on Sunday",
+        ] {
+            let (out, converted) = convert_relative_time(text, friday()).unwrap();
+            assert_eq!(out, text, "{text:?}");
+            assert!(converted.is_empty(), "{text:?}");
+        }
+        for (given, expected) in [
+            ("standup moved to Monday", "standup moved to 2026-07-13"),
+            (
+                "the launch slipped to Friday",
+                "the launch slipped to 2026-07-17",
+            ),
+            ("Yesterday and on Monday", "2026-07-09 and on 2026-07-06"),
+            ("On Saturday, it rained", "On 2026-07-04, it rained"),
+            ("we didn't ship on Monday", "we didn't ship on 2026-07-06"),
+        ] {
+            assert_eq!(convert(given), expected, "{given:?}");
+        }
+        for text in [
+            "Deploy on Friday",
+            "the freeze starts Monday",
+            "Q: who is on call Sunday?",
+            "Tues: outage",
+            "ship it Monday",
+        ] {
+            let err = convert_relative_time(text, friday()).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{text:?}");
+            assert!(
+                err.to_string().contains("last one or the coming one"),
+                "{text:?}: {err}"
+            );
+            assert!(
+                first_relative(text).is_some(),
+                "{text:?}: check flags it too"
+            );
+        }
+        // As a whole date, a weekday is the most recent one (see `resolve_date`).
+        assert_eq!(
+            whole_phrase_day("Friday", friday()),
+            Some(Ok(NaiveDate::from_ymd_opt(2026, 7, 3).unwrap()))
+        );
     }
 
     #[test]

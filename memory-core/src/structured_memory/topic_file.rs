@@ -197,8 +197,14 @@ impl Topic {
                         o.blank = true;
                         continue;
                     }
+                    Continuation::Line(_) if o.entry.is_none() => {
+                        o.blank = false;
+                        continue;
+                    }
                     Continuation::Line(part) => {
-                        let entry = &mut entries[o.entry];
+                        let Some(entry) = o.entry.and_then(|i| entries.get_mut(i)) else {
+                            continue;
+                        };
                         if o.blank {
                             entry.text.push('\n');
                         }
@@ -229,17 +235,29 @@ impl Topic {
                         span: line.content.start..line.end,
                     });
                     open = Some(OpenEntry {
-                        entry: entries.len() - 1,
+                        entry: Some(entries.len() - 1),
                         column: content_column(t),
                         blank: false,
                         paragraph: !first.is_empty(),
                         nested: Vec::new(),
                     });
                 }
-                None => undated.push(UndatedItem {
-                    line: line.number,
-                    text: t.trim().to_string(),
-                }),
+                None => {
+                    undated.push(UndatedItem {
+                        line: line.number,
+                        text: t.trim().to_string(),
+                    });
+                    // What is indented under a hand-written item is its own: a dated
+                    // line nested in `- notes on the migration:` is part of that note.
+                    let column = item_text_column(t).unwrap_or_else(|| content_column(t));
+                    open = Some(OpenEntry {
+                        entry: None,
+                        column,
+                        blank: false,
+                        paragraph: !item_text(t).trim().is_empty(),
+                        nested: Vec::new(),
+                    });
+                }
             }
         }
         // Every other line of the body that is not blank and not a heading: someone
@@ -323,8 +341,10 @@ impl Topic {
 /// second paragraph, a nested list or a fenced block under it is part of it — or while a
 /// line at the margin lazily continues its last paragraph (no blank line before it).
 struct OpenEntry {
-    /// Its index in the entries read so far.
-    entry: usize,
+    /// Its index in the entries read so far; `None` for a hand-written item (undated, or
+    /// ordered), whose lines indented under it — dated ones too — are its own, never
+    /// entries.
+    entry: Option<usize>,
     /// The column its text starts at.
     column: usize,
     /// Whether blank lines were read since its last line (they are its own only when
@@ -420,6 +440,16 @@ fn opens_paragraph(part: &str) -> bool {
         }
         Some(_) => false,
     }
+}
+
+/// The text of the list item `t` after its marker (`-`, `*`, `+`, or digits and
+/// `.`/`)`), white space included.
+fn item_text(t: &str) -> &str {
+    let rest = t
+        .trim_start_matches([' ', '\t'])
+        .trim_start_matches(|c: char| c.is_ascii_digit());
+    // The marker is one ASCII byte.
+    rest.get(1..).unwrap_or("")
 }
 
 /// The column the text of the list item `t` starts at, counted from `t`'s start: its
