@@ -54,8 +54,9 @@ pub struct Fact {
     pub text: String,
     /// What it is about: an entry about the same subject is replaced by it.
     pub subject: Option<String>,
-    /// The day it is about: `YYYY-MM-DD`, `today`, `yesterday`, a weekday…; today when
-    /// not given.
+    /// The day it is about: `YYYY-MM-DD`, `today`, `yesterday`, a weekday…; when not
+    /// given, the one day before today (or today) the text's relative words name
+    /// (`broke two days ago`), else today.
     pub date: Option<String>,
     /// The topic's title: for a new index line (derived from the file name otherwise),
     /// or to rename an existing line's title in place (its other bytes kept; the topic
@@ -274,12 +275,12 @@ impl StructuredMemory {
         }
         let now = self.handle.clock.now();
         let today = now.date_naive();
-        let date = match &fact.date {
-            Some(given) => resolve_date(given, today)?,
-            None => today,
-        };
         // "convert relative time to absolute at write time": in the text too.
         let (text, mut converted) = convert_relative_time(&text, today)?;
+        let date = match &fact.date {
+            Some(given) => resolve_date(given, today)?,
+            None => day_the_text_names(&converted, today),
+        };
         if let Some(given) = &fact.date
             && given.trim() != date.format("%Y-%m-%d").to_string()
         {
@@ -723,6 +724,21 @@ impl StructuredMemory {
             basis,
             outcome,
         })
+    }
+}
+
+/// The day a fact without a given date is about: the one day before today (or today)
+/// its text's relative words named (`the deploy broke two days ago` is about two days
+/// ago, so that merge on write ranks it by when it happened, not when it was written
+/// down), else today — also when they named several days, or one still to come.
+fn day_the_text_names(converted: &[Conversion], today: NaiveDate) -> NaiveDate {
+    let named: std::collections::BTreeSet<NaiveDate> = converted
+        .iter()
+        .filter_map(|c| NaiveDate::parse_from_str(&c.to, "%Y-%m-%d").ok())
+        .collect();
+    match (named.first(), named.len()) {
+        (Some(&only), 1) if only <= today => only,
+        _ => today,
     }
 }
 
