@@ -511,6 +511,10 @@ export interface Topic {
   line_count: number
   byte_count: number
   budget: BudgetUse
+  /** The whole file as read (byte-order mark, frontmatter and line endings included). */
+  text: string
+  /** The text after the frontmatter (all of it when there is none), without a byte-order mark: a Claude Code topic file's prose. */
+  body: string
 }
 
 /** One `recall` hit: an index line and how well it matches (0 to 1). */
@@ -593,7 +597,9 @@ export interface RememberOutcome {
   replaced: StructuredEntry[]
   archived_as_older: boolean
   archive_id: string | null
+  /** The budget use of every file the write wrote. */
   budgets: BudgetUse[]
+  /** A warning for each file near or over its budget: `MEMORY.md` on every write, changed or not. */
   warnings: string[]
   /** The compaction the write triggered by taking the topic over its budget. */
   compaction: CompactionReport | null
@@ -1057,7 +1063,10 @@ export declare class StructuredMemory {
   sessionIndex(): SessionIndex
   /** Promise form of `sessionIndex`. */
   sessionIndexAsync(options?: AsyncOptions): Promise<SessionIndex>
-  /** Topic file `file` read whole (`ERR_MEMORY_NOT_FOUND` when it does not exist). */
+  /**
+   * Topic file `file` read whole, its `text` and `body` (the text after the frontmatter)
+   * included (`ERR_MEMORY_NOT_FOUND` when it does not exist).
+   */
   topic(file: string): Topic
   /** Promise form of `topic`. */
   topicAsync(file: string, options?: AsyncOptions): Promise<Topic>

@@ -436,7 +436,8 @@ paired! {
 
 paired! {
     in StructuredMemory(Handle);
-    #[doc = " Topic file `file` read whole (`ERR_MEMORY_NOT_FOUND` when it does not exist)."]
+    #[doc = " Topic file `file` read whole, its `text` and `body` (the text after the frontmatter)"]
+    #[doc = " included (`ERR_MEMORY_NOT_FOUND` when it does not exist)."]
     #[napi(ts_args_type = "file: string", ts_return_type = "Topic")]
     fn topic(file: Unknown<'_>) -> JsonText;
     #[doc = " Promise form of `topic`."]

@@ -609,7 +609,9 @@ class StructuredMemory:
     def topic(self, file: str) -> TopicDict:
         """Topic file ``file`` (relative to the directory, such as ``memory-infra.md``) read
         whole, as a ``TopicDict``: its frontmatter ``meta``, dated ``entries``, ``undated``
-        hand notes, size and ``budget`` use. NotFoundError when it does not exist;
+        hand notes, size and ``budget`` use, its whole ``text`` (as read) and its ``body``
+        (the text after the frontmatter, without a byte-order mark: a Claude Code topic
+        file's prose). NotFoundError when it does not exist;
         InvalidInputError for a path outside the directory or a reserved file."""
     def recall(self, query: str) -> list[RecallHitDict]:
         """The index lines whose title or hook match ``query``, best first, as

@@ -681,6 +681,16 @@ impl StructuredMemory {
             .filter(|b| b.state != BudgetState::Within)
             .filter_map(BudgetUse::warning)
             .collect();
+        // `MEMORY.md` near or over its budget is said on every write, not only on one
+        // that changes it: the index was read anyway, and it is what every session loads.
+        if step.index_text.is_none()
+            && let Some(index) = &old_index
+        {
+            let usage =
+                self.budgets
+                    .usage(INDEX_FILE_NAME, true, index.line_count, index.byte_count);
+            warnings.extend(usage.warning());
+        }
         // A line added after a comment left open in MEMORY.md reads for memory-core and
         // every agent, but Obsidian hides it: said, naming the line to close.
         if let Some(text) = step
@@ -1022,14 +1032,16 @@ pub(super) fn remove_entries(text: &str, gone: &[&Entry]) -> String {
     out
 }
 
-/// `index` (or a new index) with `line` added after its last line.
+/// `index` (or a new index) with `line` added after its last line. An index that is
+/// empty but for a byte-order mark gets the line right after the mark.
 fn append_line(index: Option<&str>, line: &str) -> String {
     match index {
         None => format!("{INDEX_HEADER}\n{line}\n"),
         Some(text) => {
             let ending = LineEnding::detect(text).as_str();
             let mut out = text.to_string();
-            if !out.is_empty() && !out.ends_with('\n') {
+            let content = out.strip_prefix('\u{feff}').unwrap_or(&out);
+            if !content.is_empty() && !content.ends_with('\n') {
                 out.push_str(ending);
             }
             out.push_str(line);
@@ -1177,6 +1189,24 @@ mod tests {
         assert!(check_fact_text("   ").is_err());
         assert!(check_fact_text("a\rb").is_err());
         assert!(check_fact_text("a\u{7}").is_err());
+    }
+
+    #[test]
+    fn an_index_line_follows_a_lone_byte_order_mark_directly() {
+        let line = "- [A](a.md) — hook";
+        assert_eq!(
+            append_line(Some("\u{feff}"), line),
+            "\u{feff}- [A](a.md) — hook\n"
+        );
+        assert_eq!(append_line(Some(""), line), "- [A](a.md) — hook\n");
+        assert_eq!(
+            append_line(Some("\u{feff}# Index"), line),
+            "\u{feff}# Index\n- [A](a.md) — hook\n"
+        );
+        assert_eq!(
+            append_line(Some("\u{feff}# Index\r\n"), line),
+            "\u{feff}# Index\r\n- [A](a.md) — hook\r\n"
+        );
     }
 
     #[test]
