@@ -574,6 +574,8 @@ export interface CompactionReport {
   files: FileCompaction[]
   /** Topic files splits created, each with its index line. */
   created: string[]
+  /** The `MEMORY.md` lines the compaction adds for them (`text` as written). */
+  index_lines: Array<{ file: string; title: string; hook: string; text: string }>
   /**
    * Topic files a compaction of every file left as they are (they do not read, or their
    * name is one memory-core never writes); every other file was compacted. `line` 0 is the
@@ -1412,7 +1414,7 @@ export interface StructuredFact {
   /**
    * `YYYY-MM-DD` or a relative day (`today`, `yesterday`, `last monday`…), converted
    * to an absolute date now, or a `Date`: its UTC calendar day (as `toISOString()`
-   * shows it, not the local day); today when not given. A vague time is refused.
+   * shows it, not the local day); when not given, the one past day the text names (`broke two days ago`), else today. A vague time is refused.
    */
   date?: string | Date
   /** The title of a new topic's index line (from the file name when not given). */
