@@ -511,6 +511,10 @@ export interface Topic {
   line_count: number
   byte_count: number
   budget: BudgetUse
+  /** The whole file as read (byte-order mark, frontmatter and line endings included). */
+  text: string
+  /** The text after the frontmatter (all of it when there is none), without a byte-order mark: a Claude Code topic file's prose. */
+  body: string
 }
 
 /** One `recall` hit: an index line and how well it matches (0 to 1). */
@@ -570,6 +574,8 @@ export interface CompactionReport {
   files: FileCompaction[]
   /** Topic files splits created, each with its index line. */
   created: string[]
+  /** The `MEMORY.md` lines the compaction adds for them (`text` as written). */
+  index_lines: Array<{ file: string; title: string; hook: string; text: string }>
   /**
    * Topic files a compaction of every file left as they are (they do not read, or their
    * name is one memory-core never writes); every other file was compacted. `line` 0 is the
@@ -593,7 +599,9 @@ export interface RememberOutcome {
   replaced: StructuredEntry[]
   archived_as_older: boolean
   archive_id: string | null
+  /** The budget use of every file the write wrote. */
   budgets: BudgetUse[]
+  /** A warning for each file near or over its budget: `MEMORY.md` on every write, changed or not. */
   warnings: string[]
   /** The compaction the write triggered by taking the topic over its budget. */
   compaction: CompactionReport | null
@@ -1057,7 +1065,10 @@ export declare class StructuredMemory {
   sessionIndex(): SessionIndex
   /** Promise form of `sessionIndex`. */
   sessionIndexAsync(options?: AsyncOptions): Promise<SessionIndex>
-  /** Topic file `file` read whole (`ERR_MEMORY_NOT_FOUND` when it does not exist). */
+  /**
+   * Topic file `file` read whole, its `text` and `body` (the text after the frontmatter)
+   * included (`ERR_MEMORY_NOT_FOUND` when it does not exist).
+   */
   topic(file: string): Topic
   /** Promise form of `topic`. */
   topicAsync(file: string, options?: AsyncOptions): Promise<Topic>
@@ -1403,7 +1414,7 @@ export interface StructuredFact {
   /**
    * `YYYY-MM-DD` or a relative day (`today`, `yesterday`, `last monday`…), converted
    * to an absolute date now, or a `Date`: its UTC calendar day (as `toISOString()`
-   * shows it, not the local day); today when not given. A vague time is refused.
+   * shows it, not the local day); when not given, the one past day the text names (`broke two days ago`), else today. A vague time is refused.
    */
   date?: string | Date
   /** The title of a new topic's index line (from the file name when not given). */

@@ -159,6 +159,45 @@ test('unicode and CRLF hand-written files read back', () => {
   assert.throws(() => memory.topic('memory-none.md'), (err) => err.code === 'ERR_MEMORY_NOT_FOUND')
 })
 
+test('a prose topic gives its text and body, in both forms', async () => {
+  // A Claude Code topic file: frontmatter, then prose; no dated entry.
+  const root = dir()
+  mkdirSync(root)
+  const text =
+    '\ufeff---\r\nname: Feedback: testing\r\ndescription: real databases\r\ntype: feedback\r\n---\r\n' +
+    '\r\nIntegration tests must hit a real database, not mocks.\r\n'
+  writeFileSync(join(root, 'feedback_testing.md'), text)
+  const memory = open(root)
+  for (const topic of [memory.topic('feedback_testing.md'), await memory.topicAsync('feedback_testing.md')]) {
+    assert.deepEqual(topic.entries, [])
+    assert.equal(topic.text, text)
+    assert.equal(topic.body, '\r\nIntegration tests must hit a real database, not mocks.\r\n')
+    assert.deepEqual(Object.keys(topic).slice(-3), ['budget', 'text', 'body'])
+  }
+  writeFileSync(join(root, 'USER.md'), '\ufeffPrefers terse answers.\n')
+  assert.equal(memory.topic('USER.md').body, 'Prefers terse answers.\n')
+})
+
+test('every write warns of MEMORY.md over its budget, changed or not', () => {
+  const root = dir()
+  mkdirSync(root)
+  const index = '- [A](memory-a.md) — hook a\n- [B](memory-b.md) — hook b\n- [C](memory-c.md) — hook c\n'
+  writeFileSync(join(root, 'MEMORY.md'), index)
+  writeFileSync(join(root, 'memory-a.md'), '# A\n')
+  const out = open(root, { indexLines: 2 }).remember({ topic: 'memory-a.md', text: 'a fact' })
+  assert.equal(out.linked, false)
+  assert.deepEqual(out.warnings, ['MEMORY.md is over its budget: 3 of 2 lines (1 over)'])
+  assert.equal(readFileSync(join(root, 'MEMORY.md'), 'utf8'), index)
+})
+
+test('a MEMORY.md of only a byte-order mark gets its first line right after it', () => {
+  const root = dir()
+  mkdirSync(root)
+  writeFileSync(join(root, 'MEMORY.md'), '\ufeff')
+  open(root).remember({ topic: 'memory-a.md', text: 'a fact', title: 'A', hook: 'hook a' })
+  assert.equal(readFileSync(join(root, 'MEMORY.md'), 'utf8'), '\ufeff- [A](memory-a.md) — hook a\n')
+})
+
 test('the index is read whole with its budget; recall reads only it', async () => {
   const root = dir()
   mkdirSync(root)

@@ -72,7 +72,7 @@ pub struct StructuredFact {
     pub subject: Option<String>,
     /// `YYYY-MM-DD` or a relative day (`today`, `yesterday`, `last monday`…), converted
     /// to an absolute date now, or a `Date`: its UTC calendar day (as `toISOString()`
-    /// shows it, not the local day); today when not given. A vague time is refused.
+    /// shows it, not the local day); when not given, the one past day the text names (`broke two days ago`), else today. A vague time is refused.
     #[napi(ts_type = "string | Date")]
     pub date: Option<String>,
     /// The title of a new topic's index line (from the file name when not given).
@@ -436,7 +436,8 @@ paired! {
 
 paired! {
     in StructuredMemory(Handle);
-    #[doc = " Topic file `file` read whole (`ERR_MEMORY_NOT_FOUND` when it does not exist)."]
+    #[doc = " Topic file `file` read whole, its `text` and `body` (the text after the frontmatter)"]
+    #[doc = " included (`ERR_MEMORY_NOT_FOUND` when it does not exist)."]
     #[napi(ts_args_type = "file: string", ts_return_type = "Topic")]
     fn topic(file: Unknown<'_>) -> JsonText;
     #[doc = " Promise form of `topic`."]

@@ -290,6 +290,41 @@ def test_a_topic_file_by_hand(root: pathlib.Path) -> None:
         StructuredMemory(root).topic("MEMORY.md")
 
 
+def test_a_prose_topic_gives_its_text_and_body(root: pathlib.Path) -> None:
+    # A Claude Code topic file: frontmatter, then prose; no dated entry.
+    root.mkdir()
+    text = (
+        "\ufeff---\r\nname: Feedback: testing\r\ndescription: real databases\r\ntype: feedback\r\n---\r\n"
+        "\r\nIntegration tests must hit a real database, not mocks.\r\n"
+    )
+    (root / "feedback_testing.md").write_bytes(text.encode("utf-8"))
+    topic = StructuredMemory(root).topic("feedback_testing.md")
+    assert topic["entries"] == []
+    assert topic["text"] == text
+    assert topic["body"] == "\r\nIntegration tests must hit a real database, not mocks.\r\n"
+    assert "TopicDict" in shape(topic, memory_core.TopicDict)
+    (root / "USER.md").write_text("\ufeffPrefers terse answers.\n", encoding="utf-8")
+    assert StructuredMemory(root).topic("USER.md")["body"] == "Prefers terse answers.\n"
+
+
+def test_every_write_warns_of_memory_md_over_its_budget(root: pathlib.Path) -> None:
+    root.mkdir()
+    index = "- [A](memory-a.md) — hook a\n- [B](memory-b.md) — hook b\n- [C](memory-c.md) — hook c\n"
+    (root / "MEMORY.md").write_text(index, encoding="utf-8")
+    (root / "memory-a.md").write_text("# A\n", encoding="utf-8")
+    out = StructuredMemory(root, index_lines=2, fixed_time=FIXED).remember("memory-a.md", "a fact")
+    assert not out["linked"]
+    assert out["warnings"] == ["MEMORY.md is over its budget: 3 of 2 lines (1 over)"]
+    assert (root / "MEMORY.md").read_text(encoding="utf-8") == index
+
+
+def test_a_memory_md_of_only_a_byte_order_mark_gets_its_line_after_it(root: pathlib.Path) -> None:
+    root.mkdir()
+    (root / "MEMORY.md").write_bytes("\ufeff".encode("utf-8"))
+    StructuredMemory(root, fixed_time=FIXED).remember("memory-a.md", "a fact", title="A", hook="hook a")
+    assert (root / "MEMORY.md").read_bytes() == "\ufeff- [A](memory-a.md) — hook a\n".encode("utf-8")
+
+
 def test_session_index_loads_a_damaged_index_whole_with_a_warning(root: pathlib.Path) -> None:
     root.mkdir()
     text = "- [User](USER.md) — role\n<!-- a note never closed\n- [Infra](memory-infra.md) — hosts\n"

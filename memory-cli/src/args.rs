@@ -111,7 +111,8 @@ pub struct RememberArgs {
     #[arg(long, value_name = "S")]
     pub subject: Option<String>,
     /// The day it is about: YYYY-MM-DD, today, yesterday, a weekday, `3 May 2026` (a month
-    /// needs its day and year) [default: today].
+    /// needs its day and year) [default: the one past day the text names (`broke two days
+    /// ago`), else today].
     #[arg(long, value_name = "D")]
     pub date: Option<String>,
     /// The topic's title for a new index line [default: from the file name]; on a linked topic, renames its line's title in place.

@@ -66,14 +66,22 @@ fn run(cli: Cli) -> Result<Reply> {
             context::run(&memory, command).map(Reply::Context)
         }
         Model::Topics(args) => {
-            let budgets = settings::topic_budgets(settings::BudgetFlags {
+            let flags = settings::BudgetFlags {
                 index_lines: args.index_lines,
                 topic_lines: args.topic_lines,
                 index_bytes: args.index_bytes,
                 topic_bytes: args.topic_bytes,
-            })?;
+            };
+            // The SessionStart hook prints the whole index even when a budget variable
+            // is not a budget (it says so on stderr); every other verb refuses it.
+            let (budgets, ignored) = if matches!(args.command, args::TopicsCommand::Index) {
+                settings::index_budgets(flags)
+            } else {
+                (settings::topic_budgets(flags)?, Vec::new())
+            };
             let memory = settings::open_structured_memory(cli.root, budgets)?;
-            topics::run(&memory, args.command).map(Reply::Topics)
+            topics::run(&memory, args.command)
+                .map(|reply| Reply::Topics(reply.with_ignored_settings(ignored)))
         }
     }
 }

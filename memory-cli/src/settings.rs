@@ -69,41 +69,74 @@ pub struct BudgetFlags {
 
 /// The budgets: each flag, else its environment variable (unset or empty: none), else
 /// the seed's 60 and 150 lines and no byte limit. A variable that is not a whole number
-/// is refused naming it; a budget of 0 is refused by the core when the directory opens.
+/// of at least 1 is refused naming it; a flag of 0 is refused by the core when the
+/// directory opens.
 pub fn topic_budgets(flags: BudgetFlags) -> Result<Budgets> {
-    let pick = |flag: Option<usize>, name: &'static str| -> Result<Option<usize>> {
-        match flag {
-            Some(n) => Ok(Some(n)),
-            None => budget_env(name),
-        }
-    };
-    let mut budgets = Budgets::default();
-    if let Some(lines) = pick(flags.index_lines, INDEX_LINES_ENV)? {
-        budgets = budgets.index_lines(lines);
-    }
-    if let Some(lines) = pick(flags.topic_lines, TOPIC_LINES_ENV)? {
-        budgets = budgets.topic_lines(lines);
-    }
-    Ok(budgets
-        .index_bytes(pick(flags.index_bytes, INDEX_BYTES_ENV)?)
-        .topic_bytes(pick(flags.topic_bytes, TOPIC_BYTES_ENV)?))
+    budgets_with(flags, &mut |err, _| Err(err))
 }
 
-/// A budget from environment variable `name`, `None` when unset or empty.
+/// The budgets of `topics index`, the SessionStart hook, which must print the whole
+/// index whatever the environment: as [`topic_budgets`], but a variable that is not a
+/// budget is left out (its default used) and said in a warning naming it, why it was
+/// ignored and the default used, for stderr.
+pub fn index_budgets(flags: BudgetFlags) -> (Budgets, Vec<String>) {
+    let mut warnings = Vec::new();
+    let mut warn = |err: Error, default: &str| -> Result<()> {
+        warnings.push(format!(
+            "{err}; ignored: `topics index` prints the index with the default ({default})"
+        ));
+        Ok(())
+    };
+    // `warn` never fails, so neither does this.
+    let budgets = budgets_with(flags, &mut warn).unwrap_or_default();
+    (budgets, warnings)
+}
+
+/// The budgets from `flags` and the environment; `bad` decides what a variable that is
+/// not a budget does (given its error and the default it leaves in place): refuse, or
+/// be left out.
+fn budgets_with(
+    flags: BudgetFlags,
+    bad: &mut dyn FnMut(Error, &str) -> Result<()>,
+) -> Result<Budgets> {
+    let mut pick = |flag: Option<usize>, name: &'static str, default: &str| match flag {
+        Some(n) => Ok(Some(n)),
+        None => match budget_env(name) {
+            Ok(value) => Ok(value),
+            Err(err) => bad(err, default).map(|()| None),
+        },
+    };
+    let defaults = Budgets::default();
+    let mut budgets = defaults;
+    let index_default = format!("{} lines", defaults.index_lines);
+    if let Some(lines) = pick(flags.index_lines, INDEX_LINES_ENV, &index_default)? {
+        budgets = budgets.index_lines(lines);
+    }
+    let topic_default = format!("{} lines", defaults.topic_lines);
+    if let Some(lines) = pick(flags.topic_lines, TOPIC_LINES_ENV, &topic_default)? {
+        budgets = budgets.topic_lines(lines);
+    }
+    let index_bytes = pick(flags.index_bytes, INDEX_BYTES_ENV, "no byte limit")?;
+    let topic_bytes = pick(flags.topic_bytes, TOPIC_BYTES_ENV, "no byte limit")?;
+    Ok(budgets.index_bytes(index_bytes).topic_bytes(topic_bytes))
+}
+
+/// A budget from environment variable `name`, `None` when unset or empty; refused
+/// naming the variable when it is not a whole number of at least 1.
 fn budget_env(name: &'static str) -> Result<Option<usize>> {
     let Some(value) = non_empty_env(name) else {
         return Ok(None);
     };
     let text = value.to_string_lossy();
-    text.trim()
-        .parse::<usize>()
-        .map(Some)
-        .map_err(|_| Error::InvalidInput {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(Error::InvalidInput {
             what: name,
             value: text.into_owned(),
-            message: "must be a whole number (a budget of at least 1)".to_string(),
+            message: "must be a whole number of at least 1 (no file fits in 0)".to_string(),
             session_id: None,
-        })
+        }),
+    }
 }
 
 /// The environment variable naming the context-memory root when `--root` is not given.

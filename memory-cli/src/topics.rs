@@ -16,8 +16,9 @@ pub enum TopicsReply {
     Remembered(Box<RememberOutcome>),
     /// `recall`, and its warnings for stderr (`MEMORY.md` read through a link).
     Recalled(Vec<RecallHit>, Vec<String>),
-    /// `index`: the whole index (as text with a warning when it does not read).
-    Index(Box<SessionIndex>),
+    /// `index`: the whole index (as text with a warning when it does not read), and the
+    /// budget variables it ignored (see `settings::index_budgets`), for stderr.
+    Index(Box<SessionIndex>, Vec<String>),
     /// `show`: one topic file.
     Topic(Box<Topic>),
     /// `check`: every violation found.
@@ -29,6 +30,15 @@ pub enum TopicsReply {
 }
 
 impl TopicsReply {
+    /// The reply with `ignored` (what `topics index` says of the budget variables it
+    /// left out) before its own warnings; other replies have none.
+    pub fn with_ignored_settings(mut self, ignored: Vec<String>) -> TopicsReply {
+        if let TopicsReply::Index(_, warnings) = &mut self {
+            warnings.splice(0..0, ignored);
+        }
+        self
+    }
+
     /// Whether the reply reports violations (`check` then exits 4).
     pub fn has_violations(&self) -> bool {
         matches!(self, TopicsReply::Checked(found) if !found.is_empty())
@@ -76,7 +86,7 @@ pub fn run(memory: &StructuredMemory, command: TopicsCommand) -> Result<TopicsRe
             let (hits, warnings) = memory.recall_with_warnings(&query.join(" "))?;
             TopicsReply::Recalled(hits, warnings)
         }
-        TopicsCommand::Index => TopicsReply::Index(Box::new(memory.session_index()?)),
+        TopicsCommand::Index => TopicsReply::Index(Box::new(memory.session_index()?), Vec::new()),
         TopicsCommand::Show { file } => TopicsReply::Topic(Box::new(memory.topic(&file)?)),
         TopicsCommand::Check => TopicsReply::Checked(memory.check()?),
         TopicsCommand::Compact { file, dry_run } => TopicsReply::Compacted(Box::new(

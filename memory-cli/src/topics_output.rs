@@ -16,7 +16,11 @@ use crate::topics::TopicsReply;
 pub fn warnings(reply: &TopicsReply) -> Vec<String> {
     match reply {
         TopicsReply::Remembered(outcome) => outcome.warnings.clone(),
-        TopicsReply::Index(index) => index.warnings(),
+        TopicsReply::Index(index, ignored) => {
+            let mut all = ignored.clone();
+            all.extend(index.warnings());
+            all
+        }
         TopicsReply::Topic(topic) => topic.budget.warning().into_iter().collect(),
         TopicsReply::Restored(report) => report.warnings.clone(),
         TopicsReply::Recalled(_, warnings) => warnings.clone(),
@@ -100,7 +104,7 @@ pub fn human(reply: &TopicsReply) -> String {
             })
             .collect(),
         // The index as it is written: what a SessionStart hook hands the agent.
-        TopicsReply::Index(index) => {
+        TopicsReply::Index(index, _) => {
             let mut text = index.text.clone();
             if !text.is_empty() && !text.ends_with('\n') {
                 text.push('\n');
@@ -300,7 +304,7 @@ pub fn json(reply: &TopicsReply) -> serde_json::Result<String> {
         TopicsReply::Remembered(o) => json::to_line(o),
         TopicsReply::Recalled(hits, _) => json::to_line(hits),
         // One shape whether it reads or not (as Python's and Node's `session_index`).
-        TopicsReply::Index(start) => json::to_line(start),
+        TopicsReply::Index(start, _) => json::to_line(start),
         TopicsReply::Topic(topic) => json::to_line(topic),
         TopicsReply::Checked(found) => json::to_line(&Violations { violations: found }),
         TopicsReply::Compacted(report) => json::to_line(report),

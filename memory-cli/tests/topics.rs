@@ -409,13 +409,11 @@ fn relative_time_in_a_fact_is_written_as_the_day_and_reported_in_json_and_text()
         "hosts",
     ]))
     .json();
-    // No --date: the entry is dated today, and "yesterday" is the day before it.
-    let today =
-        chrono::NaiveDate::parse_from_str(out["entry"]["date"].as_str().unwrap(), "%Y-%m-%d")
-            .unwrap();
-    let day = (today - chrono::Days::new(1))
-        .format("%Y-%m-%d")
-        .to_string();
+    // No --date: the entry is dated the one day the text names ("yesterday"), the day
+    // before the date of writing.
+    let day = out["converted"][0]["to"].as_str().unwrap().to_string();
+    assert_eq!(out["entry"]["date"], day.as_str());
+    let today = chrono::NaiveDate::parse_from_str(&day, "%Y-%m-%d").unwrap() + chrono::Days::new(1);
     assert_eq!(
         out["converted"],
         serde_json::json!([{ "field": "text", "from": "yesterday", "to": day }])

@@ -177,7 +177,7 @@ fn an_index_over_its_byte_budget_only_is_reported_at_the_line_that_passes_it() {
 /// Budgets come from their flag, else `MEMCORE_INDEX_LINES` / `MEMCORE_TOPIC_LINES` /
 /// `MEMCORE_INDEX_BYTES` / `MEMCORE_TOPIC_BYTES`, else the seed's 60 and 150 lines; a
 /// budget of 0 (flag or variable) and a variable that is not a number are refused
-/// (exit 2, invalid input) before anything is written.
+/// (exit 2, invalid input, a variable named) before anything is written.
 #[test]
 fn budgets_come_from_flags_then_the_environment_and_zero_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -243,8 +243,12 @@ fn budgets_come_from_flags_then_the_environment_and_zero_is_refused() {
         (&[], &["--index-lines", "0"], "index_lines"),
         (&[], &["--topic-bytes", "0"], "topic_bytes"),
         (&[], &["--index-bytes", "0"], "index_bytes"),
-        (&[("MEMCORE_TOPIC_LINES", "0")][..], &[][..], "topic_lines"),
-        (&[("MEMCORE_INDEX_BYTES", "0")], &[], "index_bytes"),
+        (
+            &[("MEMCORE_TOPIC_LINES", "0")][..],
+            &[][..],
+            "MEMCORE_TOPIC_LINES",
+        ),
+        (&[("MEMCORE_INDEX_BYTES", "0")], &[], "MEMCORE_INDEX_BYTES"),
         (
             &[("MEMCORE_TOPIC_LINES", "many")],
             &[],
@@ -267,4 +271,98 @@ fn budgets_come_from_flags_then_the_environment_and_zero_is_refused() {
     ] {
         assert!(help.contains(name), "{help}");
     }
+}
+
+/// `topics index` is the SessionStart hook: a budget variable that is not a budget (0,
+/// not a number) must not leave the session without its index. It prints the whole
+/// index with that budget's default, warns on stderr naming the variable and why, and
+/// exits 0; the variables that are budgets still apply. Every other verb refuses it.
+#[test]
+fn topics_index_prints_the_whole_index_past_a_bad_budget_variable_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("memory")).unwrap();
+    let index_text =
+        "# Memory\n\n- [User](USER.md) — role, preferences\n- [Infra](memory-infra.md) — hosts\n";
+    std::fs::write(d.join("memory/MEMORY.md"), index_text).unwrap();
+    let index = |envs: &[(&str, &str)], json: bool| {
+        let mut c = command(d);
+        c.args(["--root", "memory"]);
+        if json {
+            c.arg("--json");
+        }
+        c.args(["topics", "index"]);
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        run(&mut c)
+    };
+    for (name, value, why) in [
+        (
+            "MEMCORE_INDEX_LINES",
+            "0",
+            "invalid MEMCORE_INDEX_LINES \"0\": must be a whole number of at least 1",
+        ),
+        (
+            "MEMCORE_INDEX_LINES",
+            "abc",
+            "invalid MEMCORE_INDEX_LINES \"abc\": must be a whole number of at least 1",
+        ),
+        (
+            "MEMCORE_TOPIC_LINES",
+            "-3",
+            "invalid MEMCORE_TOPIC_LINES \"-3\"",
+        ),
+        (
+            "MEMCORE_INDEX_BYTES",
+            "0",
+            "invalid MEMCORE_INDEX_BYTES \"0\"",
+        ),
+        (
+            "MEMCORE_TOPIC_BYTES",
+            "1kb",
+            "invalid MEMCORE_TOPIC_BYTES \"1kb\"",
+        ),
+    ] {
+        let out = index(&[(name, value)], false);
+        assert_eq!(out.code, 0, "{name}={value}: {out:?}");
+        assert_eq!(out.stdout, index_text, "{name}={value}: the whole index");
+        assert_eq!(out.stderr.lines().count(), 1, "{out:?}");
+        assert!(out.stderr.starts_with("warning: "), "{out:?}");
+        assert!(out.stderr.contains(why), "{name}={value}: {out:?}");
+        assert!(out.stderr.contains("ignored"), "{out:?}");
+    }
+    // The default stands in for the variable ignored; a good variable beside it holds.
+    let out = index(
+        &[("MEMCORE_INDEX_LINES", "0"), ("MEMCORE_INDEX_BYTES", "500")],
+        true,
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("the default (60 lines)"), "{out:?}");
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(value["text"], index_text, "{value}");
+    assert_eq!(value["budget"]["line_budget"], 60, "{value}");
+    assert_eq!(value["budget"]["byte_budget"], 500, "{value}");
+    // Every other verb refuses it, naming the variable, and writes nothing.
+    for verb in [&["show", "USER.md"][..], &["check"], &["recall", "role"]] {
+        let mut c = command(d);
+        c.args(["--root", "memory", "topics"])
+            .args(verb)
+            .env("MEMCORE_INDEX_LINES", "0");
+        let stderr = run(&mut c).fails(2);
+        assert!(stderr.contains("MEMCORE_INDEX_LINES"), "{verb:?}: {stderr}");
+    }
+    let mut c = command(d);
+    c.args([
+        "--root", "memory", "topics", "remember", "--topic", "USER.md", "--text", "a fact",
+        "--hook", "h",
+    ])
+    .env("MEMCORE_INDEX_LINES", "abc");
+    let stderr = run(&mut c).fails(2);
+    assert!(stderr.contains("MEMCORE_INDEX_LINES"), "{stderr}");
+    assert!(!d.join("memory/USER.md").exists());
+    assert_eq!(
+        std::fs::read_to_string(d.join("memory/MEMORY.md")).unwrap(),
+        index_text
+    );
 }

@@ -557,3 +557,49 @@ fn a_new_topic_takes_the_index_s_line_ending() {
         }
     }
 }
+
+/// Without a date, a fact is about the one day before today (or today) its text names,
+/// so that merge on write ranks it by when it happened; several days, a day to come, or a
+/// date given leave it at the date given or today.
+#[test]
+fn a_fact_without_a_date_is_about_the_one_past_day_its_text_names() {
+    for (text, date, expected) in [
+        ("the deploy broke two days ago", None, "2026-07-08"),
+        ("fixed it yesterday", None, "2026-07-09"),
+        ("fixed it this morning", None, "2026-07-10"),
+        ("broke on Monday, fixed yesterday", None, "2026-07-10"),
+        ("we ship in 3 days", None, "2026-07-10"),
+        ("no relative time here", None, "2026-07-10"),
+        (
+            "the deploy broke two days ago",
+            Some("2026-07-01"),
+            "2026-07-01",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut fact = Fact::new("memory-infra.md", text).hook("hosts");
+        if let Some(date) = date {
+            fact = fact.date(date);
+        }
+        let out = memory(dir.path()).remember(fact).unwrap();
+        assert_eq!(out.entry.date.to_string(), expected, "{text:?} {date:?}");
+    }
+    // Merge on write: a later report of an earlier event does not replace what followed.
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(dir.path());
+    m.remember(
+        Fact::new("memory-infra.md", "deploy fixed")
+            .subject("deploy")
+            .hook("hosts")
+            .date("yesterday"),
+    )
+    .unwrap();
+    let out = m
+        .remember(Fact::new("memory-infra.md", "deploy broke two days ago").subject("deploy"))
+        .unwrap();
+    assert!(out.archived_as_older, "the older event goes to the archive");
+    assert_eq!(
+        m.topic("memory-infra.md").unwrap().entries[0].text,
+        "deploy fixed"
+    );
+}

@@ -613,7 +613,9 @@ class StructuredMemory:
     def topic(self, file: str) -> TopicDict:
         """Topic file ``file`` (relative to the directory, such as ``memory-infra.md``) read
         whole, as a ``TopicDict``: its frontmatter ``meta``, dated ``entries``, ``undated``
-        hand notes, size and ``budget`` use. NotFoundError when it does not exist;
+        hand notes, size and ``budget`` use, its whole ``text`` (as read) and its ``body``
+        (the text after the frontmatter, without a byte-order mark: a Claude Code topic
+        file's prose). NotFoundError when it does not exist;
         InvalidInputError for a path outside the directory or a reserved file."""
     def recall(self, query: str) -> list[RecallHitDict]:
         """The index lines whose title or hook match ``query``, best first, as
@@ -646,7 +648,7 @@ class StructuredMemory:
         to the archive). ``date`` is ``YYYY-MM-DD`` or a relative day (``today``,
         ``yesterday``, ``last monday``, ...) converted to an absolute date now, or a
         ``datetime.date`` (a ``datetime.datetime`` gives the calendar day it shows, in its
-        own time zone); today when None. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
+        own time zone); when None, the one past day the text names (``broke two days ago``), else today. A new topic file is linked from ``MEMORY.md`` with ``title`` (from the file
         name when None) and ``hook`` (required then). ``section`` names the ``##`` section of
         the topic file the entry goes under (matched by its words, case folded; a new one at
         the end when there is none); when None a new entry goes above the first section.

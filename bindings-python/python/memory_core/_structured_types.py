@@ -154,7 +154,10 @@ class UndatedItemDict(TypedDict):
 
 
 class TopicDict(TypedDict):
-    """``StructuredMemory.topic(file)``: a topic file read whole."""
+    """``StructuredMemory.topic(file)``: a topic file read whole. ``text`` is the file as
+    read (byte-order mark, frontmatter and line endings included); ``body`` the text after
+    the frontmatter (all of it when there is none), without a byte-order mark — the prose
+    of a topic file that has no dated entries (Claude Code's)."""
 
     file: str
     meta: Optional[TopicMetaDict]
@@ -164,6 +167,8 @@ class TopicDict(TypedDict):
     line_count: int
     byte_count: int
     budget: BudgetUseDict
+    text: str
+    body: str
 
 
 class RecallHitDict(TypedDict):
@@ -286,7 +291,9 @@ in the ``date`` given or in the ``text``."""
 class RememberOutcomeDict(TypedDict):
     """``StructuredMemory.remember()``: the entry as written, what it replaced (merge on
     write), whether it created the topic, the index line or ``MEMORY.md``, the archive id
-    of what it moved, the budgets after it, and the compaction it triggered."""
+    of what it moved, the budgets of the files it wrote, its ``warnings`` (a file near or
+    over its budget — ``MEMORY.md`` on every write, changed or not), and the compaction it
+    triggered."""
 
     file: str
     entry: StructuredEntryDict

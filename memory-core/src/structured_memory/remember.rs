@@ -55,8 +55,9 @@ pub struct Fact {
     pub text: String,
     /// What it is about: an entry about the same subject is replaced by it.
     pub subject: Option<String>,
-    /// The day it is about: `YYYY-MM-DD`, `today`, `yesterday`, a weekday…; today when
-    /// not given.
+    /// The day it is about: `YYYY-MM-DD`, `today`, `yesterday`, a weekday…; when not
+    /// given, the one day before today (or today) the text's relative words name
+    /// (`broke two days ago`), else today.
     pub date: Option<String>,
     /// The topic's title: for a new index line (derived from the file name otherwise),
     /// or to rename an existing line's title in place (its other bytes kept; the topic
@@ -275,12 +276,12 @@ impl StructuredMemory {
         }
         let now = self.handle.clock.now();
         let today = now.date_naive();
-        let date = match &fact.date {
-            Some(given) => resolve_date(given, today)?,
-            None => today,
-        };
         // "convert relative time to absolute at write time": in the text too.
         let (text, mut converted) = convert_relative_time(&text, today)?;
+        let date = match &fact.date {
+            Some(given) => resolve_date(given, today)?,
+            None => day_the_text_names(&converted, today),
+        };
         if let Some(given) = &fact.date
             && given.trim() != date.format("%Y-%m-%d").to_string()
         {
@@ -693,6 +694,16 @@ impl StructuredMemory {
             .filter(|b| b.state != BudgetState::Within)
             .filter_map(BudgetUse::warning)
             .collect();
+        // `MEMORY.md` near or over its budget is said on every write, not only on one
+        // that changes it: the index was read anyway, and it is what every session loads.
+        if step.index_text.is_none()
+            && let Some(index) = &old_index
+        {
+            let usage =
+                self.budgets
+                    .usage(INDEX_FILE_NAME, true, index.line_count, index.byte_count);
+            warnings.extend(usage.warning());
+        }
         // A line added after a comment left open in MEMORY.md reads for memory-core and
         // every agent, but Obsidian hides it: said, naming the line to close.
         if let Some(text) = step
@@ -736,6 +747,21 @@ impl StructuredMemory {
             basis,
             outcome,
         })
+    }
+}
+
+/// The day a fact without a given date is about: the one day before today (or today)
+/// its text's relative words named (`the deploy broke two days ago` is about two days
+/// ago, so that merge on write ranks it by when it happened, not when it was written
+/// down), else today — also when they named several days, or one still to come.
+fn day_the_text_names(converted: &[Conversion], today: NaiveDate) -> NaiveDate {
+    let named: std::collections::BTreeSet<NaiveDate> = converted
+        .iter()
+        .filter_map(|c| NaiveDate::parse_from_str(&c.to, "%Y-%m-%d").ok())
+        .collect();
+    match (named.first(), named.len()) {
+        (Some(&only), 1) if only <= today => only,
+        _ => today,
     }
 }
 
@@ -970,14 +996,16 @@ pub(super) fn remove_entries(text: &str, gone: &[&Entry]) -> String {
     out
 }
 
-/// `index` (or a new index) with `line` added after its last line.
+/// `index` (or a new index) with `line` added after its last line. An index that is
+/// empty but for a byte-order mark gets the line right after the mark.
 fn append_line(index: Option<&str>, line: &str) -> String {
     match index {
         None => format!("{INDEX_HEADER}\n{line}\n"),
         Some(text) => {
             let ending = LineEnding::detect(text).as_str();
             let mut out = text.to_string();
-            if !out.is_empty() && !out.ends_with('\n') {
+            let content = out.strip_prefix('\u{feff}').unwrap_or(&out);
+            if !content.is_empty() && !content.ends_with('\n') {
                 out.push_str(ending);
             }
             out.push_str(line);
@@ -1097,6 +1125,24 @@ mod tests {
         assert!(check_fact_text("   ").is_err());
         assert!(check_fact_text("a\rb").is_err());
         assert!(check_fact_text("a\u{7}").is_err());
+    }
+
+    #[test]
+    fn an_index_line_follows_a_lone_byte_order_mark_directly() {
+        let line = "- [A](a.md) — hook";
+        assert_eq!(
+            append_line(Some("\u{feff}"), line),
+            "\u{feff}- [A](a.md) — hook\n"
+        );
+        assert_eq!(append_line(Some(""), line), "- [A](a.md) — hook\n");
+        assert_eq!(
+            append_line(Some("\u{feff}# Index"), line),
+            "\u{feff}# Index\n- [A](a.md) — hook\n"
+        );
+        assert_eq!(
+            append_line(Some("\u{feff}# Index\r\n"), line),
+            "\u{feff}# Index\r\n- [A](a.md) — hook\r\n"
+        );
     }
 
     #[test]

@@ -86,6 +86,11 @@ pub struct UndatedItem {
 
 /// A topic file, read whole.
 ///
+/// As JSON (`memcore --json topics show`, Python's `topic()`, Node's `topic()`) it is its
+/// fields in this order, then [`text`](Topic::text) (the file as read) and `body`
+/// ([`Topic::body`]: the text after the frontmatter): a Claude Code topic file is prose,
+/// which no other key holds.
+///
 /// ```
 /// use memory_core::structured_memory::Topic;
 /// let text = "# Infra\n\nHosts we run.\n\n- 2026-07-10: staging is on k3s\n  since the March move\n- 2026-07-11 [db]: Postgres 16\n";
@@ -95,7 +100,7 @@ pub struct UndatedItem {
 /// assert_eq!(topic.entries[0].end_line, 6);
 /// assert_eq!(topic.line_count, 7);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Topic {
     /// The file, relative to the memory directory.
@@ -111,7 +116,6 @@ pub struct Topic {
     /// Its list items without a date, in file order.
     pub undated: Vec<UndatedItem>,
     /// The lines of [`Topic::unparsed_lines`].
-    #[serde(skip)]
     pub(crate) unparsed: Vec<usize>,
     /// How many lines it has (what the line budget counts).
     pub line_count: usize,
@@ -119,16 +123,46 @@ pub struct Topic {
     pub byte_count: usize,
     /// What it uses of its budget (the seed's 150 lines unless the handle says otherwise).
     pub budget: BudgetUse,
-    /// The whole text, as read.
-    #[serde(skip)]
+    /// The whole text, as read (a byte-order mark, the frontmatter and CRLF line
+    /// endings included).
     pub text: String,
     /// The file's line terminator.
-    #[serde(skip)]
     pub(crate) line_ending: LineEnding,
     /// Where the body starts: after the frontmatter, or 0 (a leading `---` block that is
     /// not frontmatter is body: see `leading_block.rs`).
-    #[serde(skip)]
     pub(crate) body_start: usize,
+}
+
+impl Serialize for Topic {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        /// The JSON keys, in order: the fields callers read, then `text` and `body`.
+        #[derive(Serialize)]
+        struct Json<'a> {
+            file: &'a str,
+            meta: &'a Option<TopicMeta>,
+            frontmatter_not_yaml: &'a Option<FrontmatterNotYaml>,
+            entries: &'a [Entry],
+            undated: &'a [UndatedItem],
+            line_count: usize,
+            byte_count: usize,
+            budget: &'a BudgetUse,
+            text: &'a str,
+            body: &'a str,
+        }
+        Json {
+            file: &self.file,
+            meta: &self.meta,
+            frontmatter_not_yaml: &self.frontmatter_not_yaml,
+            entries: &self.entries,
+            undated: &self.undated,
+            line_count: self.line_count,
+            byte_count: self.byte_count,
+            budget: &self.budget,
+            text: &self.text,
+            body: self.body(),
+        }
+        .serialize(s)
+    }
 }
 
 impl Topic {
@@ -298,6 +332,23 @@ impl Topic {
 }
 
 impl Topic {
+    /// The text after the frontmatter block — the whole text when there is none (a
+    /// leading `---` block that is not frontmatter is body) — without a leading
+    /// byte-order mark: what a reader of the file reads as its content. Its `body` key
+    /// in JSON.
+    ///
+    /// ```
+    /// use memory_core::structured_memory::Topic;
+    /// let text = "---\nname: Testing\ndescription: real databases\n---\n\nTests hit a real database.\n";
+    /// let topic = Topic::parse("feedback_testing.md", text).unwrap();
+    /// assert_eq!(topic.body(), "\nTests hit a real database.\n");
+    /// assert_eq!(Topic::parse("t.md", "\u{feff}prose\n").unwrap().body(), "prose\n");
+    /// ```
+    pub fn body(&self) -> &str {
+        let body = self.text.get(self.body_start..).unwrap_or("");
+        body.strip_prefix('\u{feff}').unwrap_or(body)
+    }
+
     /// The 1-based lines that are someone else's: every line after the frontmatter that
     /// is not blank, not a heading and not part of a dated entry — hand notes (undated
     /// items), prose paragraphs, comments, code. Compaction never moves, removes or
