@@ -757,6 +757,7 @@ def test_compact_without_a_file_does_only_what_is_over_budget(root: pathlib.Path
         "dry_run": False,
         "files": [],
         "created": [],
+        "index_lines": [],
         "not_compacted": [],
         "removed_temp_files": [],
     }
