@@ -15,35 +15,15 @@ use memory_core::durable::{MemoryLock, Transaction};
 use memory_core::structured_memory::{Fact, StructuredMemory};
 use memory_core::{Error, ErrorKind};
 
-static HOOK_USERS: Mutex<()> = Mutex::new(());
+mod common;
+use common::foreign::{Save, no_leftovers};
 
-/// How another program saves a file.
-#[derive(Clone, Copy, Debug)]
-enum Save {
-    /// Write a temp file, rename it over the file.
-    Rename,
-    /// Truncate the file, then write it (most editors' default).
-    InPlace,
-}
-
+/// `text` saved as `path` the way `how` says (see `common::foreign::save`).
 fn save(path: &Path, text: &str, how: Save) {
-    match how {
-        Save::Rename => {
-            let tmp = path.with_extension("editor-tmp");
-            std::fs::write(&tmp, text).unwrap();
-            std::fs::rename(&tmp, path).unwrap();
-        }
-        Save::InPlace => {
-            use std::io::Write;
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .truncate(true)
-                .open(path)
-                .unwrap();
-            f.write_all(text.as_bytes()).unwrap();
-        }
-    }
+    common::foreign::save(path, text.as_bytes(), how);
 }
+
+static HOOK_USERS: Mutex<()> = Mutex::new(());
 
 /// Runs `edit` from the hook right before step `step` is applied, the first `times` times.
 fn edit_before_step(step: usize, times: usize, edit: impl Fn() + Send + Sync + 'static) {
@@ -54,16 +34,6 @@ fn edit_before_step(step: usize, times: usize, edit: impl Fn() + Send + Sync + '
         }
         Ok(())
     }));
-}
-
-fn no_leftovers(dir: &Path) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let name = e.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(
-            !name.contains(".tmp-") && !name.contains(".bak-") && name != ".memcore.journal",
-            "left behind: {name}"
-        );
-    }
 }
 
 #[test]
