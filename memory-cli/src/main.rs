@@ -74,12 +74,17 @@ fn run(cli: Cli) -> Result<Reply> {
             };
             // The SessionStart hook prints the whole index even when a budget variable
             // is not a budget (it says so on stderr); every other verb refuses it.
-            let (budgets, ignored) = if matches!(args.command, args::TopicsCommand::Index) {
-                settings::index_budgets(flags)
+            let memory;
+            let mut ignored = Vec::new();
+            if matches!(args.command, args::TopicsCommand::Index) {
+                let budgets;
+                (budgets, ignored) = settings::index_budgets(flags);
+                memory =
+                    settings::open_structured_memory_for_index(cli.root, budgets, &mut ignored)?;
             } else {
-                (settings::topic_budgets(flags)?, Vec::new())
-            };
-            let memory = settings::open_structured_memory(cli.root, budgets)?;
+                memory =
+                    settings::open_structured_memory(cli.root, settings::topic_budgets(flags)?)?;
+            }
             topics::run(&memory, args.command)
                 .map(|reply| Reply::Topics(reply.with_ignored_settings(ignored)))
         }

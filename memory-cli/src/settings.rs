@@ -34,11 +34,37 @@ pub fn open_agent_memory(root: Option<PathBuf>) -> Result<AgentMemory> {
 /// Opens the structured-memory directory chosen like Agent Memory's root (`--root`, else
 /// `MEMCORE_ROOT`, else `./memory`: the two models share it) with `budgets`.
 pub fn open_structured_memory(root: Option<PathBuf>, budgets: Budgets) -> Result<StructuredMemory> {
+    structured_memory_with(root, budgets, lock_timeout()?)
+}
+
+/// [`open_structured_memory`] for `topics index`, the SessionStart hook: a
+/// `MEMCORE_LOCK_TIMEOUT_MS` that is not a number of milliseconds is left out (the default
+/// wait) and said in `ignored`, as a bad budget variable is, so that the hook still
+/// prints the index.
+pub fn open_structured_memory_for_index(
+    root: Option<PathBuf>,
+    budgets: Budgets,
+    ignored: &mut Vec<String>,
+) -> Result<StructuredMemory> {
+    let timeout = lock_timeout().unwrap_or_else(|err| {
+        ignored.push(format!(
+            "{err}; ignored: `topics index` prints the index with the default lock wait"
+        ));
+        None
+    });
+    structured_memory_with(root, budgets, timeout)
+}
+
+fn structured_memory_with(
+    root: Option<PathBuf>,
+    budgets: Budgets,
+    timeout: Option<Duration>,
+) -> Result<StructuredMemory> {
     let root = root
         .or_else(|| non_empty_env(ROOT_ENV).map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from(DEFAULT_ROOT));
     let mut builder = StructuredMemory::builder(root).budgets(budgets);
-    if let Some(timeout) = lock_timeout()? {
+    if let Some(timeout) = timeout {
         builder = builder.lock_timeout(timeout);
     }
     builder.open()

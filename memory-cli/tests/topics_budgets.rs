@@ -323,6 +323,11 @@ fn topics_index_prints_the_whole_index_past_a_bad_budget_variable_and_says_why()
             "1kb",
             "invalid MEMCORE_TOPIC_BYTES \"1kb\"",
         ),
+        (
+            "MEMCORE_LOCK_TIMEOUT_MS",
+            "soon",
+            "invalid MEMCORE_LOCK_TIMEOUT_MS \"soon\"",
+        ),
     ] {
         let out = index(&[(name, value)], false);
         assert_eq!(out.code, 0, "{name}={value}: {out:?}");
