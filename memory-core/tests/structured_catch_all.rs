@@ -8,27 +8,11 @@ use std::path::Path;
 use memory_core::ErrorKind;
 use memory_core::structured_memory::{Fact, StructuredMemory};
 
-fn memory(dir: &Path) -> StructuredMemory {
-    StructuredMemory::builder(dir)
-        .fixed_time("2026-07-10T09:00:00Z")
-        .unwrap()
-        .open()
-        .unwrap()
-}
+mod structured_support;
+use structured_support::tree;
 
-/// Every file in `dir` (the lock aside), with its bytes.
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != ".memcore.lock")
-        .map(|e| {
-            let bytes = std::fs::read(e.path()).unwrap_or_default();
-            (e.file_name().to_string_lossy().into_owned(), bytes)
-        })
-        .collect();
-    out.sort();
-    out
+fn memory(dir: &Path) -> StructuredMemory {
+    structured_support::memory_at(dir, None)
 }
 
 /// `(kind, file, line)` of every violation `check` finds.
