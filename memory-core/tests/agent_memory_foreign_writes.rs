@@ -175,6 +175,48 @@ fn a_session_start_append_over_a_save_of_the_same_length_is_refused() {
     }
 }
 
+/// A SessionStart that appends by the remembered verdict on the index (every start after
+/// a memory-core write does) depends on the index still having the digest it read: a save
+/// of the same length in between is refused as on the full path, and the next start reads
+/// the saved text whole.
+#[test]
+fn a_session_start_by_a_remembered_verdict_over_a_save_is_refused() {
+    let _turn = HOOK_USERS.lock().unwrap_or_else(|p| p.into_inner());
+    for how in SAVES {
+        let fx = fixture();
+        fx.memory.register_session_start("agent-b").unwrap();
+        let index = fx.memory.index_path();
+        let before = std::fs::read_to_string(&index).unwrap();
+        let edited = before.replace("Login bug", "Login bag");
+        assert_eq!(edited.len(), before.len());
+        let hooked = index.clone();
+        let text = edited.clone();
+        edit_before_step(0, move || save(&hooked, text.as_bytes(), how));
+        let counted = fault::verdict_starts();
+        let result = fx.memory.register_session_start("agent-c");
+        fault::clear_hook();
+        let err = result.expect_err("refused");
+        assert_eq!(
+            fault::verdict_starts(),
+            counted + 1,
+            "{how:?}: by the verdict"
+        );
+        assert_eq!(err.kind(), ErrorKind::Conflict, "{how:?}: {err}");
+        assert_eq!(err.path(), Some(index.as_path()), "{how:?}");
+        assert_eq!(std::fs::read_to_string(&index).unwrap(), edited, "{how:?}");
+        no_leftovers(&fx.root);
+        let id = fx.memory.register_session_start("agent-c").unwrap();
+        assert_eq!(
+            fault::verdict_starts(),
+            counted + 1,
+            "{how:?}: the saved text was read whole"
+        );
+        let text = std::fs::read_to_string(&index).unwrap();
+        assert!(text.starts_with(&edited), "{how:?}: {text}");
+        assert!(text.contains(id.as_str()), "{how:?}");
+    }
+}
+
 /// Archive moves the snapshot it read (its Continues From decides what is released): a
 /// snapshot saved meanwhile is not moved, and the archive index made first is undone.
 #[test]

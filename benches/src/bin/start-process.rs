@@ -106,6 +106,9 @@ struct Case {
     args: Vec<String>,
     /// Text the command must print (checked on every run).
     expect: Option<&'static str>,
+    /// Whether the lock file's note (the remembered index verdicts) is emptied before
+    /// every run: the first SessionStart after a hand edit of the index.
+    cold: bool,
     wall: Vec<Duration>,
     cpu_ticks: u64,
 }
@@ -124,6 +127,7 @@ impl Case {
             program: program.to_path_buf(),
             args: args.iter().map(|a| a.to_string()).collect(),
             expect,
+            cold: false,
             wall: Vec::new(),
             cpu_ticks: 0,
         }
@@ -224,7 +228,9 @@ fn main() {
     let cat = PathBuf::from("cat");
     const ID_LINE: Option<&str> = Some("Your Memory Session ID is:");
 
-    // Per spelling: `cat` of its index, then `memcore agent start` on it.
+    // Per spelling: `cat` of its index, then `memcore agent start` on it as every start
+    // after a memcore command finds it (its verdict remembered), then as the first start
+    // after a hand edit finds it (no verdict: every row read).
     let mut cases: Vec<Case> = Vec::new();
     for (i, spelling) in spellings.iter().enumerate() {
         let example = spelling.example();
@@ -242,6 +248,15 @@ fn main() {
             &["agent", "start", "--root", &root(i)],
             ID_LINE,
         ));
+        let mut cold = Case::new(
+            &format!("memcore agent start, cold  [{example}]"),
+            i,
+            &options.memcore,
+            &["agent", "start", "--root", &root(i)],
+            ID_LINE,
+        );
+        cold.cold = true;
+        cases.push(cold);
     }
     cases.push(Case::new(
         "memcore --version",
@@ -278,10 +293,11 @@ fn main() {
 
     let load_before = load_average();
     let restore = |case: &Case| {
-        fixtures[case.fixture]
-            .fixture
-            .restore()
-            .expect("restore the fixture")
+        let fixture = &fixtures[case.fixture].fixture;
+        fixture.restore().expect("restore the fixture");
+        if case.cold {
+            std::fs::write(fixture.root.join(".memcore.lock"), "").expect("empty the lock file");
+        }
     };
     // One untimed round warms the page cache and the binaries.
     for case in &mut cases {
@@ -326,7 +342,7 @@ fn main() {
         let median = case.median();
         // A spelling's cases are compared with its own `cat`; the rest with the first.
         let own_cat = if case.fixture > 0 {
-            cases[2 * case.fixture].median()
+            cases[3 * case.fixture].median()
         } else {
             cat_median
         };
@@ -342,7 +358,10 @@ fn main() {
     }
     println!();
     let worst = (0..spellings.len())
-        .map(|i| (cases[2 * i + 1].median() / cases[2 * i].median(), i))
+        .map(|i| (cases[3 * i + 1].median() / cases[3 * i].median(), i))
+        .fold((0.0f64, 0usize), |a, b| if b.0 > a.0 { b } else { a });
+    let worst_cold = (0..spellings.len())
+        .map(|i| (cases[3 * i + 2].median() / cases[3 * i].median(), i))
         .fold((0.0f64, 0usize), |a, b| if b.0 > a.0 { b } else { a });
     println!(
         "memcore agent start: median {:.2} ms = {:.1}× cat (RFC 3339); worst spelling {} at {:.1}× its cat",
@@ -350,6 +369,13 @@ fn main() {
         start_median / cat_median,
         spellings[worst.1].example(),
         worst.0
+    );
+    println!(
+        "memcore agent start, cold (first start after a hand edit): median {:.2} ms = {:.1}× cat (RFC 3339); worst spelling {} at {:.1}× its cat",
+        cases[2].median(),
+        cases[2].median() / cat_median,
+        spellings[worst_cold.1].example(),
+        worst_cold.0
     );
     if options.with_python {
         let naive = cases

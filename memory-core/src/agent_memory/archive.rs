@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::snapshot_doc::SnapshotDoc;
+use super::verdict::remember;
 use super::{AgentMemory, SessionId, SessionRow, Status, Warning};
 use crate::durable::Transaction;
 use crate::error::{Error, Result};
@@ -141,9 +142,11 @@ impl AgentMemory {
             if row.status == Status::Idle || !row.has_meaningful_summary() {
                 let new = index.prepare(vec![index.remove(position)])?;
                 new.expect_absent(&id)?;
+                let written = new.verdict(None);
                 let mut tx = Transaction::new(&lock);
                 new.stage(&mut tx);
                 tx.commit()?;
+                remember(&lock, [None, written]);
                 return Ok(ArchiveOutcome::Deleted {
                     session_id: id,
                     warnings,
@@ -202,8 +205,10 @@ impl AgentMemory {
         if live {
             tx.rename(&session_file, &archived_session);
         }
+        let written = new.verdict(None);
         new.stage(&mut tx);
         tx.commit()?;
+        remember(&lock, [None, written]);
         Ok(ArchiveOutcome::Archived {
             session_id: id,
             archive_index,

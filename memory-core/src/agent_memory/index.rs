@@ -6,8 +6,9 @@ use chrono::FixedOffset;
 
 use super::row::{INDEX_COLUMNS, validate_row};
 use super::row_ids::RowIds;
+use super::verdict::IndexVerdict;
 use super::{SessionId, SessionRow, Warning};
-use crate::durable::{Transaction, read_text_if_exists};
+use crate::durable::{Digester, FileDigest, Transaction, read_text_if_exists};
 use crate::error::{Error, Result};
 use crate::markdown::{
     Edit, LineEnding, Table, TableRow, TableScan, apply_edits, continue_table, render_row,
@@ -324,6 +325,42 @@ impl IndexDoc {
         true
     }
 
+    /// The reader's verdict on this text (named by `digest`) when SessionStart could
+    /// append to it by the verdict alone: read whole without a warning, the table at the
+    /// top level, with a row, not hidden by an open fence or comment, and ending the file.
+    fn verdict(&self, digest: FileDigest) -> Option<IndexVerdict> {
+        let clean = self.on_disk
+            && !self.unclosed
+            && self.reserved.is_empty()
+            && self.lenient.as_ref().is_none_or(|w| w.is_empty());
+        let table = &self.table;
+        let (first, last) = (table.rows.first()?, table.rows.last()?);
+        (clean
+            && table.ended_by.is_none()
+            && table.indent.is_empty()
+            && table.insert_at == self.text.len()
+            && digest.len == self.text.len() as u64)
+            .then(|| IndexVerdict {
+                digest,
+                offset_secs: self.offset.local_minus_utc(),
+                header_line: table.header_line,
+                delimiter_line: table.delimiter_line,
+                body_start: first.content.start as u64,
+                last_row_line: last.line,
+                last_row_start: last.content.start as u64,
+                last_line_terminated: table.last_line_terminated,
+                crlf: table.line_ending == LineEnding::CrLf,
+            })
+    }
+
+    /// The verdict on the text as read, with the digester that named it (to fork for
+    /// the text written).
+    pub fn read_verdict(&self) -> (Option<IndexVerdict>, Digester) {
+        let mut digester = Digester::new();
+        digester.update(self.text.as_bytes());
+        (self.verdict(digester.finish()), digester)
+    }
+
     /// Checks this index holds `row` exactly.
     fn expect_row(&self, row: &SessionRow) -> Result<()> {
         match self.position(&row.session_id) {
@@ -377,6 +414,22 @@ impl NewIndex {
                 tx.append(path, at as u64, tail);
             }
         }
+    }
+
+    /// The verdict on the new text, for when it is committed. `read` is the digester of
+    /// the text as read ([`IndexDoc::read_verdict`]): an append forks it instead of
+    /// hashing the whole text again.
+    pub fn verdict(&self, read: Option<&Digester>) -> Option<IndexVerdict> {
+        let text = self.doc.text.as_bytes();
+        let digest = match (&self.commit, read) {
+            (Commit::Append { at }, Some(read)) if read.finish().len == *at as u64 => {
+                let mut fork = read.clone();
+                fork.update(text.get(*at..)?);
+                fork.finish()
+            }
+            _ => FileDigest::of(text),
+        };
+        self.doc.verdict(digest)
     }
 
     /// Checks the new index holds each of `rows` exactly.

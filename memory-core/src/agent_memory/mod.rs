@@ -23,10 +23,12 @@ mod row_ids;
 mod session_write;
 mod snapshot;
 mod snapshot_doc;
+mod start_by_verdict;
 mod status_update;
 mod timestamp;
 mod tree_scan;
 mod update;
+mod verdict;
 mod warning;
 
 use std::path::{Path, PathBuf};

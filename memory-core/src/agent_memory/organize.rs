@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::index::IndexDoc;
 use super::snapshot_doc::SnapshotDoc;
+use super::verdict::remember;
 use super::{AgentMemory, SessionId, SessionRow, Status, Warning};
 use crate::durable::{Transaction, decode_text};
 use crate::error::{Error, Result};
@@ -174,9 +175,11 @@ impl AgentMemory {
         // snapshots read for their Continues From are not: organize never writes them,
         // and holding every snapshot's bytes to compare would cost a tree's worth of
         // memory for a reference an editor adds while organize runs.
+        let written = new.verdict(None);
         let mut tx = Transaction::new(&lock);
         new.stage(&mut tx);
         tx.commit()?;
+        remember(&lock, [None, written]);
         Ok(report)
     }
 

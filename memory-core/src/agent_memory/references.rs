@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::session_write::SnapshotWrite;
 use super::snapshot_doc::SnapshotDoc;
 use super::update::Continuation;
+use super::verdict::remember;
 use super::{AgentMemory, SessionId, SessionRow, SessionUpdate, Status};
 use crate::durable::Transaction;
 use crate::error::{Error, Result};
@@ -97,8 +98,10 @@ impl AgentMemory {
         if let Some(snapshot) = snapshot {
             snapshot.stage(&mut tx);
         }
+        let written = new.verdict(None);
         new.stage(&mut tx);
         tx.commit()?;
+        remember(&lock, [None, written]);
         Ok(ContinueOutcome {
             current: current_row,
             source: source_row,

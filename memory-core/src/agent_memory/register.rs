@@ -3,6 +3,7 @@
 use super::index::IndexDoc;
 use super::session_write::SnapshotWrite;
 use super::update::Continuation;
+use super::verdict::remember;
 use super::{
     AgentMemory, AgentName, MANUAL_FALLBACK_SUMMARY, MANUAL_KEYWORDS, SESSION_START_KEYWORDS,
     SESSION_START_SUMMARY, SessionId, SessionRow, SessionStart, SessionUpdate, Status, UNSET_TOPIC,
@@ -149,7 +150,14 @@ impl AgentMemory {
     pub fn register_session_start_with_warnings(&self, agent_name: &str) -> Result<SessionStart> {
         let agent = AgentName::parse(agent_name)?;
         let lock = self.lock()?;
+        if let Some(session_id) = self.start_by_verdict(&lock, &agent)? {
+            return Ok(SessionStart {
+                session_id,
+                warnings: Vec::new(),
+            });
+        }
         let (index, warnings) = IndexDoc::load_lenient(&self.index_path(), self.offset())?;
+        let (read, digester) = index.read_verdict();
         let now = self.now();
         let id = self.fresh_id(&index, &agent)?;
         let row = SessionRow {
@@ -168,9 +176,11 @@ impl AgentMemory {
         };
         let new = index.prepare_append(&row)?;
         new.expect_rows(std::slice::from_ref(&row))?;
+        let written = new.verdict(Some(&digester));
         let mut tx = Transaction::new(&lock);
         new.stage(&mut tx);
         tx.commit()?;
+        remember(&lock, [read, written]);
         Ok(SessionStart {
             session_id: id,
             warnings,
@@ -255,8 +265,10 @@ impl AgentMemory {
         if let Some(snapshot) = snapshot {
             snapshot.stage(&mut tx);
         }
+        let written = new.verdict(None);
         new.stage(&mut tx);
         tx.commit()?;
+        remember(&lock, [None, written]);
         Ok(id)
     }
 

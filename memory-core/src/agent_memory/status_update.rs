@@ -2,6 +2,7 @@
 
 use super::session_write::SnapshotWrite;
 use super::update::Continuation;
+use super::verdict::remember;
 use super::{
     AgentMemory, SessionId, SessionRow, SessionUpdate, Status, cell_value, validate_update,
 };
@@ -73,8 +74,10 @@ impl AgentMemory {
         if let Some(snapshot) = snapshot {
             snapshot.stage(&mut tx);
         }
+        let written = new.verdict(None);
         new.stage(&mut tx);
         tx.commit()?;
+        remember(&lock, [None, written]);
         Ok(row)
     }
 }

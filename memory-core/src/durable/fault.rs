@@ -89,6 +89,26 @@ pub(crate) use hook::point;
 #[cfg(feature = "fault-injection")]
 pub use hook::{Hook, clear_hook, set_hook};
 
+/// How many SessionStarts the calling thread committed (or had refused at the commit) by
+/// a remembered index verdict, without reading the rows again (tests check that the fast path is the one taken; per thread,
+/// so that tests running side by side do not count each other's).
+#[cfg(feature = "fault-injection")]
+pub fn verdict_starts() -> usize {
+    VERDICT_STARTS.with(|n| n.get())
+}
+
+#[cfg(feature = "fault-injection")]
+thread_local! {
+    static VERDICT_STARTS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a SessionStart made by a remembered verdict (see `verdict_starts`).
+#[inline(always)]
+pub(crate) fn count_verdict_start() {
+    #[cfg(feature = "fault-injection")]
+    VERDICT_STARTS.with(|n| n.set(n.get() + 1));
+}
+
 #[cfg(not(feature = "fault-injection"))]
 #[inline(always)]
 pub(crate) fn point(_phase: Phase, _step: usize) -> std::io::Result<()> {

@@ -132,7 +132,39 @@ impl MemoryLock {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The note kept in the lock file (at most [`NOTE_MAX_BYTES`]; empty when there is
+    /// none or it cannot be read). The lock file holds no data memory depends on: the note
+    /// is a cache its writer checks (the index verdicts of SessionStart), so deleting the
+    /// lock file, or a torn or foreign note, costs a slower read and nothing else.
+    pub(crate) fn note(&self) -> Vec<u8> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut note = Vec::new();
+        let mut file = &self.file;
+        if file.seek(SeekFrom::Start(0)).is_ok() {
+            let _ = file.take(NOTE_MAX_BYTES).read_to_end(&mut note);
+        }
+        note
+    }
+
+    /// Replaces the note kept in the lock file (see [`MemoryLock::note`]), without a
+    /// flush: a crash may leave the old note, none, or a torn one, and a reader of the
+    /// note must check it. A failure is ignored for the same reason.
+    pub(crate) fn set_note(&self, note: &[u8]) {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut file = &self.file;
+        let written = file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| file.write_all(note))
+            .and_then(|()| file.set_len(note.len() as u64));
+        if written.is_err() {
+            let _ = file.set_len(0);
+        }
+    }
 }
+
+/// The most of the lock file's note that is read.
+pub(crate) const NOTE_MAX_BYTES: u64 = 4096;
 
 /// What a [`WaitCheck`] returns to stop a wait: the reason, kept as the source of
 /// [`Error::Aborted`] (a binding can take its own error back out of it).

@@ -5,6 +5,7 @@
 mod append;
 mod atomic;
 mod clock;
+mod digest;
 pub mod fault;
 mod guarded_rename;
 mod handle_options;
@@ -18,6 +19,7 @@ pub(crate) use atomic::is_temp_name as is_dead_writer_file;
 pub(crate) use atomic::{MAX_FILE_BYTES, decode_text, read_bytes_if_exists};
 pub use atomic::{create_private_dir_all, read_text, read_text_if_exists, replace_atomically};
 pub use clock::{Clock, FixedClock, SystemClock};
+pub(crate) use digest::{Digester, FileDigest, stream_file};
 pub use handle_options::DEFAULT_LOCK_TIMEOUT;
 pub(crate) use handle_options::{HandleOptions, handle_builder_methods};
 pub use lock::{MemoryLock, WaitCheck, WaitCheckError, lock_wait_from_secs};

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use super::append::{self, Tail};
 use super::atomic::{create_temp, parent_dir, sync_dir, write_temp};
+use super::digest::{FileDigest, file_has_digest};
 use super::fault::{self, Phase};
 use super::{MemoryLock, read_text_if_exists, replace_atomically};
 use crate::error::{Error, Result};
@@ -83,6 +84,8 @@ pub struct Transaction<'lock> {
     /// What files must hold right before the step is made (`None`: no file), see
     /// [`Transaction::expect`].
     basis: Vec<(PathBuf, Option<Vec<u8>>)>,
+    /// What files must hold, named by digest (see [`Transaction::expect_digest`]).
+    digests: Vec<(PathBuf, FileDigest)>,
     _lock: &'lock MemoryLock,
 }
 
@@ -94,6 +97,7 @@ impl<'lock> Transaction<'lock> {
             root: parent_dir(lock.path()),
             changes: Vec::new(),
             basis: Vec::new(),
+            digests: Vec::new(),
             _lock: lock,
         }
     }
@@ -124,6 +128,7 @@ impl<'lock> Transaction<'lock> {
     pub fn expect(&mut self, path: impl Into<PathBuf>, bytes: Option<Vec<u8>>) -> &mut Self {
         let path = path.into();
         self.basis.retain(|(p, _)| p != &path);
+        self.digests.retain(|(p, _)| p != &path);
         self.basis.push((path, bytes));
         self
     }
@@ -159,6 +164,28 @@ impl<'lock> Transaction<'lock> {
         self.write(target, bytes)
     }
 
+    /// [`Transaction::expect`] with the content named by its digest instead of held as
+    /// bytes: the file is streamed and hashed where it would be compared (SessionStart
+    /// appending to an index whose verdict it knows without holding its 3 MB). A write
+    /// over such a file compares it right before a plain rename, without the exchange's
+    /// second comparison.
+    pub(crate) fn expect_digest(
+        &mut self,
+        path: impl Into<PathBuf>,
+        digest: FileDigest,
+    ) -> &mut Self {
+        let path = path.into();
+        self.basis.retain(|(p, _)| p != &path);
+        self.digests.retain(|(p, _)| p != &path);
+        self.digests.push((path, digest));
+        self
+    }
+
+    /// The digest `path` must have before its step, when the commit depends on it so.
+    fn digest_of(&self, path: &Path) -> Option<&FileDigest> {
+        self.digests.iter().find(|(p, _)| p == path).map(|(_, d)| d)
+    }
+
     /// What `path` must hold before its step, when the commit depends on it.
     fn basis_of(&self, path: &Path) -> Option<Option<&[u8]>> {
         self.basis
@@ -174,6 +201,11 @@ impl<'lock> Transaction<'lock> {
                 continue;
             }
             if !super::guarded_rename::holds(path, bytes.as_deref())? {
+                return Err(super::guarded_rename::changed(path));
+            }
+        }
+        for (path, digest) in &self.digests {
+            if !steps.iter().any(|s| s.touches(path)) && !file_has_digest(path, digest)? {
                 return Err(super::guarded_rename::changed(path));
             }
         }
@@ -251,6 +283,11 @@ impl<'lock> Transaction<'lock> {
             self.relative(target)?;
             for (path, basis) in &self.basis {
                 if path != target && !super::guarded_rename::holds(path, basis.as_deref())? {
+                    return Err(super::guarded_rename::changed(path));
+                }
+            }
+            for (path, digest) in &self.digests {
+                if !file_has_digest(path, digest)? {
                     return Err(super::guarded_rename::changed(path));
                 }
             }
@@ -351,7 +388,15 @@ impl<'lock> Transaction<'lock> {
                     _ => Ok(()),
                 })
                 .inspect_err(|_| unapplied_from = i)
-                .and_then(|()| step.apply(i, &mut dirs, self.basis_of(step.guarded())))
+                .and_then(|()| {
+                    let guarded = step.guarded();
+                    step.apply(
+                        i,
+                        &mut dirs,
+                        self.basis_of(guarded),
+                        self.digest_of(guarded),
+                    )
+                })
                 .inspect_err(|e| {
                     // A step refused by its comparison changed nothing; one that failed
                     // part-way may have.
@@ -586,6 +631,7 @@ pub fn recover(lock: &MemoryLock) -> Result<bool> {
         root,
         changes: Vec::new(),
         basis: Vec::new(),
+        digests: Vec::new(),
         _lock: lock,
     };
     tx.finish(&journal)?;
@@ -835,11 +881,19 @@ impl Step {
     /// go into `dirs`, to be flushed once all steps are applied.
     /// `basis` is what the [`Step::guarded`] file must hold right before (see
     /// [`Transaction::expect`]).
-    fn apply(&self, n: usize, dirs: &mut DirsToFlush, basis: Option<Option<&[u8]>>) -> Result<()> {
-        let unchanged = |path: &Path| match basis {
-            Some(b) if !super::guarded_rename::holds(path, b)? => {
+    /// `digest`, when given, is what it must hash to instead.
+    fn apply(
+        &self,
+        n: usize,
+        dirs: &mut DirsToFlush,
+        basis: Option<Option<&[u8]>>,
+        digest: Option<&FileDigest>,
+    ) -> Result<()> {
+        let unchanged = |path: &Path| match (basis, digest) {
+            (Some(b), _) if !super::guarded_rename::holds(path, b)? => {
                 Err(super::guarded_rename::changed(path))
             }
+            (_, Some(d)) if !file_has_digest(path, d)? => Err(super::guarded_rename::changed(path)),
             _ => Ok(()),
         };
         match self {
@@ -861,7 +915,10 @@ impl Step {
                         }
                         Ok(())
                     }
-                    None => rename_for_flush(staged, target, dirs),
+                    None => {
+                        unchanged(target)?;
+                        rename_for_flush(staged, target, dirs)
+                    }
                 }
             }
             Step::Append { target, at, text } => {
