@@ -156,9 +156,14 @@ pub(crate) fn read_table<'t>(path: &Path, text: &'t str) -> Result<(Table, Vec<R
 /// A cell's value, trimmed and unescaped (`unescape_cell(raw).trim()`), borrowed from
 /// the text when there is nothing to unescape — the common case, and a query reads
 /// every row of every index it searches.
+///
+/// `raw` is a cell as the table scanner gives it, already trimmed of white space as
+/// `str::trim` trims (`TableRow::cells`): a cell with nothing to unescape is borrowed as
+/// it stands, found by one SIMD search instead of a loop over its bytes.
 fn cell_text(raw: &str) -> Cow<'_, str> {
-    if !raw.bytes().any(|b| matches!(b, b'\\' | b'<' | b'&')) {
-        return Cow::Borrowed(raw.trim());
+    if memchr::memchr3(b'\\', b'<', b'&', raw.as_bytes()).is_none() {
+        debug_assert_eq!(raw, raw.trim());
+        return Cow::Borrowed(raw);
     }
     Cow::Owned(unescape_cell(raw).trim().to_string())
 }
