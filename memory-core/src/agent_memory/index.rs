@@ -8,7 +8,7 @@ use super::row::{INDEX_COLUMNS, validate_row};
 use super::row_ids::RowIds;
 use super::verdict::IndexVerdict;
 use super::{SessionId, SessionRow, Warning};
-use crate::durable::{Digester, FileDigest, Transaction, read_text_if_exists};
+use crate::durable::{Digester, FileDigest, Transaction, read_settled};
 use crate::error::{Error, Result};
 use crate::markdown::{
     Edit, LineEnding, Table, TableRow, TableScan, apply_edits, continue_table, render_row,
@@ -48,10 +48,13 @@ pub(crate) struct IndexDoc {
 impl IndexDoc {
     /// Reads and parses the index. A missing or empty file is a new index; a file without
     /// the table gets the table appended after its content (on the next write).
+    /// A file that does not read is read again while another program may be saving it
+    /// in place ([`read_settled`]).
     pub fn load(path: &Path, offset: FixedOffset) -> Result<Self> {
-        let original = read_text_if_exists(path)?;
-        let existed = original.is_some();
-        Self::parse(path, original.unwrap_or_default(), offset).map(|doc| doc.read_as(existed))
+        read_settled(path, |original| {
+            let existed = original.is_some();
+            Self::parse(path, original.unwrap_or_default(), offset).map(|doc| doc.read_as(existed))
+        })
     }
 
     /// Records that there was no file when `existed` is false (a missing file and an
@@ -84,18 +87,19 @@ impl IndexDoc {
     /// beside such rows. Structural problems — no recognisable table, the table in a
     /// callout, rows cut off from the table — still fail.
     pub fn load_lenient(path: &Path, offset: FixedOffset) -> Result<(Self, Vec<Warning>)> {
-        let original = read_text_if_exists(path)?;
-        let existed = original.is_some();
-        let mut warnings = Vec::new();
-        let mut doc = Self::parse_with(
-            path,
-            original.unwrap_or_default(),
-            offset,
-            Some(&mut warnings),
-        )?
-        .read_as(existed);
-        doc.lenient = Some(warnings.clone());
-        Ok((doc, warnings))
+        read_settled(path, |original| {
+            let existed = original.is_some();
+            let mut warnings = Vec::new();
+            let mut doc = Self::parse_with(
+                path,
+                original.unwrap_or_default(),
+                offset,
+                Some(&mut warnings),
+            )?
+            .read_as(existed);
+            doc.lenient = Some(warnings.clone());
+            Ok((doc, warnings))
+        })
     }
 
     fn parse_with(

@@ -21,7 +21,7 @@ use super::index_rows::{RowRef, read_table};
 use super::names::EntityName;
 use super::namespace::Namespace;
 use super::schema::{Category, EntryStatus};
-use crate::durable::{Transaction, read_text_if_exists};
+use crate::durable::{Transaction, read_settled};
 use crate::error::{Error, Result};
 use crate::markdown::{
     Edit, LineEnding, Table, apply_edits, lines, push_escaped, render_row,
@@ -148,11 +148,13 @@ pub(crate) struct IndexFile {
 impl IndexFile {
     /// Reads the index of `namespace` at `path`; a missing file reads as the empty
     /// template (written on the first change).
+    /// A file that does not read is read again while another program may be saving it
+    /// in place ([`read_settled`]).
     pub fn load(path: &Path, namespace: &Namespace) -> Result<IndexFile> {
-        match read_text_if_exists(path)? {
+        read_settled(path, |text| match text {
             Some(text) => Self::parse(path, namespace, text, true),
             None => Self::parse(path, namespace, template(namespace, None), false),
-        }
+        })
     }
 
     /// The one reader: the whole table must read (every row's entity name, category,

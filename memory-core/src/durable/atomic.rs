@@ -322,6 +322,68 @@ pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
     }
 }
 
+/// Reads `path` as [`read_text_if_exists`] does and gives the text to `parse`. When the
+/// text does not read ([`ErrorKind::Malformed`](crate::ErrorKind::Malformed)), looks cut
+/// off (no final newline, or cut inside a character) and the file was changed within the
+/// last second, another program saving it in place (truncate, then write) may have been
+/// caught between its writes: the file is looked at again a moment later and, if it
+/// changed, read again (for up to [`SETTLE_FOR`]). A file that does not read and is not
+/// being changed is the error at once.
+pub(crate) fn read_settled<T>(
+    path: &Path,
+    mut parse: impl FnMut(Option<String>) -> Result<T>,
+) -> Result<T> {
+    let started = std::time::Instant::now();
+    loop {
+        let read = read_text_if_exists(path);
+        let stamp = stamp_of(path);
+        let cut = match &read {
+            Ok(text) => text.as_ref().is_some_and(|t| !t.ends_with('\n')),
+            Err(error) => error.kind() == crate::ErrorKind::Malformed,
+        };
+        let result = read.and_then(&mut parse);
+        let retry = match &result {
+            Err(error) => {
+                error.kind() == crate::ErrorKind::Malformed
+                    && cut
+                    && started.elapsed() < SETTLE_FOR
+                    && stamp.is_some_and(|(_, modified)| {
+                        modified.elapsed().is_ok_and(|age| age < JUST_EMPTIED)
+                    })
+                    && changes_soon(path, stamp)
+            }
+            Ok(_) => false,
+        };
+        if !retry {
+            return result;
+        }
+    }
+}
+
+/// How long [`read_settled`] reads a file that is being changed again while it does not
+/// read, and how long it waits to see whether it is.
+const SETTLE_FOR: std::time::Duration = std::time::Duration::from_millis(500);
+const SETTLE_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Whether `path`'s stamp moves from `stamp` within [`SETTLE_PAUSE`] (looked at every
+/// few milliseconds: a saving program held up by a busy machine still gets that long).
+fn changes_soon(path: &Path, stamp: Option<(u64, std::time::SystemTime)>) -> bool {
+    let started = std::time::Instant::now();
+    while started.elapsed() < SETTLE_PAUSE {
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        if stamp_of(path) != stamp {
+            return true;
+        }
+    }
+    false
+}
+
+/// A file's length and modification time.
+fn stamp_of(path: &Path) -> Option<(u64, std::time::SystemTime)> {
+    let meta = fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
+}
+
 /// The bytes of the file at `path`, `None` when it does not exist, read as
 /// [`read_text_if_exists`] reads them (again while another program is saving it), not
 /// yet decoded: a caller that shows a file that does not decode ([`decode_text`] gives

@@ -1,0 +1,100 @@
+//! A file another program saves in place (truncate, then write in pieces) is read again
+//! when a read caught it cut off, instead of being refused as malformed (Agent Memory's
+//! `index.md`, while a second thread keeps saving it; context-memory's `_index.md` is read
+//! the same way when it is changed, see memory-cli's foreign-writer tests).
+//! A file that is cut off and not being changed is refused at once.
+
+mod support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use memory_core::ErrorKind;
+use support::Fixture;
+
+const HEADER: &str = "| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |\n|---|---|---|---|---|---|---|---|---|\n";
+
+/// Saves `text` over `path` in place, again and again until stopped: truncate, write the
+/// first half, pause, write the rest (as an editor that writes in pieces).
+fn keep_saving_in_place(
+    path: PathBuf,
+    text: String,
+) -> (Arc<AtomicBool>, std::thread::JoinHandle<usize>) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    let handle = std::thread::spawn(move || {
+        let mut saves = 0;
+        let half = text.len() / 2;
+        while !stopped.load(Ordering::SeqCst) {
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .truncate(true)
+                .open(&path)
+                .unwrap();
+            file.write_all(&text.as_bytes()[..half]).unwrap();
+            std::thread::sleep(Duration::from_micros(500));
+            file.write_all(&text.as_bytes()[half..]).unwrap();
+            drop(file);
+            saves += 1;
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        saves
+    });
+    (stop, handle)
+}
+
+fn read_while_saved(
+    path: &Path,
+    text: &str,
+    mut read: impl FnMut() -> memory_core::Result<usize>,
+    rows: usize,
+) {
+    let (stop, writer) = keep_saving_in_place(path.to_path_buf(), text.to_string());
+    let started = Instant::now();
+    let mut reads = 0;
+    while started.elapsed() < Duration::from_millis(1500) {
+        match read() {
+            Ok(n) => assert_eq!(n, rows, "a whole read"),
+            // A read that caught the file empty is a conflict, never a partial answer.
+            Err(e) if e.kind() == ErrorKind::Conflict => {}
+            Err(e) => panic!("read {reads}: {e}"),
+        }
+        reads += 1;
+    }
+    stop.store(true, Ordering::SeqCst);
+    let saves = writer.join().unwrap();
+    assert!(saves > 20 && reads > 20, "{saves} saves, {reads} reads");
+}
+
+#[test]
+fn an_agent_index_saved_in_place_is_read_whole() {
+    let mut text = format!("# Memory Index\n\n{HEADER}");
+    for n in 0..200 {
+        text.push_str(&format!(
+            "| s-{n} | a | Topic {n} | Did {n}. | k | active | - | 2026-05-01 | 2026-05-01 |\n"
+        ));
+    }
+    let f = Fixture::with_index(&text);
+    let index = f.index();
+    read_while_saved(&index, &text, || f.memory.sessions().map(|s| s.len()), 200);
+}
+
+#[test]
+fn a_cut_off_index_nobody_is_saving_is_refused_at_once() {
+    let text = format!(
+        "{HEADER}| s-1 | a | T | S | k | active | - | 2026-05-01 | 2026-05-01 |\n| s-2 | a | T"
+    );
+    let f = Fixture::with_index(&text);
+    let started = Instant::now();
+    let err = f.memory.sessions().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Malformed, "{err}");
+    assert_eq!(err.line(), Some(4));
+    assert!(
+        started.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        started.elapsed()
+    );
+}
