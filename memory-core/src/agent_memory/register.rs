@@ -6,8 +6,8 @@ use super::update::Continuation;
 use super::verdict::remember;
 use super::{
     AgentMemory, AgentName, MANUAL_FALLBACK_SUMMARY, MANUAL_KEYWORDS, SESSION_START_KEYWORDS,
-    SESSION_START_SUMMARY, SessionId, SessionRow, SessionStart, SessionUpdate, Status, UNSET_TOPIC,
-    cell_value, validate_text,
+    SESSION_START_SUMMARY, SessionId, SessionRow, SessionStart, SessionUpdate, Status, Timestamp,
+    UNSET_TOPIC, cell_value, validate_text,
 };
 use crate::durable::Transaction;
 use crate::error::Result;
@@ -160,20 +160,7 @@ impl AgentMemory {
         let (read, digester) = index.read_verdict();
         let now = self.now();
         let id = self.fresh_id(&index, &agent)?;
-        let row = SessionRow {
-            session_id: id.clone(),
-            agent_name: agent.as_str().to_string(),
-            topic: UNSET_TOPIC.to_string(),
-            summary: SESSION_START_SUMMARY.to_string(),
-            keywords: SESSION_START_KEYWORDS
-                .iter()
-                .map(|k| k.to_string())
-                .collect(),
-            status: Status::Idle,
-            referenced_by: Vec::new(),
-            started_at: now.clone(),
-            updated_at: now,
-        };
+        let row = session_start_row(&id, &agent, now);
         let new = index.prepare_append(&row)?;
         new.expect_rows(std::slice::from_ref(&row))?;
         let written = new.verdict(Some(&digester));
@@ -284,5 +271,24 @@ impl AgentMemory {
         // Generated ids are built from a validated name and digits; re-check anyway so
         // that no path is ever built from an unvalidated string.
         SessionId::parse(id.as_str())
+    }
+}
+
+/// The row SessionStart appends for `id`: `idle`, with the seed's defaults, started and
+/// updated at `now`.
+pub(super) fn session_start_row(id: &SessionId, agent: &AgentName, now: Timestamp) -> SessionRow {
+    SessionRow {
+        session_id: id.clone(),
+        agent_name: agent.as_str().to_string(),
+        topic: UNSET_TOPIC.to_string(),
+        summary: SESSION_START_SUMMARY.to_string(),
+        keywords: SESSION_START_KEYWORDS
+            .iter()
+            .map(|k| k.to_string())
+            .collect(),
+        status: Status::Idle,
+        referenced_by: Vec::new(),
+        started_at: now.clone(),
+        updated_at: now,
     }
 }

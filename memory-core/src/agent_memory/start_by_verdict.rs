@@ -17,12 +17,10 @@ use std::path::Path;
 use chrono::{DateTime, FixedOffset};
 use memchr::memmem::Finder;
 
+use super::register::session_start_row;
 use super::row::{INDEX_COLUMNS, validate_row};
 use super::verdict::{IndexVerdict, remember, remembered};
-use super::{
-    AgentMemory, AgentName, SESSION_START_KEYWORDS, SESSION_START_SUMMARY, SessionId, SessionRow,
-    Status, UNSET_TOPIC,
-};
+use super::{AgentMemory, AgentName, SessionId, SessionRow};
 use crate::durable::{MemoryLock, Transaction, stream_file};
 use crate::error::Result;
 use crate::markdown::{Cells, LineEnding, Table, TableRow, continue_table, render_row};
@@ -56,21 +54,7 @@ impl AgentMemory {
         let Some(id) = self.id_by_verdict(now, agent, base.as_str(), &taken) else {
             return Ok(None);
         };
-        let stamp = self.now();
-        let row = SessionRow {
-            session_id: id.clone(),
-            agent_name: agent.as_str().to_string(),
-            topic: UNSET_TOPIC.to_string(),
-            summary: SESSION_START_SUMMARY.to_string(),
-            keywords: SESSION_START_KEYWORDS
-                .iter()
-                .map(|k| k.to_string())
-                .collect(),
-            status: Status::Idle,
-            referenced_by: Vec::new(),
-            started_at: stamp.clone(),
-            updated_at: stamp,
-        };
+        let row = session_start_row(&id, agent, self.now());
         let Ok(tail) = read_range(&path, verdict.last_row_start, verdict.digest.len) else {
             return Ok(None);
         };
