@@ -230,22 +230,24 @@ fn document() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(body_line(), 1..8),
         any::<bool>(),
-        any::<bool>(),
+        // The last line's end: none, a newline, or a lone `\r` (a start then rewrites).
+        prop::sample::select(vec!["", "\n", "\r"]),
         any::<bool>(),
     )
-        .prop_map(|(rows, crlf, final_newline, preamble)| {
+        .prop_map(|(rows, crlf, end, preamble)| {
             let mut text = String::new();
             if preamble {
                 text.push_str(&format!("# Memory Index\n\nMentions {BASE} in prose.\n\n"));
             }
             text.push_str(HEADER);
             text.push_str(&rows.join("\n"));
-            if final_newline {
+            if end == "\n" {
                 text.push('\n');
             }
             if crlf {
                 text = text.replace('\n', "\r\n");
             }
+            text.push_str(if end == "\r" { end } else { "" });
             text
         })
 }
