@@ -1,6 +1,6 @@
-//! Names this build's readers: a hash of the crate's source files, so that a verdict
-//! one build recorded about an index (the SessionStart cache kept in the lock file) is
-//! never taken by a build whose reader could judge the same text otherwise.
+//! Names this build's readers: a hash of the crate's source files and the compiler, so
+//! that a verdict one build recorded about an index (the SessionStart cache kept in the
+//! lock file) is never taken by a build whose reader could judge the same text otherwise.
 
 use std::hash::{DefaultHasher, Hasher};
 use std::path::{Path, PathBuf};
@@ -26,6 +26,13 @@ fn main() {
     files.sort();
     let mut hasher = DefaultHasher::new();
     hasher.write(env!("CARGO_PKG_VERSION").as_bytes());
+    // The compiler too: its standard library's Unicode tables decide which characters
+    // are letters (an id) and white space (a cell's edges), so the same sources built by
+    // another toolchain may read a text otherwise (the CLI and a binding built apart).
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    if let Ok(out) = std::process::Command::new(rustc).arg("-vV").output() {
+        hasher.write(&out.stdout);
+    }
     for file in &files {
         hasher.write(file.to_string_lossy().as_bytes());
         hasher.write(&std::fs::read(file).unwrap_or_default());

@@ -42,10 +42,15 @@ type Outcome = Result<String, (ErrorKind, Option<usize>)>;
 /// What a start leaves: its outcome, the index's bytes, and whether it went by the
 /// verdict (1) or read every row (0).
 fn start(f: &Fixture) -> (Outcome, Vec<u8>, usize) {
+    start_as(f, "hook")
+}
+
+/// [`start`] of `agent`.
+fn start_as(f: &Fixture, agent: &str) -> (Outcome, Vec<u8>, usize) {
     let counted = fault::verdict_starts();
     let result = f
         .memory
-        .register_session_start_with_warnings("hook")
+        .register_session_start_with_warnings(agent)
         .map(|s| {
             let lines: Vec<usize> = s.warnings.iter().map(|w| w.line).collect();
             format!("{} {lines:?}", s.session_id)
@@ -225,22 +230,24 @@ fn document() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(body_line(), 1..8),
         any::<bool>(),
-        any::<bool>(),
+        // The last line's end: none, a newline, or a lone `\r` (a start then rewrites).
+        prop::sample::select(vec!["", "\n", "\r"]),
         any::<bool>(),
     )
-        .prop_map(|(rows, crlf, final_newline, preamble)| {
+        .prop_map(|(rows, crlf, end, preamble)| {
             let mut text = String::new();
             if preamble {
                 text.push_str(&format!("# Memory Index\n\nMentions {BASE} in prose.\n\n"));
             }
             text.push_str(HEADER);
             text.push_str(&rows.join("\n"));
-            if final_newline {
+            if end == "\n" {
                 text.push('\n');
             }
             if crlf {
                 text = text.replace('\n', "\r\n");
             }
+            text.push_str(if end == "\r" { end } else { "" });
             text
         })
 }
@@ -271,4 +278,229 @@ proptest! {
             prop_assert_eq!(c.2, 0);
         }
     }
+}
+
+/// Starts `agent` on `text` twice in a warm root (the first start records the verdict on
+/// `text`, which is then put back) and in a cold one (the note forgotten before the second
+/// start), with `between` run on each root before its second start. Asserts both second
+/// starts give the same outcome and bytes; returns whether the warm one went by the
+/// verdict, and its outcome.
+fn warm_equals_cold(text: &str, agent: &str, between: &dyn Fn(&Fixture)) -> (usize, Outcome) {
+    let (warm, cold) = (Fixture::with_index(text), Fixture::with_index(text));
+    let first = (start_as(&warm, agent), start_as(&cold, agent));
+    assert_eq!(first.0.0, first.1.0, "first start on {text:?}");
+    for f in [&warm, &cold] {
+        std::fs::write(f.index(), text).unwrap();
+        between(f);
+    }
+    forget_verdicts(&cold);
+    let (w, c) = (start_as(&warm, agent), start_as(&cold, agent));
+    assert_eq!(c.2, 0);
+    assert_eq!(w.0, c.0, "{text:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&w.1),
+        String::from_utf8_lossy(&c.1),
+        "{text:?}"
+    );
+    (w.2, w.0)
+}
+
+/// A start that rewrites the index (its last line ends with a lone `\r`, which an append
+/// cannot follow) beside a row it cannot read must leave no verdict on the text written:
+/// the next start would append by it and lose the warning a full read gives.
+#[test]
+fn a_rewrite_beside_an_unreadable_row_leaves_no_verdict() {
+    let text = format!("{HEADER}{}\n{}\r", row("bad id"), row("s-1"));
+    let (warm, cold) = (Fixture::with_index(&text), Fixture::with_index(&text));
+    for round in 0..3 {
+        forget_verdicts(&cold);
+        let (w, c) = (start(&warm), start(&cold));
+        assert_eq!(w.0, c.0, "round {round}");
+        assert_eq!(w.1, c.1, "round {round}");
+        assert_eq!(w.2, 0, "round {round}: not by a verdict");
+        let warned = w.0.unwrap();
+        assert!(warned.ends_with(" [3]"), "round {round}: {warned}");
+    }
+}
+
+/// Ids written in the ways people write table cells — or in ways that are no id — give
+/// what a full read gives; the plain spellings go by the verdict.
+#[test]
+fn hand_written_first_cells_give_what_a_full_read_gives() {
+    let cell = |cell: &str| row("ID").replacen(" ID ", cell, 1);
+    let second = |line: String| format!("{HEADER}{}\n{line}\n", row("s-1"));
+    let bare = |r: String| {
+        r.trim_start_matches("| ")
+            .trim_end_matches(" |")
+            .to_string()
+    };
+    let by_verdict: Vec<String> = vec![
+        format!("{HEADER}{}\n", row(BASE)),
+        format!("\u{feff}{HEADER}{}\n", row(BASE)),
+        format!("{HEADER}{}\n", row(BASE)).replace('\n', "\r\n"),
+        format!("{HEADER}{}", row(BASE)),
+        second(cell(&format!("\t{BASE}\t"))),
+        second(cell(BASE)),
+        second(cell(&format!(" {BASE}-2 "))),
+        second(row(BASE).trim_start_matches('|').to_string()),
+        second(bare(row(BASE))),
+        format!("{HEADER}   {}\n", row(BASE)),
+        format!("{HEADER}{}\n{}\n", row(BASE), row(&format!("{BASE}-2"))),
+        format!(
+            "{}\n{}\n",
+            bare(HEADER.lines().next().unwrap().to_lowercase()),
+            "---|---|---|---|---|---|---|---|---\n".to_string() + &bare(row(BASE))
+        ),
+        format!("# {BASE}\n\n{HEADER}{}\n", row("s-1")),
+        format!(
+            "{HEADER}{}\n",
+            row(&format!("{BASE}-2")).replace(" T ", &format!(" {BASE} "))
+        ),
+        second(cell(&format!(" {BASE}-02 "))),
+        second(cell(&format!(" {BASE}-x "))),
+    ];
+    let either: Vec<String> = vec![
+        format!("{HEADER}{}\r", row(BASE)),
+        format!("{HEADER}{}\n    {}\n", row("s-1"), row(BASE)),
+        second(format!("\t{}", row(BASE))),
+        second(format!(" \t{}", row(&format!("{BASE}-2")))),
+        format!("{HEADER}{}\n", row(&format!("**{BASE}**"))),
+        format!("{HEADER}{}\n", row(&format!("`{BASE}`"))),
+        format!("{HEADER}{}|\n", row(BASE)),
+        format!("{HEADER}{}\n", row(BASE).rsplit_once(" | ").unwrap().0),
+        second(cell(&format!(" {BASE}\u{0b} "))),
+        second(cell(&format!(" {BASE}\u{0c} "))),
+        second(cell(&format!("\u{0c}{BASE} "))),
+        second(cell(&format!("\r{BASE} "))),
+        second(format!("\r{}", row(BASE))),
+        second(cell(&format!("\u{a0}{BASE} "))),
+        format!("{HEADER}<!-- x -->{}\n", row(BASE)),
+        format!("{HEADER}{}\n<!-- {BASE} -->\n", row("s-1")),
+    ];
+    for text in &by_verdict {
+        assert_eq!(warm_equals_cold(text, "hook", &|_| {}).0, 1, "{text:?}");
+    }
+    for text in &either {
+        let _ = warm_equals_cold(text, "hook", &|_| {});
+    }
+}
+
+/// The base id cut by the 64 KiB pieces the index is streamed in, at every byte, for
+/// agent names in other scripts, with combining marks, and one that holds an id itself.
+#[test]
+fn an_id_across_two_read_pieces_is_found() {
+    for agent in [
+        "hook",
+        "क्षत्रिय",
+        "cafe\u{301}",
+        "文件助手",
+        "a-2026-05-25-1318-a",
+    ] {
+        let base = format!("2026-05-25-1318-{agent}");
+        for shift in (0..=base.len() + 2).chain([base.len() + 40]) {
+            let mut text = HEADER.to_string();
+            let mut n = 0;
+            while text.len() < 65_536 - 2_000 {
+                text.push_str(&row(&format!("s-{n}")));
+                text.push('\n');
+                n += 1;
+            }
+            // A row whose summary puts the next row's id at `65_536 - shift`.
+            let id_at = text.len() + row("pad").len() + 1 + 2;
+            let pad = "x".repeat(65_536 - shift - id_at + 1);
+            text.push_str(&row("pad").replacen(" S ", &format!(" {pad} "), 1));
+            text.push('\n');
+            assert_eq!(text.len() + 2, 65_536 - shift);
+            text.push_str(&row(&base));
+            text.push('\n');
+            for m in 0..50 {
+                text.push_str(&row(&format!("t-{m}")));
+                text.push('\n');
+            }
+            let (by_verdict, outcome) = warm_equals_cold(&text, agent, &|_| {});
+            assert_eq!(by_verdict, 1, "{agent} at {shift}");
+            assert!(
+                outcome.unwrap().starts_with(&format!("{base}-2 ")),
+                "{agent} at {shift}"
+            );
+        }
+        // `base`, `base-3` and `base-2` pieces apart.
+        let mut text = format!("{HEADER}{}\n", row(&base));
+        for m in 0..600 {
+            text.push_str(&row(&format!("t-{m}")));
+            text.push('\n');
+            if m == 300 {
+                text.push_str(&row(&format!("{base}-3")));
+                text.push('\n');
+            }
+        }
+        text.push_str(&row(&format!("{base}-2")));
+        text.push('\n');
+        let (by_verdict, outcome) = warm_equals_cold(&text, agent, &|_| {});
+        assert_eq!(by_verdict, 1, "{agent}");
+        assert!(
+            outcome.unwrap().starts_with(&format!("{base}-4 ")),
+            "{agent}"
+        );
+    }
+}
+
+/// What lies outside the index text — snapshots and archives of a candidate id, the
+/// clock, the file's inode, a link, its permissions, another agent's start, a note copied
+/// from another root — gives what a full read gives.
+#[test]
+fn the_world_around_the_index_gives_what_a_full_read_gives() {
+    let text = format!("{HEADER}{}\n{}\n", row(BASE), row("s-1"));
+    let snapshot = |f: &Fixture| {
+        std::fs::create_dir_all(f.root().join("sessions")).unwrap();
+        std::fs::write(f.root().join("sessions").join(format!("{BASE}-2.md")), "x").unwrap();
+    };
+    let (_, outcome) = warm_equals_cold(&text, "hook", &snapshot);
+    assert!(outcome.unwrap().starts_with(&format!("{BASE}-3 ")));
+    let archive = |f: &Fixture| {
+        std::fs::create_dir_all(f.root().join("archive").join(format!("{BASE}-2"))).unwrap();
+    };
+    let (_, outcome) = warm_equals_cold(&text, "hook", &archive);
+    assert!(outcome.unwrap().starts_with(&format!("{BASE}-3 ")));
+    let offset = |f: &Fixture| {
+        f.clock
+            .set(chrono::DateTime::parse_from_rfc3339("2026-05-25T05:18:00+00:00").unwrap());
+    };
+    assert_eq!(
+        warm_equals_cold(&text, "hook", &offset).0,
+        0,
+        "another offset"
+    );
+    let minute = |f: &Fixture| f.clock.advance_minutes(1);
+    let _ = warm_equals_cold(&text, "hook", &minute);
+    let inode = |f: &Fixture| {
+        let other = f.root().join("other.md");
+        std::fs::write(&other, &text).unwrap();
+        std::fs::rename(&other, f.index()).unwrap();
+    };
+    assert_eq!(
+        warm_equals_cold(&text, "hook", &inode).0,
+        1,
+        "same text, new inode"
+    );
+    let link = |f: &Fixture| {
+        let target = f.dir.path().join("real-index.md");
+        std::fs::write(&target, &text).unwrap();
+        std::fs::remove_file(f.index()).unwrap();
+        std::os::unix::fs::symlink(&target, f.index()).unwrap();
+    };
+    let (_, outcome) = warm_equals_cold(&text, "hook", &link);
+    assert!(outcome.is_err(), "a linked index is refused: {outcome:?}");
+    let other_agent = |f: &Fixture| {
+        f.memory.register_session_start("other").unwrap();
+        std::fs::write(f.index(), &text).unwrap();
+    };
+    let _ = warm_equals_cold(&text, "hook", &other_agent);
+    // A note copied from another root that holds the same text.
+    let a = Fixture::with_index(&text);
+    start(&a).0.unwrap();
+    let (b, cold) = (Fixture::with_index(&text), Fixture::with_index(&text));
+    std::fs::copy(lock_file(&a), lock_file(&b)).unwrap();
+    let (w, c) = (start(&b), start(&cold));
+    assert_eq!((w.0, w.1, w.2), (c.0, c.1, 1));
 }

@@ -86,6 +86,17 @@ const SCENARIOS: &[Scenario] = &[
         op: |m| m.register_session_start("new-agent").map(drop),
     },
     Scenario {
+        // The same append, worked out by a full read: the lock file's note (the verdict
+        // the setup's writes left, which `session-start` appends by) is emptied.
+        name: "session-start-read-whole",
+        setup: |m| {
+            register_source(m);
+            register_other_continuing(m);
+            std::fs::write(m.root().join(".memcore.lock"), "").expect("empty the note");
+        },
+        op: |m| m.register_session_start("new-agent").map(drop),
+    },
+    Scenario {
         // The same, where the file does not end with a newline.
         name: "session-start-unterminated",
         setup: |m| {
@@ -214,7 +225,9 @@ fn prepare(scenario: &Scenario) -> Prepared {
         recorder.lock().expect("points").push((phase, step));
         Ok(())
     }));
+    let by_verdict = fault::verdict_starts();
     let result = (scenario.op)(&open(new_root.path(), T1));
+    let by_verdict = fault::verdict_starts() - by_verdict;
     fault::clear_hook();
     result.unwrap_or_else(|e| panic!("{}: the operation itself fails: {e}", scenario.name));
     let new = settled_state(new_root.path());
@@ -233,6 +246,15 @@ fn prepare(scenario: &Scenario) -> Prepared {
             scenario.name
         );
     }
+    // A kill during an append by the remembered verdict is covered, and one during an
+    // append worked out by a full read (the worker starts from a copy of the same tree,
+    // lock file and its note included, so it takes the same path).
+    assert_eq!(
+        by_verdict,
+        usize::from(scenario.name == "session-start"),
+        "{}: which SessionStart path the operation took",
+        scenario.name
+    );
     Prepared {
         old_root,
         old,

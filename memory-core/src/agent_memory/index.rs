@@ -237,7 +237,12 @@ impl IndexDoc {
                 let mut after = Vec::new();
                 Self::parse_with(&self.path, text, self.offset, Some(&mut after)).and_then(|doc| {
                     if after == *before {
-                        Ok(doc)
+                        // The new text is as lenient as the old: its unreadable rows must
+                        // keep it from a verdict (a later SessionStart reports them).
+                        Ok(IndexDoc {
+                            lenient: Some(after),
+                            ..doc
+                        })
                     } else {
                         Err(Error::malformed(
                             &self.path,

@@ -4,8 +4,8 @@
 //! A verdict is recorded only for a text the reader read whole without a warning, whose
 //! table is at the top level, is not hidden by a fence or comment left open, and ends the
 //! file — the texts SessionStart appends to in place. It names the text by its length and
-//! XXH3-128 hash, and the build by a hash of the crate's sources (`build.rs`): another text,
-//! another build or another clock offset never matches. Verdicts live in the lock file's
+//! XXH3-128 hash, and the build by a hash of the crate's sources and compiler
+//! (`build.rs`): another text, another build or another clock offset never matches. Verdicts live in the lock file's
 //! note (at most two: the last text read whole and the last text written), unflushed and
 //! each line checksummed: a lost, torn, stale or foreign note only means the next
 //! SessionStart reads the index whole, as without the cache.
@@ -17,7 +17,7 @@ use crate::durable::{FileDigest, MemoryLock};
 /// The tag of a verdict line in the lock file's note.
 const TAG: &str = "memcore-index-verdict";
 
-/// This build's readers (a hash of the crate's sources, from `build.rs`).
+/// This build's readers (a hash of the crate's sources and the compiler, from `build.rs`).
 const READER_KEY: &str = env!("MEMCORE_READER_KEY");
 
 /// The reader's verdict on one index text: readable, every row, no warning, and where
