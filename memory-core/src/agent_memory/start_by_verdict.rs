@@ -29,6 +29,9 @@ use crate::markdown::{Cells, LineEnding, Table, TableRow, continue_table, render
 const CONTEXT_BEFORE: u64 = 96;
 const CONTEXT_AFTER: u64 = 48;
 
+/// The most occurrences of the base id judged one by one (see [`ids_taken`]).
+const MAX_OCCURRENCES: usize = 64;
+
 impl AgentMemory {
     /// Registers a SessionStart row by a remembered verdict on the index's text, or
     /// returns `None` (nothing written) when no verdict settles it. `lock` is held.
@@ -171,6 +174,11 @@ enum Occurrence {
 /// The candidates the rows take, from the occurrences of `base` at `found`; `None` when
 /// one of them cannot be judged here.
 fn ids_taken(path: &Path, verdict: &IndexVerdict, base: &str, found: &[u64]) -> Option<Taken> {
+    // Each occurrence is judged from its own few bytes; past a few dozen (an index that
+    // mentions this minute's id in many cells) reading the rows whole is the faster way.
+    if found.len() > MAX_OCCURRENCES {
+        return None;
+    }
     let mut taken = Taken::default();
     for &at in found.iter().filter(|&&at| at >= verdict.body_start) {
         let from = at.saturating_sub(CONTEXT_BEFORE).max(verdict.body_start);
