@@ -525,7 +525,7 @@ export interface RecallHit extends IndexLine {
 /** `recallWithWarnings`: the hits, and what `memcore topics recall` says on stderr. */
 export interface RecallAnswer {
   hits: Array<RecallHit>
-  /** `MEMORY.md` read through a symbolic link, naming where it leads. */
+  /** `MEMORY.md` read through a symbolic link, naming where it leads; `MEMORY.md line N links F, which does not exist` for each hit whose topic file is missing (the hit is kept). */
   warnings: Array<string>
 }
 

@@ -213,6 +213,7 @@ test('the index is read whole with its budget; recall reads only it', async () =
   assert.equal(wide.budget.line_budget, 100)
   assert.ok(wide.budget.over_by_bytes > 0)
   writeFileSync(join(root, 'MEMORY.md'), '- [Project X](memory-project-x.md) — build quirks, deploy pipeline\n- [User](USER.md) — role, preferences\n')
+  for (const name of ['memory-project-x.md', 'USER.md']) writeFileSync(join(root, name), '- 2026-07-01: a fact\n')
   const hits = await open(root).recallAsync('the deploy script')
   assert.deepEqual(hits.map((h) => h.file), ['memory-project-x.md'])
   assert.ok(hits[0].score > 0 && hits[0].score <= 1)

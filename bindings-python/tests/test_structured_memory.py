@@ -262,6 +262,8 @@ def test_recall_reads_the_index_and_ranks_by_title_and_hook(root: pathlib.Path) 
         "- [Deploys](memory-deploys.md) — rollbacks\n",
         encoding="utf-8",
     )
+    for name in ("memory-project-x.md", "USER.md", "memory-deploys.md"):
+        (root / name).write_text("- 2026-07-01: a fact\n", encoding="utf-8")
     hits = StructuredMemory(root).recall("the deploy script")
     assert {h["file"] for h in hits} == {"memory-deploys.md", "memory-project-x.md"}
     assert hits[0]["score"] >= hits[1]["score"]

@@ -884,6 +884,9 @@ fn recall_with_a_one_letter_or_one_character_query_finds_topics() {
         "- [A](memory-a.md) — the letter\n- [Auth](memory-auth.md) — tokens\n- [日本語](memory-ja.md) — 設定\n",
     )
     .unwrap();
+    for name in ["memory-a.md", "memory-auth.md", "memory-ja.md"] {
+        std::fs::write(d.join("memory").join(name), "- 2026-07-01: a fact\n").unwrap();
+    }
     let hits = run(command(d).args(["--root", "memory", "--json", "topics", "recall", "a"])).json();
     assert_eq!(hits[0]["file"], "memory-a.md");
     assert_eq!(hits[1]["file"], "memory-auth.md");
@@ -893,6 +896,41 @@ fn recall_with_a_one_letter_or_one_character_query_finds_topics() {
     assert_eq!(hits[0]["file"], "memory-ja.md");
     let human = topics(d, &["recall", "a"]).ok();
     assert!(human.contains("memory-a.md"), "{human}");
+}
+
+#[test]
+fn recall_keeps_a_hit_whose_topic_file_is_missing_and_warns_of_its_line_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("memory")).unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "# Memory\n\n- [Infra](memory-infra.md) — hosts\n- [Gone](memory-gone.md) — old hosts\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory/memory-infra.md"), "- 2026-07-01: db1\n").unwrap();
+    for json in [false, true] {
+        let mut args = vec!["--root", "memory"];
+        if json {
+            args.push("--json");
+        }
+        args.extend(["topics", "recall", "hosts"]);
+        let out = run(command(d).args(&args));
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(
+            out.stdout.contains("memory-gone.md"),
+            "the hit is kept: {out:?}"
+        );
+        assert_eq!(
+            out.stderr.lines().collect::<Vec<_>>(),
+            [
+                "warning: MEMORY.md line 4 links memory-gone.md, which does not exist: the hit is kept, but `show` will not find it (a dangling index line, as `check` reports; restore the file or remove the line)"
+            ],
+            "{out:?}"
+        );
+    }
+    let out = topics(d, &["recall", "infra"]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{out:?}");
 }
 
 #[test]
