@@ -174,6 +174,47 @@ fn refusals_exit_2_and_write_nothing() {
 }
 
 #[test]
+fn a_vague_time_exits_2_with_its_message_prefix_and_a_bad_date_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let remember = |json: bool, date: Option<&str>, text: &str| {
+        let mut args = vec!["--root", "memory"];
+        if json {
+            args.push("--json");
+        }
+        args.extend([
+            "topics",
+            "remember",
+            "--topic",
+            "memory-x.md",
+            "--hook",
+            "h",
+            "--text",
+            text,
+        ]);
+        if let Some(date) = date {
+            args.extend(["--date", date]);
+        }
+        run(command(d).args(&args))
+    };
+    let stderr = remember(false, Some("last week"), "moved").fails(2);
+    assert!(
+        stderr.starts_with("memcore: error: vague time in date \"last week\": "),
+        "{stderr}"
+    );
+    let error = remember(true, None, "moved recently").fails_json(2);
+    assert_eq!(error["kind"], "invalid_input");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.starts_with("vague time in text "), "{message}");
+    let error = remember(true, Some("31 February 2026"), "moved").fails_json(2);
+    assert!(
+        !error["message"].as_str().unwrap().starts_with("vague time"),
+        "{error}"
+    );
+    assert!(!d.join("memory").exists(), "nothing written");
+}
+
+#[test]
 fn compact_dry_run_then_compact_and_restore() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
