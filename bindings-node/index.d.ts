@@ -28,7 +28,7 @@ export declare class MemoryCoreError extends Error {
   sessionId?: string
   /** The context-memory entity the error concerns (`ERR_MEMORY_NOT_FOUND`, or the similar or existing entry of `ERR_MEMORY_CONFLICT`). */
   entityName?: string
-  /** The text field a write refused (`ERR_MEMORY_INVALID_INPUT`): one that carries a secret or is over its size limit. */
+  /** The text field a write refused (`ERR_MEMORY_INVALID_INPUT`): one that carries a secret or is over its size limit, or `date` / `text` for a time that names no day (`last week`; the message then starts with `vague time in `). */
   field?: string
   /** The kind of secret found in `field` (`github-token`, `private-key`, `password-in-url`, …), when one was. */
   secretKind?: string
@@ -525,7 +525,7 @@ export interface RecallHit extends IndexLine {
 /** `recallWithWarnings`: the hits, and what `memcore topics recall` says on stderr. */
 export interface RecallAnswer {
   hits: Array<RecallHit>
-  /** `MEMORY.md` read through a symbolic link, naming where it leads. */
+  /** `MEMORY.md` read through a symbolic link, naming where it leads; `MEMORY.md line N links F, which does not exist` for each hit whose topic file is missing (the hit is kept). */
   warnings: Array<string>
 }
 

@@ -120,14 +120,15 @@ function startedId(text) {
 }
 
 /**
- * `StructuredMemory.recall`: the native result is the hits, the warnings `memcore topics
- * recall` prints on stderr and the `MEMORY.md` path; each warning is emitted as a process
- * warning (`MemoryCoreWarning`, code `MEMCORE_RECALL_WARNING`, `path` that path, `line` 0),
- * and the hits are returned.
+ * `StructuredMemory.recall`: the native result is the hits and the warnings `memcore
+ * topics recall` prints on stderr, each with the `MEMORY.md` path and its line; each is
+ * emitted as a process warning (`MemoryCoreWarning`, code `MEMCORE_RECALL_WARNING`, `path`
+ * that path, `line` 0 for a symbolic-link index, the index line of a hit whose topic file
+ * does not exist), and the hits are returned.
  */
 function recalledHits(text) {
-  const { hits, warnings, path } = JSON.parse(text)
-  for (const message of warnings) emitWarning('MEMCORE_RECALL_WARNING', path, 0, message)
+  const { hits, warnings } = JSON.parse(text)
+  for (const { path, line, message } of warnings) emitWarning('MEMCORE_RECALL_WARNING', path, line, message)
   return hits
 }
 

@@ -289,6 +289,11 @@ function runCase(dir, model) {
     const before = treeOf(root)
     let value
     let error
+    // What a context- or structured-memory step warns of (recall's process warnings) is
+    // caught as it is emitted and checked against `expect.warnings` below.
+    const emitted = []
+    const emit = process.emitWarning
+    if (model !== 'agent') process.emitWarning = (warning) => emitted.push(warning)
     try {
       value = callOp(memory, op, args)
     } catch (err) {
@@ -296,6 +301,8 @@ function runCase(dir, model) {
         throw err
       }
       error = err
+    } finally {
+      process.emitWarning = emit
     }
     if (error) {
       const wanted = expect.error
@@ -319,6 +326,17 @@ function runCase(dir, model) {
           matches(expect.value, value),
           `${at}: expected ${JSON.stringify(expect.value)}, got ${JSON.stringify(value)}`,
         )
+      }
+      if (model !== 'agent') {
+        const wanted = expect.warnings ?? []
+        const got = emitted.map((w) => `${w.name} ${w.code} ${w.message}`)
+        assert.equal(emitted.length, wanted.length, `${at}: expected warnings ${JSON.stringify(wanted)}, got ${got}`)
+        emitted.forEach((w, k) => {
+          assert.equal(w.name, 'MemoryCoreWarning', `${at}: ${got[k]}`)
+          assert.equal(relativeTo(memory.root, w.path), wanted[k].path, `${at}: ${got[k]}`)
+          assert.equal(w.line, wanted[k].line, `${at}: ${got[k]}`)
+          assert.ok(w.message.includes(wanted[k].contains), `${at}: ${got[k]}`)
+        })
       }
     }
     if (expect.unchanged) assertSameTree(treeOf(root), before, `${at}: the step must not write`)

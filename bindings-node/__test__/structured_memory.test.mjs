@@ -124,9 +124,16 @@ test('vague dates, secrets, catch-all and reserved topics are refused in both fo
     assert.ok(!existsSync(join(root, 'MEMORY.md')))
   }
   const invalid = (err) => err.code === 'ERR_MEMORY_INVALID_INPUT'
+  // A vague time is invalid input told apart by its message prefix and `field`.
+  const vagueIn = (field) => (err) => invalid(err) && err.message.startsWith(`vague time in ${field} `) && err.field === field
   for (const vague of ['last week', 'recently', 'last month']) {
-    await refused({ topic: 'memory-infra.md', text: 'the deploy broke', date: vague, hook: 'deploys' }, invalid)
+    await refused({ topic: 'memory-infra.md', text: 'the deploy broke', date: vague, hook: 'deploys' }, vagueIn('date'))
   }
+  await refused({ topic: 'memory-infra.md', text: 'the deploy broke last week', hook: 'deploys' }, vagueIn('text'))
+  await refused(
+    { topic: 'memory-infra.md', text: 'the deploy broke', date: '31 February 2026', hook: 'deploys' },
+    (err) => invalid(err) && !err.message.startsWith('vague time') && err.field === undefined,
+  )
   for (const field of ['text', 'subject', 'title', 'hook']) {
     const fact = { topic: 'memory-infra.md', text: 'fine', subject: 'ok', title: 'Infra', hook: 'hosts', [field]: `token ${SECRET}` }
     await refused(fact, (err) => invalid(err) && err.field === field && err.secretKind === 'github-token' && !err.message.includes(SECRET))
@@ -213,6 +220,7 @@ test('the index is read whole with its budget; recall reads only it', async () =
   assert.equal(wide.budget.line_budget, 100)
   assert.ok(wide.budget.over_by_bytes > 0)
   writeFileSync(join(root, 'MEMORY.md'), '- [Project X](memory-project-x.md) — build quirks, deploy pipeline\n- [User](USER.md) — role, preferences\n')
+  for (const name of ['memory-project-x.md', 'USER.md']) writeFileSync(join(root, name), '- 2026-07-01: a fact\n')
   const hits = await open(root).recallAsync('the deploy script')
   assert.deepEqual(hits.map((h) => h.file), ['memory-project-x.md'])
   assert.ok(hits[0].score > 0 && hits[0].score <= 1)

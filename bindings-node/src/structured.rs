@@ -452,10 +452,11 @@ paired! {
 paired! {
     in StructuredMemory(Handle);
     #[doc = " The index lines whose title or hook match `query`, best first (only `MEMORY.md` is read)."]
-    #[doc = " What `memcore topics recall` says on stderr (`MEMORY.md` read through a symbolic link)"]
-    #[doc = " is emitted with `process.emitWarning` as a `MemoryCoreWarning` (code"]
-    #[doc = " `MEMCORE_RECALL_WARNING`, with `path`, the `MEMORY.md` path, and `line` 0);"]
-    #[doc = " `recallWithWarnings` returns it instead."]
+    #[doc = " What `memcore topics recall` says on stderr is emitted with `process.emitWarning` as a"]
+    #[doc = " `MemoryCoreWarning` (code `MEMCORE_RECALL_WARNING`, with `path`, the `MEMORY.md` path,"]
+    #[doc = " and `line`): `MEMORY.md` read through a symbolic link (`line` 0), and each hit whose"]
+    #[doc = " topic file does not exist (`line` its index line; the hit is kept, `topic` will not"]
+    #[doc = " find it). `recallWithWarnings` returns them instead."]
     #[napi(ts_args_type = "query: string", ts_return_type = "Array<RecallHit>")]
     fn recall(query: Unknown<'_>) -> JsonText;
     #[doc = " Promise form of `recall`."]
@@ -467,8 +468,8 @@ paired! {
     convert {
         let query = args::text(query, "query")?;
     }
-    // The whole answer, with the path the warnings name: `index.js` emits the warnings and
-    // returns the hits.
+    // The whole answer, with the path and line each warning names: `index.js` emits the
+    // warnings and returns the hits.
     call(|m| recalled(m, &query, true))
 }
 
@@ -476,7 +477,8 @@ paired! {
     in StructuredMemory(Handle);
     #[doc = " `recall` with its warnings returned rather than emitted: `hits` (best first) and"]
     #[doc = " `warnings` (what `memcore topics recall` prints on stderr: `MEMORY.md` read through a"]
-    #[doc = " symbolic link). Nothing is emitted with `process.emitWarning`."]
+    #[doc = " symbolic link; `MEMORY.md line N links F, which does not exist` for a hit whose topic"]
+    #[doc = " file is missing). Nothing is emitted with `process.emitWarning`."]
     #[napi(ts_args_type = "query: string", ts_return_type = "RecallAnswer")]
     fn recall_with_warnings(query: Unknown<'_>) -> JsonText;
     #[doc = " Promise form of `recallWithWarnings`."]
@@ -491,29 +493,43 @@ paired! {
     call(|m| recalled(m, &query, false))
 }
 
-/// What the native `recall` forms return: the hits and the warnings, and (`with_path`, for
-/// the form whose warnings `index.js` emits) the `MEMORY.md` path they concern.
-fn recalled(memory: &Handle, query: &str, with_path: bool) -> args::Arg<JsonText> {
+/// What the native `recall` forms return: the hits and the warnings — their messages, or
+/// (`with_lines`, for the form whose warnings `index.js` emits) each `{path, line,
+/// message}` (`path` the `MEMORY.md` path, `line` the index line, 0 for the whole file).
+fn recalled(memory: &Handle, query: &str, with_lines: bool) -> args::Arg<JsonText> {
+    #[derive(serde::Serialize)]
+    struct Located {
+        path: String,
+        line: usize,
+        message: String,
+    }
+    #[derive(serde::Serialize)]
+    #[serde(untagged)]
+    enum Warnings {
+        Messages(Vec<String>),
+        Located(Vec<Located>),
+    }
     #[derive(serde::Serialize)]
     struct Recalled {
         hits: Vec<memory_core::structured_memory::RecallHit>,
-        warnings: Vec<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        path: Option<String>,
+        warnings: Warnings,
     }
     let (hits, warnings) = memory.recall_with_warnings(query)?;
-    let path = with_path.then(|| {
-        path_text(
-            memory
-                .root()
-                .join(memory_core::structured_memory::INDEX_FILE_NAME),
+    let warnings = if with_lines {
+        Warnings::Located(
+            warnings
+                .into_iter()
+                .map(|w| Located {
+                    path: path_text(w.path),
+                    line: w.line,
+                    message: w.message,
+                })
+                .collect(),
         )
-    });
-    json(&Recalled {
-        hits,
-        warnings,
-        path,
-    })
+    } else {
+        Warnings::Messages(warnings.into_iter().map(|w| w.message).collect())
+    };
+    json(&Recalled { hits, warnings })
 }
 
 paired! {

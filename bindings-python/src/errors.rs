@@ -26,7 +26,9 @@ create_exception!(
 which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), \
 ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise; so are \
 ``field`` (the text field a write refused) and ``secret_kind`` (the kind of secret found in it, \
-such as ``github-token``), and ``line`` is then the line of the field's text. \
+such as ``github-token``), and ``line`` is then the line of the field's text. A time that names \
+no day (``last week``, ``recently``) is an ``InvalidInputError`` whose message starts with \
+``vague time in `` and whose ``field`` is ``date`` or ``text``. \
 ``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable \
 ``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by \
 hand, which belongs to no kind. Every instance pickles with its fields."

@@ -4,9 +4,7 @@
 //! the keys are those `memcore topics --json` prints. A Python compactor is a
 //! [`PyCompactor`].
 
-use memory_core::structured_memory::{
-    Budgets, DefaultCompactor, Fact, INDEX_FILE_NAME, StructuredMemory as Core,
-};
+use memory_core::structured_memory::{Budgets, DefaultCompactor, Fact, StructuredMemory as Core};
 use pyo3::prelude::*;
 use pyo3::types::{PyDate, PyDateTime, PyDict, PyString, PyTuple};
 
@@ -233,20 +231,21 @@ impl StructuredMemory {
     /// The index lines whose title or hook match ``query``, best first, as
     /// ``RecallHitDict`` values (an index line with its ``score``): the index is the
     /// recall key, and only ``MEMORY.md`` is read. What ``memcore topics recall`` says on
-    /// stderr (``MEMORY.md`` read through a symbolic link) is emitted as a
-    /// ``MemoryCoreWarning`` (``warnings`` module; ``path`` the ``MEMORY.md`` path, ``line``
-    /// 0); ``recall_with_warnings()`` returns it instead.
+    /// stderr is emitted as a ``MemoryCoreWarning`` (``warnings`` module; ``path`` the
+    /// ``MEMORY.md`` path): ``MEMORY.md`` read through a symbolic link (``line`` 0), and,
+    /// for each hit whose topic file does not exist, its index line (``line`` that line;
+    /// the hit is kept, ``topic()`` will not find it). ``recall_with_warnings()`` returns
+    /// them instead.
     fn recall(&self, py: Python<'_>, query: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let query = args::text(query, "query")?;
         let (hits, warnings) = detached(py, || self.inner.recall_with_warnings(&query))?;
         let hits = plain(py, &hits)?;
-        let path = self.inner.root().join(INDEX_FILE_NAME);
         let records: Vec<WarningRecord> = warnings
             .into_iter()
-            .map(|message| WarningRecord {
-                path: path.clone(),
-                line: 0,
-                message,
+            .map(|w| WarningRecord {
+                path: w.path,
+                line: w.line,
+                message: w.message,
             })
             .collect();
         crate::warnings::emit(py, &records)?;
@@ -256,7 +255,8 @@ impl StructuredMemory {
     /// ``recall`` with its warnings returned rather than emitted, as a
     /// ``RecallAnswerDict``: ``hits`` (``RecallHitDict`` values, best first) and
     /// ``warnings`` (``str`` values, what ``memcore topics recall`` prints on stderr:
-    /// ``MEMORY.md`` read through a symbolic link). Nothing is emitted through
+    /// ``MEMORY.md`` read through a symbolic link; ``MEMORY.md line N links F, which does
+    /// not exist`` for a hit whose topic file is missing). Nothing is emitted through
     /// ``warnings``.
     fn recall_with_warnings(
         &self,
@@ -265,6 +265,7 @@ impl StructuredMemory {
     ) -> PyResult<Py<PyAny>> {
         let query = args::text(query, "query")?;
         let (hits, warnings) = detached(py, || self.inner.recall_with_warnings(&query))?;
+        let warnings: Vec<String> = warnings.into_iter().map(|w| w.message).collect();
         let answer = PyDict::new(py);
         answer.set_item("hits", plain(py, &hits)?)?;
         answer.set_item("warnings", warnings)?;

@@ -156,7 +156,11 @@ def run_model_case(
         at = f"step {i} ({op} {args})"
         before = tree_of(root)
         try:
-            value = relative_to(memory.root, call(memory, op, args))
+            # What a step warns of (recall's MemoryCoreWarnings, an error under this
+            # suite's filter) is recorded and checked against `expect.warnings` below.
+            with warnings.catch_warnings(record=True) as emitted:
+                warnings.simplefilter("always", memory_core.MemoryCoreWarning)
+                value = relative_to(memory.root, call(memory, op, args))
         except memory_core.MemoryCoreError as error:
             wanted = expect.get("error")
             assert wanted is not None, f"{at}: unexpected {error!r}"
@@ -175,6 +179,13 @@ def run_model_case(
             assert "error" not in expect, f"{at}: expected {expect['error']}, got {value!r}"
             if "value" in expect:
                 assert matches(expect["value"], value), f"{at}: expected {expect['value']}, got {value}"
+            got = [w.message for w in emitted]
+            wanted = expect.get("warnings", [])
+            assert len(got) == len(wanted), f"{at}: expected warnings {wanted}, got {[str(w) for w in got]}"
+            for w, e in zip(got, wanted):
+                assert isinstance(w, memory_core.MemoryCoreWarning), f"{at}: {w!r}"
+                assert relative_to(memory.root, str(w.path)) == e["path"], f"{at}: {w}"
+                assert w.line == e["line"] and e["contains"] in str(w), f"{at}: {w}"
         if expect.get("unchanged"):
             assert tree_of(root) == before, f"{at}: files changed but the step must not write"
     actual, expected = tree_of(root), tree_of(case / "expected")

@@ -169,6 +169,22 @@ def test_a_vague_date_is_refused_and_nothing_is_written(root: pathlib.Path, vagu
         m.remember("memory-infra.md", "the deploy broke", date=vague, hook="deploys")
     assert isinstance(caught.value, ValueError)
     assert caught.value.code == "ERR_MEMORY_INVALID_INPUT"
+    # What tells a vague time from any other bad input: the message prefix and ``field``.
+    assert str(caught.value).startswith("vague time in date "), str(caught.value)
+    assert caught.value.field == "date" and caught.value.secret_kind is None
+    assert not (root / "MEMORY.md").exists()
+
+
+def test_a_vague_time_in_the_text_is_refused_as_vague_and_a_bad_date_is_not(root: pathlib.Path) -> None:
+    m = StructuredMemory(root, fixed_time=FIXED)
+    with pytest.raises(memory_core.InvalidInputError) as caught:
+        m.remember("memory-infra.md", "the deploy broke last week", hook="deploys")
+    assert str(caught.value).startswith("vague time in text "), str(caught.value)
+    assert caught.value.field == "text"
+    with pytest.raises(memory_core.InvalidInputError) as caught:
+        m.remember("memory-infra.md", "the deploy broke", date="31 February 2026", hook="deploys")
+    assert not str(caught.value).startswith("vague time"), str(caught.value)
+    assert caught.value.field is None
     assert not (root / "MEMORY.md").exists()
 
 
@@ -262,6 +278,8 @@ def test_recall_reads_the_index_and_ranks_by_title_and_hook(root: pathlib.Path) 
         "- [Deploys](memory-deploys.md) — rollbacks\n",
         encoding="utf-8",
     )
+    for name in ("memory-project-x.md", "USER.md", "memory-deploys.md"):
+        (root / name).write_text("- 2026-07-01: a fact\n", encoding="utf-8")
     hits = StructuredMemory(root).recall("the deploy script")
     assert {h["file"] for h in hits} == {"memory-deploys.md", "memory-project-x.md"}
     assert hits[0]["score"] >= hits[1]["score"]

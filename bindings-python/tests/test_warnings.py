@@ -152,6 +152,7 @@ def test_recall_of_a_plain_index_warns_of_nothing(tmp_path: pathlib.Path) -> Non
     root = tmp_path / "memory"
     root.mkdir()
     (root / "MEMORY.md").write_text("- [Infra](memory-infra.md) — hosts\n", encoding="utf-8")
+    (root / "memory-infra.md").write_text("- 2026-07-01: db1\n", encoding="utf-8")
     memory = StructuredMemory(root)
     with warnings.catch_warnings():
         warnings.simplefilter("error", MemoryCoreWarning)
@@ -160,6 +161,34 @@ def test_recall_of_a_plain_index_warns_of_nothing(tmp_path: pathlib.Path) -> Non
     assert (answer["hits"], answer["warnings"]) == (memory.recall("hosts"), [])
     nothing = memory.recall_with_warnings("nothing")
     assert (nothing["hits"], nothing["warnings"]) == ([], [])
+
+
+def test_recall_warns_of_each_hit_whose_topic_file_is_missing_and_keeps_it(tmp_path: pathlib.Path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text(
+        "# Memory\n\n- [Infra](memory-infra.md) — hosts\n- [Gone](memory-gone.md) — old hosts\n",
+        encoding="utf-8",
+    )
+    (root / "memory-infra.md").write_text("- 2026-07-01: db1\n", encoding="utf-8")
+    memory = StructuredMemory(root)
+    with pytest.warns(MemoryCoreWarning) as emitted:
+        hits = memory.recall("hosts")
+    assert [h["file"] for h in hits] == ["memory-infra.md", "memory-gone.md"], "the dangling hit is kept"
+    [caught] = emitted.list
+    warning = caught.message
+    assert isinstance(warning, MemoryCoreWarning)
+    assert (warning.path, warning.line) == (root / "MEMORY.md", 4)
+    assert "MEMORY.md line 4 links memory-gone.md, which does not exist" in str(warning)
+    answer = memory.recall_with_warnings("hosts")
+    assert answer["hits"] == hits
+    assert [m.split(":")[0] for m in answer["warnings"]] == ["MEMORY.md line 4 links memory-gone.md, which does not exist"]
+    # Under an error filter the warning raises, as every MemoryCoreWarning does.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MemoryCoreWarning)
+        with pytest.raises(MemoryCoreWarning):
+            memory.recall("old")
+        assert [h["file"] for h in memory.recall("infra")] == ["memory-infra.md"], "a hit on disk warns of nothing"
 
 
 HEADER_ROW = "| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |"

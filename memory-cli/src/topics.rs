@@ -15,7 +15,7 @@ pub enum TopicsReply {
     /// `remember`.
     Remembered(Box<RememberOutcome>),
     /// `recall`, and its warnings for stderr (`MEMORY.md` read through a link).
-    Recalled(Vec<RecallHit>, Vec<String>),
+    Recalled(Vec<RecallHit>, Vec<memory_core::Warning>),
     /// `index`: the whole index (as text with a warning when it does not read), and the
     /// budget variables it ignored (see `settings::index_budgets`), for stderr.
     Index(Box<SessionIndex>, Vec<String>),

@@ -23,7 +23,7 @@ pub fn warnings(reply: &TopicsReply) -> Vec<String> {
         }
         TopicsReply::Topic(topic) => topic.budget.warning().into_iter().collect(),
         TopicsReply::Restored(report) => report.warnings.clone(),
-        TopicsReply::Recalled(_, warnings) => warnings.clone(),
+        TopicsReply::Recalled(_, warnings) => warnings.iter().map(|w| w.message.clone()).collect(),
         _ => Vec::new(),
     }
 }

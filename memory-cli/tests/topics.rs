@@ -174,6 +174,47 @@ fn refusals_exit_2_and_write_nothing() {
 }
 
 #[test]
+fn a_vague_time_exits_2_with_its_message_prefix_and_a_bad_date_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let remember = |json: bool, date: Option<&str>, text: &str| {
+        let mut args = vec!["--root", "memory"];
+        if json {
+            args.push("--json");
+        }
+        args.extend([
+            "topics",
+            "remember",
+            "--topic",
+            "memory-x.md",
+            "--hook",
+            "h",
+            "--text",
+            text,
+        ]);
+        if let Some(date) = date {
+            args.extend(["--date", date]);
+        }
+        run(command(d).args(&args))
+    };
+    let stderr = remember(false, Some("last week"), "moved").fails(2);
+    assert!(
+        stderr.starts_with("memcore: error: vague time in date \"last week\": "),
+        "{stderr}"
+    );
+    let error = remember(true, None, "moved recently").fails_json(2);
+    assert_eq!(error["kind"], "invalid_input");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.starts_with("vague time in text "), "{message}");
+    let error = remember(true, Some("31 February 2026"), "moved").fails_json(2);
+    assert!(
+        !error["message"].as_str().unwrap().starts_with("vague time"),
+        "{error}"
+    );
+    assert!(!d.join("memory").exists(), "nothing written");
+}
+
+#[test]
 fn compact_dry_run_then_compact_and_restore() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -884,6 +925,9 @@ fn recall_with_a_one_letter_or_one_character_query_finds_topics() {
         "- [A](memory-a.md) — the letter\n- [Auth](memory-auth.md) — tokens\n- [日本語](memory-ja.md) — 設定\n",
     )
     .unwrap();
+    for name in ["memory-a.md", "memory-auth.md", "memory-ja.md"] {
+        std::fs::write(d.join("memory").join(name), "- 2026-07-01: a fact\n").unwrap();
+    }
     let hits = run(command(d).args(["--root", "memory", "--json", "topics", "recall", "a"])).json();
     assert_eq!(hits[0]["file"], "memory-a.md");
     assert_eq!(hits[1]["file"], "memory-auth.md");
@@ -893,6 +937,41 @@ fn recall_with_a_one_letter_or_one_character_query_finds_topics() {
     assert_eq!(hits[0]["file"], "memory-ja.md");
     let human = topics(d, &["recall", "a"]).ok();
     assert!(human.contains("memory-a.md"), "{human}");
+}
+
+#[test]
+fn recall_keeps_a_hit_whose_topic_file_is_missing_and_warns_of_its_line_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("memory")).unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "# Memory\n\n- [Infra](memory-infra.md) — hosts\n- [Gone](memory-gone.md) — old hosts\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("memory/memory-infra.md"), "- 2026-07-01: db1\n").unwrap();
+    for json in [false, true] {
+        let mut args = vec!["--root", "memory"];
+        if json {
+            args.push("--json");
+        }
+        args.extend(["topics", "recall", "hosts"]);
+        let out = run(command(d).args(&args));
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(
+            out.stdout.contains("memory-gone.md"),
+            "the hit is kept: {out:?}"
+        );
+        assert_eq!(
+            out.stderr.lines().collect::<Vec<_>>(),
+            [
+                "warning: MEMORY.md line 4 links memory-gone.md, which does not exist: the hit is kept, but `show` will not find it (a dangling index line, as `check` reports; restore the file or remove the line)"
+            ],
+            "{out:?}"
+        );
+    }
+    let out = topics(d, &["recall", "infra"]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{out:?}");
 }
 
 #[test]

@@ -34,6 +34,34 @@ pub enum Error {
         /// snapshot); `None` for an argument that is not about a known session.
         session_id: Option<String>,
     },
+    /// A time that names no day — `last week`, `recently`, `a few days ago`, `the other
+    /// day`, a month without its day or year (`last May`) — in a fact's `date` or text:
+    /// refused at write time (never guessed), nothing written. Its kind is
+    /// [`ErrorKind::InvalidInput`] like any bad argument (exit 2, `InvalidInputError`,
+    /// `ERR_MEMORY_INVALID_INPUT`); what tells it apart on every surface is its message,
+    /// which always starts with `vague time in ` (then the field, `date` or `text`), and
+    /// [`Error::field`], that field.
+    ///
+    /// ```
+    /// use memory_core::{Error, ErrorKind};
+    /// let today = chrono::NaiveDate::from_ymd_opt(2026, 7, 10).unwrap();
+    /// let err = memory_core::structured_memory::resolve_date("last week", today).unwrap_err();
+    /// assert!(matches!(&err, Error::VagueTime { field: "date", phrase, .. } if phrase == "last week"));
+    /// assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    /// assert!(err.to_string().starts_with("vague time in date \"last week\": "));
+    /// assert_eq!(err.field(), Some("date"));
+    /// ```
+    #[error("vague time in {field} {}: {message}", quoted(value))]
+    VagueTime {
+        /// Where it was given: `date` (the fact's date) or `text` (a phrase in its text).
+        field: &'static str,
+        /// The refused value (the date given, or the fact's text; lossily shown).
+        value: String,
+        /// The phrase that names no day, lowercased (`last week`).
+        phrase: String,
+        /// Why, and what to give instead.
+        message: String,
+    },
     /// A binding could not convert an argument (a number where a string is expected, a
     /// string where a list is): nothing was read or written. Raised by the bindings,
     /// which name the parameter as the caller wrote it (`session_id`, `update.decisions`,
@@ -535,6 +563,7 @@ impl Error {
             | Error::AmbiguousItem { .. }
             | Error::LinkRefused { .. }
             | Error::SecretRefused { .. }
+            | Error::VagueTime { .. }
             | Error::TextTooLarge { .. } => ErrorKind::InvalidInput,
             Error::SessionNotFound { .. }
             | Error::ItemNotFound { .. }
@@ -571,6 +600,7 @@ impl Error {
             Error::InvalidInput { .. }
             | Error::Argument { .. }
             | Error::SecretRefused { .. }
+            | Error::VagueTime { .. }
             | Error::TextTooLarge { .. }
             | Error::CompactorFailed { .. } => None,
             Error::SessionNotFound { path, .. }
@@ -646,8 +676,9 @@ impl Error {
         }
     }
 
-    /// The text field this error concerns: for [`Error::SecretRefused`] and
-    /// [`Error::TextTooLarge`]; `None` for every other error.
+    /// The text field this error concerns: for [`Error::SecretRefused`],
+    /// [`Error::TextTooLarge`] and [`Error::VagueTime`] (`date` or `text`); `None` for every
+    /// other error.
     ///
     /// ```
     /// let err = memory_core::hygiene::refuse_secrets("summary", "AKIAZ7QX3RT5WVB2KMNP").unwrap_err();
@@ -656,6 +687,7 @@ impl Error {
     pub fn field(&self) -> Option<&str> {
         match self {
             Error::SecretRefused { field, .. } | Error::TextTooLarge { field, .. } => Some(field),
+            Error::VagueTime { field, .. } => Some(field),
             _ => None,
         }
     }

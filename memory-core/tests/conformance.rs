@@ -111,7 +111,8 @@ enum Model {
 }
 
 /// Opens the case's root with a clock stopped at `clock` and runs one step; `budgets`
-/// is the case's `budgets` object (structured-memory cases).
+/// is the case's `budgets` object (structured-memory cases): the result, and the
+/// warnings the step gave (`{path, line, message}`).
 fn run_step(
     model: Model,
     root: &Path,
@@ -119,21 +120,21 @@ fn run_step(
     op: &str,
     args: &Value,
     budgets: &Value,
-) -> Result<memory_core::Result<Value>, String> {
+) -> Result<memory_core::Result<(Value, Vec<Value>)>, String> {
     Ok(match model {
         Model::Agent => {
             let memory = AgentMemory::builder(root)
                 .clock(clock)
                 .open()
                 .map_err(|e| e.to_string())?;
-            run_agent_op(&memory, op, args)
+            run_agent_op(&memory, op, args).map(|v| (v, Vec::new()))
         }
         Model::Context => {
             let memory = ContextMemory::builder(root)
                 .clock(clock)
                 .open()
                 .map_err(|e| e.to_string())?;
-            corpus_ops::context::run_op(&memory, op, args)
+            corpus_ops::context::run_op(&memory, op, args).map(|v| (v, Vec::new()))
         }
         Model::Structured => {
             let n = |key: &str, default: usize| {
@@ -175,6 +176,24 @@ fn relative_to(root: &Path, value: Value) -> Value {
     }
 }
 
+/// Whether `actual` (`{path, line, message}` values, paths relative to the root) are the
+/// step's `expect.warnings` (none when it has none), in order: each with its `path`,
+/// `line`, and a `message` containing `contains`.
+fn warnings_match(expected: Option<&Value>, actual: &Value) -> bool {
+    let none = Vec::new();
+    let expected = expected.and_then(Value::as_array).unwrap_or(&none);
+    let actual = actual.as_array().unwrap_or(&none);
+    expected.len() == actual.len()
+        && expected.iter().zip(actual).all(|(e, a)| {
+            e["path"] == a["path"]
+                && e["line"] == a["line"]
+                && a["message"]
+                    .as_str()
+                    .zip(e["contains"].as_str())
+                    .is_some_and(|(m, c)| m.contains(c))
+        })
+}
+
 fn run_case(model: Model, case: &Path) -> Result<(), String> {
     let spec: Value =
         serde_json::from_str(&std::fs::read_to_string(case.join("case.json")).expect("case.json"))
@@ -194,13 +213,20 @@ fn run_case(model: Model, case: &Path) -> Result<(), String> {
         let expect = &step["expect"];
         let at = format!("step {i} ({op})");
         match (result, expect.get("error")) {
-            (Ok(value), None) => {
+            (Ok((value, warnings)), None) => {
                 let value = relative_to(&root, value);
                 if let Some(expected) = expect.get("value").filter(|e| !matches(e, &value)) {
                     return Err(format!("{at}: expected {expected}, got {value}"));
                 }
+                let warnings = relative_to(&root, Value::Array(warnings));
+                if !warnings_match(expect.get("warnings"), &warnings) {
+                    return Err(format!(
+                        "{at}: expected warnings {}, got {warnings}",
+                        expect.get("warnings").unwrap_or(&json!([]))
+                    ));
+                }
             }
-            (Ok(value), Some(error)) => {
+            (Ok((value, _)), Some(error)) => {
                 return Err(format!("{at}: expected error {error}, got {value}"));
             }
             (Err(err), None) => return Err(format!("{at}: unexpected error {err}")),

@@ -183,7 +183,9 @@ class RecallHitDict(TypedDict):
 
 class RecallAnswerDict(TypedDict):
     """``StructuredMemory.recall_with_warnings(query)``: the hits, and what ``memcore
-    topics recall`` says on stderr (``MEMORY.md`` read through a symbolic link)."""
+    topics recall`` says on stderr (``MEMORY.md`` read through a symbolic link;
+    ``MEMORY.md line N links F, which does not exist`` for each hit whose topic file is
+    missing, the hit kept)."""
 
     hits: List[RecallHitDict]
     warnings: List[str]

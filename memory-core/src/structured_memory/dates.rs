@@ -113,6 +113,16 @@ pub(super) const WEEKDAYS: [(&str, Weekday); 7] = [
 pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
     let text = given.trim().to_lowercase();
     let refuse = |why: String| Err(Error::invalid("date", given, why));
+    let vague = |phrase: String| {
+        Err(Error::VagueTime {
+            field: "date",
+            value: given.to_string(),
+            phrase,
+            message: format!(
+                "{given:?} names no day; give the date (YYYY-MM-DD) the fact is about"
+            ),
+        })
+    };
     if let Ok(date) = NaiveDate::parse_from_str(&text, "%Y-%m-%d")
         && text.len() == 10
     {
@@ -151,23 +161,30 @@ pub fn resolve_date(given: &str, today: NaiveDate) -> Result<NaiveDate> {
     }
     match super::time_words::whole_phrase_day(&capitalised, today) {
         Some(Ok(day)) => return Ok(day),
-        Some(Err(())) => {
-            return refuse(format!(
-                "{given:?} names no day; give the date (YYYY-MM-DD) the fact is about"
-            ));
-        }
+        Some(Err(())) => return vague(given.trim().to_lowercase()),
         None => {}
     }
-    if VAGUE_TIME.iter().any(|v| text.contains(v)) {
-        return refuse(format!(
-            "{given:?} names no day; give the date (YYYY-MM-DD) the fact is about"
-        ));
+    if let Some(phrase) = VAGUE_TIME.iter().find(|v| text.contains(*v)) {
+        return vague((*phrase).to_string());
     }
     // A month by name: a day of a year exactly (`3 May 2026`), else refused naming it
-    // (`last May`, `May 3`: which year, which day?).
+    // (`last May`, `May 3`: which year, which day?) as a time that names no day.
     if let Some(read) = super::month_dates::month_date(&text) {
-        return read
-            .or_else(|why| refuse(why.replace(&format!("{text:?}"), &format!("{given:?}"))));
+        return read.or_else(|why| {
+            let message = why.replace(&format!("{text:?}"), &format!("{given:?}"));
+            // A month without its day or year names no day; `31 February 2026` is a day
+            // the calendar does not have: a bad date, not a vague one.
+            if why.contains(" names ") {
+                Err(Error::VagueTime {
+                    field: "date",
+                    value: given.to_string(),
+                    phrase: text.clone(),
+                    message,
+                })
+            } else {
+                refuse(message)
+            }
+        });
     }
     refuse("must be YYYY-MM-DD, today, yesterday, the day before yesterday, tomorrow, the day after tomorrow, a weekday, `N days ago`, or a day with its month and year (`3 May 2026`)".into())
 }

@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::index_file::{INDEX_FILE_NAME, IndexLine, MemoryIndex};
 use super::memory::StructuredMemory;
 use super::topic_file::Topic;
+use crate::Warning;
 use crate::error::{Error, Result};
 
 /// One topic file `recall` found, with how well its index line matches.
@@ -110,21 +111,62 @@ impl StructuredMemory {
         Ok(self.recall_with_warnings(query)?.0)
     }
 
-    /// [`StructuredMemory::recall`], with what a command line says on stderr: that
-    /// `MEMORY.md` was read through a symbolic link ([`MemoryIndex::link_warning`]).
+    /// [`StructuredMemory::recall`], with what a command line says on stderr, as
+    /// [`Warning`]s about `MEMORY.md` (its path under the directory): that it was read
+    /// through a symbolic link ([`MemoryIndex::link_warning`], line 0), and, for each hit
+    /// whose topic file does not exist (a dangling index line), that line — the message
+    /// naming `MEMORY.md`, the line and the file. Such a hit is **kept**: recall ranks the
+    /// index, and the line is still what the index says; the warning says that
+    /// [`topic`](StructuredMemory::topic) will not find the file (and
+    /// [`check`](StructuredMemory::check) reports the line as `dangling_index_line`).
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
     /// let dir = tempfile::tempdir().unwrap();
     /// std::fs::write(dir.path().join("MEMORY.md"), "- [User](USER.md) — role\n").unwrap();
-    /// let (hits, warnings) = StructuredMemory::open(dir.path()).unwrap().recall_with_warnings("role").unwrap();
+    /// std::fs::write(dir.path().join("USER.md"), "- 2026-07-10: prefers terse answers\n").unwrap();
+    /// let m = StructuredMemory::open(dir.path()).unwrap();
+    /// let (hits, warnings) = m.recall_with_warnings("role").unwrap();
     /// assert_eq!((hits.len(), warnings.len()), (1, 0));
+    /// std::fs::remove_file(dir.path().join("USER.md")).unwrap();
+    /// let (hits, warnings) = m.recall_with_warnings("role").unwrap();
+    /// assert_eq!((hits.len(), warnings[0].line), (1, 1), "kept, and the line named");
+    /// assert!(warnings[0].message.starts_with("MEMORY.md line 1 links USER.md, which does not exist"));
     /// ```
-    pub fn recall_with_warnings(&self, query: &str) -> Result<(Vec<RecallHit>, Vec<String>)> {
+    pub fn recall_with_warnings(&self, query: &str) -> Result<(Vec<RecallHit>, Vec<Warning>)> {
         let index = self.index()?;
-        let warnings = index.link_warning().into_iter().collect();
-        Ok((rank(&index.lines, query), warnings))
+        let path = self.root().join(INDEX_FILE_NAME);
+        let mut warnings: Vec<Warning> = index
+            .link_warning()
+            .into_iter()
+            .map(|message| Warning {
+                path: path.clone(),
+                line: 0,
+                message,
+            })
+            .collect();
+        let hits = rank(&index.lines, query);
+        warnings.extend(hits.iter().filter_map(|hit| {
+            let missing = self.topic_path(&hit.line.file).is_ok_and(|p| {
+                std::fs::symlink_metadata(p)
+                    .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+            });
+            missing.then(|| Warning {
+                path: path.clone(),
+                line: hit.line.line,
+                message: missing_topic_message(&hit.line),
+            })
+        }));
+        Ok((hits, warnings))
     }
+}
+
+/// What recall says of a hit whose topic file does not exist.
+fn missing_topic_message(line: &IndexLine) -> String {
+    format!(
+        "{INDEX_FILE_NAME} line {} links {}, which does not exist: the hit is kept, but `show` will not find it (a dangling index line, as `check` reports; restore the file or remove the line)",
+        line.line, line.file
+    )
 }
 
 /// The lines matching `query`, best first (ties in file order).

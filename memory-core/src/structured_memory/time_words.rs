@@ -81,8 +81,16 @@ pub struct Conversion {
 /// ```
 pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Vec<Conversion>)> {
     let found = find(text);
-    if let Some(why) = found.iter().find_map(|f| refusal(text, f)) {
-        return Err(Error::invalid("text", text, why));
+    if let Some(refused) = found.iter().find_map(|f| refusal(text, f)) {
+        return Err(match refused {
+            Refusal::Vague(phrase, message) => Error::VagueTime {
+                field: "text",
+                value: text.to_string(),
+                phrase,
+                message,
+            },
+            Refusal::Ambiguous(why) => Error::invalid("text", text, why),
+        });
     }
     let mut out = String::with_capacity(text.len());
     let mut converted = Vec::new();
@@ -110,33 +118,42 @@ pub fn convert_relative_time(text: &str, today: NaiveDate) -> Result<(String, Ve
     Ok((out, converted))
 }
 
+/// Why a phrase of a fact's text is refused.
+enum Refusal {
+    /// It names no day (the phrase, and why): [`Error::VagueTime`].
+    Vague(String, String),
+    /// A weekday that could be the last or the coming one: [`Error::InvalidInput`].
+    Ambiguous(String),
+}
+
 /// Why the phrase `f` of `text` is refused, or `None` when it is converted.
-fn refusal(text: &str, f: &Found) -> Option<String> {
+fn refusal(text: &str, f: &Found) -> Option<Refusal> {
     let phrase = || spoken(&text[f.range.clone()]);
     match f.meaning {
         Meaning::Vague(phrase) => Some(phrase.to_string()),
         Meaning::VagueCount => Some(phrase()),
         Meaning::Days(_) | Meaning::Weekday(..) => None,
         Meaning::Undirected(_) => {
-            return Some(format!(
+            return Some(Refusal::Ambiguous(format!(
                 "{:?} could be the last one or the coming one: say the date (YYYY-MM-DD), or write `every {}` when it recurs",
                 phrase(),
                 phrase().trim_start_matches("on ")
-            ));
+            )));
         }
         Meaning::Unmarked(_) => {
             let day = phrase();
             let day = day.trim_start_matches("on ");
-            return Some(format!(
+            return Some(Refusal::Ambiguous(format!(
                 "{:?} could be the last one or the coming one (nothing around it says which: `shipped`, `will ship`): say the date (YYYY-MM-DD), or write `last {day}`, `next {day}`, or `every {day}` when it recurs",
                 phrase(),
-            ));
+            )));
         }
     }
     .map(|vague| {
-        format!(
+        let message = format!(
             "{vague:?} names no day: say the date (YYYY-MM-DD) the fact is about, or leave the time out"
-        )
+        );
+        Refusal::Vague(vague, message)
     })
 }
 

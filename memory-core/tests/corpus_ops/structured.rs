@@ -2,14 +2,35 @@
 //! `remember {topic, text, subject?, date?, title?, hook?}`, `index {}`, `topic {file}`,
 //! `recall {query}`, `check {}`, `compact {file?, dry_run?}` (the default compactor),
 //! `restore {id}`. Budgets come from the case's `budgets` (`index_lines`, `topic_lines`).
+//! `recall` also gives its warnings (what `memcore topics recall` prints on stderr, what
+//! Python emits as `MemoryCoreWarning`s and Node as process warnings), checked against
+//! the step's `expect.warnings`.
 
 use memory_core::structured_memory::{DefaultCompactor, Fact, StructuredMemory};
 use serde_json::Value;
 
 use super::{arg, only, string, to_json};
 
-/// Runs one op.
-pub fn run_op(memory: &StructuredMemory, op: &str, args: &Value) -> memory_core::Result<Value> {
+/// Runs one op: its result, and the warnings it gives (`{path, line, message}`).
+pub fn run_op(
+    memory: &StructuredMemory,
+    op: &str,
+    args: &Value,
+) -> memory_core::Result<(Value, Vec<Value>)> {
+    if op == "recall" {
+        only(op, args, &["query"]);
+        let (hits, warnings) = memory.recall_with_warnings(&arg(args, "query"))?;
+        let warnings = warnings
+            .into_iter()
+            .map(|w| serde_json::json!({"path": w.path, "line": w.line, "message": w.message}))
+            .collect();
+        return Ok((to_json(hits), warnings));
+    }
+    Ok((run_plain_op(memory, op, args)?, Vec::new()))
+}
+
+/// Runs one op that gives no warnings.
+fn run_plain_op(memory: &StructuredMemory, op: &str, args: &Value) -> memory_core::Result<Value> {
     Ok(match op {
         "remember" => {
             only(
@@ -39,10 +60,6 @@ pub fn run_op(memory: &StructuredMemory, op: &str, args: &Value) -> memory_core:
         "topic" => {
             only(op, args, &["file"]);
             to_json(memory.topic(&arg(args, "file"))?)
-        }
-        "recall" => {
-            only(op, args, &["query"]);
-            to_json(memory.recall(&arg(args, "query"))?)
         }
         "check" => {
             only(op, args, &[]);
