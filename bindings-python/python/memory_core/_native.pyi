@@ -621,14 +621,17 @@ class StructuredMemory:
         """The index lines whose title or hook match ``query``, best first, as
         ``RecallHitDict`` values (an index line with its ``score``): the index is the
         recall key, and only ``MEMORY.md`` is read. What ``memcore topics recall`` says on
-        stderr (``MEMORY.md`` read through a symbolic link) is emitted as a
-        ``MemoryCoreWarning`` (``warnings`` module; ``path`` the ``MEMORY.md`` path, ``line``
-        0); ``recall_with_warnings()`` returns it instead."""
+        stderr is emitted as a ``MemoryCoreWarning`` (``warnings`` module; ``path`` the
+        ``MEMORY.md`` path): ``MEMORY.md`` read through a symbolic link (``line`` 0), and,
+        for each hit whose topic file does not exist, its index line (``line`` that line;
+        the hit is kept, ``topic()`` will not find it). ``recall_with_warnings()`` returns
+        them instead."""
     def recall_with_warnings(self, query: str) -> RecallAnswerDict:
         """``recall`` with its warnings returned rather than emitted, as a
         ``RecallAnswerDict``: ``hits`` (``RecallHitDict`` values, best first) and
         ``warnings`` (``str`` values, what ``memcore topics recall`` prints on stderr:
-        ``MEMORY.md`` read through a symbolic link). Nothing is emitted through
+        ``MEMORY.md`` read through a symbolic link; ``MEMORY.md line N links F, which does
+        not exist`` for a hit whose topic file is missing). Nothing is emitted through
         ``warnings``."""
     def remember(
         self,
@@ -975,7 +978,7 @@ class ReleaseOutcome:
     def __hash__(self) -> int: ...
 
 class MemoryCoreError(Exception):
-    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise; so are ``field`` (the text field a write refused) and ``secret_kind`` (the kind of secret found in it, such as ``github-token``), and ``line`` is then the line of the field's text. ``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by hand, which belongs to no kind. Every instance pickles with its fields."""
+    """Base class of every error memory-core raises. ``str(error)`` is the core's message, which names the file (and line) concerned. ``path`` (the file, a ``pathlib.Path``), ``line`` (1-based) and ``session_id`` are set when they apply and None otherwise; so are ``field`` (the text field a write refused) and ``secret_kind`` (the kind of secret found in it, such as ``github-token``), and ``line`` is then the line of the field's text. A time that names no day (``last week``, ``recently``) is an ``InvalidInputError`` whose message starts with ``vague time in `` and whose ``field`` is ``date`` or ``text``. ``kind`` and ``code`` are class attributes of the subclasses (``code`` is the stable ``ERR_MEMORY_*`` code the Node binding uses too); both are None on a MemoryCoreError built by hand, which belongs to no kind. Every instance pickles with its fields."""
 
     path: pathlib.Path | None
     """The file the error concerns, when there is one."""
