@@ -1074,10 +1074,11 @@ export declare class StructuredMemory {
   topicAsync(file: string, options?: AsyncOptions): Promise<Topic>
   /**
    * The index lines whose title or hook match `query`, best first (only `MEMORY.md` is read).
-   * What `memcore topics recall` says on stderr (`MEMORY.md` read through a symbolic link)
-   * is emitted with `process.emitWarning` as a `MemoryCoreWarning` (code
-   * `MEMCORE_RECALL_WARNING`, with `path`, the `MEMORY.md` path, and `line` 0);
-   * `recallWithWarnings` returns it instead.
+   * What `memcore topics recall` says on stderr is emitted with `process.emitWarning` as a
+   * `MemoryCoreWarning` (code `MEMCORE_RECALL_WARNING`, with `path`, the `MEMORY.md` path,
+   * and `line`): `MEMORY.md` read through a symbolic link (`line` 0), and each hit whose
+   * topic file does not exist (`line` its index line; the hit is kept, `topic` will not
+   * find it). `recallWithWarnings` returns them instead.
    */
   recall(query: string): Array<RecallHit>
   /** Promise form of `recall`. */
@@ -1085,7 +1086,8 @@ export declare class StructuredMemory {
   /**
    * `recall` with its warnings returned rather than emitted: `hits` (best first) and
    * `warnings` (what `memcore topics recall` prints on stderr: `MEMORY.md` read through a
-   * symbolic link). Nothing is emitted with `process.emitWarning`.
+   * symbolic link; `MEMORY.md line N links F, which does not exist` for a hit whose topic
+   * file is missing). Nothing is emitted with `process.emitWarning`.
    */
   recallWithWarnings(query: string): RecallAnswer
   /** Promise form of `recallWithWarnings`. */
