@@ -70,6 +70,35 @@ fn map_with<T: Sync, R: Send>(
     })
 }
 
+/// `items.iter_mut().for_each(f)` for items that cost about a microsecond each, the
+/// list split over up to [`threads`] threads in contiguous chunks when it is long
+/// enough for a thread to pay for itself. A panic in `f` is propagated to the caller.
+pub(crate) fn for_each_mut_light<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    let workers = threads()
+        .min(items.len() / MIN_LIGHT_ITEMS_PER_THREAD)
+        .max(1);
+    if workers == 1 {
+        items.iter_mut().for_each(f);
+        return;
+    }
+    let chunk = items.len().div_ceil(workers);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let mut chunks = items.chunks_mut(chunk);
+        // `workers >= 2` and `chunk >= 1` here, so there is a first chunk.
+        let first = chunks.next().unwrap_or_default();
+        let handles: Vec<_> = chunks
+            .map(|part| scope.spawn(move || part.iter_mut().for_each(f)))
+            .collect();
+        first.iter_mut().for_each(f);
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,7 +109,10 @@ mod tests {
         fn map_keeps_order_and_equals_a_plain_map(items in prop::collection::vec(any::<u32>(), 0..600)) {
             let plain: Vec<u64> = items.iter().map(|&x| u64::from(x) * 3 + 1).collect();
             prop_assert_eq!(map(&items, |&x| u64::from(x) * 3 + 1), plain.clone());
-            prop_assert_eq!(map_with(&items, 7, |&x| u64::from(x) * 3 + 1), plain);
+            prop_assert_eq!(map_with(&items, 7, |&x| u64::from(x) * 3 + 1), plain.clone());
+            let mut changed: Vec<u64> = items.iter().map(|&x| u64::from(x)).collect();
+            for_each_mut_light(&mut changed, |x| *x = *x * 3 + 1);
+            prop_assert_eq!(changed, plain);
         }
     }
 
@@ -94,5 +126,11 @@ mod tests {
         assert!(short.iter().all(|id| *id == std::thread::current().id()));
         let light = map_light(&items, |_| std::thread::current().id());
         assert!(light.iter().all(|id| *id == std::thread::current().id()));
+        let mut long: Vec<Option<std::thread::ThreadId>> =
+            vec![None; 4 * MIN_LIGHT_ITEMS_PER_THREAD];
+        for_each_mut_light(&mut long, |slot| *slot = Some(std::thread::current().id()));
+        let distinct: std::collections::HashSet<_> = long.iter().flatten().collect();
+        assert_eq!(long.iter().flatten().count(), long.len());
+        assert_eq!(distinct.len(), threads().min(4));
     }
 }

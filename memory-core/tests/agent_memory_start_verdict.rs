@@ -504,3 +504,54 @@ fn the_world_around_the_index_gives_what_a_full_read_gives() {
     let (w, c) = (start(&b), start(&cold));
     assert_eq!((w.0, w.1, w.2), (c.0, c.1, 1));
 }
+
+/// An index long enough for its rows to be split and read on several threads (and its
+/// text hashed on another) reads as one read row by row: unreadable rows and a repeated
+/// id anywhere in it are reported in line order by SessionStart, the strict reader
+/// refuses it at the first of them, and the next start after a full read appends by
+/// the verdict.
+#[test]
+fn a_long_index_read_on_several_threads_reports_rows_in_line_order() {
+    const ROWS: usize = 6000;
+    let mut text = String::from(HEADER);
+    let mut bad_lines = Vec::new();
+    for i in 0..ROWS {
+        let line = i + 3;
+        let body = match i {
+            17 | 2999 | 3001 | 5998 => {
+                bad_lines.push(line);
+                row(&format!("s-{i}")).replacen("active", "sleeping", 1)
+            }
+            4500 => {
+                bad_lines.push(line);
+                row("s-12")
+            }
+            _ => row(&format!("s-{i}")),
+        };
+        text.push_str(&body);
+        text.push('\n');
+    }
+    let f = Fixture::with_index(&text);
+    let strict = f.memory.sessions().unwrap_err();
+    assert_eq!(strict.line(), Some(bad_lines[0]));
+    let (outcome, _, by_verdict) = start(&f);
+    assert_eq!(by_verdict, 0);
+    assert_eq!(outcome.unwrap(), format!("{BASE} {bad_lines:?}"));
+    let (outcome, _, by_verdict) = start(&f);
+    // Beside unreadable rows no verdict is kept: the next start reads whole again.
+    assert_eq!(by_verdict, 0);
+    assert_eq!(outcome.unwrap(), format!("{BASE}-2 {bad_lines:?}"));
+
+    let clean: String = text
+        .lines()
+        .enumerate()
+        .filter(|(n, _)| !bad_lines.contains(&(n + 1)))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    let f = Fixture::with_index(&clean);
+    assert_eq!(f.memory.sessions().unwrap().len(), ROWS - bad_lines.len());
+    let (first, _, by_verdict) = start(&f);
+    assert_eq!((first.unwrap(), by_verdict), (format!("{BASE} []"), 0));
+    let (second, _, by_verdict) = start(&f);
+    assert_eq!((second.unwrap(), by_verdict), (format!("{BASE}-2 []"), 1));
+}

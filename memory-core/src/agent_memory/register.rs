@@ -156,8 +156,9 @@ impl AgentMemory {
                 warnings: Vec::new(),
             });
         }
-        let (index, warnings) = IndexDoc::load_lenient(&self.index_path(), self.offset())?;
-        let (read, digester) = index.read_verdict();
+        let (index, warnings, digester) =
+            IndexDoc::load_lenient(&self.index_path(), self.offset())?;
+        let (read, digester) = index.verdict_with(digester);
         let now = self.now();
         let id = self.fresh_id(&index, &agent)?;
         let row = session_start_row(&id, &agent, now);

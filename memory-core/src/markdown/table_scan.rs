@@ -13,7 +13,7 @@ use super::blocks::{
 use super::table::{
     MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, cell_ranges, split_cells,
 };
-use super::{LineEnding, unescape_cell};
+use super::{Cells, LineEnding, unescape_cell};
 
 /// A table found by its header, and the pipe lines outside every table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,7 +192,7 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
         match l.context {
             Context::Text if can_start_table(&l) => {
                 let header_range = l.line.content.clone();
-                match table_at(l, &mut stream, line_ending)? {
+                match table_at(text, l, &mut stream, line_ending)? {
                     Ok(table) => {
                         tables.push(table);
                         headers.push(header_range);
@@ -487,6 +487,16 @@ fn has_pipe(t: &str) -> bool {
     false
 }
 
+/// A row of `l` whose cells are still to be split (an empty list): see [`table_at`].
+fn row_without_cells(l: &BlockLine<'_>) -> TableRow {
+    TableRow {
+        line: l.line.number,
+        content: l.line.content.clone(),
+        end: l.line.end,
+        cells: Cells::new(l.line.content.start),
+    }
+}
+
 fn row_of(l: &BlockLine<'_>) -> TableRow {
     TableRow {
         line: l.line.number,
@@ -674,6 +684,7 @@ pub(crate) fn continue_table(
 /// otherwise the header line is given back.
 #[allow(clippy::type_complexity)]
 fn table_at<'a>(
+    text: &'a str,
     header: BlockLine<'a>,
     stream: &mut Stream<'a>,
     line_ending: LineEnding,
@@ -706,13 +717,19 @@ fn table_at<'a>(
             break;
         }
         last = (l.line.content.end, l.line.end);
-        let row = row_of(l);
+        let row = row_without_cells(l);
         stream.peeked = None;
         rows.push(row);
     }
+    let mut rows = rows.into_vec();
+    // The cells of the body, split apart from the scan (whose end-of-table rule does not
+    // look at them), on every core: on a long index the split is a third of the scan.
+    crate::parallel::for_each_mut_light(&mut rows, |row| {
+        row.cells = cell_ranges(&text[row.content.clone()], row.content.start);
+    });
     let table = Table {
         header_line: header.line.number,
-        rows: rows.into_vec(),
+        rows,
         insert_at: last.1,
         last_line_terminated: last.1 > last.0,
         line_ending,
@@ -947,6 +964,34 @@ mod tests {
             let text = format!("| a | b |\n|---|---|\n| 1 | 2 |\n{tail}\n");
             let tables = our_tables(&text);
             assert_eq!(tables[0].1, 4, "{text:?}");
+        }
+    }
+
+    /// A body long enough to be split into cells on several threads gets, row by row,
+    /// the cells a split of the row's own line gives, whatever the row's shape.
+    #[test]
+    fn cells_split_on_several_threads_are_each_lines_own() {
+        let shapes = [
+            "| a | b |",
+            "|a|b",
+            "a | b \\| c",
+            "| 未設定 | sessionStart 自動註冊 |  |",
+            "|",
+            "| x \\| y | `|` |",
+            "   | indented | row |   ",
+            "| one | two | three | four | five | six | seven | eight | nine | ten | eleven |",
+        ];
+        let mut text = String::from("| Id | Topic |\n|---|---|\n");
+        for i in 0..5000 {
+            text.push_str(shapes[i % shapes.len()]);
+            text.push_str(if i % 3 == 0 { "\r\n" } else { "\n" });
+        }
+        let table = scan_table(&text, &["Id", "Topic"]).unwrap().table.unwrap();
+        assert_eq!(table.rows.len(), 5000);
+        for row in &table.rows {
+            let own = cell_ranges(&text[row.content.clone()], row.content.start);
+            assert_eq!(row.cells, own, "line {}", row.line);
+            assert!(!row.cells.is_empty(), "line {}", row.line);
         }
     }
 
