@@ -98,3 +98,39 @@ fn a_cut_off_index_nobody_is_saving_is_refused_at_once() {
         started.elapsed()
     );
 }
+
+/// A context-memory `_index.md` another program keeps saving in place is read whole by
+/// `query` (the index-rows path that never builds owned rows), never refused half read.
+#[test]
+fn a_context_index_saved_in_place_is_read_whole_by_query() {
+    use memory_core::context_memory::{ContextMemory, Query};
+    let dir = tempfile::tempdir().unwrap();
+    let ns = dir.path().join("org/global");
+    std::fs::create_dir_all(&ns).unwrap();
+    let mut text = String::from(
+        "# Index: org.global\n\n> Last updated: 2026-04-03T10:00:00Z\n\n| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n",
+    );
+    for n in 0..150 {
+        let file = format!("decision-{n:03}-auth.md");
+        text.push_str(&format!(
+            "| org.global.decision.{n:03} | decision | Auth rule {n} | auth, security | accepted | {file} |\n"
+        ));
+        std::fs::write(
+            ns.join(&file),
+            format!(
+                "---\nentity_name: org.global.decision.{n:03}\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [auth, security]\ncreated_at: 2026-04-03T10:00:00Z\n---\n\nAuth rule {n}\n"
+            ),
+        )
+        .unwrap();
+    }
+    let index = ns.join("_index.md");
+    std::fs::write(&index, &text).unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let query = Query::new()
+        .namespace("org.global")
+        .unwrap()
+        .tags(["auth"])
+        .limit(usize::MAX);
+    assert_eq!(memory.query(&query).unwrap().len(), 150);
+    read_while_saved(&index, &text, || memory.query(&query).map(|h| h.len()), 150);
+}

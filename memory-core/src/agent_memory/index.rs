@@ -126,12 +126,17 @@ impl IndexDoc {
                 scan_table(&text, &INDEX_COLUMNS)
             }
             Some(digester) => std::thread::scope(|scope| {
-                let hashing = scope.spawn(|| digest_of(&text));
-                let scan = scan_table(&text, &INDEX_COLUMNS);
-                match hashing.join() {
-                    Ok(hashed) => *digester = Some(hashed),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
+                let text = &text;
+                let hashing = std::thread::Builder::new().spawn_scoped(scope, || digest_of(text));
+                let scan = scan_table(text, &INDEX_COLUMNS);
+                *digester = Some(match hashing {
+                    Ok(hashing) => match hashing.join() {
+                        Ok(hashed) => hashed,
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    },
+                    // No thread could be started: hashed here.
+                    Err(_) => digest_of(text),
+                });
                 scan
             }),
         }

@@ -14,7 +14,7 @@ use super::memory::ContextMemory;
 use super::names::{EntityName, INDEX_FILE_NAME};
 use super::namespace::Namespace;
 use super::triggers::keys_of;
-use crate::durable::{MemoryLock, read_text_if_exists};
+use crate::durable::{MemoryLock, read_settled, read_text_if_exists};
 use crate::error::{Error, Result};
 
 impl ContextMemory {
@@ -52,8 +52,24 @@ impl ContextMemory {
         f: impl FnOnce(&[RowRef<'_>]) -> R,
     ) -> Result<R> {
         let path = self.file_in(namespace, INDEX_FILE_NAME)?;
-        let text = read_text_if_exists(&path)?.unwrap_or_else(|| template(namespace, None));
-        let (_, rows) = read_table(&path, &text)?;
+        let text_of = |read: Option<String>| read.unwrap_or_else(|| template(namespace, None));
+        let first = text_of(read_text_if_exists(&path)?);
+        let settled;
+        let (_, rows) = match read_table(&path, &first) {
+            Ok(read) => read,
+            // Another program's save caught half done reads as a cut-off file: read it
+            // again as every index reader does ([`read_settled`]), and refuse it only
+            // if it stays so.
+            Err(error) if error.kind() == crate::ErrorKind::Malformed => {
+                settled = read_settled(&path, |read| {
+                    let text = text_of(read);
+                    read_table(&path, &text)?;
+                    Ok(text)
+                })?;
+                read_table(&path, &settled)?
+            }
+            Err(error) => return Err(error),
+        };
         if !self.needs_heal(namespace, keys_of(&rows), listing)? {
             return Ok(f(&rows));
         }

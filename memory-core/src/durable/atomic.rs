@@ -390,13 +390,18 @@ fn stamp_of(path: &Path) -> Option<(u64, std::time::SystemTime)> {
 /// the bytes back) reads it once.
 pub(crate) fn read_bytes_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
     let mut attempt = 1;
+    let started = std::time::Instant::now();
     let bytes = loop {
         let last = attempt == STABLE_READ_ATTEMPTS;
         match read_with_slack(path) {
             Ok((b, Stability::Stable)) => break b,
             // Emptied a moment ago: a program saving it in place (truncate, then write)
-            // may be between the two. Read again; still empty, it is empty.
-            Ok((b, Stability::JustEmptied)) if last => break b,
+            // may be between the two, held up on a loaded machine. Read again until it
+            // was emptied [`JUST_EMPTIED`] ago; still empty, it is empty.
+            Ok((b, Stability::JustEmptied)) if started.elapsed() >= JUST_EMPTIED => break b,
+            Ok((_, Stability::JustEmptied)) => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
             Ok((_, Stability::Changing)) if last => {
                 return Err(Error::ChangedMeanwhile {
                     path: path.to_path_buf(),
@@ -420,7 +425,7 @@ pub(crate) fn read_bytes_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
 const READ_SLACK: usize = 64 * 1024;
 
 /// How many times a file another program is writing is read (5 ms apart) before the
-/// read is refused ([`Error::ChangedMeanwhile`]) or, for a file just emptied, taken.
+/// read is refused ([`Error::ChangedMeanwhile`]).
 const STABLE_READ_ATTEMPTS: usize = 20;
 
 /// How recently an empty file must have been changed to be read again: a saver that
@@ -501,7 +506,7 @@ pub(crate) fn decode_text(
     }
     // SIMD validation first (a tenth of the time of `from_utf8` on a 3 MB index); the
     // standard check then runs only on invalid text, to find where it goes wrong.
-    if simdutf8::basic::from_utf8(&bytes).is_ok() {
+    if crate::parallel::is_utf8(&bytes) {
         // SAFETY: `simdutf8` has just validated the bytes as UTF-8.
         return Ok(unsafe { String::from_utf8_unchecked(bytes) });
     }
