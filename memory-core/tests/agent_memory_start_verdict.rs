@@ -505,13 +505,12 @@ fn the_world_around_the_index_gives_what_a_full_read_gives() {
     assert_eq!((w.0, w.1, w.2), (c.0, c.1, 1));
 }
 
-/// An index long enough for its rows to be split and read on several threads (and its
-/// text hashed on another) reads as one read row by row: unreadable rows and a repeated
-/// id anywhere in it are reported in line order by SessionStart, the strict reader
-/// refuses it at the first of them, and the next start after a full read appends by
-/// the verdict.
+/// A long index with unreadable rows and a repeated id spread through it: SessionStart
+/// reports each in line order (and keeps no verdict beside them), the strict reader
+/// refuses it at the first of them, and once they are gone the start after a full read
+/// appends by the verdict.
 #[test]
-fn a_long_index_read_on_several_threads_reports_rows_in_line_order() {
+fn a_long_index_reports_its_unreadable_rows_in_line_order() {
     const ROWS: usize = 6000;
     let mut text = String::from(HEADER);
     let mut bad_lines = Vec::new();

@@ -79,36 +79,26 @@ impl IndexDoc {
     /// row's cells, id, status, references and timestamps, no duplicate id, no row-shaped
     /// line cut off from the table), else the error names the file and line.
     fn parse(path: &Path, text: String, offset: FixedOffset) -> Result<Self> {
-        Self::parse_with(path, text, offset, None, None)
+        Self::parse_with(path, text, offset, None)
     }
 
     /// Like [`IndexDoc::parse`], but a row that cannot be read is collected as a warning
     /// (its id, when readable, stays reserved) instead of failing: SessionStart registers
     /// beside such rows. Structural problems — no recognisable table, the table in a
     /// callout, rows cut off from the table — still fail.
-    ///
-    /// Also gives the digester of the text as read (for [`IndexDoc::verdict_with`]),
-    /// hashed on a second core while the table is scanned.
-    pub fn load_lenient(
-        path: &Path,
-        offset: FixedOffset,
-    ) -> Result<(Self, Vec<Warning>, Digester)> {
+    pub fn load_lenient(path: &Path, offset: FixedOffset) -> Result<(Self, Vec<Warning>)> {
         read_settled(path, |original| {
             let existed = original.is_some();
             let mut warnings = Vec::new();
-            let mut digester = None;
             let mut doc = Self::parse_with(
                 path,
                 original.unwrap_or_default(),
                 offset,
                 Some(&mut warnings),
-                Some(&mut digester),
             )?
             .read_as(existed);
             doc.lenient = Some(warnings.clone());
-            // `parse_with` fills `digester` whenever it is given a place for it.
-            let digester = digester.unwrap_or_else(|| digest_of(&doc.text));
-            Ok((doc, warnings, digester))
+            Ok((doc, warnings))
         })
     }
 
@@ -117,30 +107,8 @@ impl IndexDoc {
         text: String,
         offset: FixedOffset,
         mut warnings: Option<&mut Vec<Warning>>,
-        digester: Option<&mut Option<Digester>>,
     ) -> Result<Self> {
-        let scan = match digester {
-            None => scan_table(&text, &INDEX_COLUMNS),
-            Some(digester) if text.len() < HASH_APART_FROM => {
-                *digester = Some(digest_of(&text));
-                scan_table(&text, &INDEX_COLUMNS)
-            }
-            Some(digester) => std::thread::scope(|scope| {
-                let text = &text;
-                let hashing = std::thread::Builder::new().spawn_scoped(scope, || digest_of(text));
-                let scan = scan_table(text, &INDEX_COLUMNS);
-                *digester = Some(match hashing {
-                    Ok(hashing) => match hashing.join() {
-                        Ok(hashed) => hashed,
-                        Err(panic) => std::panic::resume_unwind(panic),
-                    },
-                    // No thread could be started: hashed here.
-                    Err(_) => digest_of(text),
-                });
-                scan
-            }),
-        }
-        .map_err(|i| i.at(path))?;
+        let scan = scan_table(&text, &INDEX_COLUMNS).map_err(|i| i.at(path))?;
         match &scan.table {
             Some(table) => check_loose_rows(path, &text, table, &scan)?,
             None => check_loose_rows_without_table(path, &text, &scan)?,
@@ -164,11 +132,8 @@ impl IndexDoc {
         let mut positions = RowIds::with_capacity(table.rows.len());
         let mut reserved = Vec::new();
         let id_of = |p: usize| table.rows[p].raw_cell(&text, 0);
-        // Each row is read on its own (on every core); the ids are then taken in order,
-        // so that the first of two equal ids is the one kept.
-        let checked = crate::parallel::map_light(&table.rows, |raw| validate_row(&text, raw));
-        for ((position, raw), checked) in table.rows.iter().enumerate().zip(checked) {
-            let problem = match checked {
+        for (position, raw) in table.rows.iter().enumerate() {
+            let problem = match validate_row(&text, raw) {
                 Ok(id) => match positions.insert(id, position, id_of) {
                     Ok(()) => continue,
                     Err(_) => Error::Duplicate {
@@ -270,24 +235,22 @@ impl IndexDoc {
             None => IndexDoc::parse(&self.path, text, self.offset),
             Some(before) => {
                 let mut after = Vec::new();
-                Self::parse_with(&self.path, text, self.offset, Some(&mut after), None).and_then(
-                    |doc| {
-                        if after == *before {
-                            // The new text is as lenient as the old: its unreadable rows must
-                            // keep it from a verdict (a later SessionStart reports them).
-                            Ok(IndexDoc {
-                                lenient: Some(after),
-                                ..doc
-                            })
-                        } else {
-                            Err(Error::malformed(
-                                &self.path,
-                                after.first().map_or(0, |w| w.line),
-                                "the change would make other rows unreadable",
-                            ))
-                        }
-                    },
-                )
+                Self::parse_with(&self.path, text, self.offset, Some(&mut after)).and_then(|doc| {
+                    if after == *before {
+                        // The new text is as lenient as the old: its unreadable rows must
+                        // keep it from a verdict (a later SessionStart reports them).
+                        Ok(IndexDoc {
+                            lenient: Some(after),
+                            ..doc
+                        })
+                    } else {
+                        Err(Error::malformed(
+                            &self.path,
+                            after.first().map_or(0, |w| w.line),
+                            "the change would make other rows unreadable",
+                        ))
+                    }
+                })
             }
         }
         .map_err(|e| Error::unreadable_result(&self.path, e))?;
@@ -401,7 +364,9 @@ impl IndexDoc {
 
     /// The verdict on the text as read, with the digester that named it (to fork for
     /// the text written).
-    pub fn verdict_with(&self, digester: Digester) -> (Option<IndexVerdict>, Digester) {
+    pub fn read_verdict(&self) -> (Option<IndexVerdict>, Digester) {
+        let mut digester = Digester::new();
+        digester.update(self.text.as_bytes());
         (self.verdict(digester.finish()), digester)
     }
 
@@ -605,14 +570,3 @@ fn with_new_table(mut text: String) -> String {
 #[cfg(test)]
 #[path = "index_append_tests.rs"]
 mod append_tests;
-
-/// From this size on, a text read with its digest is hashed on a second thread while
-/// it is scanned (below it, the thread costs about as much as the hash).
-const HASH_APART_FROM: usize = 256 * 1024;
-
-/// The digester that has read `text`.
-fn digest_of(text: &str) -> Digester {
-    let mut digester = Digester::new();
-    digester.update(text.as_bytes());
-    digester
-}

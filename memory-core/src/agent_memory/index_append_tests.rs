@@ -120,7 +120,6 @@ fn lenient(text: &str) -> Option<IndexDoc> {
         text.to_string(),
         offset(),
         Some(&mut warnings),
-        None,
     )
     .ok()?;
     doc.lenient = Some(warnings);

@@ -156,9 +156,8 @@ impl AgentMemory {
                 warnings: Vec::new(),
             });
         }
-        let (index, warnings, digester) =
-            IndexDoc::load_lenient(&self.index_path(), self.offset())?;
-        let (read, digester) = index.verdict_with(digester);
+        let (index, warnings) = IndexDoc::load_lenient(&self.index_path(), self.offset())?;
+        let (read, digester) = index.read_verdict();
         let now = self.now();
         let id = self.fresh_id(&index, &agent)?;
         let row = session_start_row(&id, &agent, now);

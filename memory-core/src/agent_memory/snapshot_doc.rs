@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::snapshot::{OtherSection, SectionKind, continues_from_ids, is_placeholder};
 use super::{Mark, Snapshot, SnapshotItem};
-use crate::durable::read_text_if_exists;
+use crate::durable::read_settled;
 use crate::error::Result;
 use crate::markdown::{
     Edit, FenceScan, LineEnding, Section, Table, apply_edits, encode_lines, entity_first,
@@ -163,10 +163,12 @@ pub(crate) struct SnapshotDoc {
 }
 
 impl SnapshotDoc {
+    /// The snapshot at `path` (`None`: no file), read again while another program is
+    /// caught saving it in place ([`read_settled`]).
     pub fn load(path: &Path) -> Result<Option<Self>> {
-        read_text_if_exists(path)?
-            .map(|text| Self::parse(path, text))
-            .transpose()
+        read_settled(path, |text| {
+            text.map(|text| Self::parse(path, text)).transpose()
+        })
     }
 
     pub fn parse(path: &Path, text: String) -> Result<Self> {

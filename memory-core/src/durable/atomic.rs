@@ -323,12 +323,12 @@ pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
 }
 
 /// Reads `path` as [`read_text_if_exists`] does and gives the text to `parse`. When the
-/// text does not read ([`ErrorKind::Malformed`](crate::ErrorKind::Malformed)), looks cut
-/// off (no final newline, or cut inside a character) and the file was changed within the
-/// last second, another program saving it in place (truncate, then write) may have been
-/// caught between its writes: the file is looked at again a moment later and, if it
-/// changed, read again (for up to [`SETTLE_FOR`]). A file that does not read and is not
-/// being changed is the error at once.
+/// text does not read ([`ErrorKind::Malformed`](crate::ErrorKind::Malformed)) and the file
+/// was changed within the last second, another program saving it in place (truncate,
+/// then write) may have been caught between its writes — cut off anywhere, at a line's
+/// end too (a header without its delimiter row): the file is looked at again a moment
+/// later and, if it changed, read again (for up to [`SETTLE_FOR`]). A file that does not
+/// read and is not being changed is the error after that moment.
 pub(crate) fn read_settled<T>(
     path: &Path,
     mut parse: impl FnMut(Option<String>) -> Result<T>,
@@ -337,15 +337,10 @@ pub(crate) fn read_settled<T>(
     loop {
         let read = read_text_if_exists(path);
         let stamp = stamp_of(path);
-        let cut = match &read {
-            Ok(text) => text.as_ref().is_some_and(|t| !t.ends_with('\n')),
-            Err(error) => error.kind() == crate::ErrorKind::Malformed,
-        };
         let result = read.and_then(&mut parse);
         let retry = match &result {
             Err(error) => {
                 error.kind() == crate::ErrorKind::Malformed
-                    && cut
                     && started.elapsed() < SETTLE_FOR
                     && stamp.is_some_and(|(_, modified)| {
                         modified.elapsed().is_ok_and(|age| age < JUST_EMPTIED)
@@ -506,7 +501,7 @@ pub(crate) fn decode_text(
     }
     // SIMD validation first (a tenth of the time of `from_utf8` on a 3 MB index); the
     // standard check then runs only on invalid text, to find where it goes wrong.
-    if crate::parallel::is_utf8(&bytes) {
+    if simdutf8::basic::from_utf8(&bytes).is_ok() {
         // SAFETY: `simdutf8` has just validated the bytes as UTF-8.
         return Ok(unsafe { String::from_utf8_unchecked(bytes) });
     }

@@ -13,7 +13,7 @@ use super::blocks::{
 use super::table::{
     MAX_LINE_BYTES, ParseIssue, Table, TableEnd, TableRow, cell_ranges, split_cells,
 };
-use super::{Cells, LineEnding, unescape_cell};
+use super::{LineEnding, unescape_cell};
 
 /// A table found by its header, and the pipe lines outside every table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,7 +192,7 @@ pub fn scan_table(text: &str, header: &[&str]) -> Result<TableScan, ParseIssue> 
         match l.context {
             Context::Text if can_start_table(&l) => {
                 let header_range = l.line.content.clone();
-                match table_at(text, l, &mut stream, line_ending)? {
+                match table_at(l, &mut stream, line_ending)? {
                     Ok(table) => {
                         tables.push(table);
                         headers.push(header_range);
@@ -487,16 +487,6 @@ fn has_pipe(t: &str) -> bool {
     false
 }
 
-/// A row of `l` whose cells are still to be split (an empty list): see [`table_at`].
-fn row_without_cells(l: &BlockLine<'_>) -> TableRow {
-    TableRow {
-        line: l.line.number,
-        content: l.line.content.clone(),
-        end: l.line.end,
-        cells: Cells::new(l.line.content.start),
-    }
-}
-
 fn row_of(l: &BlockLine<'_>) -> TableRow {
     TableRow {
         line: l.line.number,
@@ -684,7 +674,6 @@ pub(crate) fn continue_table(
 /// otherwise the header line is given back.
 #[allow(clippy::type_complexity)]
 fn table_at<'a>(
-    text: &'a str,
     header: BlockLine<'a>,
     stream: &mut Stream<'a>,
     line_ending: LineEnding,
@@ -717,19 +706,13 @@ fn table_at<'a>(
             break;
         }
         last = (l.line.content.end, l.line.end);
-        let row = row_without_cells(l);
+        let row = row_of(l);
         stream.peeked = None;
         rows.push(row);
     }
-    let mut rows = rows.into_vec();
-    // The cells of the body, split apart from the scan (whose end-of-table rule does not
-    // look at them), on every core: on a long index the split is a third of the scan.
-    crate::parallel::for_each_mut_light(&mut rows, |row| {
-        row.cells = cell_ranges(&text[row.content.clone()], row.content.start);
-    });
     let table = Table {
         header_line: header.line.number,
-        rows,
+        rows: rows.into_vec(),
         insert_at: last.1,
         last_line_terminated: last.1 > last.0,
         line_ending,
@@ -967,10 +950,10 @@ mod tests {
         }
     }
 
-    /// A body long enough to be split into cells on several threads gets, row by row,
-    /// the cells a split of the row's own line gives, whatever the row's shape.
+    /// A long body gets, row by row, the cells a split of the row's own line gives,
+    /// whatever the row's shape and line ending.
     #[test]
-    fn cells_split_on_several_threads_are_each_lines_own() {
+    fn every_row_of_a_long_body_has_its_own_lines_cells() {
         let shapes = [
             "| a | b |",
             "|a|b",
