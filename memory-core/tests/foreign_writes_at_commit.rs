@@ -173,6 +173,9 @@ fn a_file_just_emptied_by_an_in_place_save_is_read_again() {
         .open()
         .unwrap();
     let topic = d.join("memory-infra.md");
+    // Saved well after it was created (a file created and emptied within one tick of
+    // the clock reads as created empty).
+    std::thread::sleep(Duration::from_millis(30));
     let f = std::fs::OpenOptions::new()
         .write(true)
         .open(&topic)

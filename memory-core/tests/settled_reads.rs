@@ -52,6 +52,9 @@ fn read_while_saved(
     mut read: impl FnMut() -> memory_core::Result<usize>,
     rows: usize,
 ) {
+    // Saved well after it was created (a file created and emptied within one tick of
+    // the clock reads as created empty).
+    std::thread::sleep(Duration::from_millis(30));
     let (stop, writer) = keep_saving_in_place(path.to_path_buf(), text.to_string());
     let started = Instant::now();
     let mut reads = 0;
@@ -133,4 +136,42 @@ fn a_context_index_saved_in_place_is_read_whole_by_query() {
         .limit(usize::MAX);
     assert_eq!(memory.query(&query).unwrap().len(), 150);
     read_while_saved(&index, &text, || memory.query(&query).map(|h| h.len()), 150);
+}
+
+/// A file created empty (as `touch` makes it) is empty from the start: it is read at once,
+/// not waited on as a file an in-place save has just emptied would be.
+#[test]
+fn a_file_created_empty_is_read_at_once() {
+    let f = Fixture::with_index("");
+    std::fs::remove_file(f.index()).unwrap();
+    std::fs::File::create(f.index()).unwrap();
+    let started = Instant::now();
+    assert!(f.memory.sessions().unwrap().is_empty());
+    assert!(
+        started.elapsed() < Duration::from_millis(80),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// A file an in-place save emptied a moment ago and that stays empty is waited on until
+/// it was emptied a second ago, then read as empty (not refused, not read half saved).
+#[test]
+fn a_file_emptied_and_left_empty_is_read_as_empty_after_a_second() {
+    let f = Fixture::with_index(&format!(
+        "{HEADER}| s-1 | a | T | S | k | active | - | 2026-05-01 | 2026-05-01 |\n"
+    ));
+    std::thread::sleep(Duration::from_millis(30));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(f.index())
+        .unwrap();
+    let started = Instant::now();
+    assert!(f.memory.sessions().unwrap().is_empty());
+    let waited = started.elapsed();
+    assert!(
+        waited > Duration::from_millis(800) && waited < Duration::from_secs(5),
+        "{waited:?}"
+    );
 }

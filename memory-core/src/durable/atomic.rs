@@ -440,6 +440,19 @@ enum Stability {
     JustEmptied,
 }
 
+/// Whether an empty file was last changed when it was created (`touch`, a new empty
+/// file): no save of earlier content emptied it, so it is read as empty at once. Where
+/// the file system keeps no creation time, it might have been emptied. (A file created
+/// and emptied within one tick of the file system's clock, a few milliseconds, also
+/// reads as created empty.)
+fn created_empty(meta: &fs::Metadata) -> bool {
+    match (meta.created(), meta.modified()) {
+        // `touch` stamps both from one clock reading.
+        (Ok(created), Ok(modified)) => modified <= created,
+        _ => false,
+    }
+}
+
 /// The bytes of `path` in one buffer sized once from its metadata (plus [`READ_SLACK`]);
 /// a file that grows meanwhile is still read to its end. With them, whether another
 /// program may have been saving it in place meanwhile.
@@ -467,7 +480,8 @@ fn read_with_slack(path: &Path) -> io::Result<(Vec<u8>, Stability)> {
                 && a.modified()
                     .ok()
                     .and_then(|m| m.elapsed().ok())
-                    .is_some_and(|age| age < JUST_EMPTIED) =>
+                    .is_some_and(|age| age < JUST_EMPTIED)
+                && !created_empty(a) =>
         {
             Stability::JustEmptied
         }
