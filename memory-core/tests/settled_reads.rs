@@ -23,11 +23,20 @@ fn keep_saving_in_place(
     path: PathBuf,
     text: String,
 ) -> (Arc<AtomicBool>, std::thread::JoinHandle<usize>) {
+    let half = text.len() / 2;
+    keep_saving_in_pieces(path, text, half)
+}
+
+/// [`keep_saving_in_place`] with the first piece `half` bytes long.
+fn keep_saving_in_pieces(
+    path: PathBuf,
+    text: String,
+    half: usize,
+) -> (Arc<AtomicBool>, std::thread::JoinHandle<usize>) {
     let stop = Arc::new(AtomicBool::new(false));
     let stopped = stop.clone();
     let handle = std::thread::spawn(move || {
         let mut saves = 0;
-        let half = text.len() / 2;
         while !stopped.load(Ordering::SeqCst) {
             let mut file = std::fs::OpenOptions::new()
                 .write(true)
@@ -174,4 +183,34 @@ fn a_file_emptied_and_left_empty_is_read_as_empty_after_a_second() {
         waited > Duration::from_millis(800) && waited < Duration::from_secs(5),
         "{waited:?}"
     );
+}
+
+/// A save cut off at a line's end reads (the rows after the cut are missing): an
+/// operation on a row past the cut reads the file again while it is being saved, and
+/// never answers that the session is not there.
+#[test]
+fn a_row_past_a_save_cut_at_a_line_end_is_found() {
+    let mut text = format!("# Memory Index\n\n{HEADER}");
+    for n in 0..200 {
+        text.push_str(&format!(
+            "| s-{n} | a | Topic {n} | Did {n}. | k | active | - | 2026-05-01 | 2026-05-01 |\n"
+        ));
+    }
+    let f = Fixture::with_index(&text);
+    let cut = text[..text.len() / 2].rfind('\n').unwrap() + 1;
+    std::thread::sleep(Duration::from_millis(30));
+    let (stop, writer) = keep_saving_in_pieces(f.index(), text.clone(), cut);
+    let started = Instant::now();
+    let mut reads = 0;
+    while started.elapsed() < Duration::from_millis(1500) {
+        match f.memory.session("s-199") {
+            Ok(row) => assert_eq!(row.topic, "Topic 199"),
+            Err(e) if e.kind() == ErrorKind::Conflict => {}
+            Err(e) => panic!("read {reads}: {e}"),
+        }
+        reads += 1;
+    }
+    stop.store(true, Ordering::SeqCst);
+    let saves = writer.join().unwrap();
+    assert!(saves > 20 && reads > 20, "{saves} saves, {reads} reads");
 }

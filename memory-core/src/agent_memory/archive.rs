@@ -110,7 +110,7 @@ impl AgentMemory {
     pub fn archive(&self, id: &str) -> Result<ArchiveOutcome> {
         let id = SessionId::parse(id)?;
         let lock = self.lock()?;
-        let index = self.load_index()?;
+        let index = self.load_index_holding(&[&id])?;
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
         let row = index.row(position)?;
         // Snapshots of other sessions that cannot be read but do not mention this one are

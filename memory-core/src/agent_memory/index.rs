@@ -57,6 +57,21 @@ impl IndexDoc {
         })
     }
 
+    /// [`IndexDoc::load`] for an operation on the rows of `ids`: a text without one of them
+    /// is [`Error::SessionNotFound`], and is read again while another program may be
+    /// saving the file in place (a save cut off at a line's end reads, without the rows
+    /// after the cut).
+    pub fn load_holding(path: &Path, offset: FixedOffset, ids: &[&SessionId]) -> Result<Self> {
+        read_settled(path, |original| {
+            let existed = original.is_some();
+            let doc = Self::parse(path, original.unwrap_or_default(), offset)?.read_as(existed);
+            match ids.iter().find(|id| doc.position(id).is_none()) {
+                Some(missing) => Err(doc.not_found(missing)),
+                None => Ok(doc),
+            }
+        })
+    }
+
     /// Records that there was no file when `existed` is false (a missing file and an
     /// empty one read as the same empty text).
     fn read_as(mut self, existed: bool) -> Self {

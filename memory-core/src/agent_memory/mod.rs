@@ -238,6 +238,11 @@ impl AgentMemory {
         IndexDoc::load(&self.index_path(), self.offset())
     }
 
+    /// The index, which must hold the rows of `ids` ([`IndexDoc::load_holding`]).
+    fn load_index_holding(&self, ids: &[&SessionId]) -> Result<IndexDoc> {
+        IndexDoc::load_holding(&self.index_path(), self.offset(), ids)
+    }
+
     fn snapshot_exists(&self, id: &SessionId) -> Result<bool> {
         Ok(self.session_path(id.as_str())?.exists())
     }

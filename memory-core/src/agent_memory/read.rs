@@ -63,7 +63,7 @@ impl AgentMemory {
     pub fn session(&self, id: &str) -> Result<SessionRow> {
         let id = SessionId::parse(id)?;
         let _guard = self.read_guard()?;
-        self.load_index()?.get(&id)
+        self.load_index_holding(&[&id])?.get(&id)
     }
 
     /// The snapshot of session `id`, `None` when it has no snapshot file.

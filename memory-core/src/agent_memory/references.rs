@@ -64,7 +64,7 @@ impl AgentMemory {
             .on_session(current.as_str()));
         }
         let lock = self.lock()?;
-        let index = self.load_index()?;
+        let index = self.load_index_holding(&[&current, &source])?;
         let current_pos = index
             .position(&current)
             .ok_or_else(|| index.not_found(&current))?;

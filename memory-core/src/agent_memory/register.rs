@@ -202,7 +202,7 @@ impl AgentMemory {
         }
 
         let lock = self.lock()?;
-        let index = self.load_index()?;
+        let index = self.load_index_holding(&sources.iter().collect::<Vec<_>>())?;
         for source in &sources {
             index.get(source)?;
         }

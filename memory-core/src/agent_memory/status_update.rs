@@ -38,7 +38,7 @@ impl AgentMemory {
             .transpose()
             .map_err(|e| e.on_session(id.as_str()))?;
         let lock = self.lock()?;
-        let index = self.load_index()?;
+        let index = self.load_index_holding(&[&id])?;
         let position = index.position(&id).ok_or_else(|| index.not_found(&id))?;
         let mut row = index.row(position)?;
         if let Some(topic) = update

@@ -323,8 +323,9 @@ pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
 }
 
 /// Reads `path` as [`read_text_if_exists`] does and gives the text to `parse`. When the
-/// text does not read ([`ErrorKind::Malformed`](crate::ErrorKind::Malformed)) and the file
-/// was changed within the last second, another program saving it in place (truncate,
+/// text does not read ([`ErrorKind::Malformed`](crate::ErrorKind::Malformed)), or lacks what
+/// `parse` was to find in it ([`ErrorKind::NotFound`](crate::ErrorKind::NotFound)), and the
+/// file was changed within the last second, another program saving it in place (truncate,
 /// then write) may have been caught between its writes — cut off anywhere, at a line's
 /// end too (a header without its delimiter row): the file is looked at again a moment
 /// later and, if it changed, read again (for up to [`SETTLE_FOR`]). A file that does not
@@ -340,8 +341,10 @@ pub(crate) fn read_settled<T>(
         let result = read.and_then(&mut parse);
         let retry = match &result {
             Err(error) => {
-                error.kind() == crate::ErrorKind::Malformed
-                    && started.elapsed() < SETTLE_FOR
+                matches!(
+                    error.kind(),
+                    crate::ErrorKind::Malformed | crate::ErrorKind::NotFound
+                ) && started.elapsed() < SETTLE_FOR
                     && stamp.is_some_and(|(_, modified)| {
                         modified.elapsed().is_ok_and(|age| age < JUST_EMPTIED)
                     })
