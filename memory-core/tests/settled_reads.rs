@@ -104,11 +104,13 @@ fn a_cut_off_index_nobody_is_saving_is_refused_at_once() {
     let err = f.memory.sessions().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Malformed, "{err}");
     assert_eq!(err.line(), Some(4));
-    assert!(
-        started.elapsed() < Duration::from_millis(200),
-        "{:?}",
-        started.elapsed()
-    );
+    answered_within(started, Duration::from_millis(200));
+}
+
+/// Asserts less than `limit` has passed since `started`.
+fn answered_within(started: Instant, limit: Duration) {
+    let waited = started.elapsed();
+    assert!(waited < limit, "{waited:?}");
 }
 
 /// A context-memory `_index.md` another program keeps saving in place is read whole by
@@ -156,11 +158,8 @@ fn a_file_created_empty_is_read_at_once() {
     std::fs::File::create(f.index()).unwrap();
     let started = Instant::now();
     assert!(f.memory.sessions().unwrap().is_empty());
-    assert!(
-        started.elapsed() < Duration::from_millis(80),
-        "{:?}",
-        started.elapsed()
-    );
+    // Well under the second a file emptied by a save is waited on.
+    answered_within(started, Duration::from_millis(500));
 }
 
 /// A file an in-place save emptied a moment ago and that stays empty is waited on until
