@@ -309,7 +309,12 @@ impl ContextMemory {
         let wanted: Vec<IndexRow> = scan.entries;
         let unreadable = unreadable_names(&scan.unreadable);
         let mut edits = Vec::new();
-        let by_entity = first_by_entity(&wanted);
+        // Only an index with rows looks rows up by entity (a new index has none).
+        let by_entity = if index.rows.is_empty() {
+            HashMap::new()
+        } else {
+            first_by_entity(&wanted)
+        };
         let mut seen = HashSet::new();
         for (i, row) in index.rows.iter().enumerate() {
             if !seen.insert(&row.entity) {
