@@ -45,7 +45,7 @@ if [ "$install" = 1 ]; then
   fi
 fi
 cargo build --quiet --release -p memory-core-benches --bin context-bench >&2
-bench="$repo/target/release/context-bench"
+bench="${CARGO_TARGET_DIR:-$repo/target}/release/context-bench"
 py="$work/venv/bin/python"
 export NODE_PATH="$work/node/node_modules"
 

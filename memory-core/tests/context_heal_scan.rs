@@ -159,3 +159,61 @@ fn a_linked_namespace_directory_is_refused_and_nothing_is_written() {
     );
     assert!(!outside.path().join("org/global/_index.md").exists());
 }
+
+/// Two files naming one entity, among many (read on several threads): the one its row
+/// points at is kept, else the first by file name; the other is reported by path and
+/// its `entity_name` line, kept out of the index, never touched.
+#[test]
+fn a_second_file_of_one_entity_is_reported_by_path_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    many(dir.path());
+    let ns_dir = dir.path().join("org/global");
+    let copy = entity(1, "[api, db]").replace("entity_name", "# a copy\nentity_name");
+    std::fs::write(ns_dir.join("decision-250-copy.md"), &copy).unwrap();
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let ns = Namespace::org_global();
+    let report = memory.heal(&ns).unwrap();
+    let second: Vec<_> = report
+        .unreadable
+        .iter()
+        .filter(|w| w.message.contains("holds too"))
+        .collect();
+    assert_eq!(second.len(), 1, "{:?}", report.unreadable);
+    assert_eq!(second[0].path, ns_dir.join("decision-250-copy.md"));
+    assert_eq!(second[0].line, 3);
+    assert_eq!(
+        second[0].message,
+        "names org.global.decision.001, which decision-001-x.md holds too; one entity has one \
+         file, so this one is kept out of the index (rename or remove one of them)"
+    );
+    let paths: Vec<_> = report.unreadable.iter().map(|w| w.path.clone()).collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted, "reported in path order");
+    // The row pointed at the copy: the copy is the entity's file, the first one is not.
+    let index_path = ns_dir.join("_index.md");
+    let index = std::fs::read_to_string(&index_path).unwrap();
+    let index = index.replace("| decision-001-x.md |", "| decision-250-copy.md |");
+    std::fs::write(&index_path, &index).unwrap();
+    let report = memory.verify(&ns).unwrap();
+    let second: Vec<_> = report
+        .unreadable
+        .iter()
+        .filter(|w| w.message.contains("holds too"))
+        .collect();
+    assert_eq!(second.len(), 1, "{:?}", report.unreadable);
+    assert_eq!(second[0].path, ns_dir.join("decision-001-x.md"));
+    assert_eq!(second[0].line, 2);
+    assert!(
+        second[0]
+            .message
+            .contains("which decision-250-copy.md holds too"),
+        "{:?}",
+        second[0]
+    );
+    assert_eq!(
+        std::fs::read_to_string(ns_dir.join("decision-250-copy.md")).unwrap(),
+        copy,
+        "never touched"
+    );
+}

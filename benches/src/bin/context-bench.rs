@@ -12,6 +12,9 @@
 //!   milliseconds of the floor, the floor with one atomic write, heal, and the floor's
 //!   reads on two threads, then heal's CPU time (all threads) over the floor's,
 //!   tab-separated.
+//! - `context-bench heal-only DIR runs`: on the root DIR written by `tree`, heal alone
+//!   (the index removed before each run), the median milliseconds: for `perf`, `strace`
+//!   and callgrind, with no floor in the profile.
 //! - `context-bench query DIR runs`: on the root DIR written by `tree` (healed first),
 //!   prints the median milliseconds of one query (the table's query), for `perf`.
 
@@ -42,6 +45,10 @@ fn main() {
                 t.cpu_ratio
             );
         }
+        Some("heal-only") if args.len() == 3 => {
+            let runs = args[2].parse().expect("runs is a number");
+            println!("{:.3}", ms(heal_only(Path::new(&args[1]), runs)));
+        }
         Some("query") if args.len() == 3 => {
             let runs = args[2].parse().expect("runs is a number");
             println!("{:.3}", ms(query_time(Path::new(&args[1]), runs)));
@@ -49,7 +56,9 @@ fn main() {
         Some(runs) if args.len() == 1 => table(runs.parse().expect("runs is a number")),
         None => table(10),
         _ => {
-            eprintln!("usage: context-bench [runs] | tree DIR N | heal DIR runs | query DIR runs");
+            eprintln!(
+                "usage: context-bench [runs] | tree DIR N | heal DIR runs | heal-only DIR runs | query DIR runs"
+            );
             std::process::exit(2);
         }
     }
@@ -120,6 +129,21 @@ fn heal_times(root: &Path, runs: usize) -> HealTimes {
         heal: median(heal),
         memory,
     }
+}
+
+/// The median time of `runs` heals of the root `root`, each writing the index anew.
+fn heal_only(root: &Path, runs: usize) -> Duration {
+    let ns = namespace();
+    let memory = ContextMemory::builder(root)
+        .fixed_time("2026-04-03T10:00:00Z")
+        .expect("time")
+        .open()
+        .expect("open");
+    let index = root.join(ns.dir()).join("_index.md");
+    median_of(runs, || {
+        let _ = std::fs::remove_file(&index);
+        memory.heal(&ns).expect("heal");
+    })
 }
 
 /// The floor: list the directory and read every entity file's bytes, one thread.

@@ -23,7 +23,12 @@ impl ContextMemory {
     /// Reads every entity file of `namespace`.
     pub(super) fn scan_dir(&self, namespace: &Namespace) -> Result<DirScan> {
         let listing = self.read_listing(namespace)?;
-        self.scan_names(namespace, listing, |file| file)
+        self.scan_names(
+            namespace,
+            listing,
+            |file| file,
+            |file| &file.entry.entity_name,
+        )
     }
 
     /// Reads every entity file of `namespace`, keeping only the entries (heal and
@@ -31,7 +36,12 @@ impl ContextMemory {
     /// which reuses the memory for the next file.
     pub(super) fn scan_entries(&self, namespace: &Namespace) -> Result<DirScan<Entry>> {
         let listing = self.read_listing(namespace)?;
-        self.scan_names(namespace, listing, |file| file.entry)
+        self.scan_names(
+            namespace,
+            listing,
+            |file| file.entry,
+            |entry| &entry.entity_name,
+        )
     }
 
     /// Reads every entity file of `namespace`, keeping only the index row each makes
@@ -39,11 +49,17 @@ impl ContextMemory {
     /// moving its name and tags instead of copying them.
     pub(super) fn scan_rows(&self, namespace: &Namespace) -> Result<DirScan<IndexRow>> {
         let listing = self.read_listing(namespace)?;
-        self.scan_names(namespace, listing, |file| super::heal::row_from(file.entry))
+        self.scan_names(
+            namespace,
+            listing,
+            |file| super::heal::row_from(file.entry),
+            |row| &row.entity,
+        )
     }
 
     /// Reads the entity files of `listing` (of `namespace`'s directory), keeping `keep`
-    /// of each (its foreign files are passed on, unread). A file whose content does not read is reported and kept out; a
+    /// of each (`name` says which entity a kept value is); its foreign files are passed
+    /// on, unread. A file whose content does not read is reported and kept out; a
     /// file that cannot be reached (an I/O error) fails the scan with the first such
     /// error in name order.
     fn scan_names<T: Send>(
@@ -51,43 +67,48 @@ impl ContextMemory {
         namespace: &Namespace,
         listing: DirListing,
         keep: impl Fn(EntityFile) -> T + Sync,
+        name: impl Fn(&T) -> &EntityName,
     ) -> Result<DirScan<T>> {
         let DirListing {
             entities: names,
             foreign,
         } = listing;
-        let (paths, mut refused): (Vec<_>, Vec<_>) = self
-            .paths_of(namespace, &names)
-            .into_iter()
-            .map(|(name, path)| match path {
-                Ok(path) => ((name, Some(path)), None),
-                Err(error) => ((name, None), Some(error)),
-            })
-            .unzip();
+        let names_in_order: Vec<&str> = names.iter().map(String::as_str).collect();
+        let (first, dir_path) = self.first_paths(namespace, &names_in_order);
         let dir = namespace.dir();
-        // The directory whose components `paths_of` checked, opened once; should that
+        // The directory whose components `first_paths` checked, opened once; should that
         // fail, each file is opened by its path (with that path's errors).
-        let reader = paths
-            .iter()
-            .find_map(|(_, path)| path.as_deref()?.parent())
-            .and_then(|d| DirReader::open(d).ok());
-        let loaded = crate::parallel::map(&paths, |(name, path)| {
-            path.as_ref().map(|path| {
-                let text = match &reader {
-                    Some(reader) => reader.read_text(name),
-                    None => read_text_no_follow(path),
-                };
-                text.and_then(|text| EntityFile::parse(path, dir.join(name), text, namespace, None))
-                    .map(|file| (Claim::of(&file), keep(file)))
+        let reader = dir_path.as_deref().and_then(|d| DirReader::open(d).ok());
+        let load = |i: usize, path: Result<PathBuf>| {
+            let file_name = names_in_order[i];
+            let path = path?;
+            let text = match &reader {
+                Some(reader) => reader.read_text(file_name),
+                None => read_text_no_follow(&path),
+            };
+            text.and_then(|text| {
+                EntityFile::parse(&path, dir.join(file_name), text, namespace, None)
             })
-        });
+            .map(|file| (Claim::of(&file, i), keep(file)))
+        };
+        let done = first.len();
+        let mut loaded: Vec<Result<(Claim, T)>> = Vec::with_capacity(names_in_order.len());
+        loaded.extend(first.into_iter().enumerate().map(|(i, path)| load(i, path)));
+        // Each further name's path is made on the thread that reads the file, checked
+        // as a plain path component only (the directory's components were checked).
+        let rest: Vec<usize> = (done..names_in_order.len()).collect();
+        if let Some(d) = &dir_path {
+            loaded.extend(crate::parallel::map(&rest, |&i| {
+                let file_name = names_in_order[i];
+                load(
+                    i,
+                    validate_component("path component", file_name).map(|()| d.join(file_name)),
+                )
+            }));
+        }
         let mut entries = Vec::with_capacity(loaded.len());
         let mut unreadable = Vec::new();
-        for (result, refusal) in loaded.into_iter().zip(refused.iter_mut()) {
-            // Exactly one of the two is there: a file was read only when it had a path.
-            let Some(result) = result.or_else(|| refusal.take().map(Err)) else {
-                continue;
-            };
+        for result in loaded {
             match result {
                 Ok(file) => entries.push(file),
                 Err(error) if is_file_problem(&error) => {
@@ -96,7 +117,13 @@ impl ContextMemory {
                 Err(error) => return Err(error),
             }
         }
-        let entries = self.without_second_claims(namespace, entries, &mut unreadable);
+        let path_of = |i: usize| match &dir_path {
+            Some(d) => d.join(names_in_order[i]),
+            None => PathBuf::from(names_in_order[i]),
+        };
+        let entries = self.without_second_claims(namespace, entries, &mut unreadable, &name, |i| {
+            (path_of(i), names_in_order[i])
+        });
         Ok(DirScan {
             entries,
             unreadable,
@@ -108,19 +135,28 @@ impl ContextMemory {
     /// One entity, one file: when several files name the same entity (a copy made by
     /// hand or by a sync), the one its index row points at is kept (else the first by
     /// file name) and every other is reported like a file that does not read — by path
-    /// and the `entity_name` line — kept out of the index and never touched.
-    fn without_second_claims<T>(
+    /// and the `entity_name` line — kept out of the index and never touched. `file`
+    /// gives a claim's path and file name.
+    fn without_second_claims<'n, T>(
         &self,
         namespace: &Namespace,
         entries: Vec<(Claim, T)>,
         unreadable: &mut Vec<Warning>,
+        name: &impl Fn(&T) -> &EntityName,
+        file: impl Fn(usize) -> (PathBuf, &'n str),
     ) -> Vec<T> {
-        let mut claims: BTreeMap<&EntityName, Vec<usize>> = BTreeMap::new();
-        for (i, (claim, _)) in entries.iter().enumerate() {
-            claims.entry(&claim.name).or_default().push(i);
-        }
-        if claims.values().all(|files| files.len() == 1) {
+        // The usual directory, where no two files claim one entity, is told apart with
+        // one hash set, without a list per entity.
+        let mut distinct: rustc_hash::FxHashSet<&EntityName> = rustc_hash::FxHashSet::default();
+        distinct.reserve(entries.len());
+        if entries.iter().all(|(_, t)| distinct.insert(name(t))) {
+            drop(distinct);
             return entries.into_iter().map(|(_, t)| t).collect();
+        }
+        drop(distinct);
+        let mut claims: BTreeMap<&EntityName, Vec<usize>> = BTreeMap::new();
+        for (i, (_, t)) in entries.iter().enumerate() {
+            claims.entry(name(t)).or_default().push(i);
         }
         // Only now is the index read: the row says which file is the entity's.
         let rows = self
@@ -128,21 +164,22 @@ impl ContextMemory {
             .map(|i| i.rows)
             .unwrap_or_default();
         let mut second: BTreeSet<usize> = BTreeSet::new();
-        for (name, files) in claims.iter().filter(|(_, files)| files.len() > 1) {
+        for (entity, files) in claims.iter().filter(|(_, files)| files.len() > 1) {
             let indexed = files.iter().copied().find(|&i| {
+                let (_, file_name) = file(entries[i].0.at);
                 rows.iter()
-                    .any(|r| &r.entity == *name && r.file == entries[i].0.file)
+                    .any(|r| &r.entity == *entity && r.file == file_name)
             });
             let keep = indexed.unwrap_or(files[0]);
+            let (_, kept_file) = file(entries[keep].0.at);
             for &i in files.iter().filter(|&&i| i != keep) {
                 let claim = &entries[i].0;
                 unreadable.push(Warning {
-                    path: claim.path.clone(),
+                    path: file(claim.at).0,
                     line: claim.entity_line,
                     message: format!(
-                        "names {name}, which {} holds too; one entity has one file, so this one \
-                         is kept out of the index (rename or remove one of them)",
-                        entries[keep].0.file
+                        "names {entity}, which {kept_file} holds too; one entity has one file, so \
+                         this one is kept out of the index (rename or remove one of them)",
                     ),
                 });
                 second.insert(i);
@@ -157,55 +194,48 @@ impl ContextMemory {
             .collect()
     }
 
-    /// Each name's path, or why it has none: the directory's components are checked for
-    /// links once (with the first name, so that the error is the one a per-file check
-    /// gives), each further name only as a plain path component.
-    fn paths_of<'n>(
+    /// The paths of `names` up to the first that has one (usually just the first name),
+    /// and that path's directory: the directory's components are checked for links once
+    /// (with the first name, so that the error is the one a per-file check gives), each
+    /// further name only as a plain path component (by the caller). When no name has a
+    /// path, every name's refusal is in the list.
+    fn first_paths(
         &self,
         namespace: &Namespace,
-        names: &'n BTreeSet<String>,
-    ) -> Vec<(&'n str, Result<PathBuf>)> {
-        let mut dir: Option<PathBuf> = None;
-        names
-            .iter()
-            .map(|name| {
-                let path = match &dir {
-                    Some(dir) => {
-                        validate_component("path component", name).map(|()| dir.join(name))
-                    }
-                    None => self.file_in(namespace, name).inspect(|path| {
-                        dir = path.parent().map(Path::to_path_buf);
-                    }),
-                };
-                (name.as_str(), path)
-            })
-            .collect()
+        names: &[&str],
+    ) -> (Vec<Result<PathBuf>>, Option<PathBuf>) {
+        let mut first = Vec::new();
+        for name in names {
+            let path = self.file_in(namespace, name);
+            let dir = path
+                .as_ref()
+                .ok()
+                .and_then(|p| p.parent().map(Path::to_path_buf));
+            first.push(path);
+            if dir.is_some() {
+                return (first, dir);
+            }
+        }
+        (first, None)
     }
 }
 
-/// What a file claims: the entity it names, where, and on which line (for the report
-/// when another file claims it too).
+/// What a file claims, beyond the entity its kept value names: where it is (its place
+/// in the listing) and on which line it names the entity (for the report when another
+/// file claims it too).
 struct Claim {
-    name: EntityName,
-    path: PathBuf,
+    at: usize,
     entity_line: usize,
-    file: String,
 }
 
 impl Claim {
-    fn of(file: &EntityFile) -> Claim {
+    fn of(file: &EntityFile, at: usize) -> Claim {
         Claim {
-            name: file.entry.entity_name.clone(),
-            path: file.path.clone(),
+            at,
             entity_line: file
                 .keys
                 .get(&file.text, "entity_name")
                 .map_or(1, |e| e.line),
-            file: file
-                .path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
         }
     }
 }

@@ -301,6 +301,24 @@ mod tests {
         fn equals_the_whole_line_derivation_on_any_text(body in "\\PC{0,300}") {
             prop_assert_eq!(summary_of(&body), reference(&body));
         }
+
+        /// A summary is its own summary (heal's row takes the entry's derived summary
+        /// as it is instead of deriving it again).
+        #[test]
+        fn a_summary_is_its_own_summary(
+            picks in prop::collection::vec((0..PIECES.len(), 0..4usize), 0..80),
+            text in "\\PC{0,300}",
+        ) {
+            let mut body = String::new();
+            for (i, space) in picks {
+                body.push_str(PIECES[i]);
+                body.push_str(["", " ", "\u{b}", "\r\n\u{c}"][space]);
+            }
+            for body in [body, text] {
+                let once = summary_of(&body);
+                prop_assert_eq!(summary_of(&once), once.clone(), "{:?}", body);
+            }
+        }
     }
 
     #[test]
@@ -310,6 +328,8 @@ mod tests {
                 for unit in ["a", "認", "ab "] {
                     let body = format!("{}{tail}", unit.repeat(n));
                     assert_eq!(summary_of(&body), reference(&body), "{body:?}");
+                    let once = summary_of(&body);
+                    assert_eq!(summary_of(&once), once, "{body:?}: its own summary");
                 }
             }
         }

@@ -67,8 +67,24 @@ pub(super) fn plain(s: &str) -> Option<Simple<'_>> {
     let second = s.as_bytes().get(1).copied();
     // Properties, aliases and other indicators are left to the parser, as are `-`, `?`
     // and `:` where they would be indicators.
-    if b",[]{}#&*!|>'\"%@`".contains(&first)
-        || b"-?:".contains(&first) && second.is_none_or(|c| c == b' ' || c == b'\t')
+    if matches!(
+        first,
+        b',' | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    ) || matches!(first, b'-' | b'?' | b':') && second.is_none_or(|c| c == b' ' || c == b'\t')
     {
         return None;
     }
@@ -87,7 +103,26 @@ pub(super) fn plain(s: &str) -> Option<Simple<'_>> {
     }
     // A byte that no number form of serde_yaml holds (`:` and `T` of a timestamp, a
     // space…) makes the scalar a string.
-    let numeric = |c: u8| c.is_ascii_hexdigit() || b"xXoO.+-iInNtTyY".contains(&c);
+    let numeric = |c: u8| {
+        c.is_ascii_hexdigit()
+            || matches!(
+                c,
+                b'x' | b'X'
+                    | b'o'
+                    | b'O'
+                    | b'.'
+                    | b'+'
+                    | b'-'
+                    | b'i'
+                    | b'I'
+                    | b'n'
+                    | b'N'
+                    | b't'
+                    | b'T'
+                    | b'y'
+                    | b'Y'
+            )
+    };
     if first != b'.' && !s.bytes().all(numeric) {
         return Some(Simple::Str(Cow::Borrowed(s)));
     }

@@ -170,7 +170,11 @@ impl FrontmatterKeys {
         let Some(frontmatter) = Frontmatter::locate(text)? else {
             return Ok(None);
         };
-        let entries = scan(text, &frontmatter)?;
+        // The usual block in one pass; any other is left to the general scan.
+        let entries = match super::simple_scan::scan_simple(text, &frontmatter) {
+            Some(entries) => entries,
+            None => scan(text, &frontmatter)?,
+        };
         Ok(Some(FrontmatterKeys {
             frontmatter,
             entries,
@@ -286,13 +290,13 @@ fn bad_header(open: Open, line: usize) -> Result<(), ParseIssue> {
 
 /// Whether a plain scalar's text holds `: ` (or ends with `:`), which YAML reads as a
 /// second key on the line.
-fn plain_has_pair(text: &[u8]) -> bool {
+pub(super) fn plain_has_pair(text: &[u8]) -> bool {
     memchr::memchr_iter(b':', text).any(|i| i + 1 == text.len() || lex::ws(text[i + 1]))
 }
 
 /// Whether the line holds a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR, which
 /// YAML 1.1 (and so serde_yaml) reads as a line break where a Markdown editor shows none.
-fn has_unicode_break(line: &[u8]) -> bool {
+pub(super) fn has_unicode_break(line: &[u8]) -> bool {
     memchr::memchr2_iter(0xc2, 0xe2, line).any(|i| match line[i] {
         0xc2 => line.get(i + 1) == Some(&0x85),
         _ => line.get(i + 1) == Some(&0x80) && matches!(line.get(i + 2), Some(0xa8 | 0xa9)),

@@ -78,7 +78,7 @@ pub(super) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> usize {
 }
 
 /// `end` moved back over spaces and tabs, not before `start`.
-fn trim_back(b: &[u8], start: usize, mut end: usize) -> usize {
+pub(super) fn trim_back(b: &[u8], start: usize, mut end: usize) -> usize {
     while end > start && ws(b[end - 1]) {
         end -= 1;
     }

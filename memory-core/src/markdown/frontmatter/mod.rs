@@ -37,6 +37,7 @@ mod lex;
 mod locate;
 mod read;
 mod render;
+mod simple_scan;
 
 pub use fields::Fields;
 pub(crate) use fields::{Field, FieldsRef};

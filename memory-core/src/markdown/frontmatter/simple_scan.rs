@@ -1,0 +1,342 @@
+//! The key scan of the usual block in one pass: every line a `key: value` entry at
+//! column 0 with a lowercase ASCII key and a one-line plain scalar or flat flow list
+//! (what memory-core writes, and most hand-kept files). It gives exactly the entries
+//! the general scan ([`super::keys::scan`]) gives, or `None` as soon as a line is of
+//! any other shape — a blank or comment line, an indented or quoted key, a quoted,
+//! block or nested value, a `#`, a `: ` inside a value, a YAML 1.1 line break, a key
+//! written twice — and the general scan reads the block (with its refusals). A proptest
+//! compares both on blocks mixing these shapes.
+
+use super::keys::{KeyEntry, ValueStyle, has_unicode_break, plain_has_pair};
+use super::lex;
+use super::locate::Frontmatter;
+
+/// What a byte of a value means to the fast scan (0: nothing, the usual byte).
+const PLAIN_BYTE: u8 = 0;
+/// `\n`: the line ends.
+const NEWLINE: u8 = 1;
+/// `#` (a comment, or text the general scan judges).
+const HASH: u8 = 2;
+/// `:` (a `: ` inside a plain value is refused by the general scan).
+const COLON: u8 = 3;
+/// The first byte of a raw U+0085, U+2028 or U+2029 (0xc2, 0xe2).
+const BREAK_LEAD: u8 = 4;
+/// `[ ] { } " '`, which a flat flow list holds only as its last `]`.
+const FLOW: u8 = 5;
+
+/// Each byte's meaning to the value loop.
+static CLASS: [u8; 256] = {
+    let mut class = [PLAIN_BYTE; 256];
+    class[b'\n' as usize] = NEWLINE;
+    class[b'#' as usize] = HASH;
+    class[b':' as usize] = COLON;
+    class[0xc2] = BREAK_LEAD;
+    class[0xe2] = BREAK_LEAD;
+    class[b'[' as usize] = FLOW;
+    class[b']' as usize] = FLOW;
+    class[b'{' as usize] = FLOW;
+    class[b'}' as usize] = FLOW;
+    class[b'"' as usize] = FLOW;
+    class[b'\'' as usize] = FLOW;
+    class
+};
+
+/// The entries of the located block when every line is a simple entry.
+pub(super) fn scan_simple(text: &str, fm: &Frontmatter) -> Option<Vec<KeyEntry>> {
+    let b = text.as_bytes();
+    let yaml_end = fm.yaml.end;
+    let mut entries: Vec<KeyEntry> = Vec::with_capacity(16);
+    let mut at = fm.yaml.start;
+    let mut line = fm.yaml_line;
+    while at < yaml_end {
+        let ls = at;
+        if !matches!(b[ls], b'a'..=b'z' | b'_') {
+            return None;
+        }
+        let mut key_end = ls + 1;
+        while key_end < yaml_end && matches!(b[key_end], b'a'..=b'z' | b'0'..=b'9' | b'_') {
+            key_end += 1;
+        }
+        // `key:` then white space, then the value on the same line.
+        if key_end + 1 >= yaml_end || b[key_end] != b':' || !lex::ws(b[key_end + 1]) {
+            return None;
+        }
+        let colon = key_end + 1;
+        let mut v = colon + 1;
+        while v < yaml_end && lex::ws(b[v]) {
+            v += 1;
+        }
+        // The YAML text is whole lines, so a `\n` ends every line of it.
+        let first = *b.get(v).filter(|_| v < yaml_end)?;
+        let flow = first == b'[';
+        if !flow && !first.is_ascii_alphanumeric() {
+            return None;
+        }
+        let (mut i, mut flow_close, mut has_break) = (v + usize::from(flow), None, false);
+        let nl = loop {
+            let c = *b.get(i).filter(|_| i < yaml_end)?;
+            match CLASS[usize::from(c)] {
+                PLAIN_BYTE => {}
+                NEWLINE => break i,
+                HASH => return None,
+                COLON => {
+                    // `: ` or a final `:` in a plain value (white space after it, or
+                    // only white space to the line's end, is the general scan's).
+                    let after = b.get(i + 1).copied().unwrap_or(b'\n');
+                    if !flow && (lex::ws(after) || after == b'\n' || after == b'\r') {
+                        return None;
+                    }
+                }
+                BREAK_LEAD => has_break = true,
+                _ => {
+                    // Only the flow list's one `]` is allowed, and only as its last byte
+                    // (checked once the line's end is known).
+                    if !flow || c != b']' || flow_close.is_some() {
+                        return None;
+                    }
+                    flow_close = Some(i);
+                }
+            }
+            i += 1;
+        };
+        let end = if nl > ls && b[nl - 1] == b'\r' {
+            nl - 1
+        } else {
+            nl
+        };
+        let next = nl + 1;
+        let content_end = lex::trim_back(b, v, end);
+        if has_break && has_unicode_break(&b[v..end]) {
+            return None;
+        }
+        let style = if flow {
+            if flow_close.map(|c| c + 1) != Some(content_end) {
+                return None;
+            }
+            ValueStyle::FlowSequence
+        } else {
+            // A `:` before a trailing `\r` or white space was refused above; this is
+            // the general scan's own check on the value it finds.
+            if plain_has_pair(&b[v..content_end]) {
+                return None;
+            }
+            ValueStyle::Plain
+        };
+        entries.push(KeyEntry {
+            line,
+            key: ls..key_end,
+            colon,
+            value: v..content_end,
+            entry: ls..next,
+            inline: true,
+            style,
+            quoted: false,
+            block_tail: None,
+        });
+        at = next;
+        line += 1;
+    }
+    // A key written twice is refused by the general scan, with its line.
+    for (i, e) in entries.iter().enumerate() {
+        let key = &b[e.key.clone()];
+        if entries[..i].iter().any(|f| {
+            f.key.len() == key.len() && b[f.key.start] == key[0] && &b[f.key.clone()] == key
+        }) {
+            return None;
+        }
+    }
+    Some(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::keys::scan;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A line of a block: mostly simple entries (some of them odd but still simple),
+    /// with every shape the fast scan must leave to the general one.
+    fn line() -> impl Strategy<Value = String> {
+        let simple_key = prop::sample::select(vec![
+            "a",
+            "b",
+            "c",
+            "status",
+            "tags",
+            "x_1",
+            "_k",
+            "null",
+            "true",
+            "created_at",
+            "k2",
+            "zz",
+            "a",
+            "status",
+        ]);
+        let odd_key = prop::sample::select(vec![
+            "Key", "1a", "'q'", "\"d\"", "k k", "a-b", "é", " a", "-", "?",
+        ]);
+        let simple_sep = prop::sample::select(vec![": ", ":  ", ":\t", ": \t"]);
+        let odd_sep = prop::sample::select(vec![":", " : ", "::", ":x"]);
+        let simple_value = prop::sample::select(vec![
+            "v",
+            "accepted",
+            "0.9",
+            "007",
+            "0x1f",
+            "1e3",
+            "2026-04-03T10:00:00Z",
+            "docs:bench/1.md",
+            "a b c ",
+            "a\t",
+            "a:b",
+            "a,b",
+            "[a, b]",
+            "[]",
+            "[ ]",
+            "[a,b,]",
+            "[a, b]  ",
+            "[,]",
+            "[a: b]",
+            "[a:b, c]",
+            "[- a]",
+            "[&x a]",
+            "[*x]",
+            "[!t a]",
+            "a *x",
+            "a &x",
+            "True",
+            "nul",
+            "x\u{a0}y",
+        ]);
+        let odd_value = prop::sample::select(vec![
+            "a: b",
+            "a:",
+            "a #c",
+            "a#b",
+            "[a, [b]]",
+            "['x', y]",
+            "[a] x",
+            "[a",
+            "[a]]",
+            "{a: 1}",
+            "'q'",
+            "\"d\"",
+            "|",
+            ">-",
+            "*al",
+            "&an v",
+            "!!str v",
+            "- x",
+            "? x",
+            "~",
+            "登入 認證",
+            "x\u{2028}y",
+            "x\u{85}y",
+            "",
+            "-1",
+            "-x",
+            "%x",
+            "@x",
+            "---",
+        ]);
+        let entry = (
+            prop_oneof![16 => simple_key, 1 => odd_key],
+            prop_oneof![16 => simple_sep, 1 => odd_sep],
+            prop_oneof![16 => simple_value, 1 => odd_value],
+        )
+            .prop_map(|(k, s, v)| format!("{k}{s}{v}"));
+        prop_oneof![
+            40 => entry,
+            1 => prop::sample::select(vec![
+                "", " ", "# c", "  more", "\tx", "- item", "? k", "%YAML 1.2", "  - y",
+            ])
+            .prop_map(str::to_string),
+        ]
+    }
+
+    fn block() -> impl Strategy<Value = String> {
+        (
+            prop::collection::vec(line(), 0..8),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(lines, crlf, bom)| {
+                let le = if crlf { "\r\n" } else { "\n" };
+                let mut text = String::from(if bom { "\u{feff}---" } else { "---" });
+                text.push_str(le);
+                for l in lines {
+                    text.push_str(&l);
+                    text.push_str(le);
+                }
+                text.push_str("---");
+                text.push_str(le);
+                text.push_str("body");
+                text
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// Whenever the fast scan answers, the general scan gives the same entries.
+        #[test]
+        fn simple_blocks_scan_as_the_general_scan_does(text in block()) {
+            let fm = Frontmatter::locate(&text).unwrap().unwrap();
+            if let Some(fast) = scan_simple(&text, &fm) {
+                prop_assert_eq!(Ok(fast), scan(&text, &fm));
+            }
+        }
+    }
+
+    /// The generated blocks are often simple (the proptest above is not vacuous), and
+    /// often not.
+    #[test]
+    fn the_generated_blocks_are_simple_in_part() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = block();
+        let (mut simple, mut other, mut several) = (0, 0, 0);
+        for _ in 0..2000 {
+            let text = strategy.new_tree(&mut runner).unwrap().current();
+            let fm = Frontmatter::locate(&text).unwrap().unwrap();
+            match scan_simple(&text, &fm) {
+                Some(entries) => {
+                    simple += 1;
+                    several += usize::from(entries.len() >= 3);
+                }
+                None => other += 1,
+            }
+        }
+        assert!(
+            simple > 600 && other > 600 && several > 120,
+            "{simple} {other} {several}"
+        );
+    }
+
+    /// The fast scan answers for the usual blocks
+    /// and leaves the rest to the general scan.
+    #[test]
+    fn the_usual_block_is_scanned_fast() {
+        let usual = "---\nentity_name: org.global.decision.001\nnamespace: org.global\n\
+                     tags: [auth, security]\nsupersedes: []\nconfidence: 0.9\n\
+                     source_path: docs:global/a.md\ncreated_at: 2026-04-03T10:00:00Z\n---\n\nBody.\n";
+        let fm = Frontmatter::locate(usual).unwrap().unwrap();
+        let fast = scan_simple(usual, &fm).unwrap();
+        assert_eq!(Ok(fast.clone()), scan(usual, &fm));
+        assert_eq!(fast.len(), 7);
+        let crlf = usual.replace('\n', "\r\n");
+        let fm = Frontmatter::locate(&crlf).unwrap().unwrap();
+        assert_eq!(Ok(scan_simple(&crlf, &fm).unwrap()), scan(&crlf, &fm));
+        for other in [
+            "---\na: 1\n# c\n---\n",
+            "---\na: 1\n\nb: 2\n---\n",
+            "---\na: 'x'\n---\n",
+            "---\na: 1\na: 2\n---\n",
+            "---\na:\n  - x\n---\n",
+            "---\na: x # c\n---\n",
+        ] {
+            let fm = Frontmatter::locate(other).unwrap().unwrap();
+            assert_eq!(scan_simple(other, &fm), None, "{other:?}");
+        }
+    }
+}
