@@ -89,6 +89,20 @@ impl<'t> RowRef<'t> {
         tags_of(&self.tags)
     }
 
+    /// The same row, owning its cells (to outlive the text it was read from).
+    pub fn into_owned(self) -> RowRef<'static> {
+        RowRef {
+            entity: Cow::Owned(self.entity.into_owned()),
+            namespace_len: self.namespace_len,
+            category: self.category,
+            summary: Cow::Owned(self.summary.into_owned()),
+            tags: Cow::Owned(self.tags.into_owned()),
+            status: self.status,
+            file: Cow::Owned(self.file.into_owned()),
+            line: self.line,
+        }
+    }
+
     /// The owned row.
     pub fn to_row(&self) -> IndexRow {
         IndexRow {

@@ -28,6 +28,8 @@ pub use crate::durable::DEFAULT_LOCK_TIMEOUT;
 #[derive(Debug, Clone)]
 pub struct ContextMemory {
     pub(super) handle: RootHandle,
+    /// The rows queries last read from long indexes, with the text they came from.
+    pub(super) rows_memo: super::rows_memo::RowsMemo,
 }
 
 /// Options for opening a [`ContextMemory`]: clock and lock wait.
@@ -56,6 +58,7 @@ impl ContextMemoryBuilder {
     pub fn open(self) -> Result<ContextMemory> {
         Ok(ContextMemory {
             handle: self.options.open("memory root")?,
+            rows_memo: Default::default(),
         })
     }
 }
@@ -110,7 +113,10 @@ impl ContextMemory {
     pub fn with_lock_timeout(&self, timeout: Duration) -> ContextMemory {
         let mut handle = self.handle.clone();
         handle.lock_timeout = timeout;
-        ContextMemory { handle }
+        ContextMemory {
+            handle,
+            rows_memo: self.rows_memo.clone(),
+        }
     }
 
     /// The directory of `namespace`.

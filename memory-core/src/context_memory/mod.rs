@@ -33,6 +33,7 @@ mod refresh;
 mod refresh_match;
 mod refresh_store;
 mod revise;
+mod rows_memo;
 mod scan;
 mod schema;
 mod session;

@@ -13,6 +13,7 @@ use super::index_rows::{RowRef, read_table};
 use super::memory::ContextMemory;
 use super::names::{EntityName, INDEX_FILE_NAME};
 use super::namespace::Namespace;
+use super::rows_memo::MEMO_FROM_BYTES;
 use super::triggers::keys_of;
 use crate::durable::{MemoryLock, read_settled, read_text_if_exists};
 use crate::error::{Error, Result};
@@ -54,8 +55,16 @@ impl ContextMemory {
         let path = self.file_in(namespace, INDEX_FILE_NAME)?;
         let text_of = |read: Option<String>| read.unwrap_or_else(|| template(namespace, None));
         let first = text_of(read_text_if_exists(&path)?);
+        if let Some(memo) = self.rows_memo.get(&path, &first) {
+            return self.answer_from_rows(namespace, listing, held, &memo.rows, f);
+        }
         let settled;
         let (_, rows) = match read_table(&path, &first) {
+            Ok(read) if first.len() >= MEMO_FROM_BYTES => {
+                let owned = read.1.into_iter().map(RowRef::into_owned).collect();
+                let memo = self.rows_memo.keep(&path, first.clone(), owned);
+                return self.answer_from_rows(namespace, listing, held, &memo.rows, f);
+            }
             Ok(read) => read,
             // Another program's save caught half done reads as a cut-off file: read it
             // again as every index reader does ([`read_settled`]), and refuse it only
@@ -70,10 +79,22 @@ impl ContextMemory {
             }
             Err(error) => return Err(error),
         };
-        if !self.needs_heal(namespace, keys_of(&rows), listing)? {
-            return Ok(f(&rows));
+        self.answer_from_rows(namespace, listing, held, &rows, f)
+    }
+
+    /// `f` of `rows`, the rows of `namespace`'s index as read, unless the listing shows
+    /// a lazy trigger: then of the rows of the index healed under the lock.
+    fn answer_from_rows<R>(
+        &self,
+        namespace: &Namespace,
+        listing: &[String],
+        held: Option<&MemoryLock>,
+        rows: &[RowRef<'_>],
+        f: impl FnOnce(&[RowRef<'_>]) -> R,
+    ) -> Result<R> {
+        if !self.needs_heal(namespace, keys_of(rows), listing)? {
+            return Ok(f(rows));
         }
-        drop(rows);
         let healed = match held {
             Some(lock) => self.settled_index(namespace, lock)?,
             None => self.settled_index(namespace, &self.handle.lock()?)?,
