@@ -54,11 +54,18 @@ impl ContextMemory {
     ) -> Result<R> {
         let path = self.file_in(namespace, INDEX_FILE_NAME)?;
         let text_of = |read: Option<String>| read.unwrap_or_else(|| template(namespace, None));
-        let first = text_of(read_text_if_exists(&path)?);
+        // A text that does not decode (cut inside a character by a save) is read again
+        // below, as one whose table does not read.
+        let first = match read_text_if_exists(&path) {
+            Ok(read) => text_of(read),
+            Err(error) if error.kind() == crate::ErrorKind::Malformed => {
+                return self.answer_settled(namespace, listing, held, &path, f);
+            }
+            Err(error) => return Err(error),
+        };
         if let Some(memo) = self.rows_memo.get(&path, &first) {
             return self.answer_from_rows(namespace, listing, held, &memo.rows, f);
         }
-        let settled;
         let (_, rows) = match read_table(&path, &first) {
             Ok(read) if first.len() >= MEMO_FROM_BYTES => {
                 let owned = read.1.into_iter().map(RowRef::into_owned).collect();
@@ -66,19 +73,32 @@ impl ContextMemory {
                 return self.answer_from_rows(namespace, listing, held, &memo.rows, f);
             }
             Ok(read) => read,
-            // Another program's save caught half done reads as a cut-off file: read it
-            // again as every index reader does ([`read_settled`]), and refuse it only
-            // if it stays so.
             Err(error) if error.kind() == crate::ErrorKind::Malformed => {
-                settled = read_settled(&path, |read| {
-                    let text = text_of(read);
-                    read_table(&path, &text)?;
-                    Ok(text)
-                })?;
-                read_table(&path, &settled)?
+                return self.answer_settled(namespace, listing, held, &path, f);
             }
             Err(error) => return Err(error),
         };
+        self.answer_from_rows(namespace, listing, held, &rows, f)
+    }
+
+    /// [`ContextMemory::with_index_rows`] of an index whose first read did not read:
+    /// another program's save caught half done reads as a cut-off file, so it is read
+    /// again as every index reader does ([`read_settled`]), and refused only if it stays
+    /// so.
+    fn answer_settled<R>(
+        &self,
+        namespace: &Namespace,
+        listing: &[String],
+        held: Option<&MemoryLock>,
+        path: &std::path::Path,
+        f: impl FnOnce(&[RowRef<'_>]) -> R,
+    ) -> Result<R> {
+        let settled = read_settled(path, |read| {
+            let text = read.unwrap_or_else(|| template(namespace, None));
+            read_table(path, &text)?;
+            Ok(text)
+        })?;
+        let (_, rows) = read_table(path, &settled)?;
         self.answer_from_rows(namespace, listing, held, &rows, f)
     }
 

@@ -55,9 +55,9 @@ pub(super) fn check_appendable(path: &Path, at: u64) -> Result<()> {
 /// half-way: a write cut short by a crash.
 pub(super) fn write_at(path: &Path, at: u64, text: &[u8], step: Option<usize>) -> Result<()> {
     let file = open_for_write(path)?;
-    // Two writes only where the fault point between them can fire: elsewhere one, so
-    // that a reader without the lock does not catch half a line for want of it.
-    let half = if cfg!(feature = "fault-injection") && step.is_some() {
+    // Two writes only where a fault hook can fire between them: elsewhere one, so that
+    // a reader without the lock does not catch half a line for want of it.
+    let half = if step.is_some() && fault::installed() {
         text.len() / 2
     } else {
         text.len()

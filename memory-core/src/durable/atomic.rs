@@ -361,7 +361,7 @@ pub(crate) fn read_settled<T>(
 /// How long [`read_settled`] reads a file that is being changed again while it does not
 /// read, and how long it waits to see whether it is.
 const SETTLE_FOR: std::time::Duration = std::time::Duration::from_millis(500);
-const SETTLE_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+const SETTLE_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Whether `path`'s stamp moves from `stamp` within [`SETTLE_PAUSE`] (looked at every
 /// few milliseconds: a saving program held up by a busy machine still gets that long).
@@ -395,11 +395,18 @@ pub(crate) fn read_bytes_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
             Ok((b, Stability::Stable)) => break b,
             // Emptied a moment ago: a program saving it in place (truncate, then write)
             // may be between the two, held up on a loaded machine. Read again until it
-            // was emptied [`JUST_EMPTIED`] ago; still empty, it is empty.
-            Ok((b, Stability::JustEmptied)) if started.elapsed() >= JUST_EMPTIED => break b,
-            Ok((_, Stability::JustEmptied)) => {
+            // was emptied [`JUST_EMPTIED`] ago; still empty, it is empty. A file that may
+            // have been created empty a moment ago (or an editor's new file, not yet
+            // written) is read again as a file that was changing, then taken as empty.
+            Ok((b, Stability::JustEmptied { emptied: true }))
+                if started.elapsed() >= JUST_EMPTIED =>
+            {
+                break b;
+            }
+            Ok((_, Stability::JustEmptied { emptied: true })) => {
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
+            Ok((b, Stability::JustEmptied { emptied: false })) if last => break b,
             Ok((_, Stability::Changing)) if last => {
                 return Err(Error::ChangedMeanwhile {
                     path: path.to_path_buf(),
@@ -439,19 +446,18 @@ enum Stability {
     /// bytes read are not its size: it was written while it was read.
     Changing,
     /// Empty, and changed within [`JUST_EMPTIED`]: possibly truncated by a save that has
-    /// not written yet.
-    JustEmptied,
+    /// not written yet. `emptied` when the file is known to have been created before
+    /// that change (it had content a save emptied), so the save is waited for longer.
+    JustEmptied { emptied: bool },
 }
 
-/// Whether an empty file was last changed when it was created (`touch`, a new empty
-/// file): no save of earlier content emptied it, so it is read as empty at once. Where
-/// the file system keeps no creation time, it might have been emptied. (A file created
-/// and emptied within one tick of the file system's clock, a few milliseconds, also
-/// reads as created empty.)
-fn created_empty(meta: &fs::Metadata) -> bool {
+/// Whether an empty file is known to have been created before it was last changed: a
+/// file that existed was emptied (a save truncating it), not created empty (`touch`,
+/// an editor's new file, whose creation and change are one clock reading). Unknown
+/// where the file system keeps no creation time.
+fn emptied_after_creation(meta: &fs::Metadata) -> bool {
     match (meta.created(), meta.modified()) {
-        // `touch` stamps both from one clock reading.
-        (Ok(created), Ok(modified)) => modified <= created,
+        (Ok(created), Ok(modified)) => modified > created,
         _ => false,
     }
 }
@@ -483,10 +489,11 @@ fn read_with_slack(path: &Path) -> io::Result<(Vec<u8>, Stability)> {
                 && a.modified()
                     .ok()
                     .and_then(|m| m.elapsed().ok())
-                    .is_some_and(|age| age < JUST_EMPTIED)
-                && !created_empty(a) =>
+                    .is_some_and(|age| age < JUST_EMPTIED) =>
         {
-            Stability::JustEmptied
+            Stability::JustEmptied {
+                emptied: emptied_after_creation(a),
+            }
         }
         _ => Stability::Stable,
     };

@@ -75,6 +75,12 @@ mod hook {
         *HOOK.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 
+    /// Whether a hook is installed (a fault point between two writes is only worth the
+    /// second write then).
+    pub(crate) fn installed() -> bool {
+        HOOK.lock().unwrap_or_else(|p| p.into_inner()).is_some()
+    }
+
     pub(crate) fn point(phase: Phase, step: usize) -> std::io::Result<()> {
         let hook = HOOK.lock().unwrap_or_else(|p| p.into_inner()).clone();
         match hook {
@@ -85,9 +91,9 @@ mod hook {
 }
 
 #[cfg(feature = "fault-injection")]
-pub(crate) use hook::point;
-#[cfg(feature = "fault-injection")]
 pub use hook::{Hook, clear_hook, set_hook};
+#[cfg(feature = "fault-injection")]
+pub(crate) use hook::{installed, point};
 
 /// How many SessionStarts the calling thread committed (or had refused at the commit) by
 /// a remembered index verdict, without reading the rows again (tests check that the fast path is the one taken; per thread,
@@ -113,4 +119,11 @@ pub(crate) fn count_verdict_start() {
 #[inline(always)]
 pub(crate) fn point(_phase: Phase, _step: usize) -> std::io::Result<()> {
     Ok(())
+}
+
+/// Whether a fault hook is installed: never without the `fault-injection` feature.
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub(crate) fn installed() -> bool {
+    false
 }
