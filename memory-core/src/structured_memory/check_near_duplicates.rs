@@ -99,6 +99,8 @@ pub(super) fn near_duplicate_pairs(index: &MemoryIndex) -> Vec<NearDuplicate<'_>
     let mut kept: Vec<Words<'_>> = Vec::new();
     // Which kept lines have each word: only lines sharing a word can be similar.
     let mut by_word: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    // Per kept line, the words it shares with the line at hand (zeroed after each).
+    let mut shared_with: Vec<usize> = Vec::new();
     let mut out = Vec::new();
     for line in &index.lines {
         // A second line for one file is another rule's.
@@ -113,18 +115,23 @@ pub(super) fn near_duplicate_pairs(index: &MemoryIndex) -> Vec<NearDuplicate<'_>
         if words.all.is_empty() {
             continue;
         }
-        let candidates: BTreeSet<usize> = words
-            .all
-            .iter()
-            .filter_map(|w| by_word.get(w))
-            .flatten()
-            .copied()
-            .collect();
+        // How many words each kept line shares with this one, counted through the words'
+        // lines (only lines sharing a word can be similar).
+        let mut touched = Vec::new();
+        for w in &words.all {
+            for &k in by_word.get(w).into_iter().flatten() {
+                if shared_with[k] == 0 {
+                    touched.push(k);
+                }
+                shared_with[k] += 1;
+            }
+        }
+        // In kept order, so that of equally similar lines the first is named.
+        touched.sort_unstable();
         let mut best: Option<(usize, usize, usize)> = None;
-        for k in candidates {
-            let other = &kept[k];
-            let shared = other.all.intersection(&words.all).count();
-            let total = other.all.len() + words.all.len() - shared;
+        for k in touched {
+            let shared = std::mem::take(&mut shared_with[k]);
+            let total = kept[k].all.len() + words.all.len() - shared;
             // shared / total ≥ the threshold, compared without rounding.
             if (shared as f64) < NEAR_DUPLICATE_SIMILARITY * total as f64 {
                 continue;
@@ -150,6 +157,7 @@ pub(super) fn near_duplicate_pairs(index: &MemoryIndex) -> Vec<NearDuplicate<'_>
                     by_word.entry(w.clone()).or_default().push(kept.len());
                 }
                 kept.push(words);
+                shared_with.push(0);
             }
         }
     }
