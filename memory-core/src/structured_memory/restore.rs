@@ -97,8 +97,8 @@ impl StructuredMemory {
     /// out of `MEMORY.md`, a topic merged into another — is live where it went and is not
     /// put back: [`RestoreReport::not_restored`] names those sections and the files that
     /// hold their lines. The report gives the budget use of every file written.
-    /// [`Error::InvalidInput`] when `id` is empty or holds white space (no section can
-    /// have it); [`Error::ArchiveIdNotFound`] (kind `NotFound`) when the archive
+    /// [`Error::InvalidInput`] when `id` is empty or holds white space or a control
+    /// character (no section can have it); [`Error::ArchiveIdNotFound`] (kind `NotFound`) when the archive
     /// has no section with it, or there is no archive yet.
     ///
     /// ```
@@ -465,11 +465,12 @@ fn no_section(archive: &std::path::Path, id: &str) -> Error {
     }
 }
 
-/// Refuses an id that no archive section can have (empty, or holding white space: a
-/// section heading's id is one word), so that a slip is named as such rather than looked
-/// up.
+/// Refuses an id that no archive section can have (empty, or holding white space or a
+/// control character: a section heading's id is one word), so that a slip is named as
+/// such rather than looked up — and a terminal escape in it is never echoed raw by the
+/// not-found message.
 fn check_archive_id(id: &str) -> Result<()> {
-    if id.is_empty() || id.contains(char::is_whitespace) {
+    if id.is_empty() || id.contains(|c: char| c.is_whitespace() || c.is_control()) {
         return Err(Error::invalid(
             "archive id",
             id,
