@@ -146,10 +146,12 @@ fn keys(seed: &[u8]) -> Vec<(&'static str, &'static str, Vec<u8>)> {
     openssh.extend([0, 0, 0, 1, 0, 0, 0, 0x33, 0, 0, 0, 0x0b]);
     openssh.extend_from_slice(b"ssh-ed25519");
     openssh.extend(r(180));
-    // An OpenPGP v4 secret key packet (old format, 1-byte length), EdDSA.
+    // An OpenPGP v4 secret key packet (old format, 1-byte length), EdDSA on Ed25519.
     let mut pgp = vec![0x94, 0x58, 0x04];
     pgp.extend(&r(4));
-    pgp.push(22);
+    pgp.extend([
+        22, 0x09, 0x2b, 0x06, 0x01, 0x04, 0x01, 0xda, 0x47, 0x0f, 0x01,
+    ]);
     pgp.extend(r(200));
     vec![
         ("rsa", "RSA PRIVATE KEY", rsa),
@@ -297,10 +299,11 @@ fn public_blocks(seed: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
     ssh.extend_from_slice(b"ssh-rsa");
     ssh.extend([0, 0, 0, 3, 1, 0, 1, 0, 0, 1, 1, 0]);
     ssh.extend(r(256));
-    let mut pgp_public = vec![0x98, 0x33, 0x04];
+    // An RSA public key packet: a 2048-bit modulus MPI.
+    let mut pgp_public = vec![0x99, 0x01, 0x0d, 0x04];
     pgp_public.extend(r(4));
-    pgp_public.push(22);
-    pgp_public.extend(r(160));
+    pgp_public.extend([1, 0x08, 0x00, 0x80 | random(seed, 1)[0]]);
+    pgp_public.extend(r(260));
     let mut pgp_signature = vec![0x88, 0x75, 0x04, 0x00, 0x16, 0x0a];
     pgp_signature.extend(r(200));
     vec![
@@ -340,6 +343,17 @@ fn public_keys_certificates_and_signatures_are_not_refused_with_or_without_armor
             let one_line = lines.concat();
             assert_eq!(find_secret(&one_line), None, "{label} on one line");
         }
+    }
+    // `base64` dumps (76 wide) of archives and images: binary, but no key.
+    for magic in [
+        &[0x1f, 0x8b, 0x08, 0x00][..],
+        b"PK\x03\x04\x14\x00",
+        b"\x89PNG\r\n\x1a\n",
+        b"%PDF-1.7\n",
+        &[0x28, 0xb5, 0x2f, 0xfd],
+    ] {
+        let dump = wrap(&base64(&[magic, &random(magic, 600)].concat()), 76).join("\n");
+        assert_eq!(find_secret(&dump), None, "{magic:?}:\n{dump}");
     }
     let ssh = public_blocks(b"ssh").swap_remove(3).1;
     assert_eq!(

@@ -16,7 +16,9 @@
 //!   lines of the same width (48 to 128 characters) holding only base64, upper- and
 //!   lower-case letters on each, a digit among them, which decode to binary data under
 //!   every alignment (a quarter or more of the bytes outside printable ASCII). The base64
-//!   of prose decodes to text under its own alignment; hex digests have one case only.
+//!   of prose decodes to text under its own alignment; hex digests have one case only;
+//!   a block whose first line decodes to the start of a public key, a certificate or a
+//!   file format (gzip, zip, PNG, PDF, …) is not key data.
 //!
 //! Lines inside a public armored block (`-----BEGIN CERTIFICATE-----`, `-----BEGIN PUBLIC
 //! KEY-----`, `---- BEGIN SSH2 PUBLIC KEY ----`, `-----BEGIN PGP SIGNATURE-----`, …) up to
@@ -60,7 +62,7 @@ pub(super) fn first_key_data(text: &str) -> Option<Range<usize>> {
         }
         (a, b) => a.or(b)?,
     };
-    Some(found.start..extend_over_key(text, found.end))
+    Some(found.start..extend_over_key(text, found.start, found.end))
 }
 
 /// The lines of `text` (byte offset, line without its line break) outside public armored
@@ -242,58 +244,93 @@ fn binary_block(lines: &[&str]) -> bool {
     })
 }
 
-/// Where a key found up to `end` ends: over the following whole lines of base64 data, a
-/// PGP checksum line and the `-----END` line, across real or escaped (`\n`) line breaks.
-fn extend_over_key(text: &str, mut end: usize) -> usize {
+/// The next line after `end` (across a real or escaped line break, past indentation and
+/// `>` quote marks): an `-----END … PRIVATE KEY-----` line, or a whole line of base64
+/// data (a PGP checksum `=AbCd` too), with where it ends and (data) its width.
+enum Next {
+    End(usize),
+    Data { end: usize, width: usize },
+    Other,
+}
+
+fn next_line(text: &str, end: usize) -> Next {
     let bytes = text.as_bytes();
+    let mut at = end;
+    while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'=') && at - end < 8 {
+        at += 1;
+    }
+    let rest = &text[at..];
+    let Some(brk) = ["\r\n", "\n", "\\r\\n", "\\n"]
+        .iter()
+        .find(|b| rest.starts_with(**b))
+    else {
+        return Next::Other;
+    };
+    at += brk.len();
+    while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'>') {
+        at += 1;
+    }
+    if bytes[at..].starts_with(b"-----END ")
+        && let Some(close) = text[at + 9..].find("-----")
+        && text[at + 9..at + 9 + close].contains("PRIVATE KEY")
+        && !text[at + 9..at + 9 + close].contains('\n')
+    {
+        return Next::End(at + 9 + close + 5);
+    }
+    let run_start = at;
+    if bytes.get(at) == Some(&b'=') {
+        at += 1;
+    }
+    while at < bytes.len() && is_base64(bytes[at]) {
+        at += 1;
+    }
+    while at < bytes.len() && bytes[at] == b'=' {
+        at += 1;
+    }
+    let mut after = at;
+    while after < bytes.len() && matches!(bytes[after], b' ' | b'\t' | b'\r') {
+        after += 1;
+    }
+    let line_ends = after == bytes.len()
+        || bytes[after] == b'\n'
+        || bytes[after..].starts_with(b"\\n")
+        || bytes[after..].starts_with(b"\\r");
+    if at == run_start || !line_ends {
+        return Next::Other;
+    }
+    Next::Data {
+        end: at,
+        width: at - run_start,
+    }
+}
+
+/// Where a key found from `start` up to `end` ends: over the following lines of data as
+/// wide as its last one, then a shorter last line and a PGP checksum line when the
+/// `-----END` line follows them, and that line. A short line after the key that no END
+/// line follows (prose, an identifier) is not part of it.
+fn extend_over_key(text: &str, start: usize, mut end: usize) -> usize {
+    let line_start = text[..end].rfind(['\n', '\\']).map_or(0, |at| at + 1);
+    let mut width = end - line_start.max(start);
     loop {
-        let mut at = end;
-        while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'=') && at - end < 8 {
-            at += 1;
+        match next_line(text, end) {
+            Next::End(at) => return at,
+            Next::Data { end: at, width: w } if w == width => {
+                end = at;
+                width = w;
+            }
+            Next::Data { end: at, .. } => {
+                // A last line (and a checksum line) only with the END line after them.
+                return match next_line(text, at) {
+                    Next::End(close) => close,
+                    Next::Data { end: sum, .. } => match next_line(text, sum) {
+                        Next::End(close) => close,
+                        _ => end,
+                    },
+                    Next::Other => end,
+                };
+            }
+            Next::Other => return end,
         }
-        let rest = &text[at..];
-        let brk = ["\r\n", "\n", "\\r\\n", "\\n"]
-            .iter()
-            .find(|b| rest.starts_with(**b))
-            .map_or(0, |b| b.len());
-        if brk == 0 {
-            return end;
-        }
-        at += brk;
-        while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'>') {
-            at += 1;
-        }
-        if bytes[at..].starts_with(b"-----END ")
-            && let Some(close) = text[at + 9..].find("-----")
-            && text[at + 9..at + 9 + close].contains("PRIVATE KEY")
-            && !text[at + 9..at + 9 + close].contains('\n')
-        {
-            return at + 9 + close + 5;
-        }
-        // A whole line of data (or a PGP checksum line `=AbCd`), up to a real or escaped
-        // line break: a prose line after the key is not part of it.
-        let run_start = at;
-        if bytes.get(at) == Some(&b'=') {
-            at += 1;
-        }
-        while at < bytes.len() && is_base64(bytes[at]) {
-            at += 1;
-        }
-        while at < bytes.len() && bytes[at] == b'=' {
-            at += 1;
-        }
-        let mut after = at;
-        while after < bytes.len() && matches!(bytes[after], b' ' | b'\t' | b'\r') {
-            after += 1;
-        }
-        let line_ends = after == bytes.len()
-            || bytes[after] == b'\n'
-            || bytes[after..].starts_with(b"\\n")
-            || bytes[after..].starts_with(b"\\r");
-        if at == run_start || !line_ends {
-            return end;
-        }
-        end = at;
     }
 }
 
@@ -324,7 +361,8 @@ fn decode(chars: &[u8]) -> Option<Vec<u8>> {
 
 /// Whether a block's first line decodes to the start of something public: a certificate
 /// or public key in DER, an SSH public key blob, an OpenPGP public key or signature packet
-/// (the body of a public armored block pasted without its BEGIN line).
+/// (the body of a public armored block pasted without its BEGIN line), or a file format
+/// ([`FILE_MAGIC`]).
 fn public_start(line: &str) -> bool {
     let chars = &line.as_bytes()[..line.len() / 4 * 4];
     let Some(bytes) = decode(chars) else {
@@ -346,21 +384,37 @@ fn public_start(line: &str) -> bool {
         && [&b"ssh-"[..], b"ecdsa-", b"sk-"]
             .iter()
             .any(|p| bytes[4..].starts_with(p));
-    der || ssh || pgp_public(&bytes)
+    der || ssh || pgp_public(&bytes) || FILE_MAGIC.iter().any(|m| bytes.starts_with(m))
 }
+
+/// The first bytes of file formats whose base64 is binary data but no key (a `base64`
+/// dump of an archive or an image is not a secret), three bytes or more each, so that key
+/// data hardly ever starts like one: gzip, zip, zstd, xz, bzip2, PNG,
+/// JPEG, GIF, PDF, ELF, WebAssembly.
+const FILE_MAGIC: &[&[u8]] = &[
+    &[0x1f, 0x8b, 0x08],
+    b"PK\x03\x04",
+    &[0x28, 0xb5, 0x2f, 0xfd],
+    &[0xfd, b'7', b'z', b'X', b'Z', 0x00],
+    b"BZh",
+    &[0x89, b'P', b'N', b'G'],
+    &[0xff, 0xd8, 0xff],
+    b"GIF8",
+    b"%PDF",
+    b"\x7fELF",
+    b"\0asm",
+];
 
 /// The public-key algorithm ids of OpenPGP.
 fn pgp_algorithm(id: Option<&u8>) -> bool {
     matches!(id, Some(1..=3 | 16..=19 | 22 | 25..=28))
 }
 
-/// An OpenPGP public key or subkey packet (tags 6 and 14) or a version 4 to 6 signature
-/// (tag 2) with known algorithms.
+/// An OpenPGP public key or subkey packet (tags 6 and 14, see [`pgp_key_material`]) or a
+/// version 4 to 6 signature (tag 2) with known algorithms.
 fn pgp_public(bytes: &[u8]) -> bool {
     match pgp_packet(bytes) {
-        Some((6 | 14, body)) => {
-            matches!(bytes.get(body), Some(4..=6)) && pgp_algorithm(bytes.get(body + 5))
-        }
+        Some((6 | 14, body)) => pgp_key_material(bytes, body),
         Some((2, body)) => {
             matches!(bytes.get(body), Some(4..=6))
                 && pgp_algorithm(bytes.get(body + 2))
@@ -434,15 +488,73 @@ fn der_private_key(bytes: &[u8]) -> bool {
     }
 }
 
-/// An OpenPGP secret key or secret subkey packet (tags 5 and 7), version 4 to 6, with a
-/// known public-key algorithm.
+/// An OpenPGP secret key or secret subkey packet (tags 5 and 7) whose key material
+/// starts as its algorithm's does (see [`pgp_key_material`]).
 fn pgp_secret_key(bytes: &[u8]) -> bool {
-    let Some((tag, body)) = pgp_packet(bytes) else {
+    matches!(pgp_packet(bytes), Some((5 | 7, body)) if pgp_key_material(bytes, body))
+}
+
+/// The OIDs of the elliptic curves OpenPGP keys use: NIST P-256, P-384, P-521, Ed25519,
+/// Curve25519, brainpoolP256r1, P384r1, P512r1.
+const PGP_CURVES: &[&[u8]] = &[
+    &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07],
+    &[0x2b, 0x81, 0x04, 0x00, 0x22],
+    &[0x2b, 0x81, 0x04, 0x00, 0x23],
+    &[0x2b, 0x06, 0x01, 0x04, 0x01, 0xda, 0x47, 0x0f, 0x01],
+    &[0x2b, 0x06, 0x01, 0x04, 0x01, 0x97, 0x55, 0x01, 0x05, 0x01],
+    &[0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07],
+    &[0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0b],
+    &[0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0d],
+];
+
+/// A version 4 to 6 OpenPGP key packet body at `body` whose public key material starts as
+/// its algorithm's does: an RSA, DSA or Elgamal MPI of 512 to 16384 bits whose first byte
+/// has its top bit where the bit count says; an ECDSA, ECDH or EdDSA curve OID of
+/// [`PGP_CURVES`]; or (versions 5 and 6) an X25519, X448, Ed25519 or Ed448 key of its
+/// length. Random bytes (or shifted text) hardly ever do.
+fn pgp_key_material(bytes: &[u8], body: usize) -> bool {
+    let Some(&version) = bytes.get(body) else {
         return false;
     };
-    matches!(tag, 5 | 7)
-        && matches!(bytes.get(body), Some(4..=6))
-        && pgp_algorithm(bytes.get(body + 5))
+    // Version, creation time, algorithm; versions 5 and 6 then give the material's length.
+    let (material, length) = match version {
+        4 => (body + 6, None),
+        5 | 6 => (
+            body + 10,
+            bytes
+                .get(body + 6..body + 10)
+                .map(|l| u32::from_be_bytes([l[0], l[1], l[2], l[3]])),
+        ),
+        _ => return false,
+    };
+    match bytes.get(body + 5) {
+        Some(1..=3 | 16 | 17) => {
+            let (Some(&hi), Some(&lo), Some(&first)) = (
+                bytes.get(material),
+                bytes.get(material + 1),
+                bytes.get(material + 2),
+            ) else {
+                return false;
+            };
+            let bits = usize::from(u16::from_be_bytes([hi, lo]));
+            (512..=16384).contains(&bits)
+                && first != 0
+                && (bits - 1) % 8 == 7 - first.leading_zeros() as usize
+        }
+        Some(18 | 19 | 22) => {
+            let Some(&len) = bytes.get(material) else {
+                return false;
+            };
+            bytes
+                .get(material + 1..material + 1 + usize::from(len))
+                .is_some_and(|oid| PGP_CURVES.contains(&oid))
+        }
+        Some(25) => length == Some(32),
+        Some(26) => length == Some(56),
+        Some(27) => length == Some(32),
+        Some(28) => length == Some(57),
+        _ => false,
+    }
 }
 
 /// An OpenPGP packet header: (tag, offset of the packet body).
