@@ -147,16 +147,41 @@ fn just_below_the_threshold_a_pair_is_not_reported() {
 }
 
 #[test]
-fn a_title_and_hook_swapped_are_reported_but_not_merged() {
+fn titles_that_share_no_word_tell_topics_apart_whatever_their_hooks() {
+    // Swapped title and hook, and two topics restored from one compaction (one generated
+    // hook): the titles differ, so neither pair is reported, nor merged.
     let dir = directory(&[
         ("Postgres", "memory-pg.md", "replicas"),
         ("Replicas", "memory-replicas.md", "postgres"),
+        (
+            "Infra",
+            "memory-infra.md",
+            "restored from the archive (c-20260710-001)",
+        ),
+        (
+            "Deploy",
+            "memory-deploy.md",
+            "restored from the archive (c-20260710-001)",
+        ),
     ]);
     let d = dir.path();
-    let m = memory(d, 3);
-    assert_eq!(reported(&m).len(), 1);
+    let m = memory(d, 5);
+    assert_eq!(reported(&m), []);
     m.compact(None, &DefaultCompactor, false).unwrap();
-    assert!(d.join("memory-pg.md").exists() && d.join("memory-replicas.md").exists());
+    for file in [
+        "memory-pg.md",
+        "memory-replicas.md",
+        "memory-infra.md",
+        "memory-deploy.md",
+    ] {
+        assert!(d.join(file).exists(), "{file}");
+    }
+    // One shared title word is enough for the words to be compared.
+    let dir = directory(&[
+        ("Deploy pipeline", "memory-a.md", "staging, order, hooks"),
+        ("Pipeline", "memory-b.md", "deploy staging order hooks"),
+    ]);
+    assert_eq!(reported(&memory(dir.path(), 60)).len(), 1);
 }
 
 #[test]

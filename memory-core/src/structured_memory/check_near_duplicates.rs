@@ -9,10 +9,11 @@
 //! but not `-ss`, `-us`, `-is`; then a final `-e`, so that `databases` and `database`,
 //! `caches` and `cache`, `policies` and `policy` are one word).
 //!
-//! **Reported** (`near_duplicate_topics`): a line whose words are at least
-//! [`NEAR_DUPLICATE_SIMILARITY`] similar to an earlier line's — the words the two share,
-//! over all the words either has (Jaccard) — naming the most similar earlier line that was
-//! not itself reported.
+//! **Reported** (`near_duplicate_topics`): a line whose title shares a word with an
+//! earlier line's and whose words are at least [`NEAR_DUPLICATE_SIMILARITY`] similar to
+//! that line's — the words the two share, over all the words either has (Jaccard) —
+//! naming the most similar such earlier line that was not itself reported. Titles that
+//! share no word tell the topics apart, whatever their hooks say.
 //!
 //! **Merged** by the default index pass: only a reported pair with clear evidence — the
 //! same title words and the same hook words, in any order and any spelling the folding
@@ -28,7 +29,8 @@ use super::topic_name::name_key;
 
 /// How similar two index lines' words must be for `check` to report them as
 /// `near_duplicate_topics`: the words they share over all the words either has (after
-/// case, punctuation, common words and plural endings are folded away). 0.75 is, for
+/// case, punctuation, common words and plural endings are folded away), for lines whose
+/// titles share a word. 0.75 is, for
 /// instance, three words of four alike (`Infra — hosts, databases` and `Infra — hosts,
 /// databases, backups`), or seven of eight; two lines that differ in one word of four
 /// (`Deploy — staging pipeline` and `Deploy — production pipeline`, 2 of 4) are not near
@@ -131,6 +133,12 @@ pub(super) fn near_duplicate_pairs(index: &MemoryIndex) -> Vec<NearDuplicate<'_>
         let mut best: Option<(usize, usize, usize)> = None;
         for k in touched {
             let shared = std::mem::take(&mut shared_with[k]);
+            // Titles name what a topic is about: two whose titles share no word (`A b` and
+            // `Ok`, both restored from one compaction with one generated hook) are told
+            // apart by them.
+            if kept[k].title.is_disjoint(&words.title) {
+                continue;
+            }
             let total = kept[k].all.len() + words.all.len() - shared;
             // shared / total ≥ the threshold, compared without rounding.
             if (shared as f64) < NEAR_DUPLICATE_SIMILARITY * total as f64 {
