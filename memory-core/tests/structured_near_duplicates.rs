@@ -105,7 +105,15 @@ fn at_the_threshold_a_pair_is_reported_but_only_similar_pairs_are_never_merged()
         before_index
     );
     let index = report.files.iter().find(|f| f.file == "MEMORY.md").unwrap();
-    assert!(index.needs_judgment.is_some(), "{index:?}");
+    let judgment = index.needs_judgment.as_ref().unwrap();
+    // The pair it left is named for that judgment.
+    assert!(
+        judgment.message.ends_with(
+            "; near-duplicate topics left to merge by judgment: memory-infra-2.md (line 4) and memory-infra.md (line 3)"
+        ),
+        "{}",
+        judgment.message
+    );
     assert_eq!(reported(&m).len(), 1);
 }
 
