@@ -777,9 +777,10 @@ struct CheckedFact {
     fact: Fact,
 }
 
-/// The fact's text, trimmed: not empty, no blank line inside (it would end the entry), no
-/// control characters but tabs (a CRLF line break, as Windows input has it, is a line
-/// break), within the body limit.
+/// The fact's text, trimmed: not empty, not only an HTML comment (it would render as
+/// nothing), no blank line inside (it would end the entry), no control characters but
+/// tabs (a CRLF line break, as Windows input has it, is a line break), within the body
+/// limit.
 pub(super) fn check_fact_text(text: &str) -> Result<String> {
     let unified = text.replace("\r\n", "\n");
     let text = unified.trim();
@@ -806,6 +807,15 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
     }
     if let Some(why) = super::visible::hazard_problem(text) {
         return Err(Error::invalid("text", text, why));
+    }
+    // Only an HTML comment: the entry would show as its date alone, its text seen by the
+    // sessions that load the raw file but by no person reading it (as a hook or title).
+    if super::visible::renders_empty(text) {
+        return Err(Error::invalid(
+            "text",
+            text,
+            "renders as nothing (only an HTML comment): the fact must say something a reader sees",
+        ));
     }
     if text.lines().any(|l| l.trim().is_empty()) {
         return Err(Error::invalid(
