@@ -1,13 +1,15 @@
 //! Near-duplicate topics by similarity, on real files: `check` reports index lines whose
 //! title and hook words (case, punctuation, common words and plurals folded) are at least
 //! `NEAR_DUPLICATE_SIMILARITY` alike; the default index pass merges only the pairs with
-//! the same words, and never merges into a file it merges away.
+//! the same words, and never merges into a file it merges away; a write that links a
+//! near-duplicate topic warns.
 
 use std::fs;
 use std::path::Path;
 
 use memory_core::structured_memory::{
-    Budgets, Compactor, DefaultCompactor, MemoryIndex, NEAR_DUPLICATE_SIMILARITY, StructuredMemory,
+    Budgets, Compactor, DefaultCompactor, Fact, MemoryIndex, NEAR_DUPLICATE_SIMILARITY,
+    StructuredMemory,
 };
 use proptest::prelude::*;
 
@@ -278,5 +280,50 @@ proptest! {
             let i: usize = f.trim_start_matches("memory-").trim_end_matches(".md").parse().unwrap();
             prop_assert!(reported_lines.contains(&(i + 1)), "{} merged but not reported: {}", f, text);
         }
+    }
+}
+
+#[test]
+fn a_write_that_links_a_near_duplicate_topic_warns_naming_the_earlier_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = memory(d, 60);
+    let first = m
+        .remember(Fact::new("memory-infra.md", "web1 runs nginx").hook("hosts, databases"))
+        .unwrap();
+    assert!(first.warnings.is_empty(), "{:?}", first.warnings);
+    let same = m
+        .remember(
+            Fact::new("memory-infra-2.md", "dns at the registrar")
+                .title("Infra")
+                .hook("Databases and hosts."),
+        )
+        .unwrap();
+    assert_eq!(
+        same.warnings,
+        [
+            "MEMORY.md:3: the line this write added for memory-infra-2.md has the title and hook of memory-infra.md (line 2): a session can hardly tell them apart; merge them, or give this one a hook that says what sets it apart"
+        ]
+    );
+    let near = m
+        .remember(
+            Fact::new("memory-infra-3.md", "backups nightly")
+                .title("Infra")
+                .hook("hosts, databases, backups"),
+        )
+        .unwrap();
+    assert_eq!(near.warnings.len(), 1, "{:?}", near.warnings);
+    assert!(
+        near.warnings[0].contains("has nearly the title and hook of memory-infra.md (line 2)"),
+        "{:?}",
+        near.warnings
+    );
+    // Another topic, and a write into an existing one: no warning.
+    for fact in [
+        Fact::new("memory-deploy.md", "blue-green").hook("pipeline order"),
+        Fact::new("memory-infra-2.md", "dns TTL is 300"),
+    ] {
+        let out = m.remember(fact).unwrap();
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
     }
 }

@@ -717,6 +717,27 @@ impl StructuredMemory {
                 comment.line, comment.opener
             ));
         }
+        // A new index line a session cannot tell from an earlier one: said at once (as
+        // `check` would report it), naming the line it nearly duplicates.
+        if let Some(text) = step
+            .index_text
+            .as_deref()
+            .filter(|_| linked && !step.emptied)
+            && let Ok(index) = MemoryIndex::parse(&index_path, text)
+            && let Some(pair) = super::check_near_duplicates::near_duplicate_pairs(&index)
+                .into_iter()
+                .find(|p| {
+                    super::topic_name::name_key(&p.later.file) == super::topic_name::name_key(&file)
+                })
+        {
+            warnings.push(format!(
+                "{INDEX_FILE_NAME}:{}: the line this write added for {file} has {}the title and hook of {} (line {}): a session can hardly tell them apart; merge them, or give this one a hook that says what sets it apart",
+                pair.later.line,
+                if pair.same_words { "" } else { "nearly " },
+                pair.earlier.file,
+                pair.earlier.line
+            ));
+        }
         // A replaced entry someone wrote a secret into goes to the archive like any
         // other (nothing is dropped): said, so that it is removed there and rotated.
         if let Some(found) = replaced.iter().find_map(|e| {
