@@ -337,6 +337,11 @@ test('a JS compactor evicts and summarizes; a dry run says exactly that; everyth
   assert.equal(readFileSync(join(root, 'memory-archive.md'), 'utf8'), archive, 'append-only')
   assert.equal(memory.topic('memory-infra.md').entries.length, 7)
   assert.throws(() => memory.restore('c-19990101-001'), (err) => err.code === 'ERR_MEMORY_NOT_FOUND')
+  // An id holding a control character is no archive id: refused, never echoed raw.
+  assert.throws(
+    () => memory.restore('c\u001b[31m'),
+    (err) => err.code === 'ERR_MEMORY_INVALID_INPUT' && !err.message.includes('\u001b') && err.message.includes('is not an archive id'),
+  )
 })
 
 test('collapse and split callbacks, class instances, and missing functions are the defaults', async () => {

@@ -495,6 +495,10 @@ def test_a_python_compactor_evicts_and_summarizes_and_everything_is_archived(roo
     assert len(m.topic("memory-infra.md")["entries"]) == 7
     with pytest.raises(memory_core.NotFoundError):
         m.restore("c-19990101-001")
+    # An id holding a control character is no archive id: refused, never echoed raw.
+    with pytest.raises(memory_core.InvalidInputError, match="is not an archive id") as refused:
+        m.restore("c\x1b[31m")
+    assert "\x1b" not in str(refused.value)
 
 
 def test_collapse_and_split_callbacks_and_missing_methods_are_defaults(root: pathlib.Path) -> None:

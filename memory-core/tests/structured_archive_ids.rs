@@ -136,3 +136,44 @@ fn a_new_id_is_never_one_the_archive_holds() {
         assert!(!archive.contains(&format!("## {next} ")), "{ids:?}");
     }
 }
+
+#[test]
+fn an_id_with_white_space_or_a_control_character_is_refused_before_any_lookup() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("memory-archive.md"),
+        format!(
+            "{HEADER}{}",
+            section(
+                "c-20260710-001",
+                "memory-a.md",
+                "2026-07-10T09:00:00Z",
+                "- 2026-06-01: a"
+            )
+        ),
+    )
+    .unwrap();
+    let m = StructuredMemory::open(d).unwrap();
+    for id in [
+        "",
+        " ",
+        "c-20260710-001 ",
+        "c\u{1b}[31m",
+        "c-2026\u{7}",
+        "c\u{85}x",
+    ] {
+        let err = m.restore(id).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{id:?}: {err}");
+        let message = err.to_string();
+        assert!(
+            message.contains("is not an archive id") && !message.contains('\u{1b}'),
+            "{message:?}"
+        );
+    }
+    assert!(!d.join("memory-a.md").exists());
+    assert_eq!(
+        m.restore("c-20260710-999").unwrap_err().kind(),
+        ErrorKind::NotFound
+    );
+}

@@ -223,3 +223,39 @@ fn characters_that_reorder_or_break_the_line_are_refused_in_every_field_and_a_ho
         .collect();
     assert!(kinds.contains(&"empty_hook".to_string()), "{kinds:?}");
 }
+
+#[test]
+fn a_fact_that_is_only_an_html_comment_is_refused_and_one_with_visible_text_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = memory(d);
+    m.remember(
+        Fact::new("memory-t.md", "seed")
+            .hook("t")
+            .date("2026-07-01"),
+    )
+    .unwrap();
+    let before = std::fs::read_to_string(d.join("memory-t.md")).unwrap();
+    for text in [
+        "<!-- hidden -->",
+        "<!-- one --> <!-- two -->",
+        "<!-- a\nsecond line -->",
+    ] {
+        let err = m.remember(Fact::new("memory-t.md", text)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{text:?}: {err}");
+        assert!(err.to_string().contains("renders as nothing"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(d.join("memory-t.md")).unwrap(),
+            before
+        );
+    }
+    // Visible text beside a comment, and an inline `<!--` never closed (text in
+    // CommonMark), are facts.
+    for text in [
+        "deploys at noon <!-- per the runbook -->",
+        "open <!-- comment",
+    ] {
+        let out = m.remember(Fact::new("memory-t.md", text)).unwrap();
+        assert_eq!(out.entry.text, text);
+    }
+}

@@ -84,7 +84,26 @@ fn confirmed(check: Check, text: &str, caps: &Captures<'_>) -> bool {
             let equals = caps.name("s").is_some_and(|s| s.as_str() != ":");
             literal_value(&v.as_str()[..query_value_len(v.as_str())], equals)
         }),
+        Check::KeyEnd => match caps.name("p") {
+            Some(data) => standalone(text, whole.range()) && !placeholder_token(data.as_str()),
+            None => alone_on_its_line(text, whole.range()),
+        },
     }
+}
+
+/// Nothing but blanks (and `>` quote marks before it) shares the match's line: a marker
+/// written in prose (`` ends with `-----END RSA PRIVATE KEY-----` ``) is not a paste.
+fn alone_on_its_line(text: &str, range: Range<usize>) -> bool {
+    let line_start = text[..range.start].rfind('\n').map_or(0, |at| at + 1);
+    let line_end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |at| range.end + at);
+    text[line_start..range.start]
+        .bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'>'))
+        && text[range.end..line_end]
+            .bytes()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 
 /// The match is not glued to letters or digits: `xghp_…` or `…ABC1` continuing past a

@@ -11,7 +11,10 @@
 //! it into [`Error::SecretRefused`], which names the field, the kind and the line but
 //! never shows the secret. Placeholders (`<token>`, `${TOKEN}`, `xxx`, `***`,
 //! `changeme`, `REDACTED`, empty) and code references (`token=get_token()`) are not
-//! secrets, nor are UUIDs, git SHAs, hashes and URLs without credentials.
+//! secrets, nor are UUIDs, git SHAs, hashes and URLs without credentials. A private key
+//! pasted without its `-----BEGIN` line is still one: its lone `-----END … PRIVATE
+//! KEY-----` line, base64 that decodes to the start of a DER, OpenSSH or OpenPGP private
+//! key, or lines of base64 key data by their shape (see [`secret_kinds`]).
 //!
 //! Matching is one `aho-corasick` pass over the literal anchors of every pattern (`ghp_`,
 //! `AKIA`, `://`, `password`, …); only the expressions whose anchors occur then run, so
@@ -39,6 +42,7 @@
 //! ```
 
 mod checks;
+mod key_data;
 mod limits;
 mod patterns;
 mod scanner;
@@ -92,7 +96,7 @@ pub fn find_secret(text: &str) -> Option<SecretFinding> {
     let hit = scanner::first_hit(text)?;
     let line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..hit.range.start]).count();
     Some(SecretFinding {
-        kind: patterns::PATTERNS[hit.pattern].kind,
+        kind: hit.kind,
         range: hit.range,
         line,
     })
@@ -149,12 +153,16 @@ pub fn screen_body(field: &str, text: &str) -> Result<BodyFlags> {
 }
 
 /// Every kind of the pattern set with what it matches, in the set's order (a kind with
-/// several formats appears once per format).
+/// several formats appears once per format), then the two shapes of private key data
+/// pasted without its BEGIN line.
 ///
 /// ```
 /// let kinds: Vec<&str> = memory_core::hygiene::secret_kinds().map(|(kind, _)| kind).collect();
 /// assert!(kinds.contains(&"private-key") && kinds.contains(&"password-in-url"));
 /// ```
 pub fn secret_kinds() -> impl Iterator<Item = (&'static str, &'static str)> {
-    patterns::PATTERNS.iter().map(|p| (p.kind, p.doc))
+    patterns::PATTERNS
+        .iter()
+        .map(|p| (p.kind, p.doc))
+        .chain(key_data::KEY_DATA_DOCS.iter().copied())
 }

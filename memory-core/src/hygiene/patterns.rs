@@ -22,6 +22,9 @@ pub(super) enum Check {
     UrlPassword,
     /// The assigned value `v` is a literal that is not a placeholder or a code reference.
     Assignment,
+    /// An `-----END … PRIVATE KEY-----` line: right after key data `p` that is not a
+    /// placeholder, or alone on its line (a paste that lost its BEGIN line).
+    KeyEnd,
 }
 
 /// One format of the set.
@@ -88,6 +91,14 @@ pub(super) const PATTERNS: &[Pattern] = &[
         &["putty-user-key-file-"],
         r"PuTTY-User-Key-File-[0-9]: [\s\S]*?Private-Lines: [0-9]+\r?\n(?P<p>[A-Za-z0-9+/=]{20,})",
     ),
+    Pattern {
+        kind: "private-key",
+        doc: "the `-----END … PRIVATE KEY-----` line of a key pasted without its BEGIN line: alone on its line, or right after key data",
+        anchors: &["private key"],
+        regex: r"(?:(?P<p>[A-Za-z0-9+/=]{20,})[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t]*)?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+        check: Check::KeyEnd,
+        generic: false,
+    },
     token(
         "age-secret-key",
         "an age encryption secret key `AGE-SECRET-KEY-1…`",

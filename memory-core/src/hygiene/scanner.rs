@@ -1,6 +1,7 @@
 //! The compiled pattern set: one `aho-corasick` automaton over every pattern's literal
 //! anchors decides which expressions can match at all, so a clean text costs one pass of
-//! the automaton and no regular expression runs on it.
+//! the automaton and no regular expression runs on it. Private key data without its
+//! armor lines has no anchor: [`super::key_data`] looks for it in one pass of its own.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -9,6 +10,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
 
 use super::checks::confirm;
+use super::key_data::first_key_data;
 use super::patterns::{PATTERNS, Pattern};
 
 /// The automaton and the compiled expressions, built once per process.
@@ -61,16 +63,31 @@ fn build() -> Scanner {
     }
 }
 
-/// A confirmed match: the index of its pattern and its byte range.
+/// A confirmed match: its kind and its byte range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Hit {
-    pub pattern: usize,
+    pub kind: &'static str,
     pub range: Range<usize>,
 }
 
-/// The first secret in `text`: the earliest match of a named format, else the earliest
-/// match of a generic one (ties go to the pattern listed first).
+/// The first secret in `text`: the earliest match of a named format (key data without
+/// its armor counts as one), else the earliest match of a generic one (ties go to the
+/// pattern listed first, then to key data).
 pub(super) fn first_hit(text: &str) -> Option<Hit> {
+    let named = first_pattern_hit(text);
+    let key_data = first_key_data(text).map(|range| Hit {
+        kind: "private-key",
+        range,
+    });
+    match (named, key_data) {
+        (Some((named, false)), Some(key)) if key.range.start >= named.range.start => Some(named),
+        (_, Some(key)) => Some(key),
+        (named, None) => named.map(|(hit, _)| hit),
+    }
+}
+
+/// The first match of the pattern set, and whether it is generic.
+fn first_pattern_hit(text: &str) -> Option<(Hit, bool)> {
     let scanner = scanner();
     let mut candidates = vec![false; PATTERNS.len()];
     let mut any = false;
@@ -97,12 +114,14 @@ pub(super) fn first_hit(text: &str) -> Option<Hit> {
         let limit = best.as_ref().map_or(usize::MAX, |hit| hit.range.start);
         if let Some(range) = first_confirmed(&scanner.regexes[index], pattern, text, limit) {
             *best = Some(Hit {
-                pattern: index,
+                kind: pattern.kind,
                 range,
             });
         }
     }
-    best_named.or(best_generic)
+    best_named
+        .map(|hit| (hit, false))
+        .or(best_generic.map(|hit| (hit, true)))
 }
 
 /// The first match of `regex` starting before `limit` that its check confirms.

@@ -435,7 +435,7 @@ impl StructuredMemory {
             file: INDEX_FILE_NAME.to_string(),
             over_by_lines: after.over_by_lines,
             over_by_bytes: after.over_by_bytes,
-            message: still_over_message(&left),
+            message: still_over_message(&left, &left_near_duplicates(&index, &merged)),
             unparsed_lines: left,
         });
         // Topic files the pass wrote into: their budget use, and their own needs-judgment
@@ -489,9 +489,43 @@ impl StructuredMemory {
     }
 }
 
+/// The near-duplicate pairs `check` reports that the pass did not merge (only similar,
+/// or a file it could not merge), as `later (line n) and earlier (line m)`, for the
+/// needs-judgment message.
+fn left_near_duplicates(index: &MemoryIndex, merged: &[String]) -> Vec<String> {
+    super::check_near_duplicates::near_duplicate_pairs(index)
+        .into_iter()
+        .filter(|pair| {
+            !merged.iter().any(|m| {
+                [&pair.later.file, &pair.earlier.file]
+                    .iter()
+                    .any(|f| name_key(f) == name_key(m))
+            })
+        })
+        .map(|pair| {
+            format!(
+                "{} (line {}) and {} (line {})",
+                pair.later.file, pair.later.line, pair.earlier.file, pair.earlier.line
+            )
+        })
+        .collect()
+}
+
 /// What the index still over its budget needs: its content lines `left` (numbered as
-/// before the pass) routed by judgment, or its topics merged or fewer.
-fn still_over_message(left: &[usize]) -> String {
+/// before the pass) routed by judgment, or its topics merged or fewer — naming the
+/// near-duplicate topics the pass left (`near`) for that judgment.
+fn still_over_message(left: &[usize], near: &[String]) -> String {
+    let mut message = still_over_lines(left);
+    if !near.is_empty() {
+        message.push_str(&format!(
+            "; near-duplicate topics left to merge by judgment: {}",
+            near.join(", ")
+        ));
+    }
+    message
+}
+
+fn still_over_lines(left: &[usize]) -> String {
     let lines: Vec<String> = left.iter().map(usize::to_string).collect();
     match lines.len() {
         0 => "MEMORY.md is still over its budget with pointer lines only: merge topics that cover one subject (a compactor's `merge_topics`), or raise its budget".to_string(),

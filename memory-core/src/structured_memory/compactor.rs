@@ -169,14 +169,18 @@ pub trait Compactor {
     /// `MEMORY.md` over budget, then: near-duplicate topics, as `(from, into)` pairs of
     /// linked topic files; `from`'s text is appended to `into` and its line and file go
     /// (the file archived whole). The default merges the topics `check` reports as
-    /// `near_duplicate_topics` (the same title and hook), each later one into the first,
-    /// when both have one index line and read.
+    /// `near_duplicate_topics` whose titles and hooks have the same words (case,
+    /// punctuation, order, common words and plural endings aside), each later one into
+    /// the first, when both have one index line and read; a pair that is only
+    /// [`NEAR_DUPLICATE_SIMILARITY`](super::NEAR_DUPLICATE_SIMILARITY) similar is reported
+    /// and not merged.
     ///
     /// ```
     /// use memory_core::structured_memory::{Compactor, DefaultCompactor, MemoryIndex};
     /// let index = MemoryIndex::parse("MEMORY.md",
-    ///     "- [Infra](memory-infra.md) — hosts\n- [Infra](memory-infra-2.md) — hosts\n").unwrap();
+    ///     "- [Infra](memory-infra.md) — hosts, DNS\n- [infra](memory-infra-2.md) — DNS and hosts.\n- [Infra](memory-infra-3.md) — hosts, DNS, backups\n").unwrap();
     /// let merges = DefaultCompactor.merge_topics(&index).unwrap();
+    /// // The third is 3 of 4 words alike: reported by `check`, not merged.
     /// assert_eq!(merges, [("memory-infra-2.md".to_string(), "memory-infra.md".to_string())]);
     /// ```
     fn merge_topics(&self, index: &MemoryIndex) -> Result<Vec<(String, String)>, CompactorError> {

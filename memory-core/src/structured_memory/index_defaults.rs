@@ -1,7 +1,10 @@
 //! The deterministic index pass ([`DefaultCompactor`](super::DefaultCompactor)'s, and every
 //! [`Compactor`](super::Compactor)'s that does not say otherwise): near-duplicate topics —
-//! index lines of two files with the same title and hook, as `check`'s
-//! `near_duplicate_topics` finds them — merged, the later into the earlier; a content line
+//! index lines of two files with the same title words and hook words (up to case,
+//! punctuation, order, common words and plurals), the pairs of `check`'s
+//! `near_duplicate_topics` with that clear evidence — merged, the later into the earlier
+//! (pairs only [`NEAR_DUPLICATE_SIMILARITY`](super::NEAR_DUPLICATE_SIMILARITY) similar
+//! are left); a content line
 //! moved to the topic whose title and hook clearly match its words, scored as `recall`
 //! scores a query ([`ROUTE_MIN_POINTS`], [`ROUTE_MARGIN`]). What has no clear home stays
 //! (the pass then says the index needs judgment).
@@ -57,16 +60,18 @@ fn usable(index: &MemoryIndex, count: &BTreeMap<String, usize>, file: &str) -> b
             .is_none_or(|u| u.contains(&key))
 }
 
-/// The default merges: each near-duplicate line's file into the earlier file with its
-/// title and hook, when both can be merged (see [`usable`]).
+/// The default merges: each near-duplicate line's file into the earlier file whose title
+/// and hook have the same words (the clear evidence; a pair that is only similar is
+/// reported by `check` and left), when both can be merged (see [`usable`]).
 pub(super) fn default_merges(index: &MemoryIndex) -> Vec<(String, String)> {
     let count = lines_per_file(index);
     near_duplicate_pairs(index)
         .into_iter()
-        .filter(|(from, into)| {
-            usable(index, &count, &from.file) && usable(index, &count, &into.file)
+        .filter(|pair| pair.same_words)
+        .filter(|pair| {
+            usable(index, &count, &pair.later.file) && usable(index, &count, &pair.earlier.file)
         })
-        .map(|(from, into)| (from.file.clone(), into.file.clone()))
+        .map(|pair| (pair.later.file.clone(), pair.earlier.file.clone()))
         .collect()
 }
 

@@ -61,6 +61,7 @@ pub use budget::{
     BudgetState, BudgetUse, Budgets, INDEX_LINE_BUDGET, NEAR_BUDGET_PERCENT, TOPIC_LINE_BUDGET,
 };
 pub use check::{Violation, ViolationKind};
+pub use check_near_duplicates::NEAR_DUPLICATE_SIMILARITY;
 pub use compact::{
     AddedIndexLine, CompactionReport, FileCompaction, NeedsJudgment, NotCompacted, PassReport,
 };

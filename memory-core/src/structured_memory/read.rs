@@ -27,7 +27,7 @@ pub struct RecallHit {
 }
 
 /// Words too common to say what a topic is about.
-const STOP_WORDS: &[&str] = &[
+pub(super) const STOP_WORDS: &[&str] = &[
     "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "my", "our", "your",
     "is", "are", "was", "it", "this", "that", "we", "i", "you", "about", "how", "what",
 ];

@@ -717,6 +717,27 @@ impl StructuredMemory {
                 comment.line, comment.opener
             ));
         }
+        // A new index line a session cannot tell from an earlier one: said at once (as
+        // `check` would report it), naming the line it nearly duplicates.
+        if let Some(text) = step
+            .index_text
+            .as_deref()
+            .filter(|_| linked && !step.emptied)
+            && let Ok(index) = MemoryIndex::parse(&index_path, text)
+            && let Some(pair) = super::check_near_duplicates::near_duplicate_pairs(&index)
+                .into_iter()
+                .find(|p| {
+                    super::topic_name::name_key(&p.later.file) == super::topic_name::name_key(&file)
+                })
+        {
+            warnings.push(format!(
+                "{INDEX_FILE_NAME}:{}: the line this write added for {file} has {}the title and hook of {} (line {}): a session can hardly tell them apart; merge them, or give this one a hook that says what sets it apart",
+                pair.later.line,
+                if pair.same_words { "" } else { "nearly " },
+                pair.earlier.file,
+                pair.earlier.line
+            ));
+        }
         // A replaced entry someone wrote a secret into goes to the archive like any
         // other (nothing is dropped): said, so that it is removed there and rotated.
         if let Some(found) = replaced.iter().find_map(|e| {
@@ -777,9 +798,10 @@ struct CheckedFact {
     fact: Fact,
 }
 
-/// The fact's text, trimmed: not empty, no blank line inside (it would end the entry), no
-/// control characters but tabs (a CRLF line break, as Windows input has it, is a line
-/// break), within the body limit.
+/// The fact's text, trimmed: not empty, not only an HTML comment (it would render as
+/// nothing), no blank line inside (it would end the entry), no control characters but
+/// tabs (a CRLF line break, as Windows input has it, is a line break), within the body
+/// limit.
 pub(super) fn check_fact_text(text: &str) -> Result<String> {
     let unified = text.replace("\r\n", "\n");
     let text = unified.trim();
@@ -806,6 +828,15 @@ pub(super) fn check_fact_text(text: &str) -> Result<String> {
     }
     if let Some(why) = super::visible::hazard_problem(text) {
         return Err(Error::invalid("text", text, why));
+    }
+    // Only an HTML comment: the entry would show as its date alone, its text seen by the
+    // sessions that load the raw file but by no person reading it (as a hook or title).
+    if super::visible::renders_empty(text) {
+        return Err(Error::invalid(
+            "text",
+            text,
+            "renders as nothing (only an HTML comment): the fact must say something a reader sees",
+        ));
     }
     if text.lines().any(|l| l.trim().is_empty()) {
         return Err(Error::invalid(

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::archive::{ArchivePass, ArchiveSection, parse_archive, reused_ids};
+use super::archive::{ArchivePass, ArchiveSection, parse_archive};
 use super::budget::BudgetUse;
 use super::index_file::{INDEX_FILE_NAME, MemoryIndex};
 use super::memory::StructuredMemory;
@@ -30,7 +30,8 @@ pub struct Restored {
     pub pass: ArchivePass,
     /// The lines put back (verbatim from the archive).
     pub lines: Vec<String>,
-    /// Lines already in the file, left as they are.
+    /// Lines already in the file (or that the section holds twice: put back once), left
+    /// as they are.
     pub already_live: Vec<String>,
     /// Whether the file had to be created (with its index line).
     pub created: bool,
@@ -96,8 +97,8 @@ impl StructuredMemory {
     /// out of `MEMORY.md`, a topic merged into another — is live where it went and is not
     /// put back: [`RestoreReport::not_restored`] names those sections and the files that
     /// hold their lines. The report gives the budget use of every file written.
-    /// [`Error::InvalidInput`] when `id` is empty or holds white space (no section can
-    /// have it); [`Error::ArchiveIdNotFound`] (kind `NotFound`) when the archive
+    /// [`Error::InvalidInput`] when `id` is empty or holds white space or a control
+    /// character (no section can have it); [`Error::ArchiveIdNotFound`] (kind `NotFound`) when the archive
     /// has no section with it, or there is no archive yet.
     ///
     /// ```
@@ -122,10 +123,11 @@ impl StructuredMemory {
         }
         let lock = self.handle.lock()?;
         let archive = read_text_if_exists(&archive_path)?.unwrap_or_default();
-        let all: Vec<_> = parse_archive(&archive)
-            .into_iter()
-            .filter(|s| s.id == id)
-            .collect();
+        let sections = parse_archive(&archive);
+        if !sections.iter().any(|s| s.id == id) {
+            return Err(no_section(&archive_path, id));
+        }
+        let (all, mut copy_warnings) = one_copy(&archive_path, id, sections)?;
         // What was moved (content lines into topics, a merged topic's text) is live where
         // it went: only what passes removed or condensed comes back.
         let moved = |p: ArchivePass| {
@@ -134,30 +136,6 @@ impl StructuredMemory {
                 ArchivePass::IndexContent | ArchivePass::MergeTopics | ArchivePass::SplitOvergrown
             )
         };
-        if all.is_empty() {
-            return Err(no_section(&archive_path, id));
-        }
-        // An id two compactions share (an archive edited or joined by hand): which one is
-        // meant cannot be told, and restoring both would bring back what was not asked.
-        if let Some((_, starts)) = reused_ids(&parse_archive(&archive))
-            .into_iter()
-            .find(|(reused, _)| reused == id)
-        {
-            return Err(Error::invalid(
-                "archive id",
-                id,
-                format!(
-                    "{} holds {} compactions with this id (sections starting at lines {}): restore will not pick one; give all but one of them another id by hand, then restore",
-                    archive_path.display(),
-                    starts.len(),
-                    starts
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
         let lines_back = |p: ArchivePass| p == ArchivePass::RemoveEmpty;
         let sections: Vec<_> = all
             .iter()
@@ -231,7 +209,10 @@ impl StructuredMemory {
                 back = section.lines.clone();
             }
             for unit in entries_of(&section.lines).into_iter().filter(|_| !whole) {
-                let target = if live.contains(&unit[0].as_str()) {
+                // An entry the section holds twice (a line duplicated by hand) comes back
+                // once.
+                let twice = back.iter().any(|l: &String| *l == unit[0]);
+                let target = if twice || live.contains(&unit[0].as_str()) {
                     &mut already
                 } else {
                     &mut back
@@ -319,7 +300,8 @@ impl StructuredMemory {
         if !tx.is_empty() {
             tx.commit()?;
         }
-        let warnings = budgets.iter().filter_map(BudgetUse::warning).collect();
+        copy_warnings.extend(budgets.iter().filter_map(BudgetUse::warning));
+        let warnings = copy_warnings;
         Ok(RestoreReport {
             id: id.to_string(),
             restored,
@@ -387,6 +369,89 @@ impl StructuredMemory {
     }
 }
 
+/// The sections of `id` to restore, once each, and a warning for each copy left out. The
+/// sections of one compaction are written one after another with one time
+/// (as `check` reads them); a hand edit can duplicate them:
+///
+/// - a section repeated with the same pass, file and lines inside one compaction's run
+///   (pasted twice in a row) is one section: restored once;
+/// - the same id on another run of sections: when every run is identical (pass, file,
+///   time and lines of each section, in order) — the same compaction copied — the first
+///   is restored, once; when they differ, which one is meant cannot be told and restoring
+///   both would bring back what was not asked: refused ([`Error::InvalidInput`] about
+///   the `archive id`) naming the heading line of each run. Sections of one run that
+///   differ are different archived facts: each is restored.
+///
+/// Either way no archived fact is restored twice and none is dropped from the archive
+/// (it is never changed).
+fn one_copy(
+    archive: &std::path::Path,
+    id: &str,
+    all_sections: Vec<ArchiveSection>,
+) -> Result<(Vec<ArchiveSection>, Vec<String>)> {
+    // `reused_ids`' rule: a run is the sections of one id and one time that follow one
+    // another (a section of another id between them ends it).
+    let mut runs: Vec<Vec<ArchiveSection>> = Vec::new();
+    let mut previous: Option<(String, String)> = None;
+    for s in all_sections {
+        let key = (s.id.clone(), s.at.clone());
+        let continues = previous.as_ref() == Some(&key);
+        previous = Some(key);
+        if s.id != id {
+            continue;
+        }
+        match runs.last_mut() {
+            Some(run) if continues => run.push(s),
+            _ => runs.push(vec![s]),
+        }
+    }
+    let same = |a: &ArchiveSection, b: &ArchiveSection| {
+        a.pass == b.pass && a.from == b.from && a.at == b.at && a.lines == b.lines
+    };
+    let mut warnings = Vec::new();
+    if runs.len() > 1 {
+        let first = &runs[0];
+        let identical = runs[1..]
+            .iter()
+            .all(|run| run.len() == first.len() && run.iter().zip(first).all(|(a, b)| same(a, b)));
+        let starts: Vec<String> = runs.iter().map(|r| r[0].line.to_string()).collect();
+        if !identical {
+            return Err(Error::invalid(
+                "archive id",
+                id,
+                format!(
+                    "{} holds {} compactions with this id (sections starting at lines {}): restore will not pick one; give all but one of them another id by hand, then restore",
+                    archive.display(),
+                    runs.len(),
+                    starts.join(", ")
+                ),
+            ));
+        }
+        warnings.push(format!(
+            "{} holds the same compaction {id} {} times, identical (sections starting at lines {}): restored once, from line {}; remove the copies by hand",
+            archive.display(),
+            runs.len(),
+            starts.join(", "),
+            starts[0]
+        ));
+    }
+    let mut out: Vec<ArchiveSection> = Vec::new();
+    for s in runs.into_iter().next().unwrap_or_default() {
+        match out.iter().find(|kept| same(kept, &s)) {
+            Some(kept) => warnings.push(format!(
+                "{} line {}: the section is an identical copy of the one at line {} ({} of {}): restored once; remove the copy by hand",
+                archive.display(),
+                s.line,
+                kept.line,
+                s.pass.as_str(),
+                s.from
+            )),
+            None => out.push(s),
+        }
+    }
+    Ok((out, warnings))
+}
+
 /// Archived lines grouped into entries as a topic file reads them: an entry and every
 /// line under it (blank lines inside it included, so a second paragraph or a fenced block
 /// comes back with it). Any other line that is not blank starts a unit of its own at the
@@ -400,11 +465,12 @@ fn no_section(archive: &std::path::Path, id: &str) -> Error {
     }
 }
 
-/// Refuses an id that no archive section can have (empty, or holding white space: a
-/// section heading's id is one word), so that a slip is named as such rather than looked
-/// up.
+/// Refuses an id that no archive section can have (empty, or holding white space or a
+/// control character: a section heading's id is one word), so that a slip is named as
+/// such rather than looked up — and a terminal escape in it is never echoed raw by the
+/// not-found message.
 fn check_archive_id(id: &str) -> Result<()> {
-    if id.is_empty() || id.contains(char::is_whitespace) {
+    if id.is_empty() || id.contains(|c: char| c.is_whitespace() || c.is_control()) {
         return Err(Error::invalid(
             "archive id",
             id,

@@ -1,7 +1,7 @@
 //! Values that do not show what they hold: characters that reorder or break the line
 //! they are shown on (bidirectional embeddings, overrides and isolates — the "Trojan
-//! Source" characters — and the Unicode line and paragraph separators), and a hook or
-//! title that renders as nothing (only HTML comments).
+//! Source" characters — and the Unicode line and paragraph separators), and a hook,
+//! title or fact text that renders as nothing (only HTML comments).
 
 /// The first character of `value` that reorders or breaks the line it is shown on.
 pub(super) fn hazard(value: &str) -> Option<char> {

@@ -1,0 +1,626 @@
+//! Private key data pasted without its `-----BEGIN … PRIVATE KEY-----` line: the
+//! expressions of [`super::patterns`] need that line (or the `-----END` one) to see a key,
+//! and a paste that lost it would otherwise be stored.
+//!
+//! Two shapes are recognised, neither of which ordinary text has:
+//!
+//! - **By its start**: a run of 64 or more standard base64 characters whose decoding
+//!   begins like a private key — a DER `RSAPrivateKey` or DSA key (`SEQUENCE { INTEGER 0,
+//!   INTEGER … }`), a PKCS#8 / RFC 5958 `PrivateKeyInfo` (`SEQUENCE { INTEGER 0|1,
+//!   SEQUENCE { OID … } … }`), an encrypted PKCS#8 key (`SEQUENCE { SEQUENCE { OID of
+//!   PKCS#5 or PKCS#12 password-based encryption } … }`), a SEC1 `ECPrivateKey`
+//!   (`SEQUENCE { INTEGER 1, OCTET STRING … }`), an OpenSSH key (`openssh-key-v1\0`) or an
+//!   OpenPGP secret (sub)key packet. Public keys and certificates begin otherwise
+//!   (`SEQUENCE { SEQUENCE { … } }`, `SEQUENCE { INTEGER n, … }`, `\0\0\0\x07ssh-rsa`).
+//! - **By its shape** (a paste that lost its first lines too): two or more consecutive
+//!   lines of the same width (48 to 128 characters) holding only base64, upper- and
+//!   lower-case letters on each, a digit among them, which decode to binary data under
+//!   every alignment (a quarter or more of the bytes outside printable ASCII). The base64
+//!   of prose decodes to text under its own alignment; hex digests have one case only;
+//!   a block whose first line decodes to the start of a public key, a certificate or a
+//!   file format (gzip, zip, PNG, PDF, …) is not key data.
+//!
+//! Lines inside a public armored block (`-----BEGIN CERTIFICATE-----`, `-----BEGIN PUBLIC
+//! KEY-----`, `---- BEGIN SSH2 PUBLIC KEY ----`, `-----BEGIN PGP SIGNATURE-----`, …) up to
+//! its `END` line are never key data. A match reaches over the key's following data lines
+//! and its `-----END` line, so a pasted key is one finding.
+
+use std::ops::Range;
+
+/// What the two shapes match, for [`super::secret_kinds`] (kind, description).
+pub(super) const KEY_DATA_DOCS: &[(&str, &str)] = &[
+    (
+        "private-key",
+        "private key data without its BEGIN line: 64 or more base64 characters whose decoding starts like a DER (PKCS#1, PKCS#8, encrypted PKCS#8, SEC1, DSA), OpenSSH or OpenPGP private key",
+    ),
+    (
+        "private-key",
+        "base64 key data without its BEGIN line by its shape: two or more lines of one width (48 to 128 characters) of mixed-case base64 that decodes to binary data, outside a public `BEGIN` block (certificate, public key, signature)",
+    ),
+];
+
+/// The shortest run recognised by its start: one PEM line (and the whole of an Ed25519
+/// PKCS#8 key).
+const MIN_START_RUN: usize = 64;
+/// The narrowest and widest lines recognised by their shape.
+const SHAPE_WIDTHS: std::ops::RangeInclusive<usize> = 48..=128;
+
+/// The first private key data in `text` without its BEGIN line, if any: its byte range,
+/// from the first data character through the key's last data line (and its `-----END`
+/// line when one follows).
+pub(super) fn first_key_data(text: &str) -> Option<Range<usize>> {
+    let by_start = first_by_start(text);
+    let limit = by_start.as_ref().map_or(usize::MAX, |r| r.start);
+    let by_shape = first_by_shape(text, limit);
+    let found = match (by_start, by_shape) {
+        (Some(a), Some(b)) => {
+            if b.start < a.start {
+                b
+            } else {
+                a
+            }
+        }
+        (a, b) => a.or(b)?,
+    };
+    Some(found.start..extend_over_key(text, found.start, found.end))
+}
+
+/// The lines of `text` (byte offset, line without its line break) outside public armored
+/// blocks.
+fn open_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut offset = 0;
+    let mut public = false;
+    text.split_inclusive('\n').filter_map(move |raw| {
+        let start = offset;
+        offset += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let trimmed = line.trim();
+        if public {
+            if armor_line(trimmed, "END").is_some() {
+                public = false;
+            }
+            return None;
+        }
+        if let Some(label) = armor_line(trimmed, "BEGIN")
+            && !label.contains("PRIVATE")
+        {
+            public = true;
+            return None;
+        }
+        Some((start, line))
+    })
+}
+
+/// The label of an armor line `-----BEGIN LABEL-----` (or RFC 4716's `---- BEGIN LABEL
+/// ----`) with `word` `BEGIN` or `END`.
+fn armor_line<'a>(line: &'a str, word: &str) -> Option<&'a str> {
+    let rest = line
+        .strip_prefix("----")?
+        .trim_start_matches('-')
+        .trim_start();
+    let rest = rest.strip_prefix(word)?.strip_prefix(' ')?;
+    let label = rest.strip_suffix("----")?.trim_end_matches('-').trim_end();
+    (!label.is_empty()).then_some(label)
+}
+
+fn is_base64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+}
+
+/// The first base64 run of [`MIN_START_RUN`] or more characters that decodes to the start
+/// of a private key.
+fn first_by_start(text: &str) -> Option<Range<usize>> {
+    for (start, line) in open_lines(text) {
+        let bytes = line.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            if !is_base64(bytes[at]) {
+                at += 1;
+                continue;
+            }
+            let mut run_start = at;
+            while at < bytes.len() && is_base64(bytes[at]) {
+                at += 1;
+            }
+            // `\nMIIE…` in a JSON or `.env` value: the `n` belongs to the escape.
+            if run_start > 0
+                && bytes[run_start - 1] == b'\\'
+                && matches!(bytes[run_start], b'n' | b'r' | b't')
+            {
+                run_start += 1;
+            }
+            let mut end = at;
+            while end < bytes.len() && bytes[end] == b'=' {
+                end += 1;
+            }
+            if at - run_start >= MIN_START_RUN
+                && decode(&bytes[run_start..run_start + MIN_START_RUN])
+                    .is_some_and(|d| key_start(&d))
+            {
+                return Some(start + run_start..start + end);
+            }
+            at = end.max(at);
+        }
+    }
+    None
+}
+
+/// A line of key data by its shape: its base64 content (after indentation and `>` quote
+/// marks), or `None`.
+fn data_line(line: &str) -> Option<(usize, &str)> {
+    let content = line.trim_start_matches([' ', '\t', '>']).trim_end();
+    let skipped = line.len() - line.trim_start_matches([' ', '\t', '>']).len();
+    let body = content.trim_end_matches('=');
+    let ok = !body.is_empty() && content.len() - body.len() <= 2 && body.bytes().all(is_base64);
+    ok.then_some((skipped, content))
+}
+
+/// The first block of key data recognised by its shape that starts before `limit`.
+fn first_by_shape(text: &str, limit: usize) -> Option<Range<usize>> {
+    // The current block: its start, width, full lines, and the end of its last line.
+    let mut block: Option<(usize, usize, Vec<&str>, usize)> = None;
+    let mut previous_end = None;
+    for (start, line) in open_lines(text).chain(std::iter::once((text.len(), ""))) {
+        if start >= limit && block.is_none() {
+            return None;
+        }
+        let contiguous = previous_end == Some(start);
+        previous_end = Some(start + line.len() + line_break_len(text, start + line.len()));
+        let data = data_line(line);
+        if let Some((skip, content)) = data
+            && let Some((_, width, lines, end)) = block.as_mut()
+            && contiguous
+            && content.len() == *width
+            && !content.ends_with('=')
+            && mixed_case(content)
+        {
+            lines.push(content);
+            *end = start + skip + content.len();
+            continue;
+        }
+        // The block ends here; a shorter (last) line of data belongs to it.
+        if let Some((block_start, width, lines, end)) = block.take() {
+            let mut end = end;
+            if let Some((skip, content)) = data
+                && contiguous
+                && content.len() < width
+            {
+                end = start + skip + content.len();
+            }
+            if lines.len() >= 2
+                && block_start < limit
+                && binary_block(&lines)
+                && !public_start(lines[0])
+            {
+                return Some(block_start..end);
+            }
+        }
+        if let Some((skip, content)) = data
+            && SHAPE_WIDTHS.contains(&content.len())
+            && !content.ends_with('=')
+            && mixed_case(content)
+        {
+            block = Some((
+                start + skip,
+                content.len(),
+                vec![content],
+                start + skip + content.len(),
+            ));
+        }
+    }
+    None
+}
+
+fn line_break_len(text: &str, at: usize) -> usize {
+    let rest = &text.as_bytes()[at..];
+    if rest.starts_with(b"\r\n") {
+        2
+    } else {
+        usize::from(rest.first() == Some(&b'\n') || rest.first() == Some(&b'\r'))
+    }
+}
+
+fn mixed_case(line: &str) -> bool {
+    line.bytes().any(|b| b.is_ascii_uppercase()) && line.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// Whether the block's lines hold a digit and decode to binary data under each of the
+/// four alignments (a key whose first lines are missing starts anywhere in a group).
+fn binary_block(lines: &[&str]) -> bool {
+    let joined: String = lines.concat();
+    if !joined.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    (0..4).all(|shift| {
+        let chars = &joined.as_bytes()[shift..];
+        let chars = &chars[..chars.len() / 4 * 4];
+        decode(chars).is_some_and(|bytes| {
+            let binary = bytes
+                .iter()
+                .filter(|&&b| !(0x20..=0x7e).contains(&b) && !matches!(b, b'\t' | b'\n' | b'\r'))
+                .count();
+            !bytes.is_empty() && binary * 4 >= bytes.len()
+        })
+    })
+}
+
+/// The next line after `end` (across a real or escaped line break, past indentation and
+/// `>` quote marks): an `-----END … PRIVATE KEY-----` line, or a whole line of base64
+/// data (a PGP checksum `=AbCd` too), with where it ends and (data) its width.
+enum Next {
+    End(usize),
+    Data { end: usize, width: usize },
+    Other,
+}
+
+fn next_line(text: &str, end: usize) -> Next {
+    let bytes = text.as_bytes();
+    let mut at = end;
+    while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'=') && at - end < 8 {
+        at += 1;
+    }
+    let rest = &text[at..];
+    let Some(brk) = ["\r\n", "\n", "\\r\\n", "\\n"]
+        .iter()
+        .find(|b| rest.starts_with(**b))
+    else {
+        return Next::Other;
+    };
+    at += brk.len();
+    while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'>') {
+        at += 1;
+    }
+    if bytes[at..].starts_with(b"-----END ")
+        && let Some(close) = text[at + 9..].find("-----")
+        && text[at + 9..at + 9 + close].contains("PRIVATE KEY")
+        && !text[at + 9..at + 9 + close].contains('\n')
+    {
+        return Next::End(at + 9 + close + 5);
+    }
+    let run_start = at;
+    if bytes.get(at) == Some(&b'=') {
+        at += 1;
+    }
+    while at < bytes.len() && is_base64(bytes[at]) {
+        at += 1;
+    }
+    while at < bytes.len() && bytes[at] == b'=' {
+        at += 1;
+    }
+    let mut after = at;
+    while after < bytes.len() && matches!(bytes[after], b' ' | b'\t' | b'\r') {
+        after += 1;
+    }
+    let line_ends = after == bytes.len()
+        || bytes[after] == b'\n'
+        || bytes[after..].starts_with(b"\\n")
+        || bytes[after..].starts_with(b"\\r");
+    if at == run_start || !line_ends {
+        return Next::Other;
+    }
+    Next::Data {
+        end: at,
+        width: at - run_start,
+    }
+}
+
+/// Where a key found from `start` up to `end` ends: over the following lines of data as
+/// wide as its last one, then a shorter last line and a PGP checksum line when the
+/// `-----END` line follows them, and that line. A short line after the key that no END
+/// line follows (prose, an identifier) is not part of it.
+fn extend_over_key(text: &str, start: usize, mut end: usize) -> usize {
+    let line_start = text[..end].rfind(['\n', '\\']).map_or(0, |at| at + 1);
+    let mut width = end - line_start.max(start);
+    loop {
+        match next_line(text, end) {
+            Next::End(at) => return at,
+            Next::Data { end: at, width: w } if w == width => {
+                end = at;
+                width = w;
+            }
+            Next::Data { end: at, .. } => {
+                // A last line (and a checksum line) only with the END line after them.
+                return match next_line(text, at) {
+                    Next::End(close) => close,
+                    Next::Data { end: sum, .. } => match next_line(text, sum) {
+                        Next::End(close) => close,
+                        _ => end,
+                    },
+                    Next::Other => end,
+                };
+            }
+            Next::Other => return end,
+        }
+    }
+}
+
+/// Decodes standard base64 without padding (`None` on another character).
+fn decode(chars: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(chars.len() * 3 / 4);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for &b in chars {
+        let value = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(value);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            // Masked to 8 bits: the truncation is the decoding.
+            out.push(((acc >> bits) & 0xff) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// Whether a block's first line decodes to the start of something public: a certificate
+/// or public key in DER, an SSH public key blob, an OpenPGP public key or signature packet
+/// (the body of a public armored block pasted without its BEGIN line), or a file format
+/// ([`FILE_MAGIC`]).
+fn public_start(line: &str) -> bool {
+    let chars = &line.as_bytes()[..line.len() / 4 * 4];
+    let Some(bytes) = decode(chars) else {
+        return false;
+    };
+    if key_start(&bytes) {
+        return false;
+    }
+    let der = match (tlv(&bytes, 0), tlv(&bytes, 2)) {
+        (Some((0x30, _, at)), _) => match tlv(&bytes, at) {
+            Some((0x30, _, _)) => true,
+            Some((0x02, len, _)) => len >= 48,
+            _ => false,
+        },
+        _ => false,
+    };
+    let ssh = bytes.len() > 8
+        && bytes[..3] == [0, 0, 0]
+        && [&b"ssh-"[..], b"ecdsa-", b"sk-"]
+            .iter()
+            .any(|p| bytes[4..].starts_with(p));
+    der || ssh || pgp_public(&bytes) || FILE_MAGIC.iter().any(|m| bytes.starts_with(m))
+}
+
+/// The first bytes of file formats whose base64 is binary data but no key (a `base64`
+/// dump of an archive or an image is not a secret), three bytes or more each, so that key
+/// data hardly ever starts like one: gzip, zip, zstd, xz, bzip2, PNG,
+/// JPEG, GIF, PDF, ELF, WebAssembly.
+const FILE_MAGIC: &[&[u8]] = &[
+    &[0x1f, 0x8b, 0x08],
+    b"PK\x03\x04",
+    &[0x28, 0xb5, 0x2f, 0xfd],
+    &[0xfd, b'7', b'z', b'X', b'Z', 0x00],
+    b"BZh",
+    &[0x89, b'P', b'N', b'G'],
+    &[0xff, 0xd8, 0xff],
+    b"GIF8",
+    b"%PDF",
+    b"\x7fELF",
+    b"\0asm",
+];
+
+/// The public-key algorithm ids of OpenPGP.
+fn pgp_algorithm(id: Option<&u8>) -> bool {
+    matches!(id, Some(1..=3 | 16..=19 | 22 | 25..=28))
+}
+
+/// An OpenPGP public key or subkey packet (tags 6 and 14, see [`pgp_key_material`]) or a
+/// version 4 to 6 signature (tag 2) with known algorithms.
+fn pgp_public(bytes: &[u8]) -> bool {
+    match pgp_packet(bytes) {
+        Some((6 | 14, body)) => pgp_key_material(bytes, body),
+        Some((2, body)) => {
+            matches!(bytes.get(body), Some(4..=6))
+                && pgp_algorithm(bytes.get(body + 2))
+                && matches!(bytes.get(body + 3), Some(1..=3 | 8..=12 | 14))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `bytes` (the first bytes of decoded base64) begin a private key.
+fn key_start(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"openssh-key-v1\0") || der_private_key(bytes) || pgp_secret_key(bytes)
+}
+
+/// A DER tag-length header at `at`: (tag, content length, content start).
+fn tlv(bytes: &[u8], at: usize) -> Option<(u8, usize, usize)> {
+    let tag = *bytes.get(at)?;
+    let first = *bytes.get(at + 1)?;
+    if first < 0x80 {
+        return Some((tag, usize::from(first), at + 2));
+    }
+    let octets = usize::from(first & 0x7f);
+    if !(1..=3).contains(&octets) {
+        return None;
+    }
+    let mut len = 0usize;
+    for i in 0..octets {
+        len = (len << 8) | usize::from(*bytes.get(at + 2 + i)?);
+    }
+    Some((tag, len, at + 2 + octets))
+}
+
+/// The OID prefixes of PKCS#5 (`1.2.840.113549.1.5`) and PKCS#12 PBE
+/// (`1.2.840.113549.1.12.1`) encryption schemes.
+const PBE_OIDS: &[&[u8]] = &[
+    &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05],
+    &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01],
+];
+
+fn der_private_key(bytes: &[u8]) -> bool {
+    let Some((0x30, outer, at)) = tlv(bytes, 0) else {
+        return false;
+    };
+    if outer < 40 {
+        return false;
+    }
+    match tlv(bytes, at) {
+        // A version number, then the key.
+        Some((0x02, 1, version_at)) => {
+            let version = bytes.get(version_at).copied();
+            match (version, tlv(bytes, version_at + 1)) {
+                // PKCS#1 RSA (modulus) or DSA (p).
+                (Some(0), Some((0x02, len, _))) => len >= 48,
+                // PKCS#8 / RFC 5958: the algorithm identifier.
+                (Some(0 | 1), Some((0x30, _, inner))) => {
+                    matches!(tlv(bytes, inner), Some((0x06, _, _)))
+                }
+                // SEC1: the private scalar.
+                (Some(1), Some((0x04, len, _))) => (20..=80).contains(&len),
+                _ => false,
+            }
+        }
+        // Encrypted PKCS#8: the encryption algorithm identifier.
+        Some((0x30, _, inner)) => match tlv(bytes, inner) {
+            Some((0x06, len, oid)) => bytes
+                .get(oid..oid + len)
+                .is_some_and(|oid| PBE_OIDS.iter().any(|p| oid.starts_with(p))),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// An OpenPGP secret key or secret subkey packet (tags 5 and 7) whose key material
+/// starts as its algorithm's does (see [`pgp_key_material`]).
+fn pgp_secret_key(bytes: &[u8]) -> bool {
+    matches!(pgp_packet(bytes), Some((5 | 7, body)) if pgp_key_material(bytes, body))
+}
+
+/// The OIDs of the elliptic curves OpenPGP keys use: NIST P-256, P-384, P-521, Ed25519,
+/// Curve25519, brainpoolP256r1, P384r1, P512r1.
+const PGP_CURVES: &[&[u8]] = &[
+    &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07],
+    &[0x2b, 0x81, 0x04, 0x00, 0x22],
+    &[0x2b, 0x81, 0x04, 0x00, 0x23],
+    &[0x2b, 0x06, 0x01, 0x04, 0x01, 0xda, 0x47, 0x0f, 0x01],
+    &[0x2b, 0x06, 0x01, 0x04, 0x01, 0x97, 0x55, 0x01, 0x05, 0x01],
+    &[0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07],
+    &[0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0b],
+    &[0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0d],
+];
+
+/// A version 4 to 6 OpenPGP key packet body at `body` whose public key material starts as
+/// its algorithm's does: an RSA, DSA or Elgamal MPI of 512 to 16384 bits whose first byte
+/// has its top bit where the bit count says; an ECDSA, ECDH or EdDSA curve OID of
+/// [`PGP_CURVES`]; or (versions 5 and 6) an X25519, X448, Ed25519 or Ed448 key of its
+/// length. Random bytes (or shifted text) hardly ever do.
+fn pgp_key_material(bytes: &[u8], body: usize) -> bool {
+    let Some(&version) = bytes.get(body) else {
+        return false;
+    };
+    // Version, creation time, algorithm; versions 5 and 6 then give the material's length.
+    let (material, length) = match version {
+        4 => (body + 6, None),
+        5 | 6 => (
+            body + 10,
+            bytes
+                .get(body + 6..body + 10)
+                .map(|l| u32::from_be_bytes([l[0], l[1], l[2], l[3]])),
+        ),
+        _ => return false,
+    };
+    match bytes.get(body + 5) {
+        Some(1..=3 | 16 | 17) => {
+            let (Some(&hi), Some(&lo), Some(&first)) = (
+                bytes.get(material),
+                bytes.get(material + 1),
+                bytes.get(material + 2),
+            ) else {
+                return false;
+            };
+            let bits = usize::from(u16::from_be_bytes([hi, lo]));
+            (512..=16384).contains(&bits)
+                && first != 0
+                && (bits - 1) % 8 == 7 - first.leading_zeros() as usize
+        }
+        Some(18 | 19 | 22) => {
+            let Some(&len) = bytes.get(material) else {
+                return false;
+            };
+            bytes
+                .get(material + 1..material + 1 + usize::from(len))
+                .is_some_and(|oid| PGP_CURVES.contains(&oid))
+        }
+        Some(25) => length == Some(32),
+        Some(26) => length == Some(56),
+        Some(27) => length == Some(32),
+        Some(28) => length == Some(57),
+        _ => false,
+    }
+}
+
+/// An OpenPGP packet header: (tag, offset of the packet body).
+fn pgp_packet(bytes: &[u8]) -> Option<(u8, usize)> {
+    let &first = bytes.first()?;
+    let (tag, body) = if first & 0xc0 == 0xc0 {
+        let len_octets = match bytes.get(1) {
+            Some(0..=191) => 1,
+            Some(192..=223) => 2,
+            Some(255) => 5,
+            _ => return None,
+        };
+        (first & 0x3f, 1 + len_octets)
+    } else if first & 0x80 == 0x80 {
+        let len_octets = match first & 0x03 {
+            0 => 1,
+            1 => 2,
+            2 => 4,
+            _ => return None,
+        };
+        ((first >> 2) & 0x0f, 1 + len_octets)
+    } else {
+        return None;
+    };
+    Some((tag, body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn armor_lines_are_read_with_either_dash_count() {
+        assert_eq!(
+            armor_line("-----BEGIN CERTIFICATE-----", "BEGIN"),
+            Some("CERTIFICATE")
+        );
+        assert_eq!(
+            armor_line("---- BEGIN SSH2 PUBLIC KEY ----", "BEGIN"),
+            Some("SSH2 PUBLIC KEY")
+        );
+        assert_eq!(armor_line("-----END RSA PRIVATE KEY-----", "BEGIN"), None);
+        assert_eq!(armor_line("----- BEGIN -----", "BEGIN"), None);
+    }
+
+    #[test]
+    fn der_starts() {
+        // RSAPrivateKey, PKCS#8 RSA, SEC1 P-256, Ed25519 PKCS#8, encrypted PKCS#8.
+        for start in [
+            "MIIEowIBAAKCAQEA",
+            "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+            "MHcCAQEEIPN5fOTI",
+            "MC4CAQAwBQYDK2VwBCIEI",
+            "MIIFHDBOBgkqhkiG9w0BBQ0w",
+        ] {
+            let chars = &start.as_bytes()[..start.len() / 4 * 4];
+            assert!(key_start(&decode(chars).unwrap()), "{start}");
+        }
+        // SubjectPublicKeyInfo, a certificate, an SSH public key blob.
+        for start in [
+            "MIIBIjANBgkqhkiG9w0BAQEFAAOC",
+            "MIIDdzCCAl+gAwIBAgIE",
+            "AAAAB3NzaC1yc2EAAAADAQAB",
+        ] {
+            let chars = &start.as_bytes()[..start.len() / 4 * 4];
+            assert!(!key_start(&decode(chars).unwrap()), "{start}");
+        }
+    }
+}
