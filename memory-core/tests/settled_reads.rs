@@ -18,16 +18,7 @@ use support::Fixture;
 const HEADER: &str = "| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |\n|---|---|---|---|---|---|---|---|---|\n";
 
 /// Saves `text` over `path` in place, again and again until stopped: truncate, write the
-/// first half, pause, write the rest (as an editor that writes in pieces).
-fn keep_saving_in_place(
-    path: PathBuf,
-    text: String,
-) -> (Arc<AtomicBool>, std::thread::JoinHandle<usize>) {
-    let half = text.len() / 2;
-    keep_saving_in_pieces(path, text, half)
-}
-
-/// [`keep_saving_in_place`] with the first piece `half` bytes long.
+/// first `half` bytes, pause, write the rest (as an editor that writes in pieces).
 fn keep_saving_in_pieces(
     path: PathBuf,
     text: String,
