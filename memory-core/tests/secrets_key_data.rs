@@ -7,29 +7,14 @@
 //! The keys are built here (real DER, OpenSSH and OpenPGP structures around random
 //! bytes), never real keys.
 
+#[path = "secrets_corpus/base64.rs"]
+mod base64_text;
+use base64_text::base64;
+
 use memory_core::hygiene::{find_secret, refuse_secrets};
 use memory_core::structured_memory::{Fact, StructuredMemory};
 use memory_core::{Error, ErrorKind};
 use proptest::prelude::*;
-
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
 
 fn wrap(text: &str, width: usize) -> Vec<String> {
     text.as_bytes()

@@ -5,6 +5,10 @@
 #[path = "secrets_corpus/corpus.rs"]
 mod corpus;
 
+#[path = "secrets_corpus/base64.rs"]
+mod base64_text;
+use base64_text::base64;
+
 use std::sync::OnceLock;
 
 use memory_core::hygiene::{check_body, find_secret, secret_kinds};
@@ -13,25 +17,6 @@ use proptest::prelude::*;
 fn true_positives() -> &'static [corpus::Case] {
     static CASES: OnceLock<Vec<corpus::Case>> = OnceLock::new();
     CASES.get_or_init(|| corpus::cases("true_positives.txt"))
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// One piece of ordinary memory text.
