@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use memory_core::ErrorKind;
+use memory_core::context_memory::{ContextMemory, Query};
 use support::Fixture;
 
 const HEADER: &str = "| Session ID | Agent Name | Topic | Summary | Keywords | Status | Referenced By | Started At | Updated At |\n|---|---|---|---|---|---|---|---|---|\n";
@@ -123,11 +124,9 @@ fn answered_within(started: Instant, limit: Duration) {
     assert!(waited < limit, "{waited:?}");
 }
 
-/// A context-memory `_index.md` another program keeps saving in place is read whole by
-/// `query` (the index-rows path that never builds owned rows), never refused half read.
-#[test]
-fn a_context_index_saved_in_place_is_read_whole_by_query() {
-    use memory_core::context_memory::{ContextMemory, Query};
+/// A context-memory namespace `org.global` of 150 decisions summarised `{summary} {n}`,
+/// each file there: the root, the `_index.md` path and its text.
+fn context_namespace(summary: &str) -> (tempfile::TempDir, PathBuf, String) {
     let dir = tempfile::tempdir().unwrap();
     let ns = dir.path().join("org/global");
     std::fs::create_dir_all(&ns).unwrap();
@@ -137,24 +136,37 @@ fn a_context_index_saved_in_place_is_read_whole_by_query() {
     for n in 0..150 {
         let file = format!("decision-{n:03}-auth.md");
         text.push_str(&format!(
-            "| org.global.decision.{n:03} | decision | Auth rule {n} | auth, security | accepted | {file} |\n"
+            "| org.global.decision.{n:03} | decision | {summary} {n} | auth, security | accepted | {file} |\n"
         ));
         std::fs::write(
             ns.join(&file),
             format!(
-                "---\nentity_name: org.global.decision.{n:03}\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [auth, security]\ncreated_at: 2026-04-03T10:00:00Z\n---\n\nAuth rule {n}\n"
+                "---\nentity_name: org.global.decision.{n:03}\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [auth, security]\ncreated_at: 2026-04-03T10:00:00Z\n---\n\n{summary} {n}\n"
             ),
         )
         .unwrap();
     }
     let index = ns.join("_index.md");
     std::fs::write(&index, &text).unwrap();
-    let memory = ContextMemory::open(dir.path()).unwrap();
-    let query = Query::new()
+    (dir, index, text)
+}
+
+/// Every `auth` decision of `org.global`.
+fn auth_query() -> Query {
+    Query::new()
         .namespace("org.global")
         .unwrap()
         .tags(["auth"])
-        .limit(usize::MAX);
+        .limit(usize::MAX)
+}
+
+/// A context-memory `_index.md` another program keeps saving in place is read whole by
+/// `query` (the index-rows path that never builds owned rows), never refused half read.
+#[test]
+fn a_context_index_saved_in_place_is_read_whole_by_query() {
+    let (dir, index, text) = context_namespace("Auth rule");
+    let memory = ContextMemory::open(dir.path()).unwrap();
+    let query = auth_query();
     assert_eq!(memory.query(&query).unwrap().len(), 150);
     read_while_saved(&index, &text, || memory.query(&query).map(|h| h.len()), 150);
 }
@@ -240,35 +252,10 @@ fn an_index_saved_in_pieces_cut_inside_a_character_is_read_whole() {
     let sessions = || f.memory.sessions().map(|s| s.len());
     read_while_saved_in_pieces(&f.index(), &text, inside_a_character(&text), sessions, 200);
 
-    use memory_core::context_memory::{ContextMemory, Query};
-    let dir = tempfile::tempdir().unwrap();
-    let ns = dir.path().join("org/global");
-    std::fs::create_dir_all(&ns).unwrap();
-    let mut index = String::from(
-        "# Index: org.global\n\n> Last updated: 2026-04-03T10:00:00Z\n\n| Entity | Category | Summary | Tags | Status | File |\n|---|---|---|---|---|---|\n",
-    );
-    for n in 0..150 {
-        let file = format!("decision-{n:03}-auth.md");
-        index.push_str(&format!(
-            "| org.global.decision.{n:03} | decision | 認証規則 {n} | auth, security | accepted | {file} |\n"
-        ));
-        std::fs::write(
-            ns.join(&file),
-            format!(
-                "---\nentity_name: org.global.decision.{n:03}\nnamespace: org.global\ncategory: decision\nstatus: accepted\ntags: [auth, security]\ncreated_at: 2026-04-03T10:00:00Z\n---\n\n認証規則 {n}\n"
-            ),
-        )
-        .unwrap();
-    }
-    let path = ns.join("_index.md");
-    std::fs::write(&path, &index).unwrap();
+    let (dir, path, index) = context_namespace("認証規則");
     std::thread::sleep(Duration::from_millis(30));
     let memory = ContextMemory::open(dir.path()).unwrap();
-    let query = Query::new()
-        .namespace("org.global")
-        .unwrap()
-        .tags(["auth"])
-        .limit(usize::MAX);
+    let query = auth_query();
     let hits = || memory.query(&query).map(|h| h.len());
     read_while_saved_in_pieces(&path, &index, inside_a_character(&index), hits, 150);
 }
