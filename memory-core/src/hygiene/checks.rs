@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use regex::Captures;
 
+use super::base64::{Alphabet, decode_unpadded};
 use super::patterns::Check;
 
 /// Whether the match `caps` of a pattern with check `check` in `text` is a secret, and
@@ -150,27 +151,8 @@ fn discord_user_id(part: &str) -> bool {
 /// Decodes unpadded standard or URL-safe base64 (`None` on any other character or a
 /// dangling sixth bit group).
 fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    for b in text.bytes() {
-        let value = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(value);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            // Masked to 8 bits: the truncation is the decoding.
-            out.push(((acc >> bits) & 0xff) as u8);
-        }
-    }
-    (bits < 6).then_some(out)
+    decode_unpadded(text.as_bytes(), Alphabet::EitherForm)
+        .and_then(|(bytes, bits)| (bits < 6).then_some(bytes))
 }
 
 /// Words that stand for a value rather than being one (compared with everything but

@@ -27,6 +27,8 @@
 
 use std::ops::Range;
 
+use super::base64::{Alphabet, decode_unpadded};
+
 /// What the two shapes match, for [`super::secret_kinds`] (kind, description).
 pub(super) const KEY_DATA_DOCS: &[(&str, &str)] = &[
     (
@@ -336,27 +338,7 @@ fn extend_over_key(text: &str, start: usize, mut end: usize) -> usize {
 
 /// Decodes standard base64 without padding (`None` on another character).
 fn decode(chars: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(chars.len() * 3 / 4);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    for &b in chars {
-        let value = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(value);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            // Masked to 8 bits: the truncation is the decoding.
-            out.push(((acc >> bits) & 0xff) as u8);
-        }
-    }
-    Some(out)
+    decode_unpadded(chars, Alphabet::Standard).map(|(bytes, _)| bytes)
 }
 
 /// Whether a block's first line decodes to the start of something public: a certificate

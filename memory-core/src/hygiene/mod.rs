@@ -41,6 +41,7 @@
 //! # Ok::<(), Error>(())
 //! ```
 
+mod base64;
 mod checks;
 mod key_data;
 mod limits;
