@@ -335,6 +335,8 @@ pub(crate) fn read_settled<T>(
     mut parse: impl FnMut(Option<String>) -> Result<T>,
 ) -> Result<T> {
     let started = std::time::Instant::now();
+    // Whether the file was seen changing after a read that did not read.
+    let mut being_saved = false;
     loop {
         let read = read_text_if_exists(path);
         let stamp = stamp_of(path);
@@ -348,15 +350,24 @@ pub(crate) fn read_settled<T>(
                     && stamp.is_some_and(|(_, modified)| {
                         modified.elapsed().is_ok_and(|age| age < JUST_EMPTIED)
                     })
-                    && changes_soon(path, stamp)
+                    && (being_saved || changes_soon(path, stamp))
             }
             Ok(_) => false,
         };
         if !retry {
             return result;
         }
+        if being_saved {
+            // Read again a moment later, not at the next change: a read made right as
+            // the stamp moves would catch the next save at its start every time.
+            std::thread::sleep(RESETTLE_PAUSE);
+        }
+        being_saved = true;
     }
 }
+
+/// How long [`read_settled`] waits between reads once the file is known to be saved.
+const RESETTLE_PAUSE: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// How long [`read_settled`] reads a file that is being changed again while it does not
 /// read, and how long it waits to see whether it is.
