@@ -114,12 +114,10 @@ fn is_base64(b: u8) -> bool {
 fn first_by_start(text: &str) -> Option<Range<usize>> {
     for (start, line) in open_lines(text) {
         let bytes = line.as_bytes();
+        // `at` is where a run may start: the line's start, or after a byte outside base64.
         let mut at = 0;
-        while at < bytes.len() {
-            if !is_base64(bytes[at]) {
-                at += 1;
-                continue;
-            }
+        while let Some(found) = long_run_from(bytes, at, MIN_START_RUN) {
+            at = found;
             let mut run_start = at;
             while at < bytes.len() && is_base64(bytes[at]) {
                 at += 1;
@@ -142,6 +140,22 @@ fn first_by_start(text: &str) -> Option<Range<usize>> {
                 return Some(start + run_start..start + end);
             }
             at = end.max(at);
+        }
+    }
+    None
+}
+
+/// The start of the first run of at least `len` base64 characters in `bytes` from `from`
+/// on (`from` being the line's start or just after a byte outside base64). Prose is
+/// skipped `len` bytes at a time: the byte `len - 1` past a possible start is looked at
+/// first, and a byte outside base64 at or before it moves the start past it.
+fn long_run_from(bytes: &[u8], from: usize, len: usize) -> Option<usize> {
+    let mut at = from;
+    while at + len <= bytes.len() {
+        let probe = at + len - 1;
+        match (at..=probe).rev().find(|&i| !is_base64(bytes[i])) {
+            Some(outside) => at = outside + 1,
+            None => return Some(at),
         }
     }
     None
@@ -567,6 +581,43 @@ fn pgp_packet(bytes: &[u8]) -> Option<(u8, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// [`long_run_from`] as a plain scan of every byte.
+    fn long_run_plainly(bytes: &[u8], from: usize, len: usize) -> Option<usize> {
+        let mut at = from;
+        while at < bytes.len() {
+            if !is_base64(bytes[at]) {
+                at += 1;
+                continue;
+            }
+            let start = at;
+            while at < bytes.len() && is_base64(bytes[at]) {
+                at += 1;
+            }
+            if at - start >= len {
+                return Some(start);
+            }
+        }
+        None
+    }
+
+    proptest! {
+        /// The skipping search finds the run a byte-by-byte scan finds, from any start
+        /// the caller gives it (a line's start or after a byte outside base64).
+        #[test]
+        fn skipping_finds_the_first_long_run(
+            bytes in prop::collection::vec(prop::sample::select(vec![b'A', b'z', b'0', b'+', b'/', b' ', b'=', b'\\', b'-']), 0..300),
+            len in 1usize..80,
+            from in 0usize..300,
+        ) {
+            let from = (0..=from.min(bytes.len()))
+                .rev()
+                .find(|&i| i == 0 || !is_base64(bytes[i - 1]))
+                .unwrap_or(0);
+            prop_assert_eq!(long_run_from(&bytes, from, len), long_run_plainly(&bytes, from, len));
+        }
+    }
 
     #[test]
     fn armor_lines_are_read_with_either_dash_count() {
