@@ -51,10 +51,7 @@ impl IndexDoc {
     /// A file that does not read is read again while another program may be saving it
     /// in place ([`read_settled`]).
     pub fn load(path: &Path, offset: FixedOffset) -> Result<Self> {
-        read_settled(path, |original| {
-            let existed = original.is_some();
-            Self::parse(path, original.unwrap_or_default(), offset).map(|doc| doc.read_as(existed))
-        })
+        Self::load_holding(path, offset, &[])
     }
 
     /// [`IndexDoc::load`] for an operation on the rows of `ids`: a text without one of them

@@ -69,7 +69,7 @@ impl ContextMemory {
         let (_, rows) = match read_table(&path, &first) {
             Ok(read) if first.len() >= MEMO_FROM_BYTES => {
                 let owned = read.1.into_iter().map(RowRef::into_owned).collect();
-                let memo = self.rows_memo.keep(&path, first.clone(), owned);
+                let memo = self.rows_memo.keep(&path, first, owned);
                 return self.answer_from_rows(namespace, listing, held, &memo.rows, f);
             }
             Ok(read) => read,

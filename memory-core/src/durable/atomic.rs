@@ -328,8 +328,9 @@ pub fn read_text_if_exists(path: &Path) -> Result<Option<String>> {
 /// file was changed within the last second, another program saving it in place (truncate,
 /// then write) may have been caught between its writes — cut off anywhere, at a line's
 /// end too (a header without its delimiter row): the file is looked at again a moment
-/// later and, if it changed, read again (for up to [`SETTLE_FOR`]). A file that does not
-/// read and is not being changed is the error after that moment.
+/// later and, if it changed, read again, then every [`RESETTLE_PAUSE`] until it reads
+/// (for up to [`SETTLE_FOR`]). A file that does not read and is not being changed is
+/// the error after that moment.
 pub(crate) fn read_settled<T>(
     path: &Path,
     mut parse: impl FnMut(Option<String>) -> Result<T>,

@@ -67,24 +67,9 @@ pub(super) fn plain(s: &str) -> Option<Simple<'_>> {
     let second = s.as_bytes().get(1).copied();
     // Properties, aliases and other indicators are left to the parser, as are `-`, `?`
     // and `:` where they would be indicators.
-    if matches!(
-        first,
-        b',' | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'%'
-            | b'@'
-            | b'`'
-    ) || matches!(first, b'-' | b'?' | b':') && second.is_none_or(|c| c == b' ' || c == b'\t')
+    if super::lex::starts_no_plain_scalar(first)
+        || matches!(first, b'\'' | b'"')
+        || matches!(first, b'-' | b'?' | b':') && second.is_none_or(|c| c == b' ' || c == b'\t')
     {
         return None;
     }

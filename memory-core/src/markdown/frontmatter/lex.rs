@@ -77,6 +77,29 @@ pub(super) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> usize {
     i
 }
 
+/// Whether `c` is a YAML indicator that no plain scalar (nor a plain key) starts with:
+/// flow collections, comments, anchors, aliases, tags, block scalars, directives and
+/// the reserved `@` and `` ` ``. (`-`, `?` and `:` are indicators only before white
+/// space; quotes start quoted scalars.)
+pub(super) fn starts_no_plain_scalar(c: u8) -> bool {
+    matches!(
+        c,
+        b',' | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
+}
+
 /// `end` moved back over spaces and tabs, not before `start`.
 pub(super) fn trim_back(b: &[u8], start: usize, mut end: usize) -> usize {
     while end > start && ws(b[end - 1]) {
@@ -375,22 +398,8 @@ pub(super) fn key_at(b: &[u8], i: usize, end: usize) -> Option<(usize, usize)> {
         let j = skip_ws(b, close, end);
         return indicator_at(b, j, end, b':').then_some((close, j + 1));
     }
-    let indicator_start = matches!(
-        c,
-        b',' | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'%'
-            | b'@'
-            | b'`'
-    ) || (matches!(c, b'-' | b'?' | b':') && ws_or_end(b, i + 1, end));
+    let indicator_start =
+        starts_no_plain_scalar(c) || (matches!(c, b'-' | b'?' | b':') && ws_or_end(b, i + 1, end));
     if indicator_start {
         return None;
     }
