@@ -90,7 +90,7 @@ impl IndexDoc {
     /// The one strict reader every command uses: the whole table must be readable (every
     /// row's cells, id, status, references and timestamps, no duplicate id, no row-shaped
     /// line cut off from the table), else the error names the file and line.
-    fn parse(path: &Path, text: String, offset: FixedOffset) -> Result<Self> {
+    pub(super) fn parse(path: &Path, text: String, offset: FixedOffset) -> Result<Self> {
         Self::parse_with(path, text, offset, None)
     }
 
@@ -372,6 +372,26 @@ impl IndexDoc {
                 last_line_terminated: table.last_line_terminated,
                 crlf: table.line_ending == LineEnding::CrLf,
             })
+    }
+
+    /// The verdict on this text, its digest's hash left zero: for a part of a file read
+    /// whole here ([`super::verdict_by_stream`] puts the file's own digest in).
+    pub(super) fn verdict_of_text(&self) -> Option<IndexVerdict> {
+        self.verdict(FileDigest {
+            len: self.text.len() as u64,
+            hash: 0,
+        })
+    }
+
+    /// Every row's id as written (its first cell), in table order.
+    pub(super) fn row_ids(&self) -> impl Iterator<Item = &str> {
+        self.table.rows.iter().map(|r| r.raw_cell(&self.text, 0))
+    }
+
+    /// The number of lines of the text (a last line without its end counts).
+    pub(super) fn line_count(&self) -> usize {
+        let ends = memchr::memchr_iter(b'\n', self.text.as_bytes()).count();
+        ends + usize::from(!self.text.is_empty() && !self.text.ends_with('\n'))
     }
 
     /// The verdict on the text as read, with the digester that named it (to fork for

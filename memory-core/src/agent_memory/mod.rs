@@ -29,6 +29,7 @@ mod timestamp;
 mod tree_scan;
 mod update;
 mod verdict;
+mod verdict_by_stream;
 mod warning;
 
 use std::path::{Path, PathBuf};

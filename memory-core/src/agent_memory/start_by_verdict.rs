@@ -20,6 +20,7 @@ use memchr::memmem::Finder;
 use super::register::session_start_row;
 use super::row::{INDEX_COLUMNS, validate_row};
 use super::verdict::{IndexVerdict, remember, remembered};
+use super::verdict_by_stream::{Taken, WINDOW, stream_verdict};
 use super::{AgentMemory, AgentName, SessionId, SessionRow};
 use crate::durable::{MemoryLock, Transaction, stream_file};
 use crate::error::Result;
@@ -43,16 +44,30 @@ impl AgentMemory {
         let now = self.handle.clock.now();
         let offset_secs = now.offset().local_minus_utc();
         let known = remembered(lock, offset_secs);
-        if known.is_empty() {
-            return Ok(None);
-        }
         let path = self.index_path();
         let base = SessionId::generate(now, agent, |_| false);
-        let Some((verdict, digester, found)) = read_known(&path, &known, base.as_str()) else {
-            return Ok(None);
+        let by_known = match known.is_empty() {
+            true => None,
+            false => read_known(&path, &known, base.as_str()),
         };
-        let Some(taken) = ids_taken(&path, &verdict, base.as_str(), &found) else {
-            return Ok(None);
+        // A remembered verdict names the text; without one (a hand edit, a new lock
+        // file) the text is streamed once to find it.
+        let (verdict, digester, taken, streamed) = match by_known {
+            Some((verdict, digester, found)) => {
+                let Some(taken) = ids_taken(&path, &verdict, base.as_str(), &found) else {
+                    return Ok(None);
+                };
+                (verdict, digester, taken, false)
+            }
+            None => {
+                if !crate::durable::fault::streaming_allowed() {
+                    return Ok(None);
+                }
+                let Some(s) = stream_verdict(&path, *now.offset(), base.as_str(), WINDOW) else {
+                    return Ok(None);
+                };
+                (s.verdict, s.digester, s.taken, true)
+            }
         };
         let Some(id) = self.id_by_verdict(now, agent, base.as_str(), &taken) else {
             return Ok(None);
@@ -72,7 +87,11 @@ impl AgentMemory {
         let mut fork = digester;
         fork.update(line.as_bytes());
         tx.append(&path, verdict.digest.len, line);
-        crate::durable::fault::count_verdict_start();
+        if streamed {
+            crate::durable::fault::count_streamed_start();
+        } else {
+            crate::durable::fault::count_verdict_start();
+        }
         tx.commit()?;
         let after = IndexVerdict {
             digest: fork.finish(),
@@ -138,26 +157,6 @@ fn read_known(
     }
     let verdict = known.iter().find(|v| v.digest == streamed.digest)?;
     Some((*verdict, streamed.digester, found))
-}
-
-/// The candidate ids the table's rows use: `base` itself, and `base-N` by `N`.
-#[derive(Debug, Default)]
-struct Taken {
-    base: bool,
-    numbered: Vec<u64>,
-}
-
-impl Taken {
-    fn holds(&self, base: &str, candidate: &str) -> bool {
-        if candidate == base {
-            return self.base;
-        }
-        candidate
-            .strip_prefix(base)
-            .and_then(|rest| rest.strip_prefix('-'))
-            .and_then(|n| n.parse::<u64>().ok())
-            .is_some_and(|n| self.numbered.contains(&n))
-    }
 }
 
 /// What an occurrence of `base` in the file is.

@@ -106,6 +106,40 @@ pub fn verdict_starts() -> usize {
 #[cfg(feature = "fault-injection")]
 thread_local! {
     static VERDICT_STARTS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static STREAMED_STARTS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static STREAMING_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// How many SessionStarts the calling thread committed (or had refused at the commit) by
+/// a verdict found streaming the index, without a remembered one (see `verdict_starts`).
+#[cfg(feature = "fault-injection")]
+pub fn streamed_starts() -> usize {
+    STREAMED_STARTS.with(|n| n.get())
+}
+
+/// Turns the streamed reading of an index without a remembered verdict off (`false`) or
+/// back on for the calling thread, so that tests can compare a streamed SessionStart with
+/// one that reads the file whole.
+#[cfg(feature = "fault-injection")]
+pub fn set_streaming(enabled: bool) {
+    STREAMING_OFF.with(|off| off.set(!enabled));
+}
+
+/// Whether SessionStart may stream an index it has no verdict for (always, without the
+/// `fault-injection` feature).
+#[inline(always)]
+pub(crate) fn streaming_allowed() -> bool {
+    #[cfg(feature = "fault-injection")]
+    return !STREAMING_OFF.with(|off| off.get());
+    #[cfg(not(feature = "fault-injection"))]
+    true
+}
+
+/// Counts a SessionStart made by a streamed verdict (see `streamed_starts`).
+#[inline(always)]
+pub(crate) fn count_streamed_start() {
+    #[cfg(feature = "fault-injection")]
+    STREAMED_STARTS.with(|n| n.set(n.get() + 1));
 }
 
 /// Counts a SessionStart made by a remembered verdict (see `verdict_starts`).
