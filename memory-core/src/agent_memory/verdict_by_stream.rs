@@ -25,11 +25,10 @@
 //! that changed while it was read — gives no verdict, and SessionStart reads the file
 //! whole as before.
 
+use std::hash::Hasher;
 use std::path::Path;
 
 use chrono::FixedOffset;
-use rustc_hash::FxHashSet;
-use xxhash_rust::xxh3::xxh3_64;
 
 use super::index::IndexDoc;
 use super::row::{INDEX_COLUMNS, validate_row};
@@ -100,7 +99,7 @@ pub(super) fn stream_verdict(
     use std::io::Read;
     let mut file = std::fs::File::open(path).ok()?;
     let before = file.metadata().ok()?;
-    // Room for every row's id at once: a table row is at least a few dozen bytes.
+    // Room for every row's id hash at once: a table row is at least a few dozen bytes.
     let rows = usize::try_from((before.len() / 128).min(1 << 20)).unwrap_or(0);
     let mut reading = Reading {
         path,
@@ -109,7 +108,7 @@ pub(super) fn stream_verdict(
         buffer: Vec::with_capacity(window + 2 * PIECE as usize),
         consumed: 0,
         head: None,
-        ids: FxHashSet::with_capacity_and_hasher(rows, Default::default()),
+        ids: Vec::with_capacity(rows),
         taken: Taken::default(),
     };
     let mut digester = Digester::new();
@@ -138,6 +137,9 @@ pub(super) fn stream_verdict(
     let digest = digester.finish();
     let stamp = |m: &std::fs::Metadata| (m.len(), m.modified().ok());
     if stamp(&before) != stamp(&after) || after.len() != digest.len || digest.len > MAX_FILE_BYTES {
+        return None;
+    }
+    if !reading.ids_differ() {
         return None;
     }
     let head = reading.head?;
@@ -180,9 +182,9 @@ struct Reading<'a> {
     /// The file offset of the first byte after the prefix.
     consumed: u64,
     head: Option<Head>,
-    /// The XXH3 of every row id read so far (two ids of one hash send SessionStart to the
-    /// whole reading, which tells a repeated id from a collision).
-    ids: FxHashSet<u64>,
+    /// The hash of every row id read so far, sorted at the end: two ids of one hash send
+    /// SessionStart to the whole reading, which tells a repeated id from a collision.
+    ids: Vec<u64>,
     taken: Taken,
 }
 
@@ -277,13 +279,20 @@ impl Reading<'_> {
         Some(next)
     }
 
-    /// Records a row's id: `None` when one of the same hash was read before.
+    /// Records a row's id.
     fn note_id(&mut self, id: &str) -> Option<()> {
-        if !self.ids.insert(xxh3_64(id.as_bytes())) {
-            return None;
-        }
+        let mut hasher = rustc_hash::FxHasher::default();
+        hasher.write(id.as_bytes());
+        self.ids.push(hasher.finish());
         self.taken.note(self.base, id);
         Some(())
+    }
+
+    /// Whether no two ids read have one hash (one sort: cheaper than a set's look-up per
+    /// row, whose table is spread over fresh pages).
+    fn ids_differ(&mut self) -> bool {
+        self.ids.sort_unstable();
+        self.ids.windows(2).all(|w| w[0] != w[1])
     }
 }
 
