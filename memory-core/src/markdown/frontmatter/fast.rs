@@ -179,7 +179,7 @@ fn quoted(raw: &str) -> Option<Cow<'_, str>> {
 }
 
 /// A single-line flow list of plain or simply quoted scalars.
-fn flow_list(raw: &str) -> Option<Simple<'_>> {
+pub(super) fn flow_list(raw: &str) -> Option<Simple<'_>> {
     let inner = raw.strip_prefix('[')?.strip_suffix(']')?;
     if inner.trim().is_empty() {
         return Some(Simple::List(Vec::new()));
