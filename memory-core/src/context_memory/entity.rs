@@ -166,7 +166,12 @@ pub(crate) fn read_fields<'a, M: EntityFields>(
     let entity_name =
         EntityName::parse(&entity_name).map_err(|e| problem("entity_name", e.to_string()))?;
     let ns = required_str(map, Key::Namespace)?;
-    let ns = Namespace::parse(&ns).map_err(|e| problem("namespace", e.to_string()))?;
+    let ns = if *ns == *namespace.as_str() {
+        // What `Namespace::parse` makes of the directory's own (valid) namespace.
+        namespace.clone()
+    } else {
+        Namespace::parse(&ns).map_err(|e| problem("namespace", e.to_string()))?
+    };
     if &ns != namespace {
         return Err(problem(
             "namespace",
