@@ -123,7 +123,8 @@ impl<'t> SimpleLines<'t> {
 
     /// The line starting at `ls`, when it is simple.
     fn read_line(&self, ls: usize) -> Option<SimpleLine> {
-        let (b, yaml_end) = (self.b, self.yaml_end);
+        // The text up to the block's end: one bounds check a byte in the value loop.
+        let (b, yaml_end) = (self.b.get(..self.yaml_end)?, self.yaml_end);
         if !matches!(b[ls], b'a'..=b'z' | b'_') {
             return None;
         }
@@ -141,14 +142,14 @@ impl<'t> SimpleLines<'t> {
             v += 1;
         }
         // The YAML text is whole lines, so a `\n` ends every line of it.
-        let first = *b.get(v).filter(|_| v < yaml_end)?;
+        let first = *b.get(v)?;
         let flow = first == b'[';
         if !flow && !first.is_ascii_alphanumeric() {
             return None;
         }
         let (mut i, mut flow_close, mut has_break) = (v + usize::from(flow), None, false);
         let nl = loop {
-            let c = *b.get(i).filter(|_| i < yaml_end)?;
+            let c = *b.get(i)?;
             match CLASS[usize::from(c)] {
                 PLAIN_BYTE => {}
                 NEWLINE => break i,
