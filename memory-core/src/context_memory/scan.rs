@@ -68,11 +68,11 @@ impl ContextMemory {
     }
 
     /// Reads the entity files of `listing` (of `namespace`'s directory) with `read`,
-    /// which is given the file ([`Listed`]) and its text, and gives what is kept of it and the line that
-    /// names its entity (`name` says which entity a kept value is); the foreign files
-    /// are passed on, unread. A file whose content does not read is reported and kept
-    /// out; a file that cannot be reached (an I/O error) fails the scan with the first
-    /// such error in name order.
+    /// which is given the file ([`Listed`]) and its text, and gives what is kept of it
+    /// and the line that names its entity (`name` says which entity a kept value is);
+    /// the foreign files are passed on, unread. A file whose content does not read is
+    /// reported and kept out; a file that cannot be reached (an I/O error) fails the
+    /// scan with the first such error in name order.
     fn scan_names<T: Send>(
         &self,
         namespace: &Namespace,
