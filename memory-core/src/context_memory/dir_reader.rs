@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::durable::decode_text;
+use crate::durable::decode_text_at;
 #[cfg(any(test, not(unix)))]
 use crate::durable::read_text_no_follow;
 use crate::error::{Error, Result};
@@ -51,31 +51,32 @@ impl DirReader {
     /// [`Error::LinkRefused`], a missing file the `open` error, too large, NUL bytes
     /// and invalid UTF-8 [`Error::Malformed`] naming the line).
     pub fn read_text(&self, name: &str) -> Result<String> {
-        let path = self.path.join(name);
+        // The path is for errors only: made when one is reported.
+        let path = || self.path.join(name);
         #[cfg(unix)]
         {
             let bytes = match self.read_bytes(name) {
                 Ok(bytes) => bytes,
                 Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
                     return Err(Error::LinkRefused {
-                        path,
+                        path: path(),
                         message: "is a symbolic link; memory-core does not follow links under the root",
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     return Err(Error::io_op(
-                        &path,
+                        path(),
                         "open",
                         io::Error::new(io::ErrorKind::NotFound, "file not found"),
                     ));
                 }
-                Err(e) => return Err(Error::read_failed(&path, e)),
+                Err(e) => return Err(Error::read_failed(path(), e)),
             };
-            decode_text(&path, bytes).map_err(|failed| failed.0)
+            decode_text_at(path, bytes).map_err(|failed| failed.0)
         }
         #[cfg(not(unix))]
         {
-            read_text_no_follow(&path)
+            read_text_no_follow(&path())
         }
     }
 

@@ -8,11 +8,12 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_yaml::Value;
 
+use super::entity_keys::{EntityFields, Key};
 use super::entry::{Diagram, MIN_TAGS};
 use super::names::EntityName;
 use super::namespace::Namespace;
 use super::schema::{Category, EntryStatus};
-use crate::markdown::{Field, FieldsRef};
+use crate::markdown::Field;
 
 /// The keys the seed defines, in the order memory-core writes them.
 pub const ENTITY_KEYS: [&str; 16] = [
@@ -92,29 +93,92 @@ fn problem(key: &'static str, message: impl Into<String>) -> FieldProblem {
     }
 }
 
+/// An entity's fields as [`read_fields`] checked them, each text borrowed from the
+/// block's value where that holds it as it is: what an [`Entry`]
+/// ([`EntryFields::into_entry`]) or an index row (heal's `row_of_fields`) is made of.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct EntryFields<'a> {
+    pub entity_name: EntityName,
+    pub namespace: Namespace,
+    pub category: Category,
+    pub status: EntryStatus,
+    pub tags: Vec<String>,
+    pub created_at: Cow<'a, str>,
+    pub updated_at: Option<Cow<'a, str>>,
+    pub supersedes: Vec<EntityName>,
+    pub rationale: Option<Cow<'a, str>>,
+    pub confidence: Option<f64>,
+    pub source_path: Option<Cow<'a, str>>,
+    pub related_entities: Vec<EntityName>,
+    pub diagram: Option<Diagram>,
+    /// The body after the frontmatter, as written.
+    pub body: &'a str,
+}
+
+impl EntryFields<'_> {
+    /// The entry of the file `file` (relative to the root), with the index row's
+    /// `summary` when there is one (else the body's).
+    pub(crate) fn into_entry(self, file: PathBuf, summary: Option<String>) -> Entry {
+        Entry {
+            summary: summary.unwrap_or_else(|| super::summary::summary_of(self.body)),
+            entity_name: self.entity_name,
+            namespace: self.namespace,
+            category: self.category,
+            status: self.status,
+            tags: self.tags,
+            created_at: self.created_at.into_owned(),
+            updated_at: self.updated_at.map(Cow::into_owned),
+            supersedes: self.supersedes,
+            rationale: self.rationale.map(Cow::into_owned),
+            confidence: self.confidence,
+            source_path: self.source_path.map(Cow::into_owned),
+            related_entities: self.related_entities,
+            diagram: self.diagram,
+            body: self.body.trim().to_string(),
+            file,
+        }
+    }
+}
+
 /// Reads the entity fields of a parsed frontmatter `map`, for a file in `namespace`'s
-/// directory. The `namespace` key must name that directory's namespace and
-/// `entity_name` must be `{namespace}.{category}.{short_id}` of the same category: a
-/// file that says otherwise is reported, not indexed under a name it does not have.
+/// directory: [`read_fields`] made an [`Entry`].
 pub(crate) fn read_entry(
-    map: &FieldsRef<'_>,
+    map: &impl EntityFields,
     body: &str,
     namespace: &Namespace,
     file: PathBuf,
     summary: Option<String>,
 ) -> Result<Entry, FieldProblem> {
-    let entity_name = required_str(map, "entity_name")?;
+    read_fields(map, body, namespace).map(|fields| fields.into_entry(file, summary))
+}
+
+/// Reads and checks the entity fields of a parsed frontmatter `map` and its `body`, for
+/// a file in `namespace`'s directory. The `namespace` key must name that directory's
+/// namespace and `entity_name` must be `{namespace}.{category}.{short_id}` of the same
+/// category: a file that says otherwise is reported, not indexed under a name it does
+/// not have.
+pub(crate) fn read_fields<'a, M: EntityFields>(
+    map: &'a M,
+    body: &'a str,
+    namespace: &Namespace,
+) -> Result<EntryFields<'a>, FieldProblem> {
+    let entity_name = required_str(map, Key::EntityName)?;
     let entity_name =
         EntityName::parse(&entity_name).map_err(|e| problem("entity_name", e.to_string()))?;
-    let ns = required_str(map, "namespace")?;
-    let ns = Namespace::parse(&ns).map_err(|e| problem("namespace", e.to_string()))?;
+    let ns = required_str(map, Key::Namespace)?;
+    let ns = if *ns == *namespace.as_str() {
+        // What `Namespace::parse` makes of the directory's own (valid) namespace.
+        namespace.clone()
+    } else {
+        Namespace::parse(&ns).map_err(|e| problem("namespace", e.to_string()))?
+    };
     if &ns != namespace {
         return Err(problem(
             "namespace",
             format!("says {ns}, but the file is in {namespace}'s directory"),
         ));
     }
-    let category: Category = required_str(map, "category")?
+    let category: Category = required_str(map, Key::Category)?
         .parse()
         .map_err(|e: crate::Error| problem("category", e.to_string()))?;
     if entity_name.namespace() != &ns || entity_name.category() != category {
@@ -123,10 +187,10 @@ pub(crate) fn read_entry(
             format!("{entity_name} is not an entity of namespace {ns} and category {category}"),
         ));
     }
-    let status: EntryStatus = required_str(map, "status")?
+    let status: EntryStatus = required_str(map, Key::Status)?
         .parse()
         .map_err(|e: crate::Error| problem("status", e.to_string()))?;
-    let tags = string_list(map, "tags")?.unwrap_or_default();
+    let tags = string_list(map, Key::Tags)?.unwrap_or_default();
     if tags.len() < MIN_TAGS {
         return Err(problem(
             "tags",
@@ -136,13 +200,13 @@ pub(crate) fn read_entry(
             ),
         ));
     }
-    let created_at = required_str(map, "created_at")?.into_owned();
+    let created_at = required_str(map, Key::CreatedAt)?;
     check_timestamp("created_at", &created_at)?;
-    let updated_at = optional_str(map, "updated_at")?;
+    let updated_at = optional_str(map, Key::UpdatedAt)?;
     if let Some(at) = &updated_at {
         check_timestamp("updated_at", at)?;
     }
-    let confidence = match map.get("confidence") {
+    let confidence = match map.field(Key::Confidence) {
         None | Some(Field::Value(Value::Null)) => None,
         Some(v) => match v {
             Field::Value(v) => v.as_f64(),
@@ -154,8 +218,7 @@ pub(crate) fn read_entry(
         .ok_or_else(|| problem("confidence", "must be a number from 0 to 1"))?,
     };
     let diagram = read_diagram(map, category)?;
-    Ok(Entry {
-        summary: summary.unwrap_or_else(|| super::summary::summary_of(body)),
+    Ok(EntryFields {
         entity_name,
         namespace: ns,
         category,
@@ -163,22 +226,24 @@ pub(crate) fn read_entry(
         tags,
         created_at,
         updated_at,
-        supersedes: names(map, "supersedes")?,
-        rationale: optional_str(map, "rationale")?,
+        supersedes: names(map, Key::Supersedes)?,
+        rationale: optional_str(map, Key::Rationale)?,
         confidence,
-        source_path: optional_str(map, "source_path")?,
-        related_entities: names(map, "related_entities")?,
+        source_path: optional_str(map, Key::SourcePath)?,
+        related_entities: names(map, Key::RelatedEntities)?,
         diagram,
-        body: body.trim().to_string(),
-        file,
+        body,
     })
 }
 
-fn read_diagram(map: &FieldsRef<'_>, category: Category) -> Result<Option<Diagram>, FieldProblem> {
-    let language = optional_str(map, "diagram_language")?;
-    let diagram_type = optional_str(map, "diagram_type")?;
-    let subject = optional_str(map, "diagram_subject")?;
-    let code = optional_str(map, "diagram_code")?;
+fn read_diagram(
+    map: &impl EntityFields,
+    category: Category,
+) -> Result<Option<Diagram>, FieldProblem> {
+    let language = optional_str(map, Key::DiagramLanguage)?;
+    let diagram_type = optional_str(map, Key::DiagramType)?;
+    let subject = optional_str(map, Key::DiagramSubject)?;
+    let code = optional_str(map, Key::DiagramCode)?;
     let any = language.is_some() || diagram_type.is_some() || subject.is_some() || code.is_some();
     if category != Category::Diagram {
         return if any {
@@ -190,8 +255,10 @@ fn read_diagram(map: &FieldsRef<'_>, category: Category) -> Result<Option<Diagra
             Ok(None)
         };
     }
-    let need = |key: &'static str, value: Option<String>| {
-        value.ok_or_else(|| problem(key, format!("a diagram entity needs {key}")))
+    let need = |key: &'static str, value: Option<Cow<'_, str>>| {
+        value
+            .map(Cow::into_owned)
+            .ok_or_else(|| problem(key, format!("a diagram entity needs {key}")))
     };
     Ok(Some(Diagram {
         language: need("diagram_language", language)?,
@@ -233,11 +300,9 @@ fn field_text<'a>(
 /// A mandatory field's text, trimmed: borrowed from the file when it holds it as it is
 /// (the name, namespace, category and status are only checked or parsed, so heal
 /// copies none of them here).
-fn required_str<'a>(
-    map: &'a FieldsRef<'_>,
-    key: &'static str,
-) -> Result<Cow<'a, str>, FieldProblem> {
-    match map.get(key) {
+fn required_str<'a, M: EntityFields>(map: &'a M, key: Key) -> Result<Cow<'a, str>, FieldProblem> {
+    let (value, key) = (map.field(key), key.name());
+    match value {
         None => Err(FieldProblem {
             key: None,
             message: format!("the mandatory field {key} is missing"),
@@ -252,23 +317,20 @@ fn required_str<'a>(
     }
 }
 
-fn optional_str(map: &FieldsRef<'_>, key: &'static str) -> Result<Option<String>, FieldProblem> {
-    match map.get(key) {
+fn optional_str<M: EntityFields>(map: &M, key: Key) -> Result<Option<Cow<'_, str>>, FieldProblem> {
+    let (value, key) = (map.field(key), key.name());
+    match value {
         None => Ok(None),
-        Some(v) => Ok(field_text(key, v)?
-            .filter(|s| !s.trim().is_empty())
-            .map(Cow::into_owned)),
+        Some(v) => Ok(field_text(key, v)?.filter(|s| !s.trim().is_empty())),
     }
 }
 
 /// A list of strings: a YAML sequence (`[a, b]` or `- a` lines), or one comma-separated
 /// string as people write by hand (`tags: auth, security`). Empty items are dropped,
 /// the same item twice is kept once.
-fn string_list(
-    map: &FieldsRef<'_>,
-    key: &'static str,
-) -> Result<Option<Vec<String>>, FieldProblem> {
-    let Some(value) = map.get(key) else {
+fn string_list(map: &impl EntityFields, key: Key) -> Result<Option<Vec<String>>, FieldProblem> {
+    let (value, key) = (map.field(key), key.name());
+    let Some(value) = value else {
         return Ok(None);
     };
     let mut items: Vec<String> = Vec::new();
@@ -305,9 +367,10 @@ fn string_list(
     Ok(Some(items))
 }
 
-fn names(map: &FieldsRef<'_>, key: &'static str) -> Result<Vec<EntityName>, FieldProblem> {
-    string_list(map, key)?
-        .unwrap_or_default()
+fn names(map: &impl EntityFields, key: Key) -> Result<Vec<EntityName>, FieldProblem> {
+    let list = string_list(map, key)?;
+    let key = key.name();
+    list.unwrap_or_default()
         .iter()
         .map(|n| EntityName::parse(n).map_err(|e| problem(key, e.to_string())))
         .collect()
@@ -332,6 +395,7 @@ fn check_timestamp(key: &'static str, value: &str) -> Result<(), FieldProblem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::markdown::FieldsRef;
 
     fn map(yaml: &str) -> FieldsRef<'static> {
         FieldsRef::from(crate::markdown::Fields::from(

@@ -7,6 +7,7 @@ use serde_yaml::Value;
 
 use super::entity::{Entry, FieldProblem, read_entry};
 use super::entry::{Diagram, NewEntry};
+use super::index_file::IndexRow;
 use super::names::EntityName;
 use super::namespace::Namespace;
 use crate::error::{Error, Result};
@@ -49,6 +50,56 @@ impl EntityFile {
             keys,
             entry,
         })
+    }
+
+    /// The entry of `text` (the file `rel` gives, relative to the root, of
+    /// `namespace`'s directory; no index summary) and the line that names its entity,
+    /// without keeping the text or its keys (verify): the usual file by the typed scan
+    /// (`entity_lines.rs`), any other by [`EntityFile::parse`] (with the path `path`
+    /// gives, for its errors). Both give the same entry, or the same error (a proptest
+    /// in `entity_lines.rs`).
+    pub fn read_entry(
+        path: impl FnOnce() -> PathBuf,
+        rel: impl Fn() -> PathBuf,
+        text: String,
+        namespace: &Namespace,
+    ) -> Result<(Entry, usize)> {
+        if let Some(read) =
+            super::entity_lines::read_usual(&text, namespace, |f| f.into_entry(rel(), None))
+        {
+            return Ok(read);
+        }
+        let file = EntityFile::parse(&path(), rel(), text, namespace, None)?;
+        let line = file.entity_line();
+        Ok((file.entry, line))
+    }
+
+    /// The index row of `text` (the file `file_name` of `namespace`'s directory, `rel`
+    /// relative to the root) and the line that names its entity (heal): the row
+    /// [`EntityFile::read_entry`]'s entry makes, without the entry's copies of the
+    /// texts a row does not show.
+    pub fn read_row(
+        path: impl FnOnce() -> PathBuf,
+        rel: impl FnOnce() -> PathBuf,
+        file_name: &str,
+        text: String,
+        namespace: &Namespace,
+    ) -> Result<(IndexRow, usize)> {
+        if let Some(read) = super::entity_lines::read_usual(&text, namespace, |f| {
+            super::heal::row_of_fields(f, file_name.to_string())
+        }) {
+            return Ok(read);
+        }
+        let file = EntityFile::parse(&path(), rel(), text, namespace, None)?;
+        let line = file.entity_line();
+        Ok((super::heal::row_from(file.entry), line))
+    }
+
+    /// The line of the file's `entity_name` (1 when it has none).
+    pub fn entity_line(&self) -> usize {
+        self.keys
+            .get(&self.text, "entity_name")
+            .map_or(1, |e| e.line)
     }
 
     /// Reads the file at `path`.

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::entity::Entry;
+use super::entity::{Entry, EntryFields};
 use super::entity_file::EntityFile;
 use super::index_file::{IndexFile, IndexRow};
 use super::memory::ContextMemory;
@@ -512,6 +512,20 @@ pub(super) fn row_from(entry: Entry) -> IndexRow {
         category: entry.category,
         tags: entry.tags,
         status: entry.status,
+        file,
+        line: 0,
+    }
+}
+
+/// The row of an entity read as fields, from the file `file`: [`row_from`] of the
+/// fields' entry (no old summary: the body's), without making the entry's texts.
+pub(super) fn row_of_fields(fields: EntryFields<'_>, file: String) -> IndexRow {
+    IndexRow {
+        summary: super::summary::summary_of(fields.body),
+        entity: fields.entity_name,
+        category: fields.category,
+        tags: fields.tags,
+        status: fields.status,
         file,
         line: 0,
     }

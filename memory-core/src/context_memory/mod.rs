@@ -14,6 +14,8 @@
 mod dir_reader;
 mod entity;
 mod entity_file;
+mod entity_keys;
+mod entity_lines;
 mod entry;
 pub mod git;
 mod heal;

@@ -59,10 +59,10 @@ impl EntityName {
     /// row's name and builds names only for its hits).
     pub(crate) fn check(name: &str) -> Result<(&str, Category)> {
         let refuse = |why: String| Error::invalid("entity name", name, why);
-        let (rest, short_id) = name.rsplit_once('.').ok_or_else(|| {
+        let (rest, short_id) = split_at_last_dot(name).ok_or_else(|| {
             refuse("must be {namespace}.{category}.{short_id}, e.g. org.global.decision.001".into())
         })?;
-        let (namespace, category) = rest.rsplit_once('.').ok_or_else(|| {
+        let (namespace, category) = split_at_last_dot(rest).ok_or_else(|| {
             refuse("must be {namespace}.{category}.{short_id}, e.g. org.global.decision.001".into())
         })?;
         check_segment(short_id).map_err(|why| refuse(format!("short id {why}")))?;
@@ -277,6 +277,14 @@ pub(crate) fn is_markdown_file_name(name: &str) -> bool {
 }
 
 /// Checks a `File` cell of an index: one plain file name (no directory part).
+/// `s.rsplit_once('.')`, found by a loop over the bytes from the end (the short id and
+/// the category are a few bytes each; every index row's name is checked on each query).
+fn split_at_last_dot(s: &str) -> Option<(&str, &str)> {
+    let dot = s.bytes().rposition(|b| b == b'.')?;
+    // `.` is ASCII, so both sides are whole characters.
+    Some((s.get(..dot)?, s.get(dot + 1..)?))
+}
+
 pub(crate) fn check_file_name(name: &str) -> std::result::Result<(), String> {
     if name.is_empty() {
         return Err("File is empty".to_string());
@@ -297,6 +305,24 @@ pub(crate) fn check_file_name(name: &str) -> std::result::Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_dot_splits_as_rsplit_once_does() {
+        for s in [
+            "",
+            ".",
+            "a",
+            "a.b",
+            "a.b.c",
+            "..",
+            "é.ü.登入",
+            "a.",
+            ".a",
+            "x..y",
+        ] {
+            assert_eq!(split_at_last_dot(s), s.rsplit_once('.'), "{s:?}");
+        }
+    }
 
     #[test]
     fn entity_names_split_at_the_category() {

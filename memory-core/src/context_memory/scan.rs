@@ -26,47 +26,58 @@ impl ContextMemory {
         self.scan_names(
             namespace,
             listing,
-            |file| file,
+            |listed, text| {
+                let file = EntityFile::parse(&listed.path(), listed.rel(), text, namespace, None)?;
+                let line = file.entity_line();
+                Ok((file, line))
+            },
             |file| &file.entry.entity_name,
         )
     }
 
     /// Reads every entity file of `namespace`, keeping only the entries (heal and
-    /// verify): each file's text and key spans are freed on the thread that read them,
-    /// which reuses the memory for the next file.
+    /// verify): the usual file is read by the typed scan ([`EntityFile::read_entry`]),
+    /// and each file's text is freed on the thread that read it, which reuses the
+    /// memory for the next file.
     pub(super) fn scan_entries(&self, namespace: &Namespace) -> Result<DirScan<Entry>> {
         let listing = self.read_listing(namespace)?;
         self.scan_names(
             namespace,
             listing,
-            |file| file.entry,
+            |listed, text| {
+                EntityFile::read_entry(|| listed.path(), || listed.rel(), text, namespace)
+            },
             |entry| &entry.entity_name,
         )
     }
 
     /// Reads every entity file of `namespace`, keeping only the index row each makes
-    /// (heal): the row is built from the entry on the thread that read the file,
-    /// moving its name and tags instead of copying them.
+    /// (heal): the row is built on the thread that read the file
+    /// ([`EntityFile::read_row`]), without the texts a row does not show.
     pub(super) fn scan_rows(&self, namespace: &Namespace) -> Result<DirScan<IndexRow>> {
         let listing = self.read_listing(namespace)?;
         self.scan_names(
             namespace,
             listing,
-            |file| super::heal::row_from(file.entry),
+            |listed, text| {
+                let (path, rel) = (|| listed.path(), || listed.rel());
+                EntityFile::read_row(path, rel, listed.name, text, namespace)
+            },
             |row| &row.entity,
         )
     }
 
-    /// Reads the entity files of `listing` (of `namespace`'s directory), keeping `keep`
-    /// of each (`name` says which entity a kept value is); its foreign files are passed
-    /// on, unread. A file whose content does not read is reported and kept out; a
-    /// file that cannot be reached (an I/O error) fails the scan with the first such
-    /// error in name order.
+    /// Reads the entity files of `listing` (of `namespace`'s directory) with `read`,
+    /// which is given the file ([`Listed`]) and its text, and gives what is kept of it
+    /// and the line that names its entity (`name` says which entity a kept value is);
+    /// the foreign files are passed on, unread. A file whose content does not read is
+    /// reported and kept out; a file that cannot be reached (an I/O error) fails the
+    /// scan with the first such error in name order.
     fn scan_names<T: Send>(
         &self,
         namespace: &Namespace,
         listing: DirListing,
-        keep: impl Fn(EntityFile) -> T + Sync,
+        read: impl Fn(&Listed<'_>, String) -> Result<(T, usize)> + Sync,
         name: impl Fn(&T) -> &EntityName,
     ) -> Result<DirScan<T>> {
         let DirListing {
@@ -79,31 +90,35 @@ impl ContextMemory {
         // The directory whose components `first_paths` checked, opened once; should that
         // fail, each file is opened by its path (with that path's errors).
         let reader = dir_path.as_deref().and_then(|d| DirReader::open(d).ok());
-        let load = |i: usize, path: Result<PathBuf>| {
+        let load = |i: usize, path: &dyn Fn() -> PathBuf| {
             let file_name = names_in_order[i];
-            let path = path?;
             let text = match &reader {
                 Some(reader) => reader.read_text(file_name),
-                None => read_text_no_follow(&path),
+                None => read_text_no_follow(&path()),
+            }?;
+            let listed = Listed {
+                name: file_name,
+                dir: &dir,
+                path,
             };
-            text.and_then(|text| {
-                EntityFile::parse(&path, dir.join(file_name), text, namespace, None)
-            })
-            .map(|file| (Claim::of(&file, i), keep(file)))
+            let (kept, entity_line) = read(&listed, text)?;
+            Ok((Claim { at: i, entity_line }, kept))
         };
         let done = first.len();
         let mut loaded: Vec<Result<(Claim, T)>> = Vec::with_capacity(names_in_order.len());
-        loaded.extend(first.into_iter().enumerate().map(|(i, path)| load(i, path)));
-        // Each further name's path is made on the thread that reads the file, checked
-        // as a plain path component only (the directory's components were checked).
+        loaded.extend(first.into_iter().enumerate().map(|(i, path)| {
+            let path = path?;
+            load(i, &|| path.clone())
+        }));
+        // Each further name is checked as a plain path component only (the directory's
+        // components were checked), and its path made on the thread that reads the file
+        // when an error needs it.
         let rest: Vec<usize> = (done..names_in_order.len()).collect();
         if let Some(d) = &dir_path {
             loaded.extend(crate::parallel::map(&rest, |&i| {
                 let file_name = names_in_order[i];
-                load(
-                    i,
-                    validate_component("path component", file_name).map(|()| d.join(file_name)),
-                )
+                validate_component("path component", file_name)?;
+                load(i, &|| d.join(file_name))
             }));
         }
         let mut entries = Vec::with_capacity(loaded.len());
@@ -220,24 +235,35 @@ impl ContextMemory {
     }
 }
 
+/// A listed entity file as its reader sees it: its name, and its paths, made only when
+/// asked for (an entry keeps its path relative to the root, an error the whole path).
+pub(super) struct Listed<'a> {
+    /// The file's name in the namespace directory.
+    pub name: &'a str,
+    /// The namespace directory, relative to the root.
+    dir: &'a Path,
+    /// Makes the file's path.
+    path: &'a dyn Fn() -> PathBuf,
+}
+
+impl Listed<'_> {
+    /// The file's path (what its errors name).
+    pub fn path(&self) -> PathBuf {
+        (self.path)()
+    }
+
+    /// The file's path relative to the root (what its entry names).
+    pub fn rel(&self) -> PathBuf {
+        self.dir.join(self.name)
+    }
+}
+
 /// What a file claims, beyond the entity its kept value names: where it is (its place
 /// in the listing) and on which line it names the entity (for the report when another
 /// file claims it too).
 struct Claim {
     at: usize,
     entity_line: usize,
-}
-
-impl Claim {
-    fn of(file: &EntityFile, at: usize) -> Claim {
-        Claim {
-            at,
-            entity_line: file
-                .keys
-                .get(&file.text, "entity_name")
-                .map_or(1, |e| e.line),
-        }
-    }
 }
 
 impl ContextMemory {

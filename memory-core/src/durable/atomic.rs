@@ -519,7 +519,17 @@ pub(crate) fn decode_text(
     path: &Path,
     bytes: Vec<u8>,
 ) -> std::result::Result<String, Box<(Error, Vec<u8>)>> {
+    decode_text_at(|| path.to_path_buf(), bytes)
+}
+
+/// [`decode_text`] with the path made only for an error (a reader of many files in one
+/// directory joins no path for a file that decodes).
+pub(crate) fn decode_text_at(
+    path: impl FnOnce() -> std::path::PathBuf,
+    bytes: Vec<u8>,
+) -> std::result::Result<String, Box<(Error, Vec<u8>)>> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
+        let path = &path();
         let error = Error::malformed(
             path,
             0,
@@ -529,7 +539,7 @@ pub(crate) fn decode_text(
     }
     if let Some(pos) = memchr::memchr(0, &bytes) {
         let error = Error::malformed(
-            path,
+            path(),
             line_of(&bytes, pos),
             "file holds a NUL byte (binary data)",
         );
@@ -545,7 +555,7 @@ pub(crate) fn decode_text(
         let pos = e.utf8_error().valid_up_to();
         let line = line_of(e.as_bytes(), pos);
         Box::new((
-            Error::malformed(path, line, "file is not valid UTF-8"),
+            Error::malformed(path(), line, "file is not valid UTF-8"),
             e.into_bytes(),
         ))
     })

@@ -16,7 +16,9 @@ mod safe_path;
 mod transaction;
 
 pub(crate) use atomic::is_temp_name as is_dead_writer_file;
-pub(crate) use atomic::{MAX_FILE_BYTES, decode_text, read_bytes_if_exists, read_settled};
+pub(crate) use atomic::{
+    MAX_FILE_BYTES, decode_text, decode_text_at, read_bytes_if_exists, read_settled,
+};
 pub use atomic::{create_private_dir_all, read_text, read_text_if_exists, replace_atomically};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub(crate) use digest::{Digester, FileDigest, stream_file};

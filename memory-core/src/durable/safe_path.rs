@@ -70,6 +70,16 @@ pub fn validate_component(what: &'static str, name: &str) -> Result<()> {
     if name.is_empty() {
         return Err(Error::invalid(what, name, "must not be empty"));
     }
+    // The usual name, printable ASCII without a separator: one plain component unless
+    // it is `.` or `..` (heal checks each of 10,000 file names so).
+    if name
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'/' && b != b'\\')
+        && name != "."
+        && name != ".."
+    {
+        return Ok(());
+    }
     if name
         .chars()
         .any(|c| c == '/' || c == '\\' || c.is_control())
@@ -88,5 +98,57 @@ pub fn validate_component(what: &'static str, name: &str) -> Result<()> {
             name,
             "must be a single plain name (no `.`, `..` or absolute path)",
         )),
+    }
+}
+
+#[cfg(test)]
+mod component_tests {
+    use super::*;
+
+    /// The check without its fast path for printable ASCII names.
+    fn reference(name: &str) -> bool {
+        !name.is_empty()
+            && !name
+                .chars()
+                .any(|c| c == '/' || c == '\\' || c.is_control())
+            && {
+                let mut parts = Path::new(name).components();
+                matches!(
+                    (parts.next(), parts.next()),
+                    (Some(Component::Normal(_)), None)
+                )
+            }
+    }
+
+    /// The fast path accepts exactly what the whole check accepts.
+    #[test]
+    fn the_fast_path_accepts_what_the_check_accepts() {
+        for name in [
+            "decision-001-auth.md",
+            "a",
+            ".",
+            "..",
+            "...",
+            ".md",
+            "a.",
+            " a ",
+            "a/b",
+            "/a",
+            "a\\b",
+            "a\u{7f}b",
+            "a\tb",
+            "a\u{85}b",
+            "登入.md",
+            "C:",
+            "~",
+            "./a",
+            "a/",
+        ] {
+            assert_eq!(
+                validate_component("x", name).is_ok(),
+                reference(name),
+                "{name:?}"
+            );
+        }
     }
 }

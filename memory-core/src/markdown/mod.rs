@@ -27,7 +27,7 @@ mod table_scan;
 pub use blocks::{BlockLine, BlockStart, Blocks, Context, block_lines, block_start, classify};
 pub use cells::Cells;
 pub(crate) use escape::{FenceScan, encode_lines, entity_first, fenced_lines};
-pub(crate) use frontmatter::{Field, FieldsRef};
+pub(crate) use frontmatter::{Field, FieldsRef, Simple, SimpleLines};
 pub use frontmatter::{
     Fields, Frontmatter, FrontmatterKeys, KeyEntry, ValueStyle, double_quoted, render_entry,
     render_flow_list, render_frontmatter, render_scalar,

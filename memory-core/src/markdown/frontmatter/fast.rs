@@ -179,12 +179,15 @@ fn quoted(raw: &str) -> Option<Cow<'_, str>> {
 }
 
 /// A single-line flow list of plain or simply quoted scalars.
-fn flow_list(raw: &str) -> Option<Simple<'_>> {
+pub(super) fn flow_list(raw: &str) -> Option<Simple<'_>> {
     let inner = raw.strip_prefix('[')?.strip_suffix(']')?;
     if inner.trim().is_empty() {
         return Some(Simple::List(Vec::new()));
     }
-    if inner.contains(['[', ']', '{', '}', '#']) {
+    if inner
+        .bytes()
+        .any(|c| matches!(c, b'[' | b']' | b'{' | b'}' | b'#'))
+    {
         return None;
     }
     let mut items = Vec::new();
@@ -244,7 +247,29 @@ fn flow_plain_ok(s: &str) -> bool {
     let Some(first) = s.bytes().next() else {
         return false;
     };
-    !b"-?:,[]{}#&*!|>'\"%@`".contains(&first) && !s.contains([':', '\t']) && !s.contains("  ")
+    // Byte tests, not `str` pattern searches: every tag of every entity file goes through here.
+    !matches!(
+        first,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    ) && !s.bytes().any(|c| c == b':' || c == b'\t')
+        && !s.as_bytes().windows(2).any(|w| w == b"  ")
 }
 
 #[cfg(test)]

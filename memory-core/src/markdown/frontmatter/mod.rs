@@ -39,6 +39,7 @@ mod read;
 mod render;
 mod simple_scan;
 
+pub(crate) use fast::Simple;
 pub use fields::Fields;
 pub(crate) use fields::{Field, FieldsRef};
 pub use keys::{FrontmatterKeys, KeyEntry, ValueStyle};
@@ -46,3 +47,4 @@ pub use locate::Frontmatter;
 pub use render::{
     double_quoted, render_entry, render_flow_list, render_frontmatter, render_scalar,
 };
+pub(crate) use simple_scan::SimpleLines;

@@ -5,8 +5,12 @@
 //! any other shape — a blank or comment line, an indented or quoted key, a quoted,
 //! block or nested value, a `#`, a `: ` inside a value, a YAML 1.1 line break, a key
 //! written twice — and the general scan reads the block (with its refusals). A proptest
-//! compares both on blocks mixing these shapes.
+//! compares both on blocks mixing these shapes. The lines themselves ([`SimpleLines`])
+//! are what the entity reader takes its known keys from, without the entry list.
 
+use std::ops::Range;
+
+use super::fast::Simple;
 use super::keys::{KeyEntry, ValueStyle, has_unicode_break, plain_has_pair};
 use super::lex;
 use super::locate::Frontmatter;
@@ -41,15 +45,86 @@ static CLASS: [u8; 256] = {
     class
 };
 
-/// The entries of the located block when every line is a simple entry.
-pub(super) fn scan_simple(text: &str, fm: &Frontmatter) -> Option<Vec<KeyEntry>> {
-    let b = text.as_bytes();
-    let yaml_end = fm.yaml.end;
-    let mut entries: Vec<KeyEntry> = Vec::with_capacity(16);
-    let mut at = fm.yaml.start;
-    let mut line = fm.yaml_line;
-    while at < yaml_end {
-        let ls = at;
+/// One simple `key: value` line of the block, as [`SimpleLines`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SimpleLine {
+    /// 1-based file line.
+    pub line: usize,
+    /// The key (plain: `[a-z_][a-z0-9_]*`).
+    pub key: Range<usize>,
+    /// Just past the key's `:`.
+    pub colon: usize,
+    /// The value, trailing white space and `\r` excluded.
+    pub value: Range<usize>,
+    /// Just past the line's `\n`.
+    pub next: usize,
+    /// Whether the value is a flat flow list (`[a, b]`), else a one-line plain scalar.
+    pub flow: bool,
+}
+
+impl SimpleLine {
+    /// How the value is written.
+    pub(crate) fn style(&self) -> ValueStyle {
+        if self.flow {
+            ValueStyle::FlowSequence
+        } else {
+            ValueStyle::Plain
+        }
+    }
+
+    /// The value as the general reader reads it alone ([`super::fast::simple`] of the
+    /// value and its style, less that function's checks for more lines and leading
+    /// white space: the value is one line and starts with a letter, a digit or `[`);
+    /// `None` when it is not one of the simple shapes (serde_yaml would judge it).
+    pub(crate) fn simple_value<'t>(&self, text: &'t str) -> Option<Simple<'t>> {
+        let raw = text.get(self.value.clone())?;
+        debug_assert_eq!(
+            super::fast::simple(raw, self.style()),
+            if self.flow {
+                super::fast::flow_list(raw)
+            } else {
+                super::fast::plain(raw)
+            }
+        );
+        if self.flow {
+            super::fast::flow_list(raw)
+        } else {
+            super::fast::plain(raw)
+        }
+    }
+}
+
+/// The lines of a located block, one [`SimpleLine`] each, as long as every line is a
+/// simple entry: an `Err(NotSimple)` ends the walk at the first line of any other shape
+/// (the general scan then reads the block). A key written twice is not checked here:
+/// [`scan_simple`] and the entity reader's typed scan (`context_memory::entity_lines`)
+/// each give such a block to the general scan, which refuses it with its line.
+pub(crate) struct SimpleLines<'t> {
+    b: &'t [u8],
+    yaml_end: usize,
+    at: usize,
+    line: usize,
+}
+
+/// A line that is not a simple entry (or a simple entry the general scan must judge).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NotSimple;
+
+impl<'t> SimpleLines<'t> {
+    /// The walk over `fm`'s YAML lines in `text`.
+    pub(crate) fn new(text: &'t str, fm: &Frontmatter) -> SimpleLines<'t> {
+        SimpleLines {
+            b: text.as_bytes(),
+            yaml_end: fm.yaml.end,
+            at: fm.yaml.start,
+            line: fm.yaml_line,
+        }
+    }
+
+    /// The line starting at `ls`, when it is simple.
+    fn read_line(&self, ls: usize) -> Option<SimpleLine> {
+        // The text up to the block's end: one bounds check a byte in the value loop.
+        let (b, yaml_end) = (self.b.get(..self.yaml_end)?, self.yaml_end);
         if !matches!(b[ls], b'a'..=b'z' | b'_') {
             return None;
         }
@@ -67,14 +142,14 @@ pub(super) fn scan_simple(text: &str, fm: &Frontmatter) -> Option<Vec<KeyEntry>>
             v += 1;
         }
         // The YAML text is whole lines, so a `\n` ends every line of it.
-        let first = *b.get(v).filter(|_| v < yaml_end)?;
+        let first = *b.get(v)?;
         let flow = first == b'[';
         if !flow && !first.is_ascii_alphanumeric() {
             return None;
         }
         let (mut i, mut flow_close, mut has_break) = (v + usize::from(flow), None, false);
         let nl = loop {
-            let c = *b.get(i).filter(|_| i < yaml_end)?;
+            let c = *b.get(i)?;
             match CLASS[usize::from(c)] {
                 PLAIN_BYTE => {}
                 NEWLINE => break i,
@@ -104,37 +179,65 @@ pub(super) fn scan_simple(text: &str, fm: &Frontmatter) -> Option<Vec<KeyEntry>>
         } else {
             nl
         };
-        let next = nl + 1;
         let content_end = lex::trim_back(b, v, end);
         if has_break && has_unicode_break(&b[v..end]) {
             return None;
         }
-        let style = if flow {
+        if flow {
             if flow_close.map(|c| c + 1) != Some(content_end) {
                 return None;
             }
-            ValueStyle::FlowSequence
         } else {
-            // A `:` before a trailing `\r` or white space was refused above; this is
-            // the general scan's own check on the value it finds.
-            if plain_has_pair(&b[v..content_end]) {
-                return None;
-            }
-            ValueStyle::Plain
-        };
-        entries.push(KeyEntry {
-            line,
+            // The general scan's own check on the plain value it finds: every `:`
+            // before white space, a `\r` or the line's end was refused above.
+            debug_assert!(!plain_has_pair(&b[v..content_end]));
+        }
+        Some(SimpleLine {
+            line: self.line,
             key: ls..key_end,
             colon,
             value: v..content_end,
-            entry: ls..next,
+            next: nl + 1,
+            flow,
+        })
+    }
+}
+
+impl Iterator for SimpleLines<'_> {
+    type Item = Result<SimpleLine, NotSimple>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.at >= self.yaml_end {
+            return None;
+        }
+        let Some(line) = self.read_line(self.at) else {
+            // Nothing after an odd line is read.
+            self.at = self.yaml_end;
+            return Some(Err(NotSimple));
+        };
+        self.at = line.next;
+        self.line += 1;
+        Some(Ok(line))
+    }
+}
+
+/// The entries of the located block when every line is a simple entry.
+pub(super) fn scan_simple(text: &str, fm: &Frontmatter) -> Option<Vec<KeyEntry>> {
+    let b = text.as_bytes();
+    let mut entries: Vec<KeyEntry> = Vec::with_capacity(16);
+    for line in SimpleLines::new(text, fm) {
+        let line = line.ok()?;
+        entries.push(KeyEntry {
+            line: line.line,
+            style: line.style(),
+            entry: line.key.start..line.next,
+            key: line.key,
+            colon: line.colon,
+            value: line.value,
             inline: true,
-            style,
             quoted: false,
             block_tail: None,
         });
-        at = next;
-        line += 1;
     }
     // A key written twice is refused by the general scan, with its line.
     for (i, e) in entries.iter().enumerate() {
