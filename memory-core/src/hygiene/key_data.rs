@@ -22,6 +22,10 @@
 //!   by its end (an END line of a public label after it, an RSA public exponent or
 //!   OpenPGP public packets at its end: [`super::public_key_data`]).
 //!
+//! Both passes go from one run of base64 long enough for them (64 characters by its
+//! start, 48 by its shape) to the next, skipping the text between 64 or 48 bytes at a time
+//! ([`long_run_from`]): text that cannot hold key data is hardly read.
+//!
 //! Lines inside a public armored block (`-----BEGIN CERTIFICATE-----`, `-----BEGIN PUBLIC
 //! KEY-----`, `---- BEGIN SSH2 PUBLIC KEY ----`, `-----BEGIN PGP SIGNATURE-----`, …) up to
 //! its `END` line are never key data. A match reaches over the key's following data lines
@@ -54,9 +58,15 @@ const SHAPE_WIDTHS: std::ops::RangeInclusive<usize> = 48..=128;
 /// from the first data character through the key's last data line (and its `-----END`
 /// line when one follows).
 pub(super) fn first_key_data(text: &str) -> Option<Range<usize>> {
-    let by_start = first_by_start(text);
+    first_key_data_reading(text, true)
+}
+
+/// [`first_key_data`], passing over lines that cannot hold key data (`skip`) or reading
+/// every line.
+fn first_key_data_reading(text: &str, skip: bool) -> Option<Range<usize>> {
+    let by_start = first_by_start(text, skip);
     let limit = by_start.as_ref().map_or(usize::MAX, |r| r.start);
-    let by_shape = first_by_shape(text, limit);
+    let by_shape = first_by_shape(text, limit, skip);
     let found = match (by_start, by_shape) {
         (Some(a), Some(b)) => {
             if b.start < a.start {
@@ -71,29 +81,95 @@ pub(super) fn first_key_data(text: &str) -> Option<Range<usize>> {
 }
 
 /// The lines of `text` (byte offset, line without its line break) outside public armored
-/// blocks.
-fn open_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut offset = 0;
-    let mut public = false;
-    text.split_inclusive('\n').filter_map(move |raw| {
-        let start = offset;
-        offset += raw.len();
+/// blocks, from a line start on; [`OpenLines::skip_to_run`] passes over lines that cannot
+/// hold key data without reading them one by one.
+struct OpenLines<'a> {
+    text: &'a str,
+    /// Whether [`OpenLines::skip_to_run`] skips (the tests compare with reading every line).
+    skip: bool,
+    /// Where the next line starts.
+    offset: usize,
+    /// Whether that line is inside a public armored block.
+    public: bool,
+}
+
+impl<'a> OpenLines<'a> {
+    fn new(text: &'a str, skip: bool) -> Self {
+        OpenLines {
+            text,
+            skip,
+            offset: 0,
+            public: false,
+        }
+    }
+
+    /// Moves to the line holding the next run of `len` or more base64 characters, the
+    /// lines before it holding none (so that neither pass can start in them), and says
+    /// whether there is one. Lines passed over are read one by one only when they could
+    /// change whether a public block is open (they hold `BEGIN` outside one, `END` inside),
+    /// so that its BEGIN and END lines are seen.
+    fn skip_to_run(&mut self, len: usize) -> bool {
+        let bytes = self.text.as_bytes();
+        if !self.skip {
+            return self.offset < bytes.len();
+        }
+        // `offset` is a line start: a run may start there.
+        let Some(run) = long_run_from(bytes, self.offset, len) else {
+            self.offset = bytes.len();
+            return false;
+        };
+        let line_start = self.text[..run]
+            .rfind('\n')
+            .map_or(0, |at| at + 1)
+            .max(self.offset);
+        // Only a BEGIN line opens a public block and only an END line closes one.
+        let word = if self.public { "END" } else { "BEGIN" };
+        if self.text[self.offset..line_start].contains(word) {
+            while self.offset < line_start {
+                self.line();
+            }
+        } else {
+            self.offset = line_start;
+        }
+        true
+    }
+
+    /// The next line, inside a public block or not: (its start, it, whether it is outside
+    /// public blocks).
+    fn line(&mut self) -> Option<(usize, &'a str, bool)> {
+        let rest = self.text.get(self.offset..).filter(|r| !r.is_empty())?;
+        let start = self.offset;
+        let raw = rest.find('\n').map_or(rest, |at| &rest[..=at]);
+        self.offset += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim();
-        if public {
+        if self.public {
             if armor_line(trimmed, "END").is_some() {
-                public = false;
+                self.public = false;
             }
-            return None;
+            return Some((start, line, false));
         }
         if let Some(label) = armor_line(trimmed, "BEGIN")
             && !label.contains("PRIVATE")
         {
-            public = true;
-            return None;
+            self.public = true;
+            return Some((start, line, false));
         }
-        Some((start, line))
-    })
+        Some((start, line, true))
+    }
+}
+
+impl<'a> Iterator for OpenLines<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let (start, line, open) = self.line()?;
+            if open {
+                return Some((start, line));
+            }
+        }
+    }
 }
 
 /// The label of an armor line `-----BEGIN LABEL-----` (or RFC 4716's `---- BEGIN LABEL
@@ -114,8 +190,12 @@ pub(super) fn is_base64(b: u8) -> bool {
 
 /// The first base64 run of [`MIN_START_RUN`] or more characters that decodes to the start
 /// of a private key.
-fn first_by_start(text: &str) -> Option<Range<usize>> {
-    for (start, line) in open_lines(text) {
+fn first_by_start(text: &str, skip: bool) -> Option<Range<usize>> {
+    let mut lines = OpenLines::new(text, skip);
+    while lines.skip_to_run(MIN_START_RUN) {
+        let Some((start, line)) = lines.next() else {
+            break;
+        };
         let bytes = line.as_bytes();
         // `at` is where a run may start: the line's start, or after a byte outside base64.
         let mut at = 0;
@@ -175,11 +255,23 @@ fn data_line(line: &str) -> Option<(usize, &str)> {
 }
 
 /// The first block of key data recognised by its shape that starts before `limit`.
-fn first_by_shape(text: &str, limit: usize) -> Option<Range<usize>> {
+fn first_by_shape(text: &str, limit: usize, skip: bool) -> Option<Range<usize>> {
     // The current block: its start, width, full lines, and the end of its last line.
     let mut block: Option<(usize, usize, Vec<&str>, usize)> = None;
     let mut previous_end = None;
-    for (start, line) in open_lines(text).chain(std::iter::once((text.len(), ""))) {
+    let mut open = OpenLines::new(text, skip);
+    loop {
+        // Between blocks, straight to the next line that can start one: a line of data
+        // as wide as the narrowest shape holds a run of that many base64 characters.
+        if block.is_none() && !open.skip_to_run(*SHAPE_WIDTHS.start()) {
+            return None;
+        }
+        // After the last line, an empty one ends the block.
+        let (start, line) = match open.next() {
+            Some(next) => next,
+            None if block.is_some() => (text.len(), ""),
+            None => return None,
+        };
         if start >= limit && block.is_none() {
             return None;
         }
@@ -228,7 +320,6 @@ fn first_by_shape(text: &str, limit: usize) -> Option<Range<usize>> {
             ));
         }
     }
-    None
 }
 
 fn line_break_len(text: &str, at: usize) -> usize {
@@ -673,6 +764,53 @@ mod tests {
                 .find(|&i| i == 0 || !is_base64(bytes[i - 1]))
                 .unwrap_or(0);
             prop_assert_eq!(long_run_from(&bytes, from, len), long_run_plainly(&bytes, from, len));
+        }
+    }
+
+    /// Lines of what a text holding key data can hold: prose, digests, armor lines,
+    /// lines of a real private key and of a real public key, binary base64 of other widths.
+    fn line() -> impl Strategy<Value = String> {
+        let private = include_str!("../../tests/secrets_key_fixtures/ossl_rsa_pkcs1.pem");
+        let public = include_str!("../../tests/secrets_key_fixtures/ossl_rsa_spki.pem");
+        let mut lines: Vec<String> = private
+            .lines()
+            .chain(public.lines())
+            .map(String::from)
+            .collect();
+        lines.extend(
+            [
+                "We keep the ledger in Postgres; see docs/adr/0007.md.",
+                "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                "-----BEGIN CERTIFICATE-----",
+                "-----END CERTIFICATE-----",
+                "---- BEGIN SSH2 PUBLIC KEY ----",
+                "  > -----END PGP PUBLIC KEY BLOCK-----",
+                "=AbCd",
+                "",
+                "  ",
+                "x----y",
+                "| host | role |",
+                "|------|------|",
+                "The BACKEND and APPEND notes; BEGIN here.",
+                "q9Zk3JvP0bW7yTn2XcRm5HsLd8GfQa1VeKu4NiOp6Ej+Bw/Mz0Yt3Sx9Ur2Cl7Dh5Fg1Ak8Wb4Io6Hn==",
+            ]
+            .map(String::from),
+        );
+        prop::sample::select(lines)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Passing over the lines that hold no long base64 run finds what reading every
+        /// line finds, whatever the lines and line breaks.
+        #[test]
+        fn skipping_lines_finds_what_reading_every_line_finds(
+            lines in prop::collection::vec(line(), 0..40),
+            crlf in any::<bool>(),
+        ) {
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            prop_assert_eq!(first_key_data_reading(&text, true), first_key_data_reading(&text, false), "{}", text);
         }
     }
 
