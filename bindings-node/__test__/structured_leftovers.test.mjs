@@ -72,4 +72,6 @@ test('NEAR_DUPLICATE_SIMILARITY is the core constant, and CJK titles compare by 
   const found = new StructuredMemory(root).check().filter((v) => v.kind === 'near_duplicate_topics')
   assert.deepEqual(found.map((v) => [v.file, v.line]), [['MEMORY.md', 2]])
   assert.match(found[0].message, /\(line 1; 7 of 9 words alike\)/)
+  // recall matches the same bigrams: 备份 (backup) is inside 数据库和备份.
+  assert.deepEqual(new StructuredMemory(root).recall('备份').map((h) => h.file), ['memory-a.md', 'memory-b.md'])
 })

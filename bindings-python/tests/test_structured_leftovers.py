@@ -84,3 +84,6 @@ def test_near_duplicate_similarity_is_the_cores_and_cjk_titles_compare_by_bigram
     found = [v for v in StructuredMemory(root).check() if v["kind"] == "near_duplicate_topics"]
     assert [(v["file"], v["line"]) for v in found] == [("MEMORY.md", 2)]
     assert "(line 1; 7 of 9 words alike)" in found[0]["message"]
+    # recall matches the same bigrams: 备份 (backup) is inside 数据库和备份.
+    hits = StructuredMemory(root).recall("备份")
+    assert [h["file"] for h in hits] == ["memory-a.md", "memory-b.md"]
