@@ -1224,6 +1224,18 @@ export interface ManualRegistration {
 export type Mark = 'superseded' | 'resolved' | 'done'
 
 /**
+ * How similar two `MEMORY.md` lines' words must be for `check()` to report them as
+ * `near_duplicate_topics` (the words they share over all the words either has, for lines
+ * whose titles share a word; README "Formats"): the core's constant, 0.75.
+ *
+ * ```js
+ * const { NEAR_DUPLICATE_SIMILARITY } = require('memory-core')
+ * NEAR_DUPLICATE_SIMILARITY // 0.75
+ * ```
+ */
+export declare const NEAR_DUPLICATE_SIMILARITY: number
+
+/**
  * Options of `organize`.
  *
  * A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`, e.g. `organize.dryrun: unknown

@@ -509,6 +509,7 @@ exports.ArchiveKind = native.ArchiveKind
 exports.ContextMemory = ContextMemory
 exports.Mark = native.Mark
 exports.MemoryCoreError = MemoryCoreError
+exports.NEAR_DUPLICATE_SIMILARITY = native.NEAR_DUPLICATE_SIMILARITY
 exports.Status = native.Status
 exports.StructuredMemory = StructuredMemory
 exports.isMemoryCoreError = isMemoryCoreError

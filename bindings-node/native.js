@@ -840,4 +840,5 @@ module.exports.ContextMemory = nativeBinding.ContextMemory
 module.exports.StructuredMemory = nativeBinding.StructuredMemory
 module.exports.ArchiveKind = nativeBinding.ArchiveKind
 module.exports.Mark = nativeBinding.Mark
+module.exports.NEAR_DUPLICATE_SIMILARITY = nativeBinding.NEAR_DUPLICATE_SIMILARITY
 module.exports.Status = nativeBinding.Status

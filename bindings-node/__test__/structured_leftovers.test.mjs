@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 
-import { StructuredMemory } from '../index.js'
+import { NEAR_DUPLICATE_SIMILARITY, StructuredMemory } from '../index.js'
 import { tempDir } from './helpers.mjs'
 
 const STALE = [1, 2, 3, 4].map((i) => `- 2026-07-0${i} [db]: Postgres 1${i}\n`).join('')
@@ -59,4 +59,19 @@ test('wikilinks are pointers and sync-conflict copies their own kind', () => {
   const found = memory.check()
   assert.deepEqual(found.map((v) => [v.kind, v.file]), [['sync_conflict_copy', 'memory-x.sync-conflict-20260701-120000-ABC.md']])
   assert.match(found[0].message, /memory-x\.md/)
+})
+
+test('NEAR_DUPLICATE_SIMILARITY is the core constant, and CJK titles compare by bigrams', () => {
+  assert.equal(NEAR_DUPLICATE_SIMILARITY, 0.75)
+  const root = dir()
+  for (const name of ['memory-a.md', 'memory-b.md', 'memory-c.md']) writeFileSync(join(root, name), '- 2026-07-01: a fact\n')
+  writeFileSync(
+    join(root, 'MEMORY.md'),
+    '- [基础设施](memory-a.md) — 主机、数据库和备份\n- [基础设施](memory-b.md) — 主机、数据库、备份\n- [数据库迁移](memory-c.md) — 步骤和回滚\n',
+  )
+  const found = new StructuredMemory(root).check().filter((v) => v.kind === 'near_duplicate_topics')
+  assert.deepEqual(found.map((v) => [v.file, v.line]), [['MEMORY.md', 2]])
+  assert.match(found[0].message, /\(line 1; 7 of 9 words alike\)/)
+  // recall matches the same bigrams: 备份 (backup) is inside 数据库和备份.
+  assert.deepEqual(new StructuredMemory(root).recall('备份').map((h) => h.file), ['memory-a.md', 'memory-b.md'])
 })

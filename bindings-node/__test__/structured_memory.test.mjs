@@ -83,12 +83,23 @@ test('a first write creates the topic and links it; a second about the subject m
 })
 
 test('relative dates become absolute from the fixed clock', () => {
-  for (const [given, day] of [['today', '2026-07-10'], ['yesterday', '2026-07-09'], ['3 days ago', '2026-07-07'], ['2026-01-31', '2026-01-31']]) {
+  for (const [given, day] of [
+    ['today', '2026-07-10'], ['yesterday', '2026-07-09'], ['3 days ago', '2026-07-07'], ['2026-01-31', '2026-01-31'],
+    ['tomorrow', '2026-07-11'], ['Tuesday', '2026-07-07'], ['last friday', '2026-07-03'], ['on Monday', '2026-07-06'],
+  ]) {
     const root = dir()
     const out = open(root).remember({ topic: 'memory-d.md', text: 'the deploy hook fired', date: given, hook: 'deploys' })
     assert.equal(out.entry.date, day, given)
     assert.ok(readFileSync(join(root, 'memory-d.md'), 'utf8').includes(`- ${day}: the deploy hook fired\n`))
   }
+})
+
+test('a weekday in the text is written as its date', () => {
+  // 2026-07-10 (the fixed clock) is a Friday: the last Tuesday is the 7th.
+  const root = dir()
+  const out = open(root).remember({ topic: 'memory-e.md', text: 'the deploy broke on Tuesday', hook: 'deploys' })
+  assert.deepEqual([out.entry.date, out.entry.text], ['2026-07-07', 'the deploy broke on 2026-07-07'])
+  assert.ok(readFileSync(join(root, 'memory-e.md'), 'utf8').includes('- 2026-07-07: the deploy broke on 2026-07-07\n'))
 })
 
 test('a Date is its UTC calendar day, in both forms; an invalid Date or another object is refused', async () => {

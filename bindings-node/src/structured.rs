@@ -20,6 +20,20 @@ use crate::{Call, Failure, op, path_text};
 
 type Handle = Core;
 
+/// How similar two `MEMORY.md` lines' words must be for `check()` to report them as
+/// `near_duplicate_topics` (the words they share over all the words either has, for lines
+/// whose titles share a word; README "Formats"): the core's constant, 0.75.
+///
+/// ```js
+/// const { NEAR_DUPLICATE_SIMILARITY } = require('memory-core')
+/// NEAR_DUPLICATE_SIMILARITY // 0.75
+/// ```
+// Read only by the module registration napi generates (not built into unit tests).
+#[allow(dead_code)]
+#[napi]
+pub const NEAR_DUPLICATE_SIMILARITY: f64 =
+    memory_core::structured_memory::NEAR_DUPLICATE_SIMILARITY;
+
 /// Options of `new StructuredMemory(dir, options)`.
 ///
 /// A key it does not know is refused (`ERR_MEMORY_INVALID_INPUT`); a key whose value is

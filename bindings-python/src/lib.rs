@@ -21,6 +21,12 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // How similar two index lines' words must be for `check()` to report them as
+    // `near_duplicate_topics`: the core's constant.
+    m.add(
+        "NEAR_DUPLICATE_SIMILARITY",
+        memory_core::structured_memory::NEAR_DUPLICATE_SIMILARITY,
+    )?;
     m.add_class::<memory::AgentMemory>()?;
     m.add_class::<context::ContextMemory>()?;
     m.add_class::<structured::StructuredMemory>()?;

@@ -64,3 +64,26 @@ def test_wikilinks_and_sync_conflict_copies(root: pathlib.Path) -> None:
         ("sync_conflict_copy", "memory-x (conflicted copy 2026-07-01).md")
     ]
     assert "memory-x.md" in found[0]["message"]
+
+
+def test_near_duplicate_similarity_is_the_cores_and_cjk_titles_compare_by_bigrams(
+    root: pathlib.Path,
+) -> None:
+    assert memory_core.NEAR_DUPLICATE_SIMILARITY == 0.75
+    assert isinstance(memory_core.NEAR_DUPLICATE_SIMILARITY, float)
+    assert "NEAR_DUPLICATE_SIMILARITY" in memory_core.__all__
+    root.mkdir()
+    for name in ("memory-a.md", "memory-b.md", "memory-c.md"):
+        (root / name).write_text("- 2026-07-01: a fact\n", encoding="utf-8")
+    (root / "MEMORY.md").write_text(
+        "- [基础设施](memory-a.md) — 主机、数据库和备份\n"
+        "- [基础设施](memory-b.md) — 主机、数据库、备份\n"
+        "- [数据库迁移](memory-c.md) — 步骤和回滚\n",
+        encoding="utf-8",
+    )
+    found = [v for v in StructuredMemory(root).check() if v["kind"] == "near_duplicate_topics"]
+    assert [(v["file"], v["line"]) for v in found] == [("MEMORY.md", 2)]
+    assert "(line 1; 7 of 9 words alike)" in found[0]["message"]
+    # recall matches the same bigrams: 备份 (backup) is inside 数据库和备份.
+    hits = StructuredMemory(root).recall("备份")
+    assert [h["file"] for h in hits] == ["memory-a.md", "memory-b.md"]

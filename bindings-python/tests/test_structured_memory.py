@@ -118,13 +118,22 @@ def test_a_write_about_the_same_subject_merges_and_archives_the_old(root: pathli
 @pytest.mark.parametrize(
     ("given", "day"),
     [("today", "2026-07-10"), ("yesterday", "2026-07-09"), ("Yesterday", "2026-07-09"),
-     ("3 days ago", "2026-07-07"), ("2026-01-31", "2026-01-31")],
+     ("3 days ago", "2026-07-07"), ("2026-01-31", "2026-01-31"), ("tomorrow", "2026-07-11"),
+     ("Tuesday", "2026-07-07"), ("last friday", "2026-07-03"), ("on Monday", "2026-07-06")],
 )
 def test_relative_dates_become_absolute_from_the_fixed_clock(root: pathlib.Path, given: str, day: str) -> None:
     m = StructuredMemory(root, fixed_time=FIXED)
     out = m.remember("memory-infra.md", "the deploy hook fired", date=given, hook="deploys")
     assert out["entry"]["date"] == day
     assert f"- {day}: the deploy hook fired\n" in (root / "memory-infra.md").read_text(encoding="utf-8")
+
+
+def test_a_weekday_in_the_text_is_written_as_its_date(root: pathlib.Path) -> None:
+    # 2026-07-10 (the fixed clock) is a Friday: the last Tuesday is the 7th.
+    m = StructuredMemory(root, fixed_time=FIXED)
+    out = m.remember("memory-e.md", "the deploy broke on Tuesday", hook="deploys")
+    assert (out["entry"]["date"], out["entry"]["text"]) == ("2026-07-07", "the deploy broke on 2026-07-07")
+    assert "- 2026-07-07: the deploy broke on 2026-07-07\n" in (root / "memory-e.md").read_text(encoding="utf-8")
 
 
 def test_fixed_time_takes_an_aware_datetime(root: pathlib.Path) -> None:

@@ -1213,3 +1213,53 @@ fn a_dry_run_compaction_shows_the_index_line_a_split_would_add() {
     let index = std::fs::read_to_string(d.join("memory/MEMORY.md")).unwrap();
     assert!(index.lines().any(|l| l == line), "{index}");
 }
+
+#[test]
+fn check_reports_nearly_equal_cjk_topics_and_recall_gives_each_hit_its_score_best_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("memory")).unwrap();
+    std::fs::write(
+        d.join("memory/MEMORY.md"),
+        "- [基础设施](memory-a.md) — 主机、数据库和备份\n- [基础设施](memory-b.md) — 主机、数据库、备份\n- [数据库迁移](memory-c.md) — 步骤和回滚\n",
+    )
+    .unwrap();
+    for name in ["memory-a.md", "memory-b.md", "memory-c.md"] {
+        std::fs::write(d.join("memory").join(name), "- 2026-07-01: a fact\n").unwrap();
+    }
+    let out = run(command(d).args(["--root", "memory", "--json", "topics", "check"]));
+    assert_eq!(out.code, 4, "{out:?}");
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let near: Vec<(String, u64, String)> = json["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["kind"] == "near_duplicate_topics")
+        .map(|v| {
+            (
+                v["file"].as_str().unwrap().to_string(),
+                v["line"].as_u64().unwrap(),
+                v["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(near.len(), 1, "{json}");
+    assert_eq!((near[0].0.as_str(), near[0].1), ("MEMORY.md", 2));
+    assert!(
+        near[0].2.contains("(line 1; 7 of 9 words alike)"),
+        "{}",
+        near[0].2
+    );
+    // Recall's hits carry their score, best first, each in (0, 1].
+    let hits =
+        run(command(d).args(["--root", "memory", "--json", "topics", "recall", "数据库"])).json();
+    let scores: Vec<f64> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores.len(), 3, "{hits}");
+    assert!(scores.iter().all(|s| *s > 0.0 && *s <= 1.0), "{scores:?}");
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+}

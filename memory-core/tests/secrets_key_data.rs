@@ -509,3 +509,296 @@ fn check_reports_a_hand_pasted_headless_key_once_at_its_first_line() {
         .collect();
     assert_eq!(secrets, [("memory-ops.md".to_string(), 4)]);
 }
+
+/// A checked-in fixture (see `secrets_key_fixtures/README.md` for how each was made).
+macro_rules! fixture {
+    ($file:literal) => {
+        ($file, include_str!(concat!("secrets_key_fixtures/", $file)))
+    };
+}
+
+/// Real private keys, as `openssl`, `ssh-keygen` and `gpg` write them.
+const PRIVATE_FIXTURES: &[(&str, &str)] = &[
+    fixture!("ossl_rsa_pkcs1.pem"),
+    fixture!("ossl_rsa_pkcs8.pem"),
+    fixture!("ossl_ec_sec1.pem"),
+    fixture!("ossl_ed25519.pem"),
+    fixture!("ossl_x448.pem"),
+    fixture!("ssh_ed25519.key"),
+    fixture!("ssh_rsa.key"),
+    fixture!("ssh_ecdsa.key"),
+    fixture!("pgp_ed25519_secret.asc"),
+    fixture!("pgp_rsa_secret.asc"),
+];
+
+/// Real public keys of the same tools.
+const PUBLIC_FIXTURES: &[(&str, &str)] = &[
+    fixture!("ossl_rsa_spki.pem"),
+    fixture!("ossl_rsa_pkcs1_public.pem"),
+    fixture!("ossl_ec_spki.pem"),
+    fixture!("ossl_x448_spki.pem"),
+    fixture!("ssh_rsa_rfc4716.pub"),
+    fixture!("pgp_ed25519_public.asc"),
+    fixture!("pgp_rsa_public.asc"),
+];
+
+/// A fixture's armor: (BEGIN line, header lines, data lines, checksum line, END line).
+fn armor(text: &str) -> (&str, Vec<&str>, Vec<&str>, Option<&str>, &str) {
+    let lines: Vec<&str> = text.lines().collect();
+    let is_data = |l: &&str| {
+        !l.is_empty()
+            && !l.starts_with('=')
+            && l.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
+    };
+    let first = lines.iter().position(is_data).unwrap();
+    let end = lines.len() - 1;
+    let last = lines[..end].iter().rposition(is_data).unwrap();
+    let checksum = lines[last + 1..end]
+        .iter()
+        .find(|l| l.starts_with('='))
+        .copied();
+    (
+        lines[0],
+        lines[1..first].to_vec(),
+        lines[first..=last].to_vec(),
+        checksum,
+        lines[end],
+    )
+}
+
+/// The ways a paste of a fixture can lose its BEGIN line: (shape, text).
+fn fixture_pastes(text: &str) -> Vec<(&'static str, String)> {
+    let (_, _, data, checksum, end) = armor(text);
+    let tail = |from: usize| {
+        let mut lines: Vec<&str> = data[from..].to_vec();
+        lines.extend(checksum);
+        lines.push(end);
+        lines.join("\n")
+    };
+    let mut out = vec![
+        (
+            "without its BEGIN line",
+            text.split_once('\n').unwrap().1.to_string(),
+        ),
+        ("data and END", tail(0)),
+        ("data only", data.join("\n")),
+        ("data on one line", data.concat()),
+    ];
+    if data.len() >= 4 {
+        out.push(("first data line lost too", tail(1)));
+        out.push(("first data line and END line lost", data[1..].join("\n")));
+    }
+    out
+}
+
+#[test]
+fn real_private_keys_of_every_tool_are_refused_with_or_without_their_begin_line() {
+    let mut problems = Vec::new();
+    for (file, text) in PRIVATE_FIXTURES {
+        if find_secret(text).map(|f| f.kind) != Some("private-key") {
+            problems.push(format!("{file}, armored"));
+        }
+        for (shape, paste) in fixture_pastes(text) {
+            if find_secret(&paste).map(|f| f.kind) != Some("private-key") {
+                problems.push(format!("{file}, {shape}:\n{paste}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[test]
+fn real_public_keys_are_not_refused_with_or_without_their_begin_line() {
+    let mut problems = Vec::new();
+    for (file, text) in PUBLIC_FIXTURES {
+        if let Some(found) = find_secret(text) {
+            problems.push(format!("{file}, armored: {found:?}"));
+        }
+        for (shape, paste) in fixture_pastes(text) {
+            // What is left of these gives no sign of a public key (hygiene/public_key_data.rs
+            // says why): without their END line too, they are taken for key data.
+            if shape == "first data line and END line lost"
+                && [
+                    "ossl_ec_spki.pem",
+                    "ssh_rsa_rfc4716.pub",
+                    "pgp_rsa_public.asc",
+                ]
+                .contains(file)
+            {
+                continue;
+            }
+            if let Some(found) = find_secret(&paste) {
+                problems.push(format!("{file}, {shape}: {found:?}\n{paste}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// Standard base64 decoded (padding and line breaks skipped).
+fn unbase64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let chars: Vec<u8> = text
+        .bytes()
+        .filter(|b| b.is_ascii_alphanumeric() || b"+/".contains(b))
+        .map(value)
+        .collect();
+    let mut out = Vec::new();
+    for group in chars.chunks(4) {
+        let n = group
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &v)| n | (u32::from(v) << (18 - 6 * i)));
+        out.extend(&n.to_be_bytes()[1..group.len()]);
+    }
+    out
+}
+
+/// The packets of OpenPGP data (old and new format headers of a definite length), as
+/// (tag, whole packet).
+fn pgp_packets(bytes: &[u8]) -> Vec<(u8, &[u8])> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let first = bytes[at];
+        let (tag, header, len) = if first & 0x40 != 0 {
+            match bytes[at + 1] {
+                l @ 0..=191 => (first & 0x3f, 2, usize::from(l)),
+                h @ 192..=223 => (
+                    first & 0x3f,
+                    3,
+                    ((usize::from(h) - 192) << 8) + usize::from(bytes[at + 2]) + 192,
+                ),
+                other => panic!("length octet {other}"),
+            }
+        } else {
+            let octets = [1, 2, 4][usize::from(first & 3)];
+            let len = bytes[at + 1..at + 1 + octets]
+                .iter()
+                .fold(0, |n, &b| (n << 8) | usize::from(b));
+            ((first >> 2) & 0x0f, 1 + octets, len)
+        };
+        out.push((tag, &bytes[at..at + header + len]));
+        at += header + len;
+    }
+    out
+}
+
+#[test]
+fn each_secret_packet_of_a_real_openpgp_key_is_refused_by_its_start() {
+    // gpg's Ed25519 primary (EdDSA, algorithm 22) and Curve25519 subkey (ECDH, 18), and an
+    // RSA primary: each secret packet pasted alone, as the start of a headless paste.
+    for file in ["pgp_ed25519_secret.asc", "pgp_rsa_secret.asc"] {
+        let (_, text) = PRIVATE_FIXTURES.iter().find(|(f, _)| *f == file).unwrap();
+        let (_, _, data, _, _) = armor(text);
+        let bytes = unbase64(&data.concat());
+        let packets = pgp_packets(&bytes);
+        let tags: Vec<u8> = packets.iter().map(|(t, _)| *t).collect();
+        let expected: &[u8] = if file == "pgp_ed25519_secret.asc" {
+            &[5, 13, 2, 7, 2]
+        } else {
+            &[5, 13, 2]
+        };
+        assert_eq!(tags, expected, "{file}");
+        for (tag, packet) in packets.iter().filter(|(t, _)| matches!(t, 5 | 7)) {
+            let encoded = base64(packet);
+            // Its first line alone: only the start can tell.
+            let line = &encoded[..64];
+            assert_eq!(
+                find_secret(line).map(|f| f.kind),
+                Some("private-key"),
+                "{file} tag {tag}: {line}"
+            );
+            assert_eq!(
+                find_secret(&format!("the key: {}", wrap(&encoded, 64).join("\n"))).map(|f| f.kind),
+                Some("private-key"),
+                "{file} tag {tag}"
+            );
+        }
+    }
+}
+
+/// An OpenPGP key packet (new format header) of `version` 4 or 6 and an `algorithm` of
+/// RFC 9580 with a fixed key length (X25519 25, X448 26, Ed25519 27, Ed448 28): public
+/// (tag 6 or 14) or secret (5 or 7, unprotected: S2K usage `usage`, then the secret key),
+/// followed by other bytes as the packets after a key are.
+fn fixed_length_key_packet(tag: u8, version: u8, algorithm: u8, usage: u8, seed: &[u8]) -> Vec<u8> {
+    let len = match algorithm {
+        25 | 27 => 32,
+        26 => 56,
+        _ => 57,
+    };
+    let r = |n| random(seed, n);
+    let mut body = vec![version];
+    body.extend(r(4));
+    body.push(algorithm);
+    if version == 6 {
+        body.extend((len as u32).to_be_bytes());
+    }
+    body.extend(r(len));
+    if matches!(tag, 5 | 7) {
+        body.push(usage);
+        body.extend(r(len));
+    }
+    let mut packet = vec![0xc0 | tag, body.len() as u8];
+    packet.extend(body);
+    packet.extend(r(240));
+    packet
+}
+
+#[test]
+fn rfc_9580_x25519_x448_ed25519_ed448_secret_keys_are_refused_public_ones_not() {
+    for version in [4, 6] {
+        for algorithm in 25..=28 {
+            for tag in [5, 7] {
+                let body =
+                    fixed_length_key_packet(tag, version, algorithm, 0, &[version, algorithm, tag]);
+                for (shape, text) in headless_pastes("pgp", "PGP PRIVATE KEY BLOCK", &body) {
+                    assert_eq!(
+                        find_secret(&text).map(|f| f.kind),
+                        Some("private-key"),
+                        "v{version} algorithm {algorithm} tag {tag}, {shape}: {text}"
+                    );
+                }
+            }
+            // A secret part protected otherwise than RFC 9580 says (S2K usage 0x42) does
+            // not start a secret key: one line, which only the start could tell.
+            let odd = fixed_length_key_packet(5, version, algorithm, 0x42, b"odd");
+            let line = &base64(&odd)[..64];
+            // (X448 and Ed448 keys put the usage past the line's 48 bytes.)
+            let usage_in_line = 2
+                + if version == 6 { 10 } else { 6 }
+                + match algorithm {
+                    25 | 27 => 32,
+                    26 => 56,
+                    _ => 57,
+                }
+                < 48;
+            if usage_in_line {
+                assert_eq!(
+                    find_secret(line),
+                    None,
+                    "v{version} algorithm {algorithm}: {line}"
+                );
+            }
+            for tag in [6, 14] {
+                let body = fixed_length_key_packet(tag, version, algorithm, 0, &[tag, algorithm]);
+                let lines = wrap(&base64(&body), 64);
+                for text in [lines.join("\n"), lines.concat()] {
+                    assert_eq!(
+                        find_secret(&text),
+                        None,
+                        "v{version} public {algorithm} tag {tag}: {text}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -327,3 +327,93 @@ fn a_write_that_links_a_near_duplicate_topic_warns_naming_the_earlier_line() {
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
     }
 }
+
+/// Whether `check` reports the second of two index lines as a near duplicate of the first.
+fn pair_reported(a: (&str, &str), b: (&str, &str)) -> bool {
+    let dir = directory(&[(a.0, "memory-a.md", a.1), (b.0, "memory-b.md", b.1)]);
+    let found = reported(&memory(dir.path(), 60));
+    assert!(found.len() <= 1, "{found:?}");
+    found.iter().any(|(line, _)| *line == 4)
+}
+
+#[test]
+fn titles_in_scripts_without_spaces_are_compared_by_character_bigrams() {
+    // Nearly the same: each pair differs by a character or a particle, which made their
+    // whole runs (the old "words") differ.
+    for (a, b) in [
+        // Chinese: 7 of 9 bigrams alike.
+        (
+            ("基础设施", "主机、数据库和备份"),
+            ("基础设施", "主机、数据库、备份"),
+        ),
+        // Japanese: an added の (12 of 15).
+        (
+            ("デプロイ手順", "ステージングと本番"),
+            ("デプロイの手順", "ステージングと本番"),
+        ),
+        // Korean, which puts spaces between words but joins particles to them (8 of 9).
+        (
+            ("배포 절차", "스테이징과 프로덕션"),
+            ("배포 절차", "스테이징, 프로덕션"),
+        ),
+        // Mixed Latin and Chinese (6 of 7).
+        (
+            ("Redis 缓存", "TTL 和淘汰策略"),
+            ("redis 缓存", "TTL、淘汰策略"),
+        ),
+    ] {
+        assert!(pair_reported(a, b), "{a:?} {b:?} not reported");
+    }
+    // Different topics: the titles or hooks share a few bigrams, or only a character.
+    for (a, b) in [
+        // One title bigram of four differs, and so the bigrams around it (6 of 10).
+        (("数据库迁移", "步骤和回滚"), ("数据库备份", "步骤和回滚")),
+        // Titles sharing a character but no bigram are told apart.
+        (("部署流程", "负责人和时间"), ("部门联系人", "负责人和时间")),
+        // The same title, other hooks (6 of 17).
+        (
+            ("デプロイ手順", "ステージング環境"),
+            ("デプロイ手順", "本番環境の監視"),
+        ),
+        (
+            ("배포 절차", "스테이징 서버"),
+            ("배포 절차", "프로덕션 서버"),
+        ),
+        // The same Latin words and a long Chinese phrase on one side only: as one word it
+        // made 6 of 8 alike; as bigrams it is 6 of 18.
+        (
+            ("Infra hosts", "dns backups mirrors signing 主机"),
+            (
+                "Infra hosts",
+                "dns backups mirrors signing 数据库迁移计划和回滚步骤",
+            ),
+        ),
+    ] {
+        assert!(!pair_reported(a, b), "{a:?} {b:?} reported");
+    }
+}
+
+#[test]
+fn cjk_lines_with_the_same_bigrams_are_merged_by_the_default_index_pass() {
+    let dir = directory(&[
+        ("基础设施", "memory-infra.md", "主机、数据库"),
+        ("部署", "memory-deploy.md", "流水线"),
+        ("基础设施", "memory-infra-2.md", "数据库 主机。"),
+    ]);
+    let d = dir.path();
+    let m = memory(d, 4);
+    let found = reported(&m);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0]
+            .1
+            .starts_with("memory-infra-2.md has the title and hook of memory-infra.md (line 3)"),
+        "{}",
+        found[0].1
+    );
+    m.compact(None, &DefaultCompactor, false).unwrap();
+    assert!(!d.join("memory-infra-2.md").exists());
+    let infra = fs::read_to_string(d.join("memory-infra.md")).unwrap();
+    assert!(infra.contains("fact 2 of memory-infra-2.md"), "{infra}");
+    assert!(reported(&m).is_empty());
+}

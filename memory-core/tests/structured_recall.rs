@@ -1,7 +1,7 @@
 //! `recall(query)` ranks topic files by their index lines: short queries (`a`, `db`, one
 //! CJK character) match as whole words or word prefixes, common words count when the query
-//! has nothing else, and the ranking is the same however often it is asked, ties in index
-//! order.
+//! has nothing else, CJK text matches by its character bigrams, and the ranking is the same
+//! however often it is asked, ties in index order.
 
 use std::path::Path;
 
@@ -113,4 +113,30 @@ proptest! {
             prop_assert!(hits.iter().all(|h| h.score > 0.0 && h.score <= 1.0));
         }
     }
+}
+
+#[test]
+fn cjk_titles_and_hooks_are_matched_by_their_character_bigrams() {
+    // A Chinese or Japanese phrase is one run of letters: matched whole or by prefix only,
+    // `备份` (backup) did not find `数据库备份` (database backup). Bigrams find it.
+    let dir = tempfile::tempdir().unwrap();
+    let m = memory(
+        dir.path(),
+        "- [基础设施](memory-infra.md) — 主机和数据库备份\n\
+         - [数据库迁移](memory-migrate.md) — 步骤和回滚\n\
+         - [デプロイ手順](memory-deploy.md) — ステージングと本番\n\
+         - [배포 절차](memory-ko.md) — 스테이징과 프로덕션\n",
+    );
+    assert_eq!(files(&m, "备份"), ["memory-infra.md"]);
+    // In a title (2 points a bigram) above a hook (1).
+    assert_eq!(
+        files(&m, "数据库"),
+        ["memory-migrate.md", "memory-infra.md"]
+    );
+    let hits = m.recall("数据库").unwrap();
+    assert_eq!(hits[0].score, 1.0);
+    assert_eq!(files(&m, "本番の手順"), ["memory-deploy.md"]);
+    assert_eq!(files(&m, "프로덕션"), ["memory-ko.md"]);
+    assert_eq!(files(&m, "Kubernetes 回滚"), ["memory-migrate.md"]);
+    assert!(files(&m, "监控").is_empty());
 }

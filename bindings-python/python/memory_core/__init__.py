@@ -19,7 +19,8 @@ plain dicts (``EntryDict``, ``HitDict``, ... from ``memory_core``).
 ``StructuredMemory`` is the structured-memory protocol: an always-loaded ``MEMORY.md`` of
 one-line pointers to topic files of dated entries, held to line budgets, with compaction
 that archives to ``memory-archive.md`` before it rewrites; its results are plain dicts
-too (``MemoryIndexDict``, ``TopicDict``, ...).
+too (``MemoryIndexDict``, ``TopicDict``, ...); ``NEAR_DUPLICATE_SIMILARITY`` is the threshold of
+its ``check()``'s ``near_duplicate_topics``.
 
 All logic lives in the Rust core; this package is a thin binding (``memory_core._native``).
 The ``Literal`` aliases (``StatusLiteral``, ``MarkLiteral``, ``ArchiveKindLiteral``,
@@ -45,6 +46,7 @@ from memory_core._native import (
     MemoryIsADirectoryError,
     MemoryNotADirectoryError,
     MemoryPermissionError,
+    NEAR_DUPLICATE_SIMILARITY,
     NotFoundError,
     OrganizeReport,
     OtherSection,
@@ -203,6 +205,7 @@ __all__ = [
     "MemoryNotADirectoryError",
     "MemoryPermissionError",
     "MigrationReportDict",
+    "NEAR_DUPLICATE_SIMILARITY",
     "NamespaceInfoDict",
     "NeedsJudgmentDict",
     "NotCompactedDict",

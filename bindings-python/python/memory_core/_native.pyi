@@ -28,7 +28,7 @@ import datetime
 import os
 import pathlib
 from collections.abc import Mapping, Sequence
-from typing import Literal, final
+from typing import Final, Literal, final
 
 from memory_core._structured_types import (
     BudgetsDict,
@@ -84,6 +84,7 @@ from memory_core._types import (
 
 __all__ = [
     "__version__",
+    "NEAR_DUPLICATE_SIMILARITY",
     "AgentMemory",
     "ContextMemory",
     "StructuredMemory",
@@ -116,6 +117,11 @@ __all__ = [
 ]
 
 __version__: str
+
+NEAR_DUPLICATE_SIMILARITY: Final[float]
+"""How similar two ``MEMORY.md`` lines' words must be for ``StructuredMemory.check()`` to
+report them as ``near_duplicate_topics``: the words they share over all the words either
+has, for lines whose titles share a word (README "Formats"). The core's constant, 0.75."""
 
 def _restore(cls: str, state: tuple[object, ...], /) -> object:
     """Rebuilds a pickled result (what each result class's ``__reduce__`` names); a state

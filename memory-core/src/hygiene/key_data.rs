@@ -10,7 +10,7 @@
 //!   SEQUENCE { OID … } … }`), an encrypted PKCS#8 key (`SEQUENCE { SEQUENCE { OID of
 //!   PKCS#5 or PKCS#12 password-based encryption } … }`), a SEC1 `ECPrivateKey`
 //!   (`SEQUENCE { INTEGER 1, OCTET STRING … }`), an OpenSSH key (`openssh-key-v1\0`) or an
-//!   OpenPGP secret (sub)key packet. Public keys and certificates begin otherwise
+//!   OpenPGP secret (sub)key packet (see [`pgp_secret_key`] for its algorithms). Public keys and certificates begin otherwise
 //!   (`SEQUENCE { SEQUENCE { … } }`, `SEQUENCE { INTEGER n, … }`, `\0\0\0\x07ssh-rsa`).
 //! - **By its shape** (a paste that lost its first lines too): two or more consecutive
 //!   lines of the same width (48 to 128 characters) holding only base64, upper- and
@@ -18,7 +18,13 @@
 //!   every alignment (a quarter or more of the bytes outside printable ASCII). The base64
 //!   of prose decodes to text under its own alignment; hex digests have one case only;
 //!   a block whose first line decodes to the start of a public key, a certificate or a
-//!   file format (gzip, zip, PNG, PDF, …) is not key data.
+//!   file format (gzip, zip, PNG, PDF, …) is not key data, nor one that shows it is public
+//!   by its end (an END line of a public label after it, an RSA public exponent or
+//!   OpenPGP public packets at its end: [`super::public_key_data`]).
+//!
+//! Both passes go from one run of base64 long enough for them (64 characters by its
+//! start, 48 by its shape) to the next, skipping the text between 64 or 48 bytes at a time
+//! ([`long_run_from`]): text that cannot hold key data is hardly read.
 //!
 //! Lines inside a public armored block (`-----BEGIN CERTIFICATE-----`, `-----BEGIN PUBLIC
 //! KEY-----`, `---- BEGIN SSH2 PUBLIC KEY ----`, `-----BEGIN PGP SIGNATURE-----`, …) up to
@@ -28,6 +34,7 @@
 use std::ops::Range;
 
 use super::base64::{Alphabet, decode_unpadded};
+use super::public_key_data::public_block;
 
 /// What the two shapes match, for [`super::secret_kinds`] (kind, description).
 pub(super) const KEY_DATA_DOCS: &[(&str, &str)] = &[
@@ -37,7 +44,7 @@ pub(super) const KEY_DATA_DOCS: &[(&str, &str)] = &[
     ),
     (
         "private-key",
-        "base64 key data without its BEGIN line by its shape: two or more lines of one width (48 to 128 characters) of mixed-case base64 that decodes to binary data, outside a public `BEGIN` block (certificate, public key, signature)",
+        "base64 key data without its BEGIN line by its shape: two or more lines of one width (48 to 128 characters) of mixed-case base64 that decodes to binary data, outside a public `BEGIN` block (certificate, public key, signature) and not ending as a public key does (a public END line after it, an RSA public exponent or OpenPGP public packets at its end)",
     ),
 ];
 
@@ -51,9 +58,15 @@ const SHAPE_WIDTHS: std::ops::RangeInclusive<usize> = 48..=128;
 /// from the first data character through the key's last data line (and its `-----END`
 /// line when one follows).
 pub(super) fn first_key_data(text: &str) -> Option<Range<usize>> {
-    let by_start = first_by_start(text);
+    first_key_data_reading(text, true)
+}
+
+/// [`first_key_data`], passing over lines that cannot hold key data (`skip`) or reading
+/// every line.
+fn first_key_data_reading(text: &str, skip: bool) -> Option<Range<usize>> {
+    let by_start = first_by_start(text, skip);
     let limit = by_start.as_ref().map_or(usize::MAX, |r| r.start);
-    let by_shape = first_by_shape(text, limit);
+    let by_shape = first_by_shape(text, limit, skip);
     let found = match (by_start, by_shape) {
         (Some(a), Some(b)) => {
             if b.start < a.start {
@@ -68,34 +81,100 @@ pub(super) fn first_key_data(text: &str) -> Option<Range<usize>> {
 }
 
 /// The lines of `text` (byte offset, line without its line break) outside public armored
-/// blocks.
-fn open_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut offset = 0;
-    let mut public = false;
-    text.split_inclusive('\n').filter_map(move |raw| {
-        let start = offset;
-        offset += raw.len();
+/// blocks, from a line start on; [`OpenLines::skip_to_run`] passes over lines that cannot
+/// hold key data without reading them one by one.
+struct OpenLines<'a> {
+    text: &'a str,
+    /// Whether [`OpenLines::skip_to_run`] skips (the tests compare with reading every line).
+    skip: bool,
+    /// Where the next line starts.
+    offset: usize,
+    /// Whether that line is inside a public armored block.
+    public: bool,
+}
+
+impl<'a> OpenLines<'a> {
+    fn new(text: &'a str, skip: bool) -> Self {
+        OpenLines {
+            text,
+            skip,
+            offset: 0,
+            public: false,
+        }
+    }
+
+    /// Moves to the line holding the next run of `len` or more base64 characters, the
+    /// lines before it holding none (so that neither pass can start in them), and says
+    /// whether there is one. Lines passed over are read one by one only when they could
+    /// change whether a public block is open (they hold `BEGIN` outside one, `END` inside),
+    /// so that its BEGIN and END lines are seen.
+    fn skip_to_run(&mut self, len: usize) -> bool {
+        let bytes = self.text.as_bytes();
+        if !self.skip {
+            return self.offset < bytes.len();
+        }
+        // `offset` is a line start: a run may start there.
+        let Some(run) = long_run_from(bytes, self.offset, len) else {
+            self.offset = bytes.len();
+            return false;
+        };
+        let line_start = self.text[..run]
+            .rfind('\n')
+            .map_or(0, |at| at + 1)
+            .max(self.offset);
+        // Only a BEGIN line opens a public block and only an END line closes one.
+        let word = if self.public { "END" } else { "BEGIN" };
+        if self.text[self.offset..line_start].contains(word) {
+            while self.offset < line_start {
+                self.line();
+            }
+        } else {
+            self.offset = line_start;
+        }
+        true
+    }
+
+    /// The next line, inside a public block or not: (its start, it, whether it is outside
+    /// public blocks).
+    fn line(&mut self) -> Option<(usize, &'a str, bool)> {
+        let rest = self.text.get(self.offset..).filter(|r| !r.is_empty())?;
+        let start = self.offset;
+        let raw = rest.find('\n').map_or(rest, |at| &rest[..=at]);
+        self.offset += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim();
-        if public {
+        if self.public {
             if armor_line(trimmed, "END").is_some() {
-                public = false;
+                self.public = false;
             }
-            return None;
+            return Some((start, line, false));
         }
         if let Some(label) = armor_line(trimmed, "BEGIN")
             && !label.contains("PRIVATE")
         {
-            public = true;
-            return None;
+            self.public = true;
+            return Some((start, line, false));
         }
-        Some((start, line))
-    })
+        Some((start, line, true))
+    }
+}
+
+impl<'a> Iterator for OpenLines<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let (start, line, open) = self.line()?;
+            if open {
+                return Some((start, line));
+            }
+        }
+    }
 }
 
 /// The label of an armor line `-----BEGIN LABEL-----` (or RFC 4716's `---- BEGIN LABEL
 /// ----`) with `word` `BEGIN` or `END`.
-fn armor_line<'a>(line: &'a str, word: &str) -> Option<&'a str> {
+pub(super) fn armor_line<'a>(line: &'a str, word: &str) -> Option<&'a str> {
     let rest = line
         .strip_prefix("----")?
         .trim_start_matches('-')
@@ -105,14 +184,18 @@ fn armor_line<'a>(line: &'a str, word: &str) -> Option<&'a str> {
     (!label.is_empty()).then_some(label)
 }
 
-fn is_base64(b: u8) -> bool {
+pub(super) fn is_base64(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
 }
 
 /// The first base64 run of [`MIN_START_RUN`] or more characters that decodes to the start
 /// of a private key.
-fn first_by_start(text: &str) -> Option<Range<usize>> {
-    for (start, line) in open_lines(text) {
+fn first_by_start(text: &str, skip: bool) -> Option<Range<usize>> {
+    let mut lines = OpenLines::new(text, skip);
+    while lines.skip_to_run(MIN_START_RUN) {
+        let Some((start, line)) = lines.next() else {
+            break;
+        };
         let bytes = line.as_bytes();
         // `at` is where a run may start: the line's start, or after a byte outside base64.
         let mut at = 0;
@@ -172,11 +255,23 @@ fn data_line(line: &str) -> Option<(usize, &str)> {
 }
 
 /// The first block of key data recognised by its shape that starts before `limit`.
-fn first_by_shape(text: &str, limit: usize) -> Option<Range<usize>> {
+fn first_by_shape(text: &str, limit: usize, skip: bool) -> Option<Range<usize>> {
     // The current block: its start, width, full lines, and the end of its last line.
     let mut block: Option<(usize, usize, Vec<&str>, usize)> = None;
     let mut previous_end = None;
-    for (start, line) in open_lines(text).chain(std::iter::once((text.len(), ""))) {
+    let mut open = OpenLines::new(text, skip);
+    loop {
+        // Between blocks, straight to the next line that can start one: a line of data
+        // as wide as the narrowest shape holds a run of that many base64 characters.
+        if block.is_none() && !open.skip_to_run(*SHAPE_WIDTHS.start()) {
+            return None;
+        }
+        // After the last line, an empty one ends the block.
+        let (start, line) = match open.next() {
+            Some(next) => next,
+            None if block.is_some() => (text.len(), ""),
+            None => return None,
+        };
         if start >= limit && block.is_none() {
             return None;
         }
@@ -207,6 +302,7 @@ fn first_by_shape(text: &str, limit: usize) -> Option<Range<usize>> {
                 && block_start < limit
                 && binary_block(&lines)
                 && !public_start(lines[0])
+                && !public_block(text, block_start, end)
             {
                 return Some(block_start..end);
             }
@@ -224,7 +320,6 @@ fn first_by_shape(text: &str, limit: usize) -> Option<Range<usize>> {
             ));
         }
     }
-    None
 }
 
 fn line_break_len(text: &str, at: usize) -> usize {
@@ -351,7 +446,7 @@ fn extend_over_key(text: &str, start: usize, mut end: usize) -> usize {
 }
 
 /// Decodes standard base64 without padding (`None` on another character).
-fn decode(chars: &[u8]) -> Option<Vec<u8>> {
+pub(super) fn decode(chars: &[u8]) -> Option<Vec<u8>> {
     decode_unpadded(chars, Alphabet::Standard).map(|(bytes, _)| bytes)
 }
 
@@ -485,9 +580,13 @@ fn der_private_key(bytes: &[u8]) -> bool {
 }
 
 /// An OpenPGP secret key or secret subkey packet (tags 5 and 7) whose key material
-/// starts as its algorithm's does (see [`pgp_key_material`]).
+/// starts as its algorithm's does (see [`pgp_key_material`]): RSA, DSA, Elgamal, ECDSA,
+/// ECDH and EdDSA (Ed25519, Curve25519 by their curve OIDs) of version 4, and X25519,
+/// X448, Ed25519, Ed448 (algorithms 25 to 28) of versions 4 to 6, whose secret part is
+/// protected as RFC 9580 says ([`pgp_secret_protection`]).
 fn pgp_secret_key(bytes: &[u8]) -> bool {
-    matches!(pgp_packet(bytes), Some((5 | 7, body)) if pgp_key_material(bytes, body))
+    matches!(pgp_packet(bytes), Some((5 | 7, body))
+        if pgp_key_material(bytes, body) && pgp_secret_protection(bytes, body))
 }
 
 /// The OIDs of the elliptic curves OpenPGP keys use: NIST P-256, P-384, P-521, Ed25519,
@@ -506,9 +605,10 @@ const PGP_CURVES: &[&[u8]] = &[
 /// A version 4 to 6 OpenPGP key packet body at `body` whose public key material starts as
 /// its algorithm's does: an RSA, DSA or Elgamal MPI of 512 to 16384 bits whose first byte
 /// has its top bit where the bit count says; an ECDSA, ECDH or EdDSA curve OID of
-/// [`PGP_CURVES`]; or (versions 5 and 6) an X25519, X448, Ed25519 or Ed448 key of its
-/// length. Random bytes (or shifted text) hardly ever do.
-fn pgp_key_material(bytes: &[u8], body: usize) -> bool {
+/// [`PGP_CURVES`]; or an X25519, X448, Ed25519 or Ed448 key (algorithms 25 to 28), of
+/// its length where the version gives one (5 and 6). Random bytes (or shifted text)
+/// hardly ever do.
+pub(super) fn pgp_key_material(bytes: &[u8], body: usize) -> bool {
     let Some(&version) = bytes.get(body) else {
         return false;
     };
@@ -545,37 +645,85 @@ fn pgp_key_material(bytes: &[u8], body: usize) -> bool {
                 .get(material + 1..material + 1 + usize::from(len))
                 .is_some_and(|oid| PGP_CURVES.contains(&oid))
         }
-        Some(25) => length == Some(32),
-        Some(26) => length == Some(56),
-        Some(27) => length == Some(32),
-        Some(28) => length == Some(57),
+        // Version 4 gives no length: the algorithm's own is taken (RFC 9580 lets v4 keys
+        // use these algorithms too).
+        Some(&algorithm @ 25..=28) => {
+            length.is_none_or(|l| usize::try_from(l).ok() == fixed_key_length(algorithm))
+        }
         _ => false,
+    }
+}
+
+/// The length of an X25519, X448, Ed25519 or Ed448 key (algorithms 25 to 28) of OpenPGP:
+/// its public key and its secret key alike.
+fn fixed_key_length(algorithm: u8) -> Option<usize> {
+    match algorithm {
+        25 | 27 => Some(32),
+        26 => Some(56),
+        28 => Some(57),
+        _ => None,
+    }
+}
+
+/// For a secret key packet body at `body` of an algorithm with a fixed key length
+/// ([`fixed_key_length`]), whether the octet after the public key — how the secret part
+/// is protected (S2K usage) — is one RFC 9580 defines (0 none, 253 AEAD, 254 CFB with
+/// SHA-1 check, 255 CFB with checksum); true when it is past `bytes` or the algorithm's
+/// public key has no fixed length.
+fn pgp_secret_protection(bytes: &[u8], body: usize) -> bool {
+    let Some(&version) = bytes.get(body) else {
+        return false;
+    };
+    let material = match version {
+        4 => body + 6,
+        _ => body + 10,
+    };
+    match bytes.get(body + 5).copied().and_then(fixed_key_length) {
+        Some(len) => bytes
+            .get(material + len)
+            .is_none_or(|usage| matches!(usage, 0 | 253..=255)),
+        None => true,
     }
 }
 
 /// An OpenPGP packet header: (tag, offset of the packet body).
 fn pgp_packet(bytes: &[u8]) -> Option<(u8, usize)> {
+    pgp_packet_length(bytes).map(|(tag, body, _)| (tag, body))
+}
+
+/// An OpenPGP packet header, new or old format, of a definite length: (tag, offset of
+/// the packet body, its length). The body may run past `bytes` (the first bytes of a
+/// packet decoded from one line).
+pub(super) fn pgp_packet_length(bytes: &[u8]) -> Option<(u8, usize, usize)> {
     let &first = bytes.first()?;
-    let (tag, body) = if first & 0xc0 == 0xc0 {
-        let len_octets = match bytes.get(1) {
-            Some(0..=191) => 1,
-            Some(192..=223) => 2,
-            Some(255) => 5,
-            _ => return None,
-        };
-        (first & 0x3f, 1 + len_octets)
+    let be = |from: usize, octets: usize| -> Option<usize> {
+        let field = bytes.get(from..from + octets)?;
+        Some(field.iter().fold(0, |n, &b| (n << 8) | usize::from(b)))
+    };
+    if first & 0xc0 == 0xc0 {
+        let tag = first & 0x3f;
+        match *bytes.get(1)? {
+            len @ 0..=191 => Some((tag, 2, usize::from(len))),
+            high @ 192..=223 => {
+                let low = usize::from(*bytes.get(2)?);
+                Some((tag, 3, ((usize::from(high) - 192) << 8) + low + 192))
+            }
+            255 => Some((tag, 6, be(2, 4)?)),
+            // A partial body length: the packet's length is not in its header.
+            _ => None,
+        }
     } else if first & 0x80 == 0x80 {
-        let len_octets = match first & 0x03 {
+        let octets = match first & 0x03 {
             0 => 1,
             1 => 2,
             2 => 4,
+            // An indeterminate length.
             _ => return None,
         };
-        ((first >> 2) & 0x0f, 1 + len_octets)
+        Some(((first >> 2) & 0x0f, 1 + octets, be(1, octets)?))
     } else {
-        return None;
-    };
-    Some((tag, body))
+        None
+    }
 }
 
 #[cfg(test)]
@@ -616,6 +764,53 @@ mod tests {
                 .find(|&i| i == 0 || !is_base64(bytes[i - 1]))
                 .unwrap_or(0);
             prop_assert_eq!(long_run_from(&bytes, from, len), long_run_plainly(&bytes, from, len));
+        }
+    }
+
+    /// Lines of what a text holding key data can hold: prose, digests, armor lines,
+    /// lines of a real private key and of a real public key, binary base64 of other widths.
+    fn line() -> impl Strategy<Value = String> {
+        let private = include_str!("../../tests/secrets_key_fixtures/ossl_rsa_pkcs1.pem");
+        let public = include_str!("../../tests/secrets_key_fixtures/ossl_rsa_spki.pem");
+        let mut lines: Vec<String> = private
+            .lines()
+            .chain(public.lines())
+            .map(String::from)
+            .collect();
+        lines.extend(
+            [
+                "We keep the ledger in Postgres; see docs/adr/0007.md.",
+                "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                "-----BEGIN CERTIFICATE-----",
+                "-----END CERTIFICATE-----",
+                "---- BEGIN SSH2 PUBLIC KEY ----",
+                "  > -----END PGP PUBLIC KEY BLOCK-----",
+                "=AbCd",
+                "",
+                "  ",
+                "x----y",
+                "| host | role |",
+                "|------|------|",
+                "The BACKEND and APPEND notes; BEGIN here.",
+                "q9Zk3JvP0bW7yTn2XcRm5HsLd8GfQa1VeKu4NiOp6Ej+Bw/Mz0Yt3Sx9Ur2Cl7Dh5Fg1Ak8Wb4Io6Hn==",
+            ]
+            .map(String::from),
+        );
+        prop::sample::select(lines)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Passing over the lines that hold no long base64 run finds what reading every
+        /// line finds, whatever the lines and line breaks.
+        #[test]
+        fn skipping_lines_finds_what_reading_every_line_finds(
+            lines in prop::collection::vec(line(), 0..40),
+            crlf in any::<bool>(),
+        ) {
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            prop_assert_eq!(first_key_data_reading(&text, true), first_key_data_reading(&text, false), "{}", text);
         }
     }
 

@@ -46,6 +46,7 @@ mod checks;
 mod key_data;
 mod limits;
 mod patterns;
+mod public_key_data;
 mod scanner;
 mod sentences;
 mod text_input;

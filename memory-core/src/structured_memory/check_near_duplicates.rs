@@ -7,7 +7,14 @@
 //! (so case and punctuation do not count), common words (`the`, `and`, `of`, … —
 //! recall's) left out, and an English plural ending dropped (`-ies` as `-y`, a final `-s`
 //! but not `-ss`, `-us`, `-is`; then a final `-e`, so that `databases` and `database`,
-//! `caches` and `cache`, `policies` and `policy` are one word).
+//! `caches` and `cache`, `policies` and `policy` are one word). Scripts written without
+//! spaces would make a whole Chinese or Japanese title one "word" (and a Korean word
+//! with its particle another than without): a run of Han, Hiragana, Katakana or Hangul
+//! counts as its overlapping character bigrams instead (`数据库备份` → `数据`, `据库`,
+//! `库备`, `备份`; a lone character as itself), beside the words of the Latin runs
+//! around it (`Redis 缓存` → `redis`, `缓存`). Two CJK titles that differ by one
+//! character then share all but the bigrams around it, and two that only share a
+//! character share no bigram.
 //!
 //! **Reported** (`near_duplicate_topics`): a line whose title shares a word with an
 //! earlier line's and whose words are at least [`NEAR_DUPLICATE_SIMILARITY`] similar to
@@ -23,6 +30,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::check::{Violation, ViolationKind};
+use super::cjk_grams::{Piece, pieces};
 use super::index_file::{INDEX_FILE_NAME, IndexLine, MemoryIndex};
 use super::read::STOP_WORDS;
 use super::topic_name::name_key;
@@ -185,23 +193,27 @@ fn words_of(line: &IndexLine) -> Words<'_> {
 }
 
 /// The folded words of `text` (see the module): lowercased runs of letters and digits,
-/// common words left out unless nothing else is left, plural endings dropped.
+/// common words left out unless nothing else is left, plural endings dropped; runs of
+/// Han, Hiragana, Katakana and Hangul as their character bigrams ([`super::cjk_grams`]).
 fn folded_words(text: &str) -> BTreeSet<String> {
-    let all: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let mut grams = Vec::new();
+    let mut all = Vec::new();
+    for piece in pieces(text) {
+        match piece {
+            Piece::Word(w) => all.push(w.to_lowercase()),
+            Piece::Gram(g) => grams.push(g.to_string()),
+        }
+    }
     let content: Vec<&String> = all
         .iter()
         .filter(|w| !STOP_WORDS.contains(&w.as_str()))
         .collect();
-    let kept = if content.is_empty() {
+    let kept = if content.is_empty() && grams.is_empty() {
         all.iter().collect()
     } else {
         content
     };
-    kept.into_iter().map(|w| singular(w)).collect()
+    kept.into_iter().map(|w| singular(w)).chain(grams).collect()
 }
 
 /// `word` without an English plural ending, then without a final `e` (`databases`,

@@ -25,6 +25,7 @@ mod catch_all;
 mod check;
 mod check_near_duplicates;
 mod check_secrets;
+mod cjk_grams;
 mod compact;
 mod compact_index;
 mod compact_split;

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::cjk_grams::{Piece, pieces};
 use super::index_file::{INDEX_FILE_NAME, IndexLine, MemoryIndex};
 use super::memory::StructuredMemory;
 use super::topic_file::Topic;
@@ -96,7 +97,9 @@ impl StructuredMemory {
     /// order): each query word (lowercased; common words left out unless the query has
     /// nothing else) found in the title counts twice, in the hook or file name once; as a
     /// word prefix half that (a quarter for a query word under three characters: `a`,
-    /// `日`); the score is that over the most a line could get. Only `MEMORY.md` is read.
+    /// `日`); a run of Han, Hiragana, Katakana or Hangul counts as its character bigrams,
+    /// in the query and the line alike (`备份` finds `数据库备份`); the score is that over
+    /// the most a line could get. Only `MEMORY.md` is read.
     ///
     /// ```
     /// use memory_core::structured_memory::StructuredMemory;
@@ -246,11 +249,15 @@ fn words_of(text: &str) -> Vec<String> {
     words(text)
 }
 
-/// Lowercased runs of letters and digits.
+/// Lowercased runs of letters and digits; a run of Han, Hiragana, Katakana or Hangul as
+/// its character bigrams ([`super::cjk_grams`]), so that `备份` finds `数据库备份`.
 fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+    pieces(text)
+        .into_iter()
+        .map(|piece| match piece {
+            Piece::Word(w) => w.to_lowercase(),
+            Piece::Gram(g) => g.to_string(),
+        })
         .collect()
 }
 
