@@ -247,28 +247,12 @@ fn flow_plain_ok(s: &str) -> bool {
     let Some(first) = s.bytes().next() else {
         return false;
     };
-    // Byte tests, not `str` pattern searches: every tag of every entity file goes through here.
-    !matches!(
-        first,
-        b'-' | b'?'
-            | b':'
-            | b','
-            | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'%'
-            | b'@'
-            | b'`'
-    ) && !s.bytes().any(|c| c == b':' || c == b'\t')
+    // Byte tests, not `str` pattern searches: every tag of every entity file goes through
+    // here. The indicators no plain scalar starts with, and those that start none in a
+    // flow list (`-`, `?`, `:` before anything, quotes).
+    !(super::lex::starts_no_plain_scalar(first)
+        || matches!(first, b'-' | b'?' | b':' | b'\'' | b'"'))
+        && !s.bytes().any(|c| c == b':' || c == b'\t')
         && !s.as_bytes().windows(2).any(|w| w == b"  ")
 }
 
