@@ -34,8 +34,9 @@ const CONTEXT_AFTER: u64 = 48;
 const MAX_OCCURRENCES: usize = 64;
 
 impl AgentMemory {
-    /// Registers a SessionStart row by a remembered verdict on the index's text, or
-    /// returns `None` (nothing written) when no verdict settles it. `lock` is held.
+    /// Registers a SessionStart row by a verdict on the index's text — remembered, or
+    /// found by streaming the file (`verdict_by_stream.rs`) — or returns `None` (nothing
+    /// written) when no verdict settles it. `lock` is held.
     pub(super) fn start_by_verdict(
         &self,
         lock: &MemoryLock,

@@ -276,7 +276,6 @@ pub(crate) fn is_markdown_file_name(name: &str) -> bool {
         && name != PENDING_REFRESH_FILE_NAME
 }
 
-/// Checks a `File` cell of an index: one plain file name (no directory part).
 /// `s.rsplit_once('.')`, found by a loop over the bytes from the end (the short id and
 /// the category are a few bytes each; every index row's name is checked on each query).
 fn split_at_last_dot(s: &str) -> Option<(&str, &str)> {
@@ -285,6 +284,7 @@ fn split_at_last_dot(s: &str) -> Option<(&str, &str)> {
     Some((s.get(..dot)?, s.get(dot + 1..)?))
 }
 
+/// Checks a `File` cell of an index: one plain file name (no directory part).
 pub(crate) fn check_file_name(name: &str) -> std::result::Result<(), String> {
     if name.is_empty() {
         return Err("File is empty".to_string());

@@ -53,7 +53,8 @@ fn end_aligned(chars: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Whether the line after the one ending at `end` (past an OpenPGP checksum line) is an
-/// END armor line of a label without `PRIVATE`.
+/// END armor line of a label without `PRIVATE` or `SECRET` (OpenPGP's older
+/// `PGP SECRET KEY BLOCK`).
 fn followed_by_public_end(text: &str, end: usize) -> bool {
     // The first of these is what is left of the block's last line.
     let mut lines = text[end..].lines().skip(1).map(|l| {
@@ -65,7 +66,7 @@ fn followed_by_public_end(text: &str, end: usize) -> bool {
         next = lines.next();
     }
     next.and_then(|l| armor_line(l, "END"))
-        .is_some_and(|label| !label.contains("PRIVATE"))
+        .is_some_and(|label| !label.contains("PRIVATE") && !label.contains("SECRET"))
 }
 
 /// The DER of `INTEGER 65537`, with which an RSA public key ends.
