@@ -250,8 +250,9 @@ fn flow_plain_ok(s: &str) -> bool {
     // Byte tests, not `str` pattern searches: every tag of every entity file goes through
     // here. The indicators no plain scalar starts with, and those that start none in a
     // flow list (`-`, `?`, `:` before anything, quotes).
-    !(super::lex::starts_no_plain_scalar(first)
-        || matches!(first, b'-' | b'?' | b':' | b'\'' | b'"'))
+    let indicator = super::lex::starts_no_plain_scalar(first)
+        || matches!(first, b'-' | b'?' | b':' | b'\'' | b'"');
+    !indicator
         && !s.bytes().any(|c| c == b':' || c == b'\t')
         && !s.as_bytes().windows(2).any(|w| w == b"  ")
 }
